@@ -1,0 +1,17 @@
+package io.prmkit.dsl.ir;
+
+import java.util.OptionalLong;
+
+/**
+ * Value constraints a PRM states for one field. {@code log2} marks a field that holds the log2 of a
+ * size (its range is then a range of exponents). {@code mustBeZero} holds for every reserved field
+ * and for fields the spec marks {@code mbz}.
+ */
+public record Constraints(OptionalLong min, OptionalLong max, boolean powerOfTwo, boolean log2, boolean mustBeZero) {
+    public static final Constraints NONE = new Constraints(OptionalLong.empty(), OptionalLong.empty(), false, false, false);
+    public static final Constraints MBZ = new Constraints(OptionalLong.empty(), OptionalLong.empty(), false, false, true);
+
+    public boolean isEmpty() {
+        return min.isEmpty() && max.isEmpty() && !powerOfTwo && !log2 && !mustBeZero;
+    }
+}

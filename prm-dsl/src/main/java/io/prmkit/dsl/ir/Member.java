@@ -1,0 +1,112 @@
+package io.prmkit.dsl.ir;
+
+import io.prmkit.dsl.SourceLocation;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * One resolved member of a structure: where it is, how wide, what it holds and what the PRM says
+ * about it. Offsets are absolute within the top-level structure and count bits from the most
+ * significant bit of byte 0, exactly like the kernel's {@code __mlx5_bit_off}; dword and
+ * {@code [hi:lo]} are derived from them.
+ *
+ * @param name        the member name; reserved members carry the kernel's {@code reserved_at_<hex>} name
+ * @param bitOffset   absolute bit offset from the MSB of byte 0
+ * @param type        what the member holds, with its width
+ * @param reserved    reserved space (no accessor for writing; must be zero)
+ * @param access      who writes it
+ * @param enumType    the enum bound to the field, if any (open: unknown values stay readable)
+ * @param flagsType   the flag set naming bits of the field, if any
+ * @param constraints ranges, power-of-two, log2 encoding, must-be-zero
+ * @param capability  the capability bit that must be set for the field to be valid, if any
+ * @param variant     the inline union alternative the member belongs to, if any
+ * @param selector    for a member holding a tagged union type: the sibling field selecting the alternative, else ""
+ * @param doc         one-line documentation, PRM reference and since tag
+ * @param location    where the member is declared
+ */
+public record Member(
+        String name,
+        long bitOffset,
+        MemberType type,
+        boolean reserved,
+        Access access,
+        Optional<QualifiedName> enumType,
+        Optional<QualifiedName> flagsType,
+        Constraints constraints,
+        Optional<FieldRef> capability,
+        Optional<Variant> variant,
+        String selector,
+        Doc doc,
+        SourceLocation location) {
+
+    public Member {
+        Objects.requireNonNull(name, "name == null");
+        Objects.requireNonNull(type, "type == null");
+        Objects.requireNonNull(access, "access == null");
+        Objects.requireNonNull(enumType, "enumType == null");
+        Objects.requireNonNull(flagsType, "flagsType == null");
+        Objects.requireNonNull(constraints, "constraints == null");
+        Objects.requireNonNull(capability, "capability == null");
+        Objects.requireNonNull(variant, "variant == null");
+        Objects.requireNonNull(selector, "selector == null");
+        Objects.requireNonNull(doc, "doc == null");
+        Objects.requireNonNull(location, "location == null");
+        if (bitOffset < 0) throw new IllegalArgumentException("negative bit offset for " + name);
+    }
+
+    /** Total width in bits (element width times count for arrays; 0 for a flexible array). */
+    public long bitWidth() {
+        return type.bitWidth();
+    }
+
+    /** The bit just past the member. */
+    public long bitEnd() {
+        return bitOffset + bitWidth();
+    }
+
+    /** Whether the member is a plain bit field (1..64 bits) with get/set accessors. */
+    public boolean isScalar() {
+        return type instanceof MemberType.Bits;
+    }
+
+    /** Index of the dword holding the member's first bit. */
+    public long dword() {
+        return bitOffset >>> 5;
+    }
+
+    /** Byte offset of the dword holding the member's first bit, as the PRM tables print it. */
+    public long dwordByteOffset() {
+        return dword() * 4;
+    }
+
+    /** Byte offset of the member's first bit (exact for byte-aligned members). */
+    public long byteOffset() {
+        return bitOffset >>> 3;
+    }
+
+    /** PRM bit number (31 = MSB of the big-endian dword) of the member's most significant bit. */
+    public int hiBit() {
+        return 31 - (int) (bitOffset & 31);
+    }
+
+    /**
+     * PRM bit number of the member's least significant bit within its first dword; for members of
+     * 32 bits or more that start on a dword boundary this is 0.
+     */
+    public int loBit() {
+        long w = Math.min(bitWidth(), 32 - (bitOffset & 31));
+        return hiBit() - (int) w + 1;
+    }
+
+    /** {@code dword 0x04 [23:16]}, the way a PRM table locates the member. */
+    public String prmPosition() {
+        long w = bitWidth();
+        String off = String.format("0x%02x", dwordByteOffset());
+        if (isScalar() && w <= 32) {
+            return "dword " + off + (hiBit() == loBit() ? " [" + hiBit() + "]" : " [" + hiBit() + ":" + loBit() + "]");
+        }
+        long end = bitEnd();
+        return String.format("bytes 0x%02x..0x%02x", byteOffset(), (end + 7) / 8 - 1)
+                + (bitOffset % 8 != 0 || end % 8 != 0 ? String.format(" (bits 0x%x..0x%x)", bitOffset, end - 1) : "");
+    }
+}

@@ -1,0 +1,68 @@
+package io.prmkit.dsl.ir;
+
+import io.prmkit.dsl.SourceLocation;
+import java.nio.ByteOrder;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A fully resolved structure or union. Members are in declaration order; members of an inline union
+ * appear in place, each carrying its {@link Variant}. Reserved space appears as members too, so the
+ * members of a positioned structure tile all of its bits.
+ *
+ * @param name      the kernel's name for it (e.g. {@code mlx5.create_cq_in})
+ * @param kind      struct or union
+ * @param sizeBytes size in bytes, not counting a flexible trailing array (like C's sizeof)
+ * @param byteOrder order of the bytes within each dword (big-endian for every PRM structure)
+ * @param members   all members including reserved space
+ * @param rules     cross-field rules
+ * @param doc       one-line description and PRM reference
+ * @param location  where it is declared
+ */
+public record StructLayout(
+        QualifiedName name,
+        Kind kind,
+        long sizeBytes,
+        ByteOrder byteOrder,
+        List<Member> members,
+        List<Rule> rules,
+        Doc doc,
+        SourceLocation location) {
+
+    public enum Kind { STRUCT, UNION }
+
+    public StructLayout {
+        Objects.requireNonNull(name, "name == null");
+        Objects.requireNonNull(kind, "kind == null");
+        Objects.requireNonNull(byteOrder, "byteOrder == null");
+        Objects.requireNonNull(doc, "doc == null");
+        Objects.requireNonNull(location, "location == null");
+        members = List.copyOf(members);
+        rules = List.copyOf(rules);
+        if (sizeBytes < 0) throw new IllegalArgumentException("negative size for " + name);
+    }
+
+    public long sizeBits() {
+        return sizeBytes * 8;
+    }
+
+    public boolean isUnion() {
+        return kind == Kind.UNION;
+    }
+
+    /** The member with this name, if any (reserved members are found by their generated name). */
+    public Optional<Member> member(String memberName) {
+        for (Member m : members) {
+            if (m.name().equals(memberName)) return Optional.of(m);
+        }
+        return Optional.empty();
+    }
+
+    /** The flexible trailing array, if the structure ends in one. */
+    public Optional<Member> flexibleArray() {
+        return members.stream()
+                .filter(m -> m.type() instanceof MemberType.Array a && a.flexible())
+                .findFirst();
+    }
+}
