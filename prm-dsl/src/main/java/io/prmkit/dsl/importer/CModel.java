@@ -31,8 +31,11 @@ final class CModel {
         int line();
     }
 
-    /** {@code struct mlx5_ifc_x_bits { ... };} or a union; tag is null for an inline anonymous one. */
-    record Aggregate(String tag, boolean union, List<Member> members, int line, int column) implements Decl {
+    /**
+     * {@code struct mlx5_ifc_x_bits { ... };} or a union; tag is null for an inline anonymous one.
+     * broken: a member could not be parsed (already reported), so the aggregate is not emitted.
+     */
+    record Aggregate(String tag, boolean union, List<Member> members, boolean broken, int line, int column) implements Decl {
         Aggregate {
             members = List.copyOf(members);
         }

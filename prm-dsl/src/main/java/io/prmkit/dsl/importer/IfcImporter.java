@@ -305,7 +305,7 @@ public final class IfcImporter {
                     emitEnum(e, file, out);
                 } else if (d instanceof Aggregate a) {
                     Agg agg = aggsByTag.get(a.tag());
-                    if (agg == null || agg.agg() != a) continue; // a duplicate, reported
+                    if (agg == null || agg.agg() != a || a.broken()) continue; // reported already
                     StringBuilder sb = new StringBuilder();
                     emitAggregate(a, agg.dslName(), file, sb);
                     out.append(sb);

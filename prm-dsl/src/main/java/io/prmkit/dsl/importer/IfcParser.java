@@ -185,12 +185,14 @@ final class IfcParser {
     private Aggregate aggregateBody(boolean union, String tag, Token start) {
         expect("{", "to open " + (tag == null ? "the inline " + (union ? "union" : "struct") : tag));
         List<Member> members = new ArrayList<>();
+        boolean broken = false;
         while (!peek().is("}")) {
             if (peek().kind() == Kind.EOF) throw fail(peek(), "missing '}' for the " + (union ? "union" : "struct") + " opened at line " + start.line());
             int before = diags.size();
             try {
                 members.add(member());
             } catch (Bail b) {
+                broken = true;
                 // resynchronise inside the body: skip to the end of this member
                 while (!peek().is(";") && !peek().is("}") && peek().kind() != Kind.EOF) {
                     if (peek().is("{")) skipBraces();
@@ -201,7 +203,7 @@ final class IfcParser {
             }
         }
         next();
-        return new Aggregate(tag, union, members, start.line(), start.column());
+        return new Aggregate(tag, union, members, broken, start.line(), start.column());
     }
 
     private void skipBraces() {
