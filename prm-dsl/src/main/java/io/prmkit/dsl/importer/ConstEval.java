@@ -105,6 +105,10 @@ final class ConstEval {
         if (t.is("+")) return unary();
         if (t.is("~")) return ~unary();
         if (t.is("!")) return unary() == 0 ? 1 : 0;
+        if (t.is("(") && isCast()) {
+            p += 2; // a cast to an integer type changes nothing for the constants the headers use
+            return unary();
+        }
         if (t.is("(")) {
             long v = binary(0);
             closeParen(t);
@@ -130,6 +134,15 @@ final class ConstEval {
             return v;
         }
         throw new EvalException(t, "unexpected '" + t.text() + "' in constant expression");
+    }
+
+    private static final java.util.Set<String> INT_TYPES = java.util.Set.of(
+            "u8", "u16", "u32", "u64", "int", "unsigned", "long", "size_t", "__u8", "__u16", "__u32", "__u64");
+
+    /** After '(': a single integer type name and ')'. */
+    private boolean isCast() {
+        return p + 1 < toks.size() && toks.get(p).kind() == Kind.IDENT && INT_TYPES.contains(toks.get(p).text())
+                && toks.get(p + 1).is(")");
     }
 
     private void closeParen(Token open) throws EvalException {

@@ -78,13 +78,31 @@ public final class IfcImporter {
         this.options = options;
     }
 
-    /** Reads the headers (names in diagnostics are the paths as given) and imports them. */
+    private static final Pattern INCLUDE = Pattern.compile("(?m)^[ \\t]*#[ \\t]*include[ \\t]+\"([^\"]+)\"");
+
+    /**
+     * Reads the headers (names in diagnostics are the paths as given) and imports them. A header's
+     * {@code #include "x.h"} that exists next to it is imported too (before it), so
+     * {@code mlx5_ifc.h} alone brings {@code mlx5_ifc_fpga.h} along.
+     */
     public static ImportResult importHeaders(List<Path> headers, ImportOptions options) throws IOException {
-        List<SourceFile> files = new ArrayList<>();
+        Map<Path, SourceFile> files = new java.util.LinkedHashMap<>();
         for (Path h : headers) {
-            files.add(new SourceFile(h.toString(), Files.readString(h, StandardCharsets.UTF_8)));
+            read(h, files, new HashSet<>());
         }
-        return importSources(files, options);
+        return importSources(List.copyOf(files.values()), options);
+    }
+
+    private static void read(Path h, Map<Path, SourceFile> files, Set<Path> stack) throws IOException {
+        Path key = h.toAbsolutePath().normalize();
+        if (files.containsKey(key) || !stack.add(key)) return;
+        String text = Files.readString(h, StandardCharsets.UTF_8);
+        Matcher m = INCLUDE.matcher(text);
+        while (m.find()) {
+            Path inc = h.resolveSibling(m.group(1));
+            if (Files.isRegularFile(inc)) read(inc, files, stack);
+        }
+        files.put(key, new SourceFile(h.toString(), text));
     }
 
     /** Imports header texts; headers may use each other's structures, enums and #defines. */
@@ -111,7 +129,8 @@ public final class IfcImporter {
         for (Header h : headers) {
             out.add(new SourceFile(h.outName(), emit(h)));
         }
-        List<Diagnostic> notes = new ArrayList<>(diags);
+        // a failing member can be reached twice (sizing, then emission): report it once
+        List<Diagnostic> notes = new ArrayList<>(new java.util.LinkedHashSet<>(diags));
         notes.sort(Comparator.comparing(Diagnostic::location));
         boolean failed = notes.stream().anyMatch(Diagnostic::isError);
         return new ImportResult(failed ? List.of() : out, notes);
@@ -401,7 +420,7 @@ public final class IfcImporter {
 
     private void emitAggregate(Aggregate a, String dslName, String file, StringBuilder out) {
         long size = bits(a, file);
-        if (size == 0) throw abort(file, a.line(), a.column(), dslName + " has no fixed-size members; the DSL needs at least one");
+        if (a.members().isEmpty()) throw abort(file, a.line(), a.column(), dslName + " has no members");
         if (size % 8 != 0) throw abort(file, a.line(), a.column(), dslName + " is " + size + " bits, not a whole number of bytes");
         StringBuilder body = new StringBuilder();
         StringBuilder before = new StringBuilder();
@@ -432,9 +451,20 @@ public final class IfcImporter {
                     out.append(indent).append("union {\n");
                     b = emitMembers(body.members(), true, at, indent + "    ", owner, file, out, before, isLast);
                     out.append(indent).append("}\n");
+                } else if (body.members().size() == 1) {
+                    // a one-member struct alternative is that member
+                    b = emitMembers(body.members(), false, at, indent, owner, file, out, before, isLast);
                 } else {
-                    throw abort(file, in.line(), in.column(),
-                            "anonymous struct inside a union in " + owner + " has no DSL form (a union alternative group needs a name)");
+                    if (!(body.members().get(0) instanceof BitField || body.members().get(0) instanceof TypeRef)) {
+                        throw abort(file, in.line(), in.column(),
+                                "anonymous struct inside a union in " + owner + " starting with an inline aggregate has no DSL form");
+                    }
+                    String group = memberName(body.members().get(0)) + "_group";
+                    note(file, in.line(), in.column(), Severity.NOTE, "anonymous struct inside a union in " + owner
+                            + " imported as the alternative group " + group);
+                    out.append(indent).append("struct ").append(group).append(" {\n");
+                    b = emitMembers(body.members(), false, at, indent + "    ", owner, file, out, before, isLast);
+                    out.append(indent).append("}\n");
                 }
             } else {
                 String name = memberName(m);
@@ -477,6 +507,11 @@ public final class IfcImporter {
             }
             long n = count(f.count(), f.name(), file, true);
             if (w == 8 && at % 8 == 0) return "u8[" + n + "]";
+            if (w > 64) {
+                // the IR has no arrays of arrays: cover the same bits with one array of smaller elements
+                String type = scalar(f, at, n * w, owner, file);
+                return type;
+            }
             for (long i = 0; i < n; i++) {
                 if (!legalScalar(at + i * w, w)) {
                     throw abort(file, f.line(), f.column(), owner + "." + f.name() + ": element " + i + " of " + hex(w)

@@ -217,6 +217,22 @@ final class IfcParser {
 
     private Member member() {
         Token t = peek();
+        if (t.is("DECLARE_FLEX_ARRAY") && peek(1).is("(")) {
+            // the kernel's DECLARE_FLEX_ARRAY(TYPE, NAME): a flexible array, allowed even in a union
+            next();
+            next();
+            Token kind = peek();
+            if (kind.is("struct") || kind.is("union")) {
+                next();
+                String tag = ident("a struct or union tag");
+                expect(",", "in DECLARE_FLEX_ARRAY");
+                String name = ident("a member name");
+                expect(")", "to close DECLARE_FLEX_ARRAY");
+                expect(";", "after DECLARE_FLEX_ARRAY");
+                return new TypeRef(kind.is("union"), tag, name, new Expr(List.of(), t.line(), t.column()), t.line(), t.column());
+            }
+            throw fail(kind, "DECLARE_FLEX_ARRAY of " + kind + " is not supported (expected struct or union)");
+        }
         if (t.is("u8")) {
             next();
             String name = ident("a field name after u8");
