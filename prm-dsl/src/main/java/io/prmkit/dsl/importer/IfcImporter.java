@@ -472,9 +472,9 @@ public final class IfcImporter {
                     throw abort(file, m.line(), m.column(), "member " + owner + "." + name + " is named with a DSL keyword that cannot be a name");
                 }
                 String type = memberType(m, at, owner, file, before, isLast);
+                name = reservedName(m, name, at, owner, file);
                 out.append(indent).append(name).append(" : ").append(type).append(";\n");
                 b = memberBits(m, file);
-                checkReservedName(m, at, owner, file);
             }
             if (union) extent = Math.max(extent, b);
             else off += b;
@@ -488,13 +488,20 @@ public final class IfcImporter {
         return ((Inline) m).name();
     }
 
-    private void checkReservedName(Member m, long at, String owner, String file) {
-        if (!(m instanceof BitField f)) return;
-        Matcher r = RESERVED_AT.matcher(f.name());
-        if (r.matches() && Long.parseLong(r.group(1), 16) != at) {
-            note(file, f.line(), f.column(), Severity.WARNING, owner + "." + f.name() + " starts at bit " + hex(at)
-                    + ", not at the offset its name says; name kept as in the header");
+    /**
+     * A {@code reserved_at_X} whose X is not its offset (a typo in the header, e.g. mkc's
+     * reserved_at_1d9 at bit 0x1da) gets the name the DSL derives from the offset: reserved names
+     * are not API, and the DSL checks them because a wrong one usually means a wrong layout.
+     */
+    private String reservedName(Member m, String name, long at, String owner, String file) {
+        Matcher r = RESERVED_AT.matcher(name);
+        if (!r.matches()) return name;
+        String canonical = "reserved_at_" + Long.toHexString(at);
+        if (!name.equals(canonical)) {
+            note(file, m.line(), m.column(), Severity.WARNING, owner + "." + name + " starts at bit " + hex(at)
+                    + "; imported as " + canonical);
         }
+        return canonical;
     }
 
     private String memberType(Member m, long at, String owner, String file, StringBuilder before, boolean last) {
