@@ -89,7 +89,8 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
     }
 
     private static String widthText(Optional<Bits> b) {
-        return ", " + b.orElseThrow().width() + " bits";
+        long w = b.orElseThrow().width();
+        return ", " + w + (w == 1 ? " bit" : " bits");
     }
 
     private static String hex(OptionalLong v) {

@@ -85,7 +85,7 @@ class LayoutDiffTest {
     void fieldInPartOfAReservedRangeIsAdded() {
         LayoutModel a = model(List.of(struct("qpc", "state:0x4", "reserved_at_4:0x1c")), List.of(), List.of());
         LayoutModel b = model(List.of(struct("qpc", "state:0x4", "flag:0x1", "reserved_at_5:0x1b")), List.of(), List.of());
-        assertEquals("additive  mlx5.qpc.flag: added at 0x00 [27], 1 bits\n1 change: 0 breaking, 1 additive\n", text(a, b));
+        assertEquals("additive  mlx5.qpc.flag: added at 0x00 [27], 1 bit\n1 change: 0 breaking, 1 additive\n", text(a, b));
     }
 
     @Test
