@@ -426,7 +426,10 @@ public final class IfcImporter {
         StringBuilder before = new StringBuilder();
         emitMembers(a.members(), a.union(), 0, "    ", dslName, file, body, before, true);
         out.append(before);
-        out.append(a.union() ? "union " : "struct ").append(dslName).append(" size ").append(hex(size / 8)).append(" {\n");
+        out.append(a.union() ? "union " : "struct ").append(dslName);
+        // a structure of only a flexible array has size 0 (as in GNU C); the DSL then derives it
+        if (size > 0) out.append(" size ").append(hex(size / 8));
+        out.append(" {\n");
         out.append(body).append("}\n\n");
     }
 
@@ -438,47 +441,54 @@ public final class IfcImporter {
                              StringBuilder out, StringBuilder before, boolean last) {
         long off = base;
         long extent = 0;
+        boolean failed = false;
         for (int i = 0; i < members.size(); i++) {
             Member m = members.get(i);
             boolean isLast = last && (union || i == members.size() - 1);
             long at = union ? base : off;
             long b;
-            if (m instanceof Inline in && in.name() == null) {
-                Aggregate body = in.body();
-                if (body.union() == union) {
-                    b = emitMembers(body.members(), union, at, indent, owner, file, out, before, isLast);
-                } else if (body.union()) {
-                    out.append(indent).append("union {\n");
-                    b = emitMembers(body.members(), true, at, indent + "    ", owner, file, out, before, isLast);
-                    out.append(indent).append("}\n");
-                } else if (body.members().size() == 1) {
-                    // a one-member struct alternative is that member
-                    b = emitMembers(body.members(), false, at, indent, owner, file, out, before, isLast);
-                } else {
-                    if (!(body.members().get(0) instanceof BitField || body.members().get(0) instanceof TypeRef)) {
-                        throw abort(file, in.line(), in.column(),
-                                "anonymous struct inside a union in " + owner + " starting with an inline aggregate has no DSL form");
+            try {
+                if (m instanceof Inline in && in.name() == null) {
+                    Aggregate body = in.body();
+                    if (body.union() == union) {
+                        b = emitMembers(body.members(), union, at, indent, owner, file, out, before, isLast);
+                    } else if (body.union()) {
+                        out.append(indent).append("union {\n");
+                        b = emitMembers(body.members(), true, at, indent + "    ", owner, file, out, before, isLast);
+                        out.append(indent).append("}\n");
+                    } else if (body.members().size() == 1) {
+                        // a one-member struct alternative is that member
+                        b = emitMembers(body.members(), false, at, indent, owner, file, out, before, isLast);
+                    } else {
+                        if (!(body.members().get(0) instanceof BitField || body.members().get(0) instanceof TypeRef)) {
+                            throw abort(file, in.line(), in.column(),
+                                    "anonymous struct inside a union in " + owner + " starting with an inline aggregate has no DSL form");
+                        }
+                        String group = memberName(body.members().get(0)) + "_group";
+                        note(file, in.line(), in.column(), Severity.NOTE, "anonymous struct inside a union in " + owner
+                                + " imported as the alternative group " + group);
+                        out.append(indent).append("struct ").append(group).append(" {\n");
+                        b = emitMembers(body.members(), false, at, indent + "    ", owner, file, out, before, isLast);
+                        out.append(indent).append("}\n");
                     }
-                    String group = memberName(body.members().get(0)) + "_group";
-                    note(file, in.line(), in.column(), Severity.NOTE, "anonymous struct inside a union in " + owner
-                            + " imported as the alternative group " + group);
-                    out.append(indent).append("struct ").append(group).append(" {\n");
-                    b = emitMembers(body.members(), false, at, indent + "    ", owner, file, out, before, isLast);
-                    out.append(indent).append("}\n");
+                } else {
+                    String name = memberName(m);
+                    if (HARD_KEYWORDS.contains(name)) {
+                        throw abort(file, m.line(), m.column(), "member " + owner + "." + name + " is named with a DSL keyword that cannot be a name");
+                    }
+                    String type = memberType(m, at, owner, file, before, isLast, union);
+                    name = reservedName(m, name, at, owner, file);
+                    out.append(indent).append(name).append(" : ").append(type).append(";\n");
+                    b = memberBits(m, file);
                 }
-            } else {
-                String name = memberName(m);
-                if (HARD_KEYWORDS.contains(name)) {
-                    throw abort(file, m.line(), m.column(), "member " + owner + "." + name + " is named with a DSL keyword that cannot be a name");
-                }
-                String type = memberType(m, at, owner, file, before, isLast);
-                name = reservedName(m, name, at, owner, file);
-                out.append(indent).append(name).append(" : ").append(type).append(";\n");
-                b = memberBits(m, file);
+            } catch (Abort e) {
+                failed = true; // reported; go on to report the other members too
+                continue;
             }
             if (union) extent = Math.max(extent, b);
             else off += b;
         }
+        if (failed) throw new Abort();
         return union ? extent : off - base;
     }
 
@@ -504,12 +514,12 @@ public final class IfcImporter {
         return canonical;
     }
 
-    private String memberType(Member m, long at, String owner, String file, StringBuilder before, boolean last) {
+    private String memberType(Member m, long at, String owner, String file, StringBuilder before, boolean last, boolean inUnion) {
         if (m instanceof BitField f) {
             long w = width(f, file);
             if (f.count() == null) return scalar(f, at, w, owner, file);
             if (f.count().isEmpty() || count(f.count(), f.name(), file, true) == 0) {
-                requireLast(f, owner, file, last);
+                requireLast(f, owner, file, last, inUnion);
                 return (w == 8 ? "u8" : hex(w)) + "[]";
             }
             long n = count(f.count(), f.name(), file, true);
@@ -531,7 +541,7 @@ public final class IfcImporter {
             Agg t = target(r, file);
             if (r.count() == null) return t.dslName();
             if (r.count().isEmpty() || count(r.count(), r.name(), file, true) == 0) {
-                requireLast(r, owner, file, last);
+                requireLast(r, owner, file, last, inUnion);
                 return t.dslName() + "[]";
             }
             return t.dslName() + "[" + count(r.count(), r.name(), file, true) + "]";
@@ -547,7 +557,11 @@ public final class IfcImporter {
         return synth;
     }
 
-    private void requireLast(Member m, String owner, String file, boolean last) {
+    private void requireLast(Member m, String owner, String file, boolean last, boolean inUnion) {
+        if (inUnion) {
+            throw abort(file, m.line(), m.column(), "flexible array " + owner + "." + memberName(m)
+                    + " is a union alternative (DECLARE_FLEX_ARRAY in a union); the DSL cannot express that yet");
+        }
         if (!last) {
             throw abort(file, m.line(), m.column(), "flexible array " + owner + "." + memberName(m)
                     + " is not the last member; the DSL (like C) allows one only at the end");
