@@ -66,13 +66,13 @@ public final class DiffCommand implements Callable<Integer> {
             return 1;
         }
         try {
-            LayoutModel a = SpecInput.load(older, options, err);
-            LayoutModel b = SpecInput.load(newer, options, err);
+            LayoutModel a = LayoutInput.load(older, options, err);
+            LayoutModel b = LayoutInput.load(newer, options, err);
             DiffReport report = LayoutDiff.diff(a, b);
             out.print(DiffRenderer.render(report, f));
             out.flush();
             return report.isBreaking() ? 2 : 0;
-        } catch (SpecInput.Failed e) {
+        } catch (LayoutInput.Failed e) {
             return 1;
         }
     }

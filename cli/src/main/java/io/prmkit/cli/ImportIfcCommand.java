@@ -80,9 +80,9 @@ public final class ImportIfcCommand implements Callable<Integer> {
         String counts = "";
         if (!noCheck) {
             try {
-                LayoutModel model = SpecInput.compile(result.dslFiles(), "imported spec", err);
+                LayoutModel model = LayoutInput.compile(result.dslFiles(), "imported spec", err);
                 counts = counts(model);
-            } catch (SpecInput.Failed e) {
+            } catch (LayoutInput.Failed e) {
                 err.println("prmkit import-ifc: the imported spec does not compile (an importer bug: please report it with the header)");
                 return 1;
             }

@@ -1,100 +1,73 @@
 package io.prmkit.cli;
 
-import io.prmkit.dsl.CompileResult;
-import io.prmkit.dsl.Diagnostic;
-import io.prmkit.dsl.DiagnosticPrinter;
-import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.SpecLoader;
-import io.prmkit.dsl.importer.IfcImporter;
-import io.prmkit.dsl.importer.ImportOptions;
-import io.prmkit.dsl.importer.ImportResult;
-import io.prmkit.dsl.ir.LayoutModel;
+import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.PrintWriter;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.HashMap;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.stream.Stream;
 
-/**
- * Turns a command-line path into a layout model: a {@code .prm} file or a folder of them is
- * compiled; a C header (or a folder holding {@code mlx5_ifc*.h} and no {@code .prm}) is imported
- * first. Problems are printed with their location and end in {@link Failed}.
- */
+/** Where the CLI gets spec text: files and directories named on the command line, or the bundled spec. */
 final class SpecInput {
-    private SpecInput() {}
+    /** Resource listing the bundled spec files, one path relative to {@code prm/} per line. */
+    static final String BUNDLED_INDEX = "prm/index.txt";
 
-    /** Already reported to the user; the command exits with 1. */
-    static final class Failed extends Exception {
-        Failed() {
-            super(null, null, false, false);
+    /** Bad input the user can fix (a missing file, no bundled spec): one line, no stack trace. */
+    static final class InputException extends Exception {
+        InputException(String message) {
+            super(message);
         }
     }
 
-    static LayoutModel load(Path path, ImportOptions options, PrintWriter err) throws Failed {
-        List<SourceFile> sources;
+    private SpecInput() {
+    }
+
+    static List<SourceFile> load(List<Path> specs) throws InputException {
+        if (specs == null || specs.isEmpty()) return bundled();
+        for (Path p : specs) {
+            if (!Files.exists(p)) throw new InputException("no such file or directory: " + p);
+        }
         try {
-            if (!Files.exists(path)) {
-                err.println("prmkit: " + path + ": no such file or directory");
-                throw new Failed();
-            }
-            List<Path> headers = headers(path);
-            if (headers.isEmpty()) {
-                sources = SpecLoader.load(List.of(path));
-                if (sources.isEmpty()) {
-                    err.println("prmkit: " + path + ": no .prm files and no mlx5_ifc*.h headers there");
-                    throw new Failed();
-                }
-            } else {
-                ImportResult r = IfcImporter.importHeaders(headers, options);
-                r.notes().stream().filter(Diagnostic::isError).forEach(d -> err.println(d));
-                if (r.hasErrors()) {
-                    err.println("prmkit: " + path + ": the header could not be imported");
-                    throw new Failed();
-                }
-                sources = r.dslFiles();
-            }
-        } catch (NoSuchFileException e) {
-            err.println("prmkit: " + e.getFile() + ": no such file");
-            throw new Failed();
+            List<SourceFile> files = SpecLoader.load(specs);
+            if (files.isEmpty()) throw new InputException("no .prm files in " + specs);
+            return files;
         } catch (IOException e) {
-            err.println("prmkit: " + path + ": " + e.getMessage());
-            throw new Failed();
+            throw new InputException("cannot read spec: " + e.getMessage());
         }
-        return compile(sources, path.toString(), err);
     }
 
-    static LayoutModel compile(List<SourceFile> sources, String what, PrintWriter err) throws Failed {
-        CompileResult result = PrmCompiler.compile(sources);
-        Map<String, SourceFile> byName = new HashMap<>();
-        sources.forEach(s -> byName.put(s.name(), s));
-        for (Diagnostic d : result.diagnostics()) {
-            if (d.isError()) err.print(DiagnosticPrinter.render(d, byName));
-        }
-        if (result.model().isEmpty()) {
-            err.println("prmkit: " + what + ": the spec does not compile");
-            throw new Failed();
-        }
-        return result.model().get();
-    }
-
-    /** The headers a path names: itself if it is a .h file, the mlx5_ifc*.h of a folder without .prm files. */
-    private static List<Path> headers(Path path) throws IOException {
-        if (Files.isRegularFile(path)) {
-            return path.getFileName().toString().endsWith(".h") ? List.of(path) : List.of();
-        }
-        try (Stream<Path> all = Files.walk(path)) {
-            if (all.anyMatch(p -> p.getFileName().toString().endsWith(".prm"))) return List.of();
-        }
-        try (Stream<Path> here = Files.list(path)) {
-            return here.filter(p -> {
-                String n = p.getFileName().toString();
-                return n.startsWith("mlx5_ifc") && n.endsWith(".h") && Files.isRegularFile(p);
-            }).sorted().toList();
+    /** The spec packaged under {@code prm/} on the class path (the generated-runtime jar), listed by {@code prm/index.txt}. */
+    static List<SourceFile> bundled() throws InputException {
+        ClassLoader cl = SpecInput.class.getClassLoader();
+        List<String> names = new ArrayList<>();
+        try (InputStream in = cl.getResourceAsStream(BUNDLED_INDEX)) {
+            if (in == null) {
+                throw new InputException("no bundled spec is available (no " + BUNDLED_INDEX
+                        + " on the class path); name spec files or directories instead");
+            }
+            try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                for (String line = r.readLine(); line != null; line = r.readLine()) {
+                    String name = line.strip();
+                    if (!name.isEmpty() && !name.startsWith("#")) names.add(name);
+                }
+            }
+            List<SourceFile> files = new ArrayList<>();
+            for (String name : names) {
+                String resource = "prm/" + name;
+                try (InputStream s = cl.getResourceAsStream(resource)) {
+                    if (s == null) throw new InputException(BUNDLED_INDEX + " lists " + name + ", which is not on the class path");
+                    files.add(new SourceFile(resource, new String(s.readAllBytes(), StandardCharsets.UTF_8)));
+                }
+            }
+            if (files.isEmpty()) throw new InputException(BUNDLED_INDEX + " lists no spec files");
+            return files;
+        } catch (IOException e) {
+            throw new InputException("cannot read the bundled spec: " + e.getMessage());
         }
     }
 }
