@@ -424,7 +424,7 @@ public final class IfcImporter {
         if (size % 8 != 0) throw abort(file, a.line(), a.column(), dslName + " is " + size + " bits, not a whole number of bytes");
         StringBuilder body = new StringBuilder();
         StringBuilder before = new StringBuilder();
-        emitMembers(a.members(), a.union(), 0, "    ", dslName, file, body, before, true);
+        emitMembers(a.members(), a.union(), 0, "    ", dslName, file, body, before, true, true);
         out.append(before);
         out.append(a.union() ? "union " : "struct ").append(dslName);
         // a structure of only a flexible array has size 0 (as in GNU C); the DSL then derives it
@@ -438,7 +438,7 @@ public final class IfcImporter {
      * whether this member list ends its top-level declaration (flexible arrays must).
      */
     private long emitMembers(List<Member> members, boolean union, long base, String indent, String owner, String file,
-                             StringBuilder out, StringBuilder before, boolean last) {
+                             StringBuilder out, StringBuilder before, boolean last, boolean topLevel) {
         long off = base;
         long extent = 0;
         boolean failed = false;
@@ -451,14 +451,14 @@ public final class IfcImporter {
                 if (m instanceof Inline in && in.name() == null) {
                     Aggregate body = in.body();
                     if (body.union() == union) {
-                        b = emitMembers(body.members(), union, at, indent, owner, file, out, before, isLast);
+                        b = emitMembers(body.members(), union, at, indent, owner, file, out, before, isLast, topLevel);
                     } else if (body.union()) {
                         out.append(indent).append("union {\n");
-                        b = emitMembers(body.members(), true, at, indent + "    ", owner, file, out, before, isLast);
+                        b = emitMembers(body.members(), true, at, indent + "    ", owner, file, out, before, isLast, false);
                         out.append(indent).append("}\n");
                     } else if (body.members().size() == 1) {
                         // a one-member struct alternative is that member
-                        b = emitMembers(body.members(), false, at, indent, owner, file, out, before, isLast);
+                        b = emitMembers(body.members(), false, at, indent, owner, file, out, before, isLast, false);
                     } else {
                         if (!(body.members().get(0) instanceof BitField || body.members().get(0) instanceof TypeRef)) {
                             throw abort(file, in.line(), in.column(),
@@ -468,7 +468,7 @@ public final class IfcImporter {
                         note(file, in.line(), in.column(), Severity.NOTE, "anonymous struct inside a union in " + owner
                                 + " imported as the alternative group " + group);
                         out.append(indent).append("struct ").append(group).append(" {\n");
-                        b = emitMembers(body.members(), false, at, indent + "    ", owner, file, out, before, isLast);
+                        b = emitMembers(body.members(), false, at, indent + "    ", owner, file, out, before, isLast, false);
                         out.append(indent).append("}\n");
                     }
                 } else {
@@ -476,7 +476,7 @@ public final class IfcImporter {
                     if (HARD_KEYWORDS.contains(name)) {
                         throw abort(file, m.line(), m.column(), "member " + owner + "." + name + " is named with a DSL keyword that cannot be a name");
                     }
-                    String type = memberType(m, at, owner, file, before, isLast, union);
+                    String type = memberType(m, at, owner, file, before, isLast, union && topLevel);
                     name = reservedName(m, name, at, owner, file);
                     out.append(indent).append(name).append(" : ").append(type).append(";\n");
                     b = memberBits(m, file);
@@ -560,7 +560,7 @@ public final class IfcImporter {
     private void requireLast(Member m, String owner, String file, boolean last, boolean inUnion) {
         if (inUnion) {
             throw abort(file, m.line(), m.column(), "flexible array " + owner + "." + memberName(m)
-                    + " is a union alternative (DECLARE_FLEX_ARRAY in a union); the DSL cannot express that yet");
+                    + " is an alternative of the union " + owner + "; the DSL allows flexible alternatives only in a union inside a struct");
         }
         if (!last) {
             throw abort(file, m.line(), m.column(), "flexible array " + owner + "." + memberName(m)

@@ -138,7 +138,21 @@ final class LayoutPass implements Pass {
                     }
                     cursor = lm.end();
                 } else if (it instanceof InlineUnion u) {
+                    int first = lay.members.size();
+                    long start = cursor;
                     cursor = inlineUnion(u, cursor);
+                    // union { DECLARE_FLEX_ARRAY(a); DECLARE_FLEX_ARRAY(b); } at the end: alternative flexible tails
+                    for (int k = first; k < lay.members.size(); k++) {
+                        Layout.LaidMember alt = lay.members.get(k);
+                        if (!isFlexibleArray(alt)) continue;
+                        if (!last) {
+                            error(alt.location, "flexible array '" + alt.name + "' must be the last member (its union is not last)");
+                        } else if (cursor != start) {
+                            error(alt.location, "flexible array '" + alt.name + "' shares its union with fixed-size alternatives");
+                        } else if (lay.flexible == null) {
+                            lay.flexible = alt;
+                        }
+                    }
                 }
             }
             long end = 0;
@@ -241,11 +255,11 @@ final class LayoutPass implements Pass {
                         + position(ui.start) + ")");
                 return false;
             }
-            if (isFlexibleArray(lm)) {
+            if (isFlexibleArray(lm) && s.union()) {
                 error(lm.location, "a flexible array cannot be a union alternative");
                 return false;
             }
-            if (endsFlexible(lm)) nestedFlexible(lm, "is a union alternative");
+            if (!isFlexibleArray(lm) && endsFlexible(lm)) nestedFlexible(lm, "is a union alternative");
             return true;
         }
 

@@ -436,7 +436,7 @@ class IfcImporterTest {
     }
 
     @Test
-    void declareFlexArrayIsAFlexibleArrayButNotAsAUnionAlternative() {
+    void declareFlexArrayMakesFlexibleArraysAlsoAsAlternativesOfATrailingUnion() {
         String h = """
                 struct mlx5_ifc_rq_num_bits {
                 	u8         rq_num[0x20];
@@ -464,7 +464,7 @@ class IfcImporterTest {
                 }
 
                 """, dsl(h));
-        assertErrors("""
+        String inUnion = """
                 struct mlx5_ifc_rq_num_bits {
                 	u8         rq_num[0x20];
                 };
@@ -475,8 +475,21 @@ class IfcImporterTest {
                 		DECLARE_FLEX_ARRAY(struct mlx5_ifc_rq_num_bits, rq_vhca);
                 	};
                 };
-                """, "t.h:7:3: error: flexible array rqt.rq_num is a union alternative (DECLARE_FLEX_ARRAY in a union); the DSL cannot express that yet",
-                "t.h:8:3: error: flexible array rqt.rq_vhca is a union alternative (DECLARE_FLEX_ARRAY in a union); the DSL cannot express that yet");
+                """;
+        assertTrue(dsl(inUnion).endsWith("""
+                struct rqt size 0x4 {
+                    size : 0x20;
+                    union {
+                        rq_num : rq_num[];
+                        rq_vhca : rq_num[];
+                    }
+                }
+
+                """), dsl(inUnion));
+        assertErrors("union mlx5_ifc_u_bits {\n\tu8 a[0x20];\n\tu8 pas[][0x40];\n};\n",
+                "t.h:3:2: error: flexible array u.pas is an alternative of the union u; the DSL allows flexible alternatives only in a union inside a struct");
+        assertErrors("struct mlx5_ifc_s_bits {\n\tunion {\n\t\tu8 pas[][0x40];\n\t};\n\tu8 after[0x20];\n};\n",
+                "t.h:3:3: error: flexible array s.pas is not the last member; the DSL (like C) allows one only at the end");
     }
 
     @Test

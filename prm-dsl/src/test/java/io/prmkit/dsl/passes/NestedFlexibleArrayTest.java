@@ -49,6 +49,43 @@ class NestedFlexibleArrayTest {
     }
 
     @Test
+    void aTrailingInlineUnionMayHoldFlexibleAlternatives() {
+        CompileResult ok = compile("""
+                struct rqt size 0x4 {
+                    n : 0x20;
+                    union {
+                        rq_num : 0x20[];
+                        rq_vhca : seg[];
+                    }
+                }
+                """);
+        assertEquals(List.of(
+                "t.prm:10:19: warning: 'seg' ends in a flexible array, which is ignored in its array elements (each element is its fixed part, as in C)"),
+                messages(ok));
+        assertEquals(32, ok.model().orElseThrow().struct("rqt").orElseThrow().member("rq_vhca").orElseThrow().bitOffset());
+        CompileResult notLast = compile("""
+                struct rqt size 0x8 {
+                    n : 0x20;
+                    union {
+                        rq_num : 0x20[];
+                    }
+                    m : 0x20;
+                }
+                """);
+        assertEquals(List.of("t.prm:9:9: error: flexible array 'rq_num' must be the last member (its union is not last)"), messages(notLast));
+        CompileResult mixed = compile("""
+                struct rqt size 0x8 {
+                    n : 0x20;
+                    union {
+                        rq_num : 0x20[];
+                        fixed : 0x20;
+                    }
+                }
+                """);
+        assertEquals(List.of("t.prm:9:9: error: flexible array 'rq_num' shares its union with fixed-size alternatives"), messages(mixed));
+    }
+
+    @Test
     void directFlexibleArraysStillMustBeLastAndNotAlternatives() {
         CompileResult r = compile("""
                 struct bad size 0x4 {
