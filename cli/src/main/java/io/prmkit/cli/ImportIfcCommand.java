@@ -71,7 +71,7 @@ public final class ImportIfcCommand implements Callable<Integer> {
             err.println("prmkit import-ifc: " + e.getMessage());
             return 1;
         }
-        result.notes().forEach(err::println);
+        printNotes(result, err);
         long errors = count(result, Severity.ERROR);
         if (errors > 0) {
             err.println("prmkit import-ifc: " + errors + " error" + (errors == 1 ? "" : "s") + "; nothing written");
@@ -100,6 +100,30 @@ public final class ImportIfcCommand implements Callable<Integer> {
         }
         out.println(counts + count(result, Severity.WARNING) + " warnings, " + count(result, Severity.NOTE) + " notes");
         return 0;
+    }
+
+    /** Errors with their header line and a caret; warnings and notes on one line each. */
+    private static void printNotes(ImportResult result, PrintWriter err) {
+        java.util.Map<String, SourceFile> headers = new java.util.HashMap<>();
+        for (io.prmkit.dsl.Diagnostic d : result.notes()) {
+            if (!d.isError()) {
+                err.println(d);
+                continue;
+            }
+            String file = d.location().file();
+            if (!headers.containsKey(file)) {
+                try {
+                    headers.put(file, new SourceFile(file, Files.readString(Path.of(file), StandardCharsets.UTF_8)));
+                } catch (IOException | RuntimeException e) {
+                    headers.put(file, null); // rendered without the source line
+                }
+            }
+            java.util.Map<String, SourceFile> known = new java.util.HashMap<>();
+            headers.forEach((k, v) -> {
+                if (v != null) known.put(k, v);
+            });
+            err.print(io.prmkit.dsl.DiagnosticPrinter.render(d, known));
+        }
     }
 
     private static long count(ImportResult r, Severity s) {

@@ -52,6 +52,7 @@ class IfcCommandsTest {
         Run run = PrmkitCliTest.run("import-ifc", h.toString(), "-o", out.toString());
         assertEquals(1, run.exitCode());
         assertEquals(h + ":3:2: error: unsupported member starting with 'int' (expected u8 name[bits], struct or union)\n"
+                + "\tint b;\n\t^\n"
                 + "prmkit import-ifc: 1 error; nothing written\n", run.err());
         assertFalse(Files.exists(out));
     }
