@@ -78,7 +78,7 @@ final class SyntaxErrorListener extends BaseErrorListener {
             diagnostics.add(Diagnostic.error(at, "a rule needs a message: rule NAME: EXPR \"message\";"));
             return;
         }
-        if (ctx instanceof PrmParser.TypeSpecContext || (prev != null && prev.getType() == PrmLexer.COLON
+        if (ctx instanceof PrmParser.TypeSpecContext || ctx instanceof PrmParser.TypeBaseContext || (prev != null && prev.getType() == PrmLexer.COLON
                 && ctx instanceof PrmParser.MemberContext)) {
             diagnostics.add(Diagnostic.error(at, "expected a type after ':' (a width in bits, u8/u16/u32/u64 or a struct name), found "
                     + quote(bad)));

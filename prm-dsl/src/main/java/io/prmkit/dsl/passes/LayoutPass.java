@@ -392,12 +392,26 @@ final class LayoutPass implements Pass {
             return switch (t.arity()) {
                 case SINGLE -> new Resolved(elem, align);
                 case FIXED -> {
-                    Num n = t.count().get();
-                    if (n.value() == 0 || Long.compareUnsigned(n.value(), MAX_ARRAY) > 0) {
-                        error(n.location(), "array count must be 1.." + Bits.hex(MAX_ARRAY) + ", not " + n.text());
+                    io.prmkit.dsl.ast.ValueRef ref = t.count().get();
+                    long n;
+                    if (ref instanceof Num num) {
+                        n = num.value();
+                    } else {
+                        Compilation.Value v = c.value((io.prmkit.dsl.ast.QName) ref, c.fileOf.get(s), null);
+                        if (!v.found()) {
+                            if (!v.error().isEmpty()) error(ref.location(), v.error().startsWith("unknown name")
+                                    ? "unknown array count '" + ref + "': write an integer or a named constant" : v.error());
+                            else ok = false;
+                            yield null;
+                        }
+                        n = v.value();
+                    }
+                    if (n == 0 || Long.compareUnsigned(n, MAX_ARRAY) > 0) {
+                        error(ref.location(), "array count must be 1.." + Bits.hex(MAX_ARRAY) + ", not " + ref
+                                + (ref instanceof Num ? "" : " (" + Long.toUnsignedString(n) + ")"));
                         yield null;
                     }
-                    yield new Resolved(bytes ? new MemberType.Bytes((int) n.value()) : new MemberType.Array(elem, (int) n.value(), false), align);
+                    yield new Resolved(bytes ? new MemberType.Bytes((int) n) : new MemberType.Array(elem, (int) n, false), align);
                 }
                 case FLEXIBLE -> new Resolved(new MemberType.Array(elem, 0, true), align);
             };

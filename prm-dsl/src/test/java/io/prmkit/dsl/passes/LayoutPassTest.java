@@ -157,4 +157,12 @@ class LayoutPassTest {
         String seq = "package p;\nstruct a { x : 8; y : 24; z : 1; reserved : 31; w : u64; }\n";
         assertEquals(layout(Specs.struct(prm, "a")), layout(Specs.struct(seq, "a")));
     }
+
+    @Test
+    void arrayCountsMayBeNamedConstants() {
+        StructLayout s = Specs.struct("package p;\nconst NUM_COUNTERS = 7;\nstruct a { x : 32[NUM_COUNTERS]; y : u8[NUM_COUNTERS]; reserved : 8; }\n", "a");
+        assertEquals(new MemberType.Array(new MemberType.Bits(32), 7, false), s.member("x").get().type());
+        assertEquals(new MemberType.Bytes(7), s.member("y").get().type());
+        assertError("2:19: error: unknown array count 'NUM': write an integer or a named constant", "package p;\nstruct a { x : 32[NUM]; }\n");
+    }
 }
