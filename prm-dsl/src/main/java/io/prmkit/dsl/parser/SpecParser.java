@@ -50,7 +50,8 @@ public final class SpecParser {
             SourceLocation at = new SourceLocation(file, t.getLine(), t.getCharPositionInLine() + 1);
             switch (t.getType()) {
                 case PrmLexer.BAD_CHAR -> {
-                    diags.add(Diagnostic.error(at, "unexpected character " + describeChar(t.getText())));
+                    diags.add(Diagnostic.error(at, "unexpected character " + describeChar(t.getText())
+                            + (t.getText().equals(",") ? "; members and enum values end with ';'" : "")));
                     continue;
                 }
                 case PrmLexer.UNTERMINATED_STRING -> {
