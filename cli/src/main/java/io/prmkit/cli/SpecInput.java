@@ -28,7 +28,7 @@ final class SpecInput {
     }
 
     static List<SourceFile> load(List<Path> specs) throws InputException {
-        if (specs == null || specs.isEmpty()) return bundled();
+        if (specs == null || specs.isEmpty()) return bundled(SpecInput.class.getClassLoader());
         for (Path p : specs) {
             if (!Files.exists(p)) throw new InputException("no such file or directory: " + p);
         }
@@ -42,8 +42,7 @@ final class SpecInput {
     }
 
     /** The spec packaged under {@code prm/} on the class path (the generated-runtime jar), listed by {@code prm/index.txt}. */
-    static List<SourceFile> bundled() throws InputException {
-        ClassLoader cl = SpecInput.class.getClassLoader();
+    static List<SourceFile> bundled(ClassLoader cl) throws InputException {
         List<String> names = new ArrayList<>();
         try (InputStream in = cl.getResourceAsStream(BUNDLED_INDEX)) {
             if (in == null) {

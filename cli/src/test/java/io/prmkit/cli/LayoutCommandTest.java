@@ -101,12 +101,4 @@ class LayoutCommandTest {
         assertEquals("", run.out());
         assertTrue(run.err().startsWith(p + ":3:10: error: bit range [8:23] is reversed"), run.err());
     }
-
-    @Test
-    void withoutSpecsAndWithoutBundledSpecSaysSo() {
-        PrmkitCliTest.Run run = PrmkitCliTest.run("layout");
-        assertEquals(1, run.exitCode());
-        assertEquals("prmkit: no bundled spec is available (no prm/index.txt on the class path); name spec files or directories instead\n",
-                run.err());
-    }
 }
