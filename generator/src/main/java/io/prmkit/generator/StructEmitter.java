@@ -89,6 +89,7 @@ final class StructEmitter {
                     .build());
         }
         wholeStruct(struct, self, layout, methods);
+        if (WriterEmitter.applies(struct)) new WriterEmitter(ctx).emit(struct, self, layout, type, methods, this::memberDoc);
 
         type.addField(FieldSpec.builder(layout.nestedClass("Struct"), "LAYOUT", CONST)
                 .addJavadoc("This structure's layout as data: members with offsets, widths, access, enums, docs; rules.\n")
