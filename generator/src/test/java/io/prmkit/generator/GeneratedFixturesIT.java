@@ -263,6 +263,22 @@ class GeneratedFixturesIT {
         assertEquals("wqe_ctrl_seg (16 bytes)\n  (all zero)\n", gen.call("WqeCtrlSeg", "dump", Loaded.segment(new byte[16])));
     }
 
+    /** A capability page has hundreds of fields; their descriptors must not overflow one method. */
+    @Test
+    void structuresWithThousandsOfFieldsCompile() throws ReflectiveOperationException {
+        List<Fixtures.M> bits = new java.util.ArrayList<>();
+        for (int i = 0; i < 1200; i++) bits.add(Fixtures.M.at("cap_" + i, i, new io.prmkit.dsl.ir.MemberType.Bits(1)).access(io.prmkit.dsl.ir.Access.RO));
+        io.prmkit.dsl.ir.LayoutModel model = new io.prmkit.dsl.ir.LayoutModel(
+                List.of(Fixtures.struct("huge_cap", 150, bits, List.of(), "", "caps.prm", 1)), List.of(), List.of());
+        Loaded huge = Loaded.compile(new AccessorGenerator(GeneratorOptions.defaults()).generate(model), "mlx5");
+        Object layout = huge.constant("HugeCap", "LAYOUT");
+        assertEquals(1200, ((List<?>) layout.getClass().getMethod("fields").invoke(layout)).size());
+        byte[] b = new byte[150];
+        b[149] = 1;
+        assertEquals(true, huge.call("HugeCap", "cap_1199", Loaded.segment(b)));
+        assertEquals(false, huge.call("HugeCap", "cap_1198", Loaded.segment(b)));
+    }
+
     @Test
     void layoutMetadataDescribesEveryMember() throws ReflectiveOperationException {
         Object layout = gen.constant("WqeCtrlSeg", "LAYOUT");
