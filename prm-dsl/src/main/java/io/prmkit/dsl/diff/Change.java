@@ -23,7 +23,7 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
     public enum Kind {
         STRUCT_ADDED, STRUCT_REMOVED, KIND_CHANGED, SIZE_CHANGED,
         FIELD_ADDED, FIELD_REMOVED, FIELD_MOVED, FIELD_RESIZED, FIELD_RETYPED, FIELD_RENAMED,
-        ENUM_ADDED, ENUM_REMOVED, ENUM_VALUE_ADDED, ENUM_VALUE_REMOVED, ENUM_VALUE_CHANGED,
+        ENUM_ADDED, ENUM_REMOVED, ENUM_RENAMED, ENUM_VALUE_ADDED, ENUM_VALUE_REMOVED, ENUM_VALUE_CHANGED,
         CONST_ADDED, CONST_REMOVED, CONST_CHANGED;
 
         /** Lower-case words, e.g. "field moved". */
@@ -80,6 +80,7 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
             case FIELD_RENAMED -> "renamed to " + newName + " at " + after.orElseThrow().prm() + widthText(after);
             case ENUM_ADDED -> "enum added";
             case ENUM_REMOVED -> "enum removed";
+            case ENUM_RENAMED -> "enum renamed to " + newName;
             case ENUM_VALUE_ADDED -> "value added: " + hex(newValue);
             case ENUM_VALUE_REMOVED -> "value removed (was " + hex(oldValue) + ")";
             case ENUM_VALUE_CHANGED, CONST_CHANGED -> "value " + hex(oldValue) + " -> " + hex(newValue);

@@ -9,6 +9,7 @@ import io.prmkit.dsl.ir.Member;
 import io.prmkit.dsl.ir.MemberType;
 import io.prmkit.dsl.ir.StructLayout;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -37,6 +38,27 @@ public final class LayoutDiff {
         enums(older, newer, out);
         constants(older, newer, out);
         return new DiffReport(out);
+    }
+
+    /** Enum values by {@code pkg.NAME}, the key space constants use too. */
+    private static Map<String, Long> enumValuesByName(LayoutModel m) {
+        Map<String, Long> values = new HashMap<>();
+        for (EnumLayout e : m.enums()) {
+            for (EnumLayout.EnumValue v : e.values()) values.put(e.name().pkg() + "." + v.name(), v.value());
+        }
+        return values;
+    }
+
+    private static Map<String, Long> constantsByName(LayoutModel m) {
+        Map<String, Long> values = new HashMap<>();
+        for (Constant c : m.constants()) values.put(c.name().toString(), c.value());
+        return values;
+    }
+
+    /** A name that left an enum for the constants, or the other way, with its value: not a removal. */
+    private static boolean survives(String key, long value, Map<String, Long> elsewhere) {
+        Long v = elsewhere.get(key);
+        return v != null && v == value;
     }
 
     private static Change change(Kind k, String owner, String name, String newName, Optional<Bits> before, Optional<Bits> after,
@@ -154,34 +176,81 @@ public final class LayoutDiff {
         newer.enums().forEach(e -> n.put(e.name().toString(), e));
         Set<String> all = new java.util.TreeSet<>(o.keySet());
         all.addAll(n.keySet());
+        Map<String, String> renamed = renamedEnums(o, n);
+        Map<String, Long> newConstants = constantsByName(newer);
+        Set<String> renamedTo = new HashSet<>(renamed.values());
         for (String name : all) {
             EnumLayout a = o.get(name), b = n.get(name);
+            if (a == null && renamedTo.contains(name)) continue; // reported with its old name
             if (a == null) {
                 out.add(change(Kind.ENUM_ADDED, name, "", "", Optional.empty(), Optional.empty(), OptionalLong.empty(), OptionalLong.empty(), false));
+                continue;
+            }
+            if (b == null && renamed.containsKey(name)) {
+                b = n.get(renamed.get(name));
+                out.add(change(Kind.ENUM_RENAMED, name, "", b.name().toString(), Optional.empty(), Optional.empty(),
+                        OptionalLong.empty(), OptionalLong.empty(), false));
+                enumValues(b.name().toString(), a, b, newConstants, out);
                 continue;
             }
             if (b == null) {
                 out.add(change(Kind.ENUM_REMOVED, name, "", "", Optional.empty(), Optional.empty(), OptionalLong.empty(), OptionalLong.empty(), true));
                 continue;
             }
-            Map<String, Long> ov = new LinkedHashMap<>(), nv = new LinkedHashMap<>();
-            a.values().forEach(v -> ov.put(v.name(), v.value()));
-            b.values().forEach(v -> nv.put(v.name(), v.value()));
-            for (var e : ov.entrySet()) {
-                Long now = nv.get(e.getKey());
-                if (now == null) {
-                    out.add(change(Kind.ENUM_VALUE_REMOVED, name, e.getKey(), "", Optional.empty(), Optional.empty(),
-                            OptionalLong.of(e.getValue()), OptionalLong.empty(), true));
-                } else if (now.longValue() != e.getValue()) {
-                    out.add(change(Kind.ENUM_VALUE_CHANGED, name, e.getKey(), "", Optional.empty(), Optional.empty(),
-                            OptionalLong.of(e.getValue()), OptionalLong.of(now), true));
+            enumValues(name, a, b, newConstants, out);
+        }
+    }
+
+    /**
+     * Enums that only changed their name: an old enum missing from the new model whose value names
+     * are, at least half of them, in one new enum missing from the old model. Imported anonymous
+     * enums are named after their values' common prefix, which a new value can change
+     * ({@code cmd_op} becomes {@code cmd} when {@code MLX5_CMD_OPCODE_X} arrives).
+     */
+    private static Map<String, String> renamedEnums(Map<String, EnumLayout> o, Map<String, EnumLayout> n) {
+        Map<String, String> pairs = new LinkedHashMap<>();
+        Set<String> taken = new HashSet<>();
+        for (var old : o.entrySet()) {
+            if (n.containsKey(old.getKey())) continue;
+            Set<String> names = new HashSet<>();
+            old.getValue().values().forEach(v -> names.add(v.name()));
+            String best = null;
+            long bestShared = 0;
+            for (var neu : n.entrySet()) {
+                if (o.containsKey(neu.getKey()) || taken.contains(neu.getKey())) continue;
+                long shared = neu.getValue().values().stream().filter(v -> names.contains(v.name())).count();
+                if (shared > bestShared) {
+                    best = neu.getKey();
+                    bestShared = shared;
                 }
             }
-            for (var e : nv.entrySet()) {
-                if (!ov.containsKey(e.getKey())) {
-                    out.add(change(Kind.ENUM_VALUE_ADDED, name, e.getKey(), "", Optional.empty(), Optional.empty(),
-                            OptionalLong.empty(), OptionalLong.of(e.getValue()), false));
-                }
+            if (best != null && bestShared * 2 >= names.size()) {
+                pairs.put(old.getKey(), best);
+                taken.add(best);
+            }
+        }
+        return pairs;
+    }
+
+    private static void enumValues(String name, EnumLayout a, EnumLayout b, Map<String, Long> newConstants, List<Change> out) {
+        Map<String, Long> ov = new LinkedHashMap<>(), nv = new LinkedHashMap<>();
+        a.values().forEach(v -> ov.put(v.name(), v.value()));
+        b.values().forEach(v -> nv.put(v.name(), v.value()));
+        for (var e : ov.entrySet()) {
+            Long now = nv.get(e.getKey());
+            if (now == null && survives(a.name().pkg() + "." + e.getKey(), e.getValue(), newConstants)) continue;
+            if (now == null) {
+                out.add(change(Kind.ENUM_VALUE_REMOVED, name, e.getKey(), "", Optional.empty(), Optional.empty(),
+                        OptionalLong.of(e.getValue()), OptionalLong.empty(), true));
+            } else if (now.longValue() != e.getValue()) {
+                out.add(change(Kind.ENUM_VALUE_CHANGED, name, e.getKey(), "", Optional.empty(), Optional.empty(),
+                        OptionalLong.of(e.getValue()), OptionalLong.of(now), true));
+            }
+        }
+        for (var e : nv.entrySet()) {
+            if (!ov.containsKey(e.getKey())) {
+                out.add(change(Kind.ENUM_VALUE_ADDED, name, e.getKey(), "", Optional.empty(), Optional.empty(),
+                        OptionalLong.empty(), OptionalLong.of(e.getValue()), false));
             }
         }
     }
@@ -192,8 +261,10 @@ public final class LayoutDiff {
         for (Constant c : newer.constants()) n.put(c.name().toString(), c.value());
         Set<String> all = new java.util.TreeSet<>(o.keySet());
         all.addAll(n.keySet());
+        Map<String, Long> newEnumValues = enumValuesByName(newer);
         for (String name : all) {
             Long a = o.get(name), b = n.get(name);
+            if (b == null && survives(name, a, newEnumValues)) continue; // now a value of an enum, reported there
             if (a == null) {
                 out.add(change(Kind.CONST_ADDED, name, "", "", Optional.empty(), Optional.empty(), OptionalLong.empty(), OptionalLong.of(b), false));
             } else if (b == null) {

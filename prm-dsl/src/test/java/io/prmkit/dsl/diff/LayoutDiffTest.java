@@ -124,7 +124,7 @@ class LayoutDiffTest {
     void enumAndConstantChanges() {
         LayoutModel a = model(List.of(), List.of(enumOf("cmd_op", "Q", 0x100, "R", 0x101, "S", 0x102), enumOf("old", "X", 1)),
                 List.of(constant("K", 1), constant("L", 2)));
-        LayoutModel b = model(List.of(), List.of(enumOf("cmd_op", "Q", 0x100, "R", 0x111, "T", 0x103), enumOf("neu", "X", 1)),
+        LayoutModel b = model(List.of(), List.of(enumOf("cmd_op", "Q", 0x100, "R", 0x111, "T", 0x103), enumOf("neu", "Y", 1)),
                 List.of(constant("K", 3), constant("M", 2)));
         assertEquals("""
                 BREAKING  mlx5.cmd_op.R: value 0x101 -> 0x111
@@ -137,6 +137,29 @@ class LayoutDiffTest {
                 additive  mlx5.M: constant added: 0x2
                 8 changes: 5 breaking, 3 additive
                 """, text(a, b));
+    }
+
+    @Test
+    void enumThatOnlyChangedItsNameIsARenameAndItsValuesAreCompared() {
+        // an imported anonymous enum is named after its values' prefix, which a new value can change
+        LayoutModel a = model(List.of(), List.of(enumOf("cmd_op", "MLX5_CMD_OP_A", 1, "MLX5_CMD_OP_B", 2, "MLX5_CMD_OP_C", 3)),
+                List.of(constant("MLX5_ONE", 7)));
+        LayoutModel b = model(List.of(), List.of(
+                enumOf("cmd", "MLX5_CMD_OP_A", 1, "MLX5_CMD_OP_B", 2, "MLX5_CMD_OPCODE_D", 4),
+                enumOf("one", "MLX5_ONE", 7, "MLX5_ONE_MORE", 8)),
+                List.of(constant("MLX5_C_BECAME_CONSTANT", 3)));
+        assertEquals("""
+                additive  mlx5.cmd_op: enum renamed to mlx5.cmd
+                BREAKING  mlx5.cmd.MLX5_CMD_OP_C: value removed (was 0x3)
+                additive  mlx5.cmd.MLX5_CMD_OPCODE_D: value added: 0x4
+                additive  mlx5.one: enum added
+                additive  mlx5.MLX5_C_BECAME_CONSTANT: constant added: 0x3
+                5 changes: 1 breaking, 4 additive
+                """, text(a, b));
+        LayoutModel c = model(List.of(), List.of(enumOf("q", "MLX5_Q_A", 1, "MLX5_Q_B", 2)), List.of());
+        LayoutModel d = model(List.of(), List.of(enumOf("q", "MLX5_Q_A", 1)), List.of(constant("MLX5_Q_B", 2)));
+        assertEquals("additive  mlx5.MLX5_Q_B: constant added: 0x2\n1 change: 0 breaking, 1 additive\n", text(c, d),
+                "a value that became a constant with the same value is not removed");
     }
 
     @Test
