@@ -21,13 +21,13 @@ import picocli.CommandLine.Spec;
         exitCodeOnInvalidInput = 1,
         exitCodeOnExecutionException = 1,
         description = {
-            "Compares two revisions of a spec structure by structure: fields added, removed, moved, resized,",
-            "retyped or renamed (same bits, new name, e.g. a reserved range that became a field), size changes,",
-            "enum values and constants added, removed or changed.",
-            "OLD and NEW are each a .prm file, a folder of .prm files, an mlx5_ifc-style C header (imported",
-            "first, with the headers it #includes from its folder), or a folder holding mlx5_ifc*.h headers.",
-            "Breaking: removed, moved, resized, retyped, renamed (unless it was reserved) fields; removed or",
-            "shrunk structures; removed or changed enum values and constants. Everything else is additive."},
+            "Compares two revisions of a spec, structure by structure: fields added, removed, moved, resized, "
+                    + "retyped or renamed (same bits, new name, e.g. a reserved range that became a field), size changes, "
+                    + "and enum values and constants added, removed or changed.",
+            "OLD and NEW are each a .prm file, a folder of .prm files, an mlx5_ifc-style C header (imported first, "
+                    + "with the headers it #includes from its folder), or a folder holding mlx5_ifc*.h headers.",
+            "Breaking: fields removed, moved, resized, retyped or renamed (unless they were reserved); structures "
+                    + "removed or shrunk; enum values and constants removed or changed. Everything else is additive."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:no breaking change (identical, or additive changes only)",

@@ -29,11 +29,11 @@ import picocli.CommandLine.Spec;
         exitCodeOnInvalidInput = 1,
         exitCodeOnExecutionException = 1,
         description = {
-            "Converts headers written in the Linux mlx5_ifc convention (one u8 array element per bit:",
-            "struct mlx5_ifc_X_bits { u8 field[0x20]; ... }) into .prm files, one per header, keeping every",
-            "structure, field and enum name. Headers a header #includes from its own folder come along.",
-            "What cannot be translated is reported with its header line; then nothing is written.",
-            "The output is compiled before it is written (unless --no-check)."},
+            "Converts headers written in the Linux mlx5_ifc convention (one u8 array element per bit: "
+                    + "struct mlx5_ifc_X_bits { u8 field[0x20]; ... }) into .prm files, one per header, keeping every "
+                    + "structure, field and enum name. Headers that a header #includes from its own folder come along.",
+            "What cannot be translated is reported with its header line, and then nothing is written. "
+                    + "The output is compiled before it is written (unless --no-check)."},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:imported", "1:error (a header could not be read or translated, or the result does not compile)"})
 public final class ImportIfcCommand implements Callable<Integer> {
