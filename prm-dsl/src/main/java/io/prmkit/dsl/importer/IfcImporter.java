@@ -41,9 +41,12 @@ import java.util.regex.Pattern;
  * struct/union members keep their type; a named inline union ({@code union {...} f;}) becomes a
  * top-level union named {@code <outer>_<f>}; an unnamed one an inline DSL union. Fields the DSL
  * cannot hold as one scalar (wider than 64 bits, or a long run not dword-aligned) become arrays
- * of equal elements covering the same bits. Named enums become DSL enums; an anonymous enum
+ * of equal elements covering the same bits. A {@code reserved_at_X} whose X is not its offset (a
+ * typo in the header) gets the offset's name. Named enums become DSL enums; an anonymous enum
  * becomes an enum named by its values' common prefix, or constants when there is none; integer
- * #defines become constants. Everything else is reported with its header line.
+ * #defines become constants. Every such adaptation is a note or warning at its header line;
+ * anything that cannot be translated is an error there, and then there is no output at all.
+ * See docs/import-ifc.md.
  */
 public final class IfcImporter {
 
