@@ -481,6 +481,8 @@ public final class IfcImporter {
                     }
                     String type = memberType(m, at, owner, file, before, isLast, union && topLevel);
                     name = reservedName(m, name, at, owner, file);
+                    // a blank line before each new dword, as the kernel groups its fields
+                    if (!union && at != base && at % 32 == 0 && out.length() > 0 && !endsWithBlankLine(out)) out.append('\n');
                     out.append(indent).append(name).append(" : ").append(type).append(";\n");
                     b = memberBits(m, file);
                 }
@@ -493,6 +495,11 @@ public final class IfcImporter {
         }
         if (failed) throw new Abort();
         return union ? extent : off - base;
+    }
+
+    private static boolean endsWithBlankLine(StringBuilder sb) {
+        int n = sb.length();
+        return n >= 2 && sb.charAt(n - 1) == '\n' && sb.charAt(n - 2) == '\n';
     }
 
     private static String memberName(Member m) {

@@ -50,7 +50,9 @@ class IfcImporterTest {
                 struct cqc size 0x10 {
                     status : 0x4;
                     reserved_at_4 : 0x1c;
+
                     size : 0x20;
+
                     dbr_addr : 0x40;
                 }
 
@@ -91,6 +93,7 @@ class IfcImporterTest {
         assertEquals("""
                 struct cmd_pas size 0x8 {
                     pa_h : 0x20;
+
                     pa_l : 0x20;
                 }
 
@@ -105,20 +108,27 @@ class IfcImporterTest {
 
                 struct outer size 0x4c {
                     words : 0x20[4];
+
                     one : cmd_pas;
+
                     addr : addr;
+
                     calc : calc_op;
+
                     four : cmd_pas[4];
+
                     pas : 0x40[];
                 }
 
                 struct flex size 0x4 {
                     n : 0x20;
+
                     pas : cmd_pas[];
                 }
 
                 struct old size 0x4 {
                     n : 0x20;
+
                     pas : 0x40[];
                 }
 
@@ -152,6 +162,7 @@ class IfcImporterTest {
 
                 struct pcam_reg size 0x14 {
                     group : 0x20;
+
                     cap_mask : pcam_reg_cap_mask;
                 }
 
@@ -210,9 +221,12 @@ class IfcImporterTest {
                     mask_127_to_20 : 0x1[108];
                     bit_19 : 0x1;
                     reserved_at_6d : 0x13;
+
                     key : 0x20[8];
+
                     reserved_at_180 : 0x18;
                     reserved_at_198 : u8[5];
+
                     reserved_at_1c0 : 0x30;
                     pad : 0x10;
                 }
@@ -343,7 +357,7 @@ class IfcImporterTest {
     @Test
     void byteBufferWithoutWidthIsAFlexibleByteArray() {
         String h = "struct mlx5_ifc_s_bits {\n\tu8 n[0x20];\n\tu8 data[];\n};\n";
-        assertEquals("struct s size 0x4 {\n    n : 0x20;\n    data : u8[];\n}\n\n", dsl(h));
+        assertEquals("struct s size 0x4 {\n    n : 0x20;\n\n    data : u8[];\n}\n\n", dsl(h));
         assertEquals(List.of("t.h:3:2: note: u8 data[] has no element width; imported as a flexible byte array u8[]"), notes(run(h)));
     }
 
@@ -426,6 +440,7 @@ class IfcImporterTest {
                         match_mask_format : mm;
                         struct lo_group {
                             lo : 0x20;
+
                             hi : 0x20;
                         }
                     }
@@ -456,6 +471,7 @@ class IfcImporterTest {
 
                 struct rqt size 0x4 {
                     size : 0x20;
+
                     rq_num : rq_num[];
                 }
 
