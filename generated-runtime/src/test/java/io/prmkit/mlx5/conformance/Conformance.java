@@ -59,11 +59,15 @@ final class Conformance {
         this.rows = rows;
         this.truth = truth;
         this.gcc = new Gcc(truth.gcc(), Path.of("target", "mlx5-conformance"));
-        try {
-            this.ifc = IfcHeader.parse(Files.readString(truth.header("mlx5_ifc.h")));
-        } catch (IOException e) {
-            throw new AssertionError("cannot read " + truth.header("mlx5_ifc.h") + ": " + e.getMessage(), e);
+        Map<String, IfcHeader.Decl> decls = new LinkedHashMap<>();
+        for (String h : List.of("mlx5_ifc.h", "mlx5_ifc_fpga.h")) { // mlx5_ifc.h includes the FPGA part
+            try {
+                decls.putAll(IfcHeader.parse(Files.readString(truth.header(h))));
+            } catch (IOException e) {
+                throw new AssertionError("cannot read " + truth.header(h) + ": " + e.getMessage(), e);
+            }
         }
+        this.ifc = decls;
     }
 
     static synchronized Conformance get() {
