@@ -53,6 +53,7 @@ final class Conformance {
     final GroundTruth truth;
     private final Gcc gcc;
     private final Map<String, IfcHeader.Decl> ifc;
+    private final Set<String> ifcOpcodes;
 
     private Conformance(LayoutModel model, List<Row> rows, GroundTruth truth) {
         this.model = model;
@@ -60,14 +61,21 @@ final class Conformance {
         this.truth = truth;
         this.gcc = new Gcc(truth.gcc(), Path.of("target", "mlx5-conformance"));
         Map<String, IfcHeader.Decl> decls = new LinkedHashMap<>();
+        StringBuilder text = new StringBuilder();
         for (String h : List.of("mlx5_ifc.h", "mlx5_ifc_fpga.h")) { // mlx5_ifc.h includes the FPGA part
             try {
-                decls.putAll(IfcHeader.parse(Files.readString(truth.header(h))));
+                String t = Files.readString(truth.header(h));
+                text.append(t).append('\n');
+                decls.putAll(IfcHeader.parse(t));
             } catch (IOException e) {
                 throw new AssertionError("cannot read " + truth.header(h) + ": " + e.getMessage(), e);
             }
         }
         this.ifc = decls;
+        Matcher op = Pattern.compile("\\bMLX5_CMD_OP_(\\w+)\\s*=").matcher(text);
+        Set<String> ops = new TreeSet<>();
+        while (op.find()) ops.add(op.group(1));
+        this.ifcOpcodes = ops;
     }
 
     static synchronized Conformance get() {
@@ -124,6 +132,11 @@ final class Conformance {
                 }
             }
             appendRowQueries(main, Source.IFC);
+            for (EnumLayout.EnumValue v : opcodeEnum().map(EnumLayout::values).orElse(List.of())) {
+                if (ifcOpcodes.contains(v.name())) {
+                    main.append(String.format("    printf(\"OP_%s\\t%%lld\\n\", (long long)MLX5_CMD_OP_%s);%n", v.name(), v.name()));
+                }
+            }
             main.append("    return 0;\n}\n");
             ifcOut = gcc.run("ifc", IFC_PRELUDE + "\n" + main, List.of(truth.mlx5Dir().toString()));
         }
@@ -333,6 +346,44 @@ final class Conformance {
         if (specOff == cOff && specWidth == cWidth) return true;
         bad.add(at + ": spec " + bits(specOff, specWidth) + ", C " + bits(cOff, cWidth));
         return false;
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // comparison 3: command opcodes (spec enum cmd_opcode against mlx5_ifc.h's MLX5_CMD_OP_<NAME>)
+
+    static final String OPCODE_ENUM = "cmd_opcode";
+
+    Optional<EnumLayout> opcodeEnum() {
+        return model.enums().stream().filter(e -> e.name().name().equals(OPCODE_ENUM)).findFirst();
+    }
+
+    Report compareCommandOpcodes() {
+        List<String> bad = new ArrayList<>();
+        List<String> notes = new ArrayList<>();
+        Optional<EnumLayout> e = opcodeEnum();
+        if (e.isEmpty()) {
+            bad.add("the spec has no enum " + OPCODE_ENUM + " to compare with mlx5_ifc.h's MLX5_CMD_OP_* constants");
+            return new Report("mlx5_ifc.h command opcodes", 0, 0, 0, 0, bad, notes);
+        }
+        Map<String, String[]> out = ifcOutput();
+        int fields = 0;
+        int matched = 0;
+        Set<String> inSpec = new HashSet<>();
+        for (EnumLayout.EnumValue v : e.get().values()) {
+            inSpec.add(v.name());
+            String[] q = out.get("OP_" + v.name());
+            if (q == null) {
+                notes.add(OPCODE_ENUM + "." + v.name() + ": no MLX5_CMD_OP_" + v.name() + " in mlx5_ifc.h");
+                continue;
+            }
+            fields++;
+            long c = Long.parseLong(q[1]);
+            if (c == v.value()) matched++;
+            else bad.add(OPCODE_ENUM + "." + v.name() + ": " + hex(v.value()) + " in spec, MLX5_CMD_OP_" + v.name() + " = " + hex(c));
+        }
+        long missing = ifcOpcodes.stream().filter(n -> !inSpec.contains(n) && !n.equals("MAX")).count();
+        if (missing > 0) notes.add(missing + " MLX5_CMD_OP_* constants of mlx5_ifc.h have no " + OPCODE_ENUM + " value");
+        return new Report("mlx5_ifc.h command opcodes", 1, fields, matched, 0, bad, notes);
     }
 
     // ---------------------------------------------------------------------------------------------

@@ -39,6 +39,14 @@ class Mlx5HeaderConformanceTest {
     }
 
     @Test
+    void commandOpcodesMatchMlx5Ifc() {
+        Conformance.Report r = Conformance.get().compareCommandOpcodes();
+        print(r);
+        assertTrue(r.fields() > 0, "no command opcode compared");
+        assertNoMismatch(r);
+    }
+
+    @Test
     void indexListsEveryBundledSpecFile() throws IOException {
         List<String> index = BundledSpec.index();
         List<String> onDisk;
