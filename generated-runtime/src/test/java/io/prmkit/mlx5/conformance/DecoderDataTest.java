@@ -91,6 +91,24 @@ class DecoderDataTest {
         assertEquals(63, member("wqe_ctrl_seg", "ds").constraints().max().orElseThrow());
     }
 
+    @Test
+    void taggedUnionsSelectTheRightLayout() {
+        // Ethernet segment dword 3: bit 31 chooses VLAN insertion over inline headers
+        assertTag("wqe_eth_seg", "vlan_tci", "insert_vlan", 1);
+        assertTag("wqe_eth_seg", "inline_hdr_sz", "insert_vlan", 0);
+        // EQE data: chosen by event_type
+        assertTag("eqe", "cmd_vector", "event_type", decode("eqe_type", 0x0a).value());
+        assertTag("eqe", "cqn", "event_type", 0x00);
+        assertTag("eqe", "num_pages", "event_type", 0x0b);
+        assertEquals("PAGE_REQUEST", decode("eqe_type", 0x0b).name());
+    }
+
+    private static void assertTag(String struct, String field, String selector, long tag) {
+        var v = member(struct, field).variant().orElseThrow(() -> new AssertionError(struct + "." + field + " is not in a union"));
+        assertEquals(selector, v.selector(), struct + "." + field);
+        assertEquals(tag, v.tag().orElseThrow(), struct + "." + field);
+    }
+
     private static Member member(String struct, String name) {
         StructLayout s = MODEL.struct(new QualifiedName("mlx5", struct)).orElseThrow(() -> new AssertionError("no struct " + struct));
         return s.member(name).orElseThrow(() -> new AssertionError("no member " + struct + "." + name));
