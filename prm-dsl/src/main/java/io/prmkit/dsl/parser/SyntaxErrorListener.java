@@ -56,6 +56,11 @@ final class SyntaxErrorListener extends BaseErrorListener {
             }
             return;
         }
+        if (prev != null && (prev.getType() == PrmLexer.UNION || prev.getType() == PrmLexer.STRUCT)
+                && (bad.getType() == PrmLexer.SEMI || bad.getType() == PrmLexer.COLON)) {
+            diagnostics.add(Diagnostic.error(loc(prev), "'" + prev.getText() + "' is a keyword and cannot be used as a name"));
+            return;
+        }
         if (isStructuralKeyword(bad.getType()) && expected.contains(PrmLexer.ID)) {
             diagnostics.add(Diagnostic.error(at, "'" + bad.getText() + "' is a keyword and cannot be used as a name"));
             return;

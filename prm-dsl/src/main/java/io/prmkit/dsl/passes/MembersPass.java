@@ -194,7 +194,7 @@ final class MembersPass implements Pass {
             }
             if (!(l.decl() instanceof EnumDecl e) || e.flags() != flags) {
                 String hint = l.decl() instanceof EnumDecl e2 ? "; write '" + (e2.flags() ? "flags " : "enum ") + q.dotted() + "'" : "";
-                error(q.location(), "'" + q.dotted() + "' is a " + l.decl().kindWord() + ", not " + (flags ? "a flag set" : "an enum") + hint,
+                error(q.location(), "'" + q.dotted() + "' is " + Compilation.article(l.decl().kindWord()) + ", not " + (flags ? "a flag set" : "an enum") + hint,
                         new Diagnostic.Related(l.decl().name().location(), "declared here"));
                 return;
             }
@@ -230,7 +230,7 @@ final class MembersPass implements Pass {
                 return;
             }
             if (!(l.decl() instanceof StructDecl target)) {
-                error(q.location(), "'" + structName.dotted() + "' is a " + l.decl().kindWord() + ", not a struct");
+                error(q.location(), "'" + structName.dotted() + "' is " + Compilation.article(l.decl().kindWord()) + ", not a struct");
                 return;
             }
             Layout tl = c.layouts.get(target);
