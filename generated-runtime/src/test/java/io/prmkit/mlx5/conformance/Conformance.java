@@ -54,6 +54,9 @@ final class Conformance {
     private final Gcc gcc;
     private final Map<String, IfcHeader.Decl> ifc;
     private final Set<String> ifcOpcodes;
+    private final Set<String> ifcConstants;
+    private final Set<String> rdmaConstants;
+    private final KernelSource kernelSource;
 
     private Conformance(LayoutModel model, List<Row> rows, GroundTruth truth) {
         this.model = model;
@@ -76,6 +79,39 @@ final class Conformance {
         Set<String> ops = new TreeSet<>();
         while (op.find()) ops.add(op.group(1));
         this.ifcOpcodes = ops;
+        this.ifcConstants = constantNames(text.toString());
+        try {
+            this.rdmaConstants = constantNames(Files.readString(truth.mlx5dvHeader()));
+        } catch (IOException e) {
+            throw new AssertionError("cannot read " + truth.mlx5dvHeader() + ": " + e.getMessage(), e);
+        }
+        this.kernelSource = new KernelSource(truth.mlx5Dir());
+    }
+
+    /** Enumerator and #define names a header declares (good enough to decide whether to ask gcc for them). */
+    private static Set<String> constantNames(String text) {
+        Set<String> names = new HashSet<>();
+        Matcher m = Pattern.compile("(?m)(?:^\\s*([A-Z][A-Z0-9_]*)\\s*(?:=[^=]|,|$))|(?:^#define\\s+([A-Z][A-Z0-9_]*)\\s)").matcher(text);
+        while (m.find()) names.add(m.group(1) != null ? m.group(1) : m.group(2));
+        return names;
+    }
+
+    /** Whether the program for {@code source} can evaluate constant {@code name}. */
+    private boolean defines(Source source, String name) {
+        return switch (source) {
+            case IFC -> ifcConstants.contains(name);
+            case KERNEL -> ifcConstants.contains(name) || kernelSource.defines(name);
+            case RDMA -> rdmaConstants.contains(name);
+        };
+    }
+
+    private Optional<EnumLayout> specEnum(String simpleName) {
+        return model.enums().stream().filter(e -> e.name().name().equals(simpleName)).findFirst();
+    }
+
+    /** The C expression for a value of spec enum {@code e} under an ENUM row (bit number for flag sets). */
+    private static String enumValueExpr(EnumLayout e, String constant) {
+        return e.kind() == EnumLayout.Kind.FLAGS ? "__builtin_ctzll((unsigned long long)(" + constant + "))" : constant;
     }
 
     static synchronized Conformance get() {
@@ -152,7 +188,12 @@ final class Conformance {
                 Matcher id = IDENT.matcher(r.expr() + " " + r.bits());
                 while (id.find()) roots.add(id.group());
             }
-            String decls = new KernelSource(truth.mlx5Dir()).declarationsFor(roots);
+            for (Row r : rows) {
+                if (r.kind() == Kind.ENUM && r.source() == Source.KERNEL) {
+                    specEnum(r.spec()).ifPresent(e -> e.values().forEach(v -> roots.add(r.expr() + v.name())));
+                }
+            }
+            String decls = kernelSource.declarationsFor(roots);
             StringBuilder main = new StringBuilder("int main(void) {\n");
             appendRowQueries(main, Source.KERNEL);
             main.append("    return 0;\n}\n");
@@ -195,6 +236,10 @@ final class Conformance {
                 case SIZE -> out.append(String.format("    printf(\"%s\\t%%zu\\n\", sizeof(%s));%n", key, r.cType()));
                 case VALUE, OFFSET -> out.append(String.format("    printf(\"%s\\t%%lld\\n\", (long long)(%s));%n", key, r.expr()));
                 case FIELD, DIFFERS -> out.append(fieldQuery(key, r));
+                case ENUM -> specEnum(r.spec()).ifPresent(e -> e.values().stream()
+                        .filter(v -> defines(source, r.expr() + v.name()))
+                        .forEach(v -> out.append(String.format("    printf(\"%s_%s\\t%%lld\\n\", (long long)(%s));%n",
+                                key, v.name(), enumValueExpr(e, r.expr() + v.name())))));
                 case UNMAPPED -> { }
             }
         }
@@ -403,6 +448,12 @@ final class Conformance {
         for (int i = 0; i < rows.size(); i++) {
             Row r = rows.get(i);
             if (r.kind() == Kind.UNMAPPED) continue;
+            if (r.kind() == Kind.ENUM) {
+                int[] counts = compareEnumRow(r, "R" + i, bad, notes);
+                fields += counts[0];
+                matched += counts[1];
+                continue;
+            }
             String[] q = output(r.source()).get("R" + i);
             if (q == null) throw new AssertionError(r.where() + ": the C program printed nothing for this row");
             String at = r.where() + " " + r.spec();
@@ -453,12 +504,40 @@ final class Conformance {
                     else if (v.get() != c) bad.add(at + ": " + hex(v.get()) + " in spec, " + hex(c) + " = " + r.expr());
                     else matched++;
                 }
-                case UNMAPPED -> { }
+                case ENUM, UNMAPPED -> { }
             }
         }
         checkMappingCoverage(bad, notes);
         return new Report("C structs and constants (kernel device.h/qp.h/cq.h/driver.h/eq.h/doorbell.h, rdma-core mlx5dv.h,"
                 + " mlx5_ifc.h constants)", cTypes.size(), fields, matched, known, bad, notes);
+    }
+
+    /** Compares each value of a spec enum with the C constant named prefix + value name; returns {compared, matched}. */
+    private int[] compareEnumRow(Row r, String key, List<String> bad, List<String> notes) {
+        String at = r.where() + " enum " + r.spec() + " <-> " + r.expr() + "*";
+        Optional<EnumLayout> e = specEnum(r.spec());
+        if (e.isEmpty()) {
+            bad.add(at + ": no such spec enum");
+            return new int[] {1, 0};
+        }
+        Map<String, String[]> out = output(r.source());
+        int compared = 0;
+        int matched = 0;
+        List<String> missing = new ArrayList<>();
+        for (EnumLayout.EnumValue v : e.get().values()) {
+            String[] q = out.get(key + "_" + v.name());
+            if (q == null) {
+                missing.add(v.name());
+                continue;
+            }
+            compared++;
+            long c = Long.parseLong(q[1]);
+            if (c == v.value()) matched++;
+            else bad.add(at + ": " + r.spec() + "." + v.name() + " is " + hex(v.value()) + " in spec, " + r.expr() + v.name() + " = " + hex(c));
+        }
+        if (compared == 0) bad.add(at + ": no value of the enum has a constant with this prefix");
+        else if (!missing.isEmpty()) notes.add(at + ": no constant for " + String.join(", ", missing));
+        return new int[] {compared, matched};
     }
 
     private boolean compareField(Row r, String[] q, List<String> bad) {

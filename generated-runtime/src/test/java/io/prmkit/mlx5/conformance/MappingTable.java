@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
  */
 final class MappingTable {
 
-    enum Kind { FIELD, DIFFERS, SIZE, OFFSET, VALUE, UNMAPPED }
+    enum Kind { FIELD, DIFFERS, SIZE, OFFSET, VALUE, ENUM, UNMAPPED }
 
     /** Which C program evaluates a row. */
     enum Source { KERNEL, RDMA, IFC }
@@ -35,7 +35,8 @@ final class MappingTable {
 
     /**
      * One row. For FIELD: cType, member path, bits ("all", "[hi:lo]", "mask(EXPR)", "bitfield",
-     * "flex"). For SIZE: cType. For OFFSET and VALUE: a C expression. For UNMAPPED: the reason.
+     * "flex"). For SIZE: cType. For OFFSET and VALUE: a C expression. For ENUM: the prefix of the C
+     * constants named after the spec enum's values. For UNMAPPED: the reason.
      */
     record Row(int line, Kind kind, String spec, Source source, String cType, String member, String bits, String expr) {
         SpecRef specRef() {
@@ -75,12 +76,13 @@ final class MappingTable {
                 case "size" -> Kind.SIZE;
                 case "offset" -> Kind.OFFSET;
                 case "value" -> Kind.VALUE;
+                case "enum" -> Kind.ENUM;
                 case "unmapped" -> Kind.UNMAPPED;
                 default -> throw new IllegalArgumentException(RESOURCE + ":" + no + ": unknown row kind '" + head + "'");
             };
             int want = switch (kind) {
                 case FIELD, DIFFERS -> 6;
-                case SIZE, OFFSET, VALUE -> 4;
+                case SIZE, OFFSET, VALUE, ENUM -> 4;
                 case UNMAPPED -> 3;
             };
             // the last column may itself contain '|' (C expressions such as mask(A | B))
@@ -93,7 +95,7 @@ final class MappingTable {
             rows.add(switch (kind) {
                 case FIELD, DIFFERS -> new Row(no, kind, c[1], src, c[3], c[4], c[5], "");
                 case SIZE -> new Row(no, kind, c[1], src, c[3], "", "", "");
-                case OFFSET, VALUE -> new Row(no, kind, c[1], src, "", "", "", c[3]);
+                case OFFSET, VALUE, ENUM -> new Row(no, kind, c[1], src, "", "", "", c[3]);
                 case UNMAPPED -> new Row(no, kind, c[1], null, "", "", "", c[2]);
             });
         }

@@ -58,7 +58,7 @@ class MappingTableTest {
     void bundledTableParses() {
         List<MappingTable.Row> rows = MappingTable.load();
         assertTrue(rows.size() > 300, "rows: " + rows.size());
-        rows.stream().filter(r -> r.kind() != MappingTable.Kind.SIZE && r.kind() != MappingTable.Kind.VALUE)
+        rows.stream().filter(r -> r.kind() != MappingTable.Kind.SIZE && r.kind() != MappingTable.Kind.VALUE && r.kind() != MappingTable.Kind.ENUM)
                 .forEach(MappingTable.Row::specRef);
     }
 }
