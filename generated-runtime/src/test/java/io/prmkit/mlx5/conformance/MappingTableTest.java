@@ -22,8 +22,9 @@ class MappingTableTest {
                 offset | uar_page.cq_doorbell | kernel | MLX5_CQ_DOORBELL
                 differs | eqe.gpio_event | kernel | struct mlx5_eqe | data.gpio.gpio_event | all
                 unmapped | err_cqe.hw_err_synd | reserved in kernel | and rdma-core
+                enum | qp_state | ifc | MLX5_QPC_STATE_
                 """);
-        assertEquals(7, rows.size());
+        assertEquals(8, rows.size());
         MappingTable.SpecRef piece = rows.get(0).specRef();
         assertEquals("cqe64", piece.struct());
         assertEquals("timestamp", piece.field());
@@ -36,6 +37,8 @@ class MappingTableTest {
         assertEquals("MLX5_CQE_REQ", rows.get(3).expr());
         assertEquals(MappingTable.Kind.DIFFERS, rows.get(5).kind());
         assertEquals("reserved in kernel | and rdma-core", rows.get(6).expr());
+        assertEquals(MappingTable.Kind.ENUM, rows.get(7).kind());
+        assertEquals("MLX5_QPC_STATE_", rows.get(7).expr());
     }
 
     @Test
