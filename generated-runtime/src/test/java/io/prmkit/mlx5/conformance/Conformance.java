@@ -38,11 +38,11 @@ import java.util.regex.Pattern;
 final class Conformance {
 
     /** Counts and problems of one comparison. */
-    record Report(String title, int structs, int fields, int matched, int knownDifferences, List<String> mismatches,
-                  List<String> notes) {
+    record Report(String title, int structs, String what, int fields, int matched, int knownDifferences,
+                  List<String> mismatches, List<String> notes) {
         String summary() {
-            return String.format("%s: compared %d structures, %d fields/values: %d matched (%d of them known header"
-                    + " disagreements), %d mismatched", title, structs, fields, matched, knownDifferences, mismatches.size());
+            return String.format("%s: compared %d %s, %d fields/values: %d matched (%d of them known header"
+                    + " disagreements), %d mismatched", title, structs, what, fields, matched, knownDifferences, mismatches.size());
         }
     }
 
@@ -342,10 +342,9 @@ final class Conformance {
                         seen.add(cm.name());
                         matched += check(bad, at, sm.get().bitOffset(), sm.get().bitWidth(), off, width) ? 1 : 0;
                     } else {
-                        List<Member> alts = unionAlts;
-                        if (alts.isEmpty()) {
+                        if (unionAlts.isEmpty()) {
                             bad.add(at + ": union only in mlx5_ifc.h (bits " + hex(off) + "+" + hex(width) + ")");
-                        } else if (alts.stream().allMatch(m -> m.bitOffset() >= off && m.bitEnd() <= off + width)) {
+                        } else if (unionAlts.stream().allMatch(m -> m.bitOffset() >= off && m.bitEnd() <= off + width)) {
                             matched++; // the spec's inline union lies within the C union; its members are checked by rows
                         } else {
                             bad.add(at + ": spec union " + cm.name() + " extends outside bits " + hex(off) + "+" + hex(width));
@@ -388,7 +387,7 @@ final class Conformance {
                 bad.add(where + ", field " + m.name() + ": only in the spec (" + m.prmPosition() + ")");
             }
         }
-        return new Report("mlx5_ifc.h structures", decls.size(), fields, matched, 0, bad, notes);
+        return new Report("mlx5_ifc.h structures", decls.size(), "structures", fields, matched, 0, bad, notes);
     }
 
     private static boolean check(List<String> bad, String at, long specOff, long specWidth, long cOff, long cWidth) {
@@ -412,7 +411,7 @@ final class Conformance {
         Optional<EnumLayout> e = opcodeEnum();
         if (e.isEmpty()) {
             bad.add("the spec has no enum " + OPCODE_ENUM + " to compare with mlx5_ifc.h's MLX5_CMD_OP_* constants");
-            return new Report("mlx5_ifc.h command opcodes", 0, 0, 0, 0, bad, notes);
+            return new Report("mlx5_ifc.h command opcodes", 0, "enums", 0, 0, 0, bad, notes);
         }
         Map<String, String[]> out = ifcOutput();
         int fields = 0;
@@ -432,7 +431,7 @@ final class Conformance {
         }
         long missing = ifcOpcodes.stream().filter(n -> !inSpec.contains(n) && !n.equals("MAX")).count();
         if (missing > 0) notes.add(missing + " MLX5_CMD_OP_* constants of mlx5_ifc.h have no " + OPCODE_ENUM + " value");
-        return new Report("mlx5_ifc.h command opcodes", 1, fields, matched, 0, bad, notes);
+        return new Report("mlx5_ifc.h command opcodes", 1, "enum", fields, matched, 0, bad, notes);
     }
 
     // ---------------------------------------------------------------------------------------------
@@ -509,7 +508,7 @@ final class Conformance {
         }
         checkMappingCoverage(bad, notes);
         return new Report("C structs and constants (kernel device.h/qp.h/cq.h/driver.h/eq.h/doorbell.h, rdma-core mlx5dv.h,"
-                + " mlx5_ifc.h constants)", cTypes.size(), fields, matched, known, bad, notes);
+                + " mlx5_ifc.h constants)", cTypes.size(), "C structs", fields, matched, known, bad, notes);
     }
 
     /** Compares each value of a spec enum with the C constant named prefix + value name; returns {compared, matched}. */
