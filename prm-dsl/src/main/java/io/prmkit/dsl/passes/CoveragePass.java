@@ -94,19 +94,14 @@ final class CoveragePass implements Pass {
         SourceLocation at = after != null ? after.location() : s.name().location();
         List<Diagnostic.Related> related = new ArrayList<>();
         if (before != null) related.add(new Diagnostic.Related(before.location(), "'" + before.name() + "' ends at " + Bits.at(from - 1)));
-        diags.add(new Diagnostic(io.prmkit.dsl.Severity.ERROR, at, "bits " + where + " are not covered" + between + hint, related));
+        diags.add(new Diagnostic(io.prmkit.dsl.Severity.ERROR, at, (where.startsWith("bytes") ? "" : "bits ") + where + " are not covered" + between + hint, related));
     }
 
     /** Implicit reserved space for bits [from, to), named as the kernel would name it. */
     private static List<Layout.LaidMember> fill(long from, long to, SourceLocation at) {
         long width = to - from;
-        MemberType type = width <= 64 ? new MemberType.Bits((int) width) : reservedSpan(width, from);
+        MemberType type = width <= 64 ? new MemberType.Bits((int) width) : Bits.reservedSpan(width, from);
         return List.of(new Layout.LaidMember(null, "reserved_at_" + Long.toHexString(from), from, type, true, at));
-    }
-
-    static MemberType reservedSpan(long width, long bitOff) {
-        if (bitOff % 8 == 0 && width % 8 == 0) return new MemberType.Bytes((int) (width / 8));
-        return new MemberType.Array(new MemberType.Bits(1), (int) width, false);
     }
 
     /** Within each union alternative, members must not overlap. */

@@ -82,7 +82,7 @@ final class LayoutPass implements Pass {
                     }
                 }
             } else {
-                lay.sizeBits = Bits.roundUpToDword(end);
+                lay.sizeBits = roundUp(end);
                 if (end == 0 && lay.members.isEmpty()) {
                     error(s.name().location(), what + " is empty");
                 }
@@ -99,6 +99,15 @@ final class LayoutPass implements Pass {
             } else {
                 c.broken.add(s);
             }
+        }
+
+        /**
+         * The size of a structure without a declared size: a PRM table (any member placed with an
+         * offset) is a whole number of dwords; a kernel-style sequential layout is as long as its
+         * members, in whole bytes (mlx5_ifc.h has 16-bit structures used as array elements).
+         */
+        long roundUp(long end) {
+            return lay.positioned ? Bits.roundUpToDword(end) : (end + 7) & ~7L;
         }
 
         long layoutStruct() {
@@ -242,7 +251,7 @@ final class LayoutPass implements Pass {
         long layoutUnionDecl() {
             Layout.UnionInfo ui = new Layout.UnionInfo(s.name().text(), 0, null, s.location());
             long end = alternatives(ui, s.items());
-            ui.end = s.size().map(n -> n.value() * 8).orElse(Bits.roundUpToDword(end));
+            ui.end = s.size().map(n -> n.value() * 8).orElse(roundUp(end));
             return end;
         }
 
@@ -258,6 +267,7 @@ final class LayoutPass implements Pass {
 
         /** Places one member at its written position or at {@code cursor}; null (after reporting) when it cannot be placed. */
         Layout.LaidMember place(MemberDecl m, long cursor) {
+            if (m.placement().isPresent()) lay.positioned = true;
             boolean reserved = m.isReserved();
             String name = m.name().text();
             long bitOff;
@@ -347,11 +357,17 @@ final class LayoutPass implements Pass {
                 }
                 if (Long.compareUnsigned(w.value(), 64) > 0) {
                     if (reserved && t.arity() == TypeRef.Arity.SINGLE && Long.compareUnsigned(w.value(), MAX_BYTES * 8) <= 0) {
-                        return new Resolved(reservedSpan(w.value(), bitOff), 1);
+                        return new Resolved(Bits.reservedSpan(w.value(), bitOff), 1);
+                    }
+                    // mlx5_ifc.h writes byte strings as wide fields (u8 src_ip[0x80]): they are byte arrays
+                    if (t.arity() == TypeRef.Arity.SINGLE && w.value() % 8 == 0 && bitOff % 8 == 0
+                            && Long.compareUnsigned(w.value(), MAX_BYTES * 8) <= 0) {
+                        return new Resolved(new MemberType.Bytes((int) (w.value() / 8)), 8);
                     }
                     error(w.location(), "a bit field is 1..64 bits wide, not " + w.text()
-                            + (w.value() % 8 == 0 && Long.compareUnsigned(w.value(), MAX_BYTES * 8) <= 0
-                            ? "; for " + w.value() / 8 + " bytes write ': u8[" + w.value() / 8 + "]'" : ""));
+                            + (t.arity() == TypeRef.Arity.SINGLE && w.value() % 8 == 0
+                            ? " (wider fields are byte arrays, which start on a byte boundary; this one starts at " + position(bitOff) + ")"
+                            : t.arity() != TypeRef.Arity.SINGLE ? "; array elements are bit fields" : ""));
                     return null;
                 }
                 elem = new MemberType.Bits((int) w.value());
@@ -376,21 +392,29 @@ final class LayoutPass implements Pass {
             return switch (t.arity()) {
                 case SINGLE -> new Resolved(elem, align);
                 case FIXED -> {
-                    Num n = t.count().get();
-                    if (n.value() == 0 || Long.compareUnsigned(n.value(), MAX_ARRAY) > 0) {
-                        error(n.location(), "array count must be 1.." + Bits.hex(MAX_ARRAY) + ", not " + n.text());
+                    io.prmkit.dsl.ast.ValueRef ref = t.count().get();
+                    long n;
+                    if (ref instanceof Num num) {
+                        n = num.value();
+                    } else {
+                        Compilation.Value v = c.value((io.prmkit.dsl.ast.QName) ref, c.fileOf.get(s), null);
+                        if (!v.found()) {
+                            if (!v.error().isEmpty()) error(ref.location(), v.error().startsWith("unknown name")
+                                    ? "unknown array count '" + ref + "': write an integer or a named constant" : v.error());
+                            else ok = false;
+                            yield null;
+                        }
+                        n = v.value();
+                    }
+                    if (n == 0 || Long.compareUnsigned(n, MAX_ARRAY) > 0) {
+                        error(ref.location(), "array count must be 1.." + Bits.hex(MAX_ARRAY) + ", not " + ref
+                                + (ref instanceof Num ? "" : " (" + Long.toUnsignedString(n) + ")"));
                         yield null;
                     }
-                    yield new Resolved(bytes ? new MemberType.Bytes((int) n.value()) : new MemberType.Array(elem, (int) n.value(), false), align);
+                    yield new Resolved(bytes ? new MemberType.Bytes((int) n) : new MemberType.Array(elem, (int) n, false), align);
                 }
                 case FLEXIBLE -> new Resolved(new MemberType.Array(elem, 0, true), align);
             };
-        }
-
-        /** Reserved space wider than a bit field: bytes when byte-aligned, else single bits. */
-        static MemberType reservedSpan(long width, long bitOff) {
-            if (bitOff % 8 == 0 && width % 8 == 0) return new MemberType.Bytes((int) (width / 8));
-            return new MemberType.Array(new MemberType.Bits(1), (int) width, false);
         }
 
         boolean aligned(String name, MemberType type, long bitOff, int align, SourceLocation at) {
