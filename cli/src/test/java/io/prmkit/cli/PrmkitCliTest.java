@@ -1,0 +1,73 @@
+package io.prmkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
+
+class PrmkitCliTest {
+
+    /** Output and exit code of one run of the CLI. */
+    record Run(int exitCode, String out, String err) {}
+
+    static Run run(String... args) {
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        CommandLine cli = PrmkitCli.commandLine();
+        cli.setOut(new PrintWriter(out, true));
+        cli.setErr(new PrintWriter(err, true));
+        int exitCode = cli.execute(args);
+        return new Run(exitCode, out.toString(), err.toString());
+    }
+
+    @Test
+    void helpPrintsUsageAndExitsZero() {
+        Run run = run("--help");
+
+        assertEquals(0, run.exitCode());
+        assertEquals("", run.err());
+        assertTrue(run.out().startsWith("Usage: prmkit [-hV] [COMMAND]"), run.out());
+        assertTrue(run.out().contains("Turns the NVIDIA mlx5 Programmer's Reference Manual into code."), run.out());
+        assertTrue(run.out().contains("-h, --help"), run.out());
+        assertTrue(run.out().contains("-V, --version"), run.out());
+        assertTrue(run.out().contains("Commands:"), run.out());
+        assertTrue(run.out().contains("help"), run.out());
+    }
+
+    @Test
+    void helpSubcommandPrintsTheSameUsage() {
+        assertEquals(run("--help").out(), run("help").out());
+    }
+
+    @Test
+    void versionIsTheProjectVersion() {
+        Run run = run("--version");
+
+        assertEquals(0, run.exitCode());
+        assertTrue(run.out().matches("prmkit \\d+\\.\\d+\\.\\d+(-SNAPSHOT)?\\R"), run.out());
+    }
+
+    @Test
+    void noSubcommandIsAUsageError() {
+        Run run = run();
+
+        assertEquals(CommandLine.ExitCode.USAGE, run.exitCode());
+        assertTrue(run.err().startsWith("Missing required subcommand"), run.err());
+        assertTrue(run.err().contains("Usage: prmkit"), run.err());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"--no-such-option", "-x", "--generate", "--help-me"})
+    void unknownOptionsAreUsageErrors(String option) {
+        Run run = run(option);
+
+        assertEquals(CommandLine.ExitCode.USAGE, run.exitCode());
+        assertTrue(run.err().startsWith("Unknown option: '" + option + "'"), run.err());
+        assertEquals("", run.out());
+    }
+}
