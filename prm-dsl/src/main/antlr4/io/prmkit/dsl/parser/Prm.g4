@@ -1,0 +1,173 @@
+// The prm layout language (see docs/dsl.md). The parser only builds a tree; every check that can
+// be phrased as "this is well formed but wrong" lives in the semantic passes, where it can name
+// the places involved.
+grammar Prm;
+
+specFile   : packageDecl importDecl* decl* EOF ;
+packageDecl: PACKAGE qname SEMI ;
+importDecl : IMPORT qname SEMI ;
+
+decl
+    : STRUCT name declOption* LBRACE structItem* RBRACE     # structDecl
+    | UNION name declOption* LBRACE unionAlt* RBRACE        # unionDecl
+    | ENUM name (WIDTH INT)? LBRACE enumValue* RBRACE       # enumDecl
+    | FLAGS name (WIDTH INT)? LBRACE enumValue* RBRACE      # flagsDecl
+    | CONST name ASSIGN INT STRING? SEMI                    # constDecl
+    ;
+
+declOption
+    : SIZE INT                 # sizeOption
+    | ORDER (BIG | LITTLE)     # orderOption
+    | GAPS RESERVED            # gapsOption
+    | REF STRING               # refOption
+    | SINCE STRING             # sinceOption
+    ;
+
+enumValue : name ASSIGN INT STRING? (DETAIL STRING)? SEMI ;
+
+structItem
+    : member
+    | inlineUnion
+    | ruleDecl
+    ;
+
+inlineUnion : placement? UNION name? unionOption* LBRACE unionAlt* RBRACE ;
+unionOption
+    : SIZE INT                 # unionSize
+    | TAG name                 # unionTag
+    ;
+
+unionAlt
+    : STRUCT name (WHEN value)? LBRACE member* RBRACE      # groupAlt
+    | member                                              # memberAlt
+    ;
+
+member : placement? name (COLON typeSpec)? attribute* STRING? SEMI ;
+
+placement : INT bitRange? ;
+bitRange  : LBRACK INT (COLON INT)? RBRACK ;
+
+typeSpec  : (INT | qname) (LBRACK INT? RBRACK)? ;
+
+attribute
+    : (RO | RW | WO | IN | OUT)     # accessAttr
+    | ENUM qname                    # enumAttr
+    | FLAGS qname                   # flagsAttr
+    | RANGE INT DOTDOT INT          # rangeAttr
+    | POW2                          # pow2Attr
+    | LOG2                          # log2Attr
+    | MBZ                           # mbzAttr
+    | CAP qname                     # capAttr
+    | TAG name                      # tagAttr
+    | WHEN value                    # whenAttr
+    | REF STRING                    # refAttr
+    | SINCE STRING                  # sinceAttr
+    ;
+
+value : INT | qname ;
+
+ruleDecl : RULE name COLON expr STRING SEMI ;
+
+expr
+    : LPAREN expr RPAREN                                  # parenExpr
+    | op=(BANG | MINUS | TILDE) expr                      # unaryExpr
+    | expr op=(STAR | SLASH | PERCENT) expr               # binaryExpr
+    | expr op=(PLUS | MINUS) expr                         # binaryExpr
+    | expr op=(SHL | SHR) expr                            # binaryExpr
+    | expr op=(LT | LE | GT | GE) expr                    # binaryExpr
+    | expr op=(EQ | NE) expr                              # binaryExpr
+    | expr op=AMP expr                                    # binaryExpr
+    | expr op=CARET expr                                  # binaryExpr
+    | expr op=PIPE expr                                   # binaryExpr
+    | expr op=ANDAND expr                                 # binaryExpr
+    | expr op=OROR expr                                   # binaryExpr
+    | INT                                                 # intExpr
+    | qname                                               # nameExpr
+    ;
+
+qname : name (DOT name)* ;
+
+// Words that only mean something after a member name or in a declaration header may also be used
+// as names (fields called "size" or "tag" exist); words that start an item may not.
+name
+    : ID
+    | SIZE | ORDER | BIG | LITTLE | GAPS | RESERVED | REF | SINCE | WIDTH | DETAIL
+    | TAG | WHEN | RO | RW | WO | IN | OUT | RANGE | POW2 | LOG2 | MBZ | CAP
+    ;
+
+PACKAGE : 'package' ;
+IMPORT  : 'import' ;
+STRUCT  : 'struct' ;
+UNION   : 'union' ;
+ENUM    : 'enum' ;
+FLAGS   : 'flags' ;
+CONST   : 'const' ;
+RULE    : 'rule' ;
+SIZE    : 'size' ;
+ORDER   : 'order' ;
+BIG     : 'big' ;
+LITTLE  : 'little' ;
+GAPS    : 'gaps' ;
+RESERVED: 'reserved' ;
+REF     : 'ref' ;
+SINCE   : 'since' ;
+WIDTH   : 'width' ;
+DETAIL  : 'detail' ;
+TAG     : 'tag' ;
+WHEN    : 'when' ;
+RO      : 'ro' ;
+RW      : 'rw' ;
+WO      : 'wo' ;
+IN      : 'in' ;
+OUT     : 'out' ;
+RANGE   : 'range' ;
+POW2    : 'pow2' ;
+LOG2    : 'log2' ;
+MBZ     : 'mbz' ;
+CAP     : 'cap' ;
+
+LBRACE : '{' ;
+RBRACE : '}' ;
+LBRACK : '[' ;
+RBRACK : ']' ;
+LPAREN : '(' ;
+RPAREN : ')' ;
+SEMI   : ';' ;
+COLON  : ':' ;
+DOTDOT : '..' ;
+DOT    : '.' ;
+ASSIGN : '=' ;
+OROR   : '||' ;
+ANDAND : '&&' ;
+EQ     : '==' ;
+NE     : '!=' ;
+LE     : '<=' ;
+GE     : '>=' ;
+SHL    : '<<' ;
+SHR    : '>>' ;
+LT     : '<' ;
+GT     : '>' ;
+PIPE   : '|' ;
+CARET  : '^' ;
+AMP    : '&' ;
+PLUS   : '+' ;
+MINUS  : '-' ;
+STAR   : '*' ;
+SLASH  : '/' ;
+PERCENT: '%' ;
+BANG   : '!' ;
+TILDE  : '~' ;
+
+INT    : '0' [xX] [0-9a-fA-F]+ | [0-9]+ ;
+ID     : [A-Za-z_] [A-Za-z0-9_]* ;
+STRING : '"' (~["\\\r\n] | '\\' ~[\r\n])* '"' ;
+
+DOC_COMMENT   : '///' ~[\r\n]* -> channel(2) ;
+LINE_COMMENT  : '//' ~[\r\n]* -> skip ;
+BLOCK_COMMENT : '/*' .*? '*/' -> skip ;
+WS            : [ \t\r\n\f]+ -> skip ;
+
+// Error tokens: the lexer never fails; the parser's error listener turns these into messages.
+UNTERMINATED_STRING  : '"' (~["\\\r\n] | '\\' ~[\r\n])* ;
+UNTERMINATED_COMMENT : '/*' .*? EOF ;
+BAD_CHAR             : . ;

@@ -1,0 +1,125 @@
+package io.prmkit.dsl.parser;
+
+import io.prmkit.dsl.Diagnostic;
+import io.prmkit.dsl.SourceFile;
+import io.prmkit.dsl.SourceLocation;
+import io.prmkit.dsl.ast.SpecFile;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.CommonTokenStream;
+import org.antlr.v4.runtime.ListTokenSource;
+import org.antlr.v4.runtime.Token;
+
+/**
+ * Text to AST for one file. Never throws on bad input: lexical problems, syntax errors and
+ * pathological nesting all come back as diagnostics, and the AST is only built from a clean parse.
+ */
+public final class SpecParser {
+    /** Deepest nesting of parentheses or unary operators accepted in a rule expression. */
+    public static final int MAX_EXPR_NESTING = 64;
+
+    /** The AST (present iff there are no errors) and the diagnostics. */
+    public record Result(Optional<SpecFile> ast, List<Diagnostic> diagnostics) {
+        public Result {
+            diagnostics = List.copyOf(diagnostics);
+        }
+    }
+
+    private SpecParser() {
+    }
+
+    public static Result parse(SourceFile source) {
+        String file = source.name();
+        List<Diagnostic> diags = new ArrayList<>();
+        PrmLexer lexer = new PrmLexer(CharStreams.fromString(source.text(), file));
+        lexer.removeErrorListeners();
+        List<Token> kept = new ArrayList<>();
+        int depth = 0;
+        int unaryRun = 0;
+        boolean tooDeep = false;
+        for (Token t = lexer.nextToken(); ; t = lexer.nextToken()) {
+            SourceLocation at = new SourceLocation(file, t.getLine(), t.getCharPositionInLine() + 1);
+            switch (t.getType()) {
+                case PrmLexer.BAD_CHAR -> {
+                    diags.add(Diagnostic.error(at, "unexpected character " + describeChar(t.getText())));
+                    continue;
+                }
+                case PrmLexer.UNTERMINATED_STRING -> {
+                    diags.add(Diagnostic.error(at, "unterminated string: a string ends with '\"' on the same line"));
+                    continue;
+                }
+                case PrmLexer.UNTERMINATED_COMMENT -> {
+                    diags.add(Diagnostic.error(at, "unterminated comment: '/*' without '*/'"));
+                    continue;
+                }
+                case PrmLexer.LPAREN -> depth++;
+                case PrmLexer.RPAREN -> depth = Math.max(0, depth - 1);
+                case PrmLexer.SEMI, PrmLexer.RBRACE, PrmLexer.LBRACE -> depth = 0;
+                default -> { }
+            }
+            boolean unary = t.getType() == PrmLexer.BANG || t.getType() == PrmLexer.TILDE || t.getType() == PrmLexer.MINUS
+                    || t.getType() == PrmLexer.LPAREN;
+            unaryRun = unary ? unaryRun + 1 : 0;
+            if (!tooDeep && (depth > MAX_EXPR_NESTING || unaryRun > MAX_EXPR_NESTING)) {
+                tooDeep = true;
+                diags.add(Diagnostic.error(at, "expression nested too deeply (more than " + MAX_EXPR_NESTING + " levels)"));
+            }
+            kept.add(t);
+            if (t.getType() == Token.EOF) break;
+        }
+        if (tooDeep) return new Result(Optional.empty(), diags);
+
+        ListTokenSource tokenSource = new ListTokenSource(kept, file);
+        CommonTokenStream tokens = new CommonTokenStream(tokenSource);
+        PrmParser parser = new PrmParser(tokens);
+        parser.removeErrorListeners();
+        SyntaxErrorListener listener = new SyntaxErrorListener(file);
+        parser.addErrorListener(listener);
+        PrmParser.SpecFileContext tree;
+        try {
+            tree = parser.specFile();
+        } catch (StackOverflowError e) {
+            // Guarded by the nesting check above; this keeps any input we did not foresee a diagnostic.
+            diags.add(Diagnostic.error(new SourceLocation(file, 1, 1), "spec too deeply nested to parse"));
+            return new Result(Optional.empty(), diags);
+        }
+        diags.addAll(listener.diagnostics);
+        if (!diags.isEmpty()) return new Result(Optional.empty(), onePerLine(diags));
+
+        AstBuilder builder = new AstBuilder(file, tokens);
+        SpecFile ast;
+        try {
+            ast = builder.build(tree);
+        } catch (StackOverflowError e) {
+            diags.add(Diagnostic.error(new SourceLocation(file, 1, 1), "spec too deeply nested to parse"));
+            return new Result(Optional.empty(), diags);
+        }
+        diags.addAll(builder.diagnostics());
+        boolean errors = diags.stream().anyMatch(Diagnostic::isError);
+        return new Result(errors ? Optional.empty() : Optional.of(ast), diags);
+    }
+
+    /** After one syntax error, recovery often trips again on the same line; the first is the useful one. */
+    private static List<Diagnostic> onePerLine(List<Diagnostic> diags) {
+        List<Diagnostic> sorted = new ArrayList<>(diags);
+        sorted.sort(Comparator.comparing(Diagnostic::location));
+        Set<Integer> lines = new HashSet<>();
+        List<Diagnostic> out = new ArrayList<>();
+        for (Diagnostic d : sorted) {
+            if (lines.add(d.location().line())) out.add(d);
+        }
+        return out;
+    }
+
+    private static String describeChar(String text) {
+        if (text.isEmpty()) return "''";
+        int cp = text.codePointAt(0);
+        if (cp < 0x20 || cp == 0x7f) return String.format("U+%04X", cp);
+        return "'" + text + "'";
+    }
+}

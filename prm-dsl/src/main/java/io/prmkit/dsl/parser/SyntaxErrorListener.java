@@ -1,0 +1,162 @@
+package io.prmkit.dsl.parser;
+
+import io.prmkit.dsl.Diagnostic;
+import io.prmkit.dsl.SourceLocation;
+import java.util.ArrayList;
+import java.util.List;
+import org.antlr.v4.runtime.BaseErrorListener;
+import org.antlr.v4.runtime.Parser;
+import org.antlr.v4.runtime.ParserRuleContext;
+import org.antlr.v4.runtime.RecognitionException;
+import org.antlr.v4.runtime.Recognizer;
+import org.antlr.v4.runtime.Token;
+import org.antlr.v4.runtime.TokenStream;
+import org.antlr.v4.runtime.misc.IntervalSet;
+
+/**
+ * Turns ANTLR's syntax errors into curated diagnostics. ANTLR's own texts ("mismatched input ...
+ * expecting {...}") list token sets; a spec author wants to hear what is missing, in the words
+ * of the language reference, at the place it is missing.
+ */
+final class SyntaxErrorListener extends BaseErrorListener {
+    private final String file;
+    final List<Diagnostic> diagnostics = new ArrayList<>();
+
+    SyntaxErrorListener(String file) {
+        this.file = file;
+    }
+
+    @Override
+    public void syntaxError(Recognizer<?, ?> recognizer, Object offendingSymbol, int line, int col, String msg,
+                            RecognitionException e) {
+        if (!(recognizer instanceof Parser parser) || !(offendingSymbol instanceof Token bad)) {
+            diagnostics.add(Diagnostic.error(new SourceLocation(file, line, col + 1), msg));
+            return;
+        }
+        IntervalSet expected;
+        try {
+            expected = e != null && e.getExpectedTokens() != null ? e.getExpectedTokens() : parser.getExpectedTokens();
+        } catch (RuntimeException ex) {
+            expected = new IntervalSet();
+        }
+        ParserRuleContext ctx = parser.getContext();
+        Token prev = previousToken(parser.getInputStream(), bad);
+        SourceLocation at = loc(bad);
+
+        // A ';' left out at the end of a line: point just past the last token of that line.
+        if (expected.contains(PrmLexer.SEMI) && prev != null && bad.getLine() > prev.getLine()) {
+            diagnostics.add(Diagnostic.error(after(prev), "expected ';' after '" + prev.getText() + "'"));
+            return;
+        }
+        if (bad.getType() == Token.EOF) {
+            if (expected.contains(PrmLexer.RBRACE)) {
+                diagnostics.add(Diagnostic.error(at, "unexpected end of file: a '{' is not closed (missing '}')"));
+            } else {
+                diagnostics.add(Diagnostic.error(at, "unexpected end of file; expected " + describe(expected)));
+            }
+            return;
+        }
+        if (isStructuralKeyword(bad.getType()) && expected.contains(PrmLexer.ID)) {
+            diagnostics.add(Diagnostic.error(at, "'" + bad.getText() + "' is a keyword and cannot be used as a name"));
+            return;
+        }
+        if (ctx instanceof PrmParser.BitRangeContext || (prev != null && prev.getType() == PrmLexer.LBRACK
+                && ctx instanceof PrmParser.PlacementContext)) {
+            diagnostics.add(Diagnostic.error(at, "bad bit range: write [hi:lo] with the high bit first (e.g. [23:16]) or [bit]"));
+            return;
+        }
+        if (ctx instanceof PrmParser.PackageDeclContext || ctx instanceof PrmParser.SpecFileContext
+                && prev == null) {
+            diagnostics.add(Diagnostic.error(at, "a spec file starts with 'package NAME;'"));
+            return;
+        }
+        if (ctx instanceof PrmParser.RuleDeclContext && bad.getType() == PrmLexer.SEMI) {
+            diagnostics.add(Diagnostic.error(at, "a rule needs a message: rule NAME: EXPR \"message\";"));
+            return;
+        }
+        if (ctx instanceof PrmParser.TypeSpecContext || (prev != null && prev.getType() == PrmLexer.COLON
+                && ctx instanceof PrmParser.MemberContext)) {
+            diagnostics.add(Diagnostic.error(at, "expected a type after ':' (a width in bits, u8/u16/u32/u64 or a struct name), found "
+                    + quote(bad)));
+            return;
+        }
+        if (ctx instanceof PrmParser.MemberContext && bad.getType() == PrmLexer.STRING && prev != null
+                && prev.getType() == PrmLexer.STRING) {
+            diagnostics.add(Diagnostic.error(at, "a member has one doc string; attributes go before it"));
+            return;
+        }
+        if (ctx instanceof PrmParser.MemberContext && (bad.getType() == PrmLexer.ID || bad.getType() == PrmLexer.INT)) {
+            diagnostics.add(Diagnostic.error(at, "unexpected " + quote(bad) + " after member '" + memberName(ctx)
+                    + "': expected ':' and a type, an attribute, a doc string or ';'"));
+            return;
+        }
+        diagnostics.add(Diagnostic.error(at, "unexpected " + quote(bad) + "; expected " + describe(expected)));
+    }
+
+    private static String memberName(ParserRuleContext ctx) {
+        PrmParser.MemberContext m = (PrmParser.MemberContext) ctx;
+        return m.name() != null ? m.name().getText() : "?";
+    }
+
+    private static boolean isStructuralKeyword(int type) {
+        return type >= PrmLexer.PACKAGE && type <= PrmLexer.RULE;
+    }
+
+    private SourceLocation loc(Token t) {
+        return new SourceLocation(file, t.getLine(), t.getCharPositionInLine() + 1);
+    }
+
+    private SourceLocation after(Token t) {
+        String text = t.getText();
+        int nl = text.lastIndexOf('\n');
+        return nl < 0 ? new SourceLocation(file, t.getLine(), t.getCharPositionInLine() + 1 + text.length())
+                : new SourceLocation(file, t.getLine(), 1);
+    }
+
+    private static Token previousToken(TokenStream in, Token t) {
+        for (int i = t.getTokenIndex() - 1; i >= 0; i--) {
+            Token p = in.get(i);
+            if (p.getChannel() == Token.DEFAULT_CHANNEL) return p;
+        }
+        return null;
+    }
+
+    static String quote(Token t) {
+        return switch (t.getType()) {
+            case Token.EOF -> "end of file";
+            case PrmLexer.STRING -> "string " + t.getText();
+            default -> "'" + t.getText() + "'";
+        };
+    }
+
+    /** The expected tokens in reference words, e.g. "';' or ':'"; a long list is summarised. */
+    static String describe(IntervalSet set) {
+        List<String> words = new ArrayList<>();
+        boolean name = false;
+        for (int type : set.toList()) {
+            if (type == PrmLexer.ID || (type > PrmLexer.RULE && type <= PrmLexer.CAP && set.contains(PrmLexer.ID))) {
+                if (!name) words.add("a name");
+                name = true;
+                continue;
+            }
+            words.add(tokenWord(type));
+        }
+        if (words.isEmpty()) return "something else";
+        if (words.size() > 6) return String.join(", ", words.subList(0, 6)) + ", ...";
+        if (words.size() == 1) return words.get(0);
+        return String.join(", ", words.subList(0, words.size() - 1)) + " or " + words.get(words.size() - 1);
+    }
+
+    static String tokenWord(int type) {
+        return switch (type) {
+            case Token.EOF -> "end of file";
+            case PrmLexer.ID -> "a name";
+            case PrmLexer.INT -> "an integer";
+            case PrmLexer.STRING -> "a string";
+            default -> {
+                String lit = PrmLexer.VOCABULARY.getLiteralName(type);
+                yield lit != null ? lit : PrmLexer.VOCABULARY.getDisplayName(type);
+            }
+        };
+    }
+}

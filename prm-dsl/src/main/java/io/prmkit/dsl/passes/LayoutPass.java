@@ -1,0 +1,455 @@
+package io.prmkit.dsl.passes;
+
+import io.prmkit.dsl.Diagnostic;
+import io.prmkit.dsl.SourceLocation;
+import io.prmkit.dsl.ast.Attr;
+import io.prmkit.dsl.ast.GroupAlt;
+import io.prmkit.dsl.ast.InlineUnion;
+import io.prmkit.dsl.ast.Item;
+import io.prmkit.dsl.ast.MemberDecl;
+import io.prmkit.dsl.ast.Num;
+import io.prmkit.dsl.ast.Placement;
+import io.prmkit.dsl.ast.StructDecl;
+import io.prmkit.dsl.ast.TypeRef;
+import io.prmkit.dsl.ir.MemberType;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Places every member: resolves PRM notation ({@code 0x04 [23:16]}), byte offsets and sequential
+ * widths to absolute bit offsets, resolves types to widths, checks bit ranges, alignment (fields
+ * of 32 bits or more on a dword boundary, narrower ones inside one dword), flexible arrays, union
+ * extents and declared sizes.
+ */
+final class LayoutPass implements Pass {
+    /** Larger offsets are certainly typos, and keep all arithmetic far from overflow. */
+    static final long MAX_BYTES = 1L << 24;
+    static final long MAX_ARRAY = 1L << 20;
+
+    @Override
+    public String name() {
+        return "layout";
+    }
+
+    @Override
+    public List<Diagnostic> run(Compilation c) {
+        List<Diagnostic> diags = new ArrayList<>();
+        for (StructDecl s : c.layoutOrder) {
+            if (c.broken.contains(s)) continue;
+            new StructLayouter(c, s, diags).run();
+        }
+        return diags;
+    }
+
+    private static final class StructLayouter {
+        final Compilation c;
+        final StructDecl s;
+        final List<Diagnostic> diags;
+        final Layout lay;
+        boolean ok = true;
+
+        StructLayouter(Compilation c, StructDecl s, List<Diagnostic> diags) {
+            this.c = c;
+            this.s = s;
+            this.diags = diags;
+            this.lay = new Layout(s);
+        }
+
+        void error(SourceLocation at, String message, Diagnostic.Related... related) {
+            diags.add(Diagnostic.error(at, message, related));
+            ok = false;
+        }
+
+        void run() {
+            long end = s.union() ? layoutUnionDecl() : layoutStruct();
+            if (!ok) {
+                c.broken.add(s);
+                return;
+            }
+            String what = s.kindWord() + " '" + s.name().text() + "'";
+            if (s.size().isPresent()) {
+                Num size = s.size().get();
+                if (size.value() == 0 || Long.compareUnsigned(size.value(), MAX_BYTES) > 0) {
+                    error(size.location(), "size must be 1.." + Bits.hex(MAX_BYTES) + " bytes, not " + size.text());
+                } else {
+                    lay.sizeBits = size.value() * 8;
+                    for (Layout.LaidMember m : lay.members) {
+                        if (m.end() > lay.sizeBits) {
+                            error(m.location, "'" + m.name + "' does not fit in " + what + " of size " + size.text()
+                                    + ": it ends at byte " + Bits.byteOffset((m.end() + 7) / 8) + " (bit " + Bits.hex(m.end()) + ")",
+                                    new Diagnostic.Related(size.location(), "size declared here"));
+                        }
+                    }
+                }
+            } else {
+                lay.sizeBits = Bits.roundUpToDword(end);
+                if (end == 0 && lay.members.isEmpty()) {
+                    error(s.name().location(), what + " is empty");
+                }
+            }
+            if (lay.sizeBits > MAX_BYTES * 8) {
+                error(s.name().location(), what + " is too large (" + Bits.hex(lay.sizeBits / 8) + " bytes)");
+            }
+            if (ok && lay.flexible != null && lay.flexible.type instanceof MemberType.Array && lay.flexible.bitOffset != lay.sizeBits) {
+                error(lay.flexible.location, "flexible array '" + lay.flexible.name + "' must start at the end of " + what
+                        + " (byte " + Bits.byteOffset(lay.sizeBits / 8) + "), not at " + position(lay.flexible.bitOffset));
+            }
+            if (ok) {
+                c.layouts.put(s, lay);
+            } else {
+                c.broken.add(s);
+            }
+        }
+
+        long layoutStruct() {
+            long cursor = 0;
+            List<Item> items = s.items();
+            for (int i = 0; i < items.size(); i++) {
+                Item it = items.get(i);
+                boolean last = i == items.size() - 1;
+                if (it instanceof MemberDecl m) {
+                    if (m.placement().isPresent()) lay.positioned = true;
+                    Layout.LaidMember lm = place(m, cursor);
+                    if (lm == null) continue;
+                    if (endsFlexible(lm)) {
+                        if (!last) {
+                            error(lm.location, (lm.type instanceof MemberType.Array ? "flexible array '" : "'") + lm.name
+                                    + "' must be the last member" + (lm.type instanceof MemberType.Array ? "" : " (its type ends in a flexible array)"));
+                        }
+                        lay.flexible = lm;
+                    }
+                    for (Attr a : m.attrs()) {
+                        if (a instanceof Attr.WhenAttr) {
+                            error(a.location(), "'when' is only allowed on an alternative of a union");
+                        }
+                    }
+                    lay.members.add(lm);
+                    if (!(lm.type instanceof MemberType.Array arr && arr.flexible())) {
+                        lay.spans.add(new Layout.Span(lm.name, lm.bitOffset, lm.end(), lm.location, lm));
+                    }
+                    cursor = lm.end();
+                } else if (it instanceof InlineUnion u) {
+                    cursor = inlineUnion(u, cursor);
+                }
+            }
+            long end = 0;
+            for (Layout.Span sp : lay.spans) end = Math.max(end, sp.end());
+            if (lay.flexible != null) end = Math.max(end, lay.flexible.bitOffset);
+            return end;
+        }
+
+        long inlineUnion(InlineUnion u, long cursor) {
+            long start = cursor;
+            if (u.placement().isPresent()) {
+                lay.positioned = true;
+                Placement p = u.placement().get();
+                if (p.range().isPresent()) {
+                    error(p.range().get().location(), "a union is placed at a byte offset; remove the bit range");
+                    return cursor;
+                }
+                if (Long.compareUnsigned(p.offset().value(), MAX_BYTES) >= 0) {
+                    error(p.offset().location(), "offset " + p.offset().text() + " is too large");
+                    return cursor;
+                }
+                start = p.offset().value() * 8;
+            }
+            String name = u.name().map(n -> n.text()).orElse("union_at_" + Long.toHexString(start));
+            Layout.UnionInfo ui = new Layout.UnionInfo(name, start, u.tag().orElse(null), u.location());
+            int firstIndex = lay.members.size();
+            long end = alternatives(ui, u.alternatives());
+            if (u.alternatives().isEmpty()) {
+                error(u.location(), "union '" + name + "' has no alternatives");
+            }
+            if (u.size().isPresent()) {
+                Num size = u.size().get();
+                if (size.value() == 0 || Long.compareUnsigned(size.value(), MAX_BYTES) > 0) {
+                    error(size.location(), "size must be 1.." + Bits.hex(MAX_BYTES) + " bytes, not " + size.text());
+                } else {
+                    long limit = start + size.value() * 8;
+                    for (int i = firstIndex; i < lay.members.size(); i++) {
+                        Layout.LaidMember m = lay.members.get(i);
+                        if (m.end() > limit) {
+                            error(m.location, "'" + m.name + "' does not fit in union '" + name + "' of size " + size.text()
+                                    + ": it ends at byte " + Bits.byteOffset((m.end() + 7) / 8),
+                                    new Diagnostic.Related(size.location(), "size declared here"));
+                        }
+                    }
+                    end = limit;
+                }
+            }
+            ui.end = end;
+            if (firstIndex < lay.members.size() && end > start) {
+                lay.spans.add(new Layout.Span(name, start, end, u.location(), lay.members.get(firstIndex)));
+            }
+            return end;
+        }
+
+        /** Lays out alternatives from the union's start; returns the end of the longest. */
+        long alternatives(Layout.UnionInfo ui, List<Item> alts) {
+            long end = ui.start;
+            for (Item alt : alts) {
+                if (alt instanceof MemberDecl m) {
+                    Layout.LaidMember lm = place(m, ui.start);
+                    if (lm == null) continue;
+                    if (!inUnion(lm, ui)) continue;
+                    lm.union = ui;
+                    lm.alternative = lm.name;
+                    lm.directAlternative = true;
+                    for (Attr a : m.attrs()) {
+                        if (a instanceof Attr.WhenAttr w) lm.when = w.value();
+                    }
+                    lay.members.add(lm);
+                    end = Math.max(end, lm.end());
+                } else if (alt instanceof GroupAlt g) {
+                    long cursor = ui.start;
+                    if (g.members().isEmpty()) {
+                        error(g.name().location(), "struct group '" + g.name().text() + "' is empty");
+                    }
+                    for (MemberDecl m : g.members()) {
+                        Layout.LaidMember lm = place(m, cursor);
+                        if (lm == null) continue;
+                        for (Attr a : m.attrs()) {
+                            if (a instanceof Attr.WhenAttr) {
+                                error(a.location(), "'when' goes on the group: struct " + g.name().text() + " when V { ... }");
+                            }
+                        }
+                        if (!inUnion(lm, ui)) continue;
+                        lm.union = ui;
+                        lm.alternative = g.name().text();
+                        lm.when = g.when().orElse(null);
+                        lay.members.add(lm);
+                        cursor = lm.end();
+                        end = Math.max(end, lm.end());
+                    }
+                }
+            }
+            return end;
+        }
+
+        boolean inUnion(Layout.LaidMember lm, Layout.UnionInfo ui) {
+            if (lm.bitOffset < ui.start) {
+                error(lm.location, "'" + lm.name + "' starts before its union '" + ui.name + "' (which starts at "
+                        + position(ui.start) + ")");
+                return false;
+            }
+            if (endsFlexible(lm)) {
+                error(lm.location, "a flexible array cannot be a union alternative");
+                return false;
+            }
+            return true;
+        }
+
+        long layoutUnionDecl() {
+            Layout.UnionInfo ui = new Layout.UnionInfo(s.name().text(), 0, null, s.location());
+            long end = alternatives(ui, s.items());
+            ui.end = s.size().map(n -> n.value() * 8).orElse(Bits.roundUpToDword(end));
+            return end;
+        }
+
+        boolean endsFlexible(Layout.LaidMember lm) {
+            if (lm.type instanceof MemberType.Array a && a.flexible()) return true;
+            MemberType t = lm.type instanceof MemberType.Array a ? a.element() : lm.type;
+            if (t instanceof MemberType.StructRef && lm.decl != null) {
+                Layout target = c.layouts.get(c.typeTargets.get(lm.decl.type().orElseThrow()));
+                return target != null && target.flexible != null;
+            }
+            return false;
+        }
+
+        /** Places one member at its written position or at {@code cursor}; null (after reporting) when it cannot be placed. */
+        Layout.LaidMember place(MemberDecl m, long cursor) {
+            boolean reserved = m.isReserved();
+            String name = m.name().text();
+            long bitOff;
+            MemberType type = null;
+            int align = 1;
+            if (m.placement().isPresent()) {
+                Placement p = m.placement().get();
+                long off = p.offset().value();
+                if (Long.compareUnsigned(off, MAX_BYTES) >= 0) {
+                    error(p.offset().location(), "offset " + p.offset().text() + " is too large");
+                    return null;
+                }
+                if (p.range().isPresent()) {
+                    Placement.BitRange r = p.range().get();
+                    if (off % 4 != 0) {
+                        error(p.offset().location(), "a bit range [hi:lo] is counted within a dword, so its byte offset must be a"
+                                + " multiple of 4; " + p.offset().text() + " is not (its dword starts at " + Bits.byteOffset(off & ~3L) + ")");
+                        return null;
+                    }
+                    long hi = r.hi().value();
+                    long lo = r.lo().map(Num::value).orElse(hi);
+                    if (Long.compareUnsigned(hi, 31) > 0 || Long.compareUnsigned(lo, 31) > 0) {
+                        error(r.location(), "bit range " + r + " is out of range: bits of a dword are numbered 31..0"
+                                + (Long.compareUnsigned(hi, 63) <= 0 && hi > 31 ? "; a 64-bit field is written '" + p.offset().text() + " " + name + " : u64'" : ""));
+                        return null;
+                    }
+                    if (hi < lo) {
+                        error(r.location(), "bit range " + r + " is reversed: the high bit comes first, [" + r.lo().get().text()
+                                + ":" + r.hi().text() + "]");
+                        return null;
+                    }
+                    int width = (int) (hi - lo + 1);
+                    bitOff = off * 8 + (31 - hi);
+                    if (m.type().isPresent()) {
+                        TypeRef t = m.type().get();
+                        long tw = t.arity() != TypeRef.Arity.SINGLE ? -1
+                                : t.width().isPresent() ? t.width().get().value()
+                                : t.name().get().isSimple() && Walk.isBuiltin(t.name().get().last())
+                                ? Long.parseLong(t.name().get().last().substring(1)) : -1;
+                        if (tw != width) {
+                            error(t.location(), "type ': " + t + "' does not match the bit range " + r + " (" + width
+                                    + (width == 1 ? " bit)" : " bits)"));
+                            return null;
+                        }
+                    }
+                    type = new MemberType.Bits(width);
+                } else {
+                    bitOff = off * 8;
+                    if (m.type().isEmpty()) {
+                        error(m.name().location(), "'" + name + "' has a byte offset but no width: write a bit range ("
+                                + p.offset().text() + " [31:0] " + name + ") or a type (" + p.offset().text() + " " + name + " : u32)");
+                        return null;
+                    }
+                }
+            } else {
+                bitOff = cursor;
+                if (m.type().isEmpty()) {
+                    error(m.name().location(), "'" + name + "' has no width: write '" + name
+                            + " : WIDTH' or place it with an offset and bit range");
+                    return null;
+                }
+            }
+            if (type == null) {
+                TypeRef t = m.type().get();
+                Resolved r = resolveType(t, reserved, bitOff);
+                if (r == null) return null;
+                type = r.type;
+                align = r.align;
+            }
+            if (!reserved && !aligned(name, type, bitOff, align, m.name().location())) return null;
+            if (name.equals("reserved")) name = "reserved_at_" + Long.toHexString(bitOff);
+            return new Layout.LaidMember(m, name, bitOff, type, reserved, m.name().location());
+        }
+
+        record Resolved(MemberType type, int align) {
+        }
+
+        Resolved resolveType(TypeRef t, boolean reserved, long bitOff) {
+            MemberType elem;
+            int align = 1;
+            boolean bytes = false;
+            if (t.width().isPresent()) {
+                Num w = t.width().get();
+                if (w.value() == 0) {
+                    error(w.location(), "a width is at least 1 bit");
+                    return null;
+                }
+                if (Long.compareUnsigned(w.value(), 64) > 0) {
+                    if (reserved && t.arity() == TypeRef.Arity.SINGLE && Long.compareUnsigned(w.value(), MAX_BYTES * 8) <= 0) {
+                        return new Resolved(reservedSpan(w.value(), bitOff), 1);
+                    }
+                    error(w.location(), "a bit field is 1..64 bits wide, not " + w.text()
+                            + (w.value() % 8 == 0 && Long.compareUnsigned(w.value(), MAX_BYTES * 8) <= 0
+                            ? "; for " + w.value() / 8 + " bytes write ': u8[" + w.value() / 8 + "]'" : ""));
+                    return null;
+                }
+                elem = new MemberType.Bits((int) w.value());
+            } else if (t.name().get().isSimple() && Walk.isBuiltin(t.name().get().last())) {
+                int n = Integer.parseInt(t.name().get().last().substring(1));
+                elem = new MemberType.Bits(n);
+                align = Math.min(n, 32);
+                bytes = n == 8;
+            } else {
+                Layout target = c.layouts.get(c.typeTargets.get(t));
+                if (target == null) {
+                    ok = false; // the target's own errors are reported where it is declared
+                    return null;
+                }
+                if (target.flexible != null && t.arity() != TypeRef.Arity.SINGLE) {
+                    error(t.location(), "'" + t.name().get() + "' ends in a flexible array, so it cannot be an array element");
+                    return null;
+                }
+                elem = new MemberType.StructRef(c.qualifiedName(target.decl), target.sizeBits);
+                align = 8;
+            }
+            return switch (t.arity()) {
+                case SINGLE -> new Resolved(elem, align);
+                case FIXED -> {
+                    Num n = t.count().get();
+                    if (n.value() == 0 || Long.compareUnsigned(n.value(), MAX_ARRAY) > 0) {
+                        error(n.location(), "array count must be 1.." + Bits.hex(MAX_ARRAY) + ", not " + n.text());
+                        yield null;
+                    }
+                    yield new Resolved(bytes ? new MemberType.Bytes((int) n.value()) : new MemberType.Array(elem, (int) n.value(), false), align);
+                }
+                case FLEXIBLE -> new Resolved(new MemberType.Array(elem, 0, true), align);
+            };
+        }
+
+        /** Reserved space wider than a bit field: bytes when byte-aligned, else single bits. */
+        static MemberType reservedSpan(long width, long bitOff) {
+            if (bitOff % 8 == 0 && width % 8 == 0) return new MemberType.Bytes((int) (width / 8));
+            return new MemberType.Array(new MemberType.Bits(1), (int) width, false);
+        }
+
+        boolean aligned(String name, MemberType type, long bitOff, int align, SourceLocation at) {
+            if (bitOff % align != 0) {
+                String need = switch (align) {
+                    case 8 -> "on a byte boundary";
+                    case 16 -> "at an even byte offset";
+                    default -> "on a dword boundary";
+                };
+                error(at, "'" + name + "' must start " + need + "; it starts at " + position(bitOff));
+                return false;
+            }
+            if (type instanceof MemberType.Bits b) {
+                return bitsAligned(name, b.width(), bitOff, at, "");
+            }
+            if (type instanceof MemberType.Bytes && bitOff % 8 != 0) {
+                error(at, "byte array '" + name + "' must start on a byte boundary; it starts at " + position(bitOff));
+                return false;
+            }
+            if (type instanceof MemberType.StructRef && bitOff % 8 != 0) {
+                error(at, "'" + name + "' must start on a byte boundary; it starts at " + position(bitOff));
+                return false;
+            }
+            if (type instanceof MemberType.Array a) {
+                if (a.element() instanceof MemberType.StructRef && bitOff % 8 != 0) {
+                    error(at, "'" + name + "' must start on a byte boundary; it starts at " + position(bitOff));
+                    return false;
+                }
+                if (a.element() instanceof MemberType.Bits b) {
+                    int w = b.width();
+                    if (w >= 32 && w % 32 != 0) {
+                        error(at, "elements of '" + name + "' are " + w + " bits wide, so they cannot all start on a dword boundary");
+                        return false;
+                    }
+                    int n = a.flexible() ? 32 : Math.min(a.count(), 32); // offsets mod 32 repeat within 32 elements
+                    for (int i = 0; i < n; i++) {
+                        if (!bitsAligned(name, w, bitOff + (long) i * w, at, " element " + i)) return false;
+                    }
+                }
+            }
+            return true;
+        }
+
+        boolean bitsAligned(String name, int width, long bitOff, SourceLocation at, String element) {
+            if (width >= 32 && bitOff % 32 != 0) {
+                error(at, "'" + name + "'" + element + " is " + width + " bits wide, so it must start on a dword boundary; it starts at "
+                        + position(bitOff));
+                return false;
+            }
+            if (width < 32 && (bitOff % 32) + width > 32) {
+                error(at, "'" + name + "'" + element + " crosses a dword boundary (" + Bits.span(bitOff, bitOff + width)
+                        + "); a field narrower than 32 bits must lie within one dword");
+                return false;
+            }
+            return true;
+        }
+
+        static String position(long bit) {
+            return bit % 8 == 0 && (bit % 32 == 0) ? "byte " + Bits.byteOffset(bit / 8) : Bits.at(bit);
+        }
+    }
+}
