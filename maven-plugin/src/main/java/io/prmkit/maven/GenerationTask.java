@@ -135,6 +135,10 @@ final class GenerationTask {
                 case NOTE -> lines.forEach(reporter::info);
             }
         }
+        for (String problem : result.problems()) {
+            errors++;
+            reporter.error("error: " + problem);
+        }
         if (errors > 0) {
             throw new GenerationException(plural(errors, "error") + " in prm specs");
         }

@@ -12,12 +12,17 @@ import java.util.Map;
  */
 interface SpecPipeline {
 
-    /** Diagnostics of every severity, and the generated files (none when there is an error). */
-    record Result(List<Diagnostic> diagnostics, List<OutputFile> files) {
+    /**
+     * Diagnostics of every severity; errors that have no place in a spec (e.g. two structs whose
+     * Java class names collide, an invalid package prefix), each a self-contained sentence; and the
+     * generated files, none when there is an error of either kind.
+     */
+    record Result(List<Diagnostic> diagnostics, List<String> problems, List<OutputFile> files) {
         public Result {
             diagnostics = List.copyOf(diagnostics);
+            problems = List.copyOf(problems);
             files = List.copyOf(files);
-            if (!files.isEmpty() && diagnostics.stream().anyMatch(Diagnostic::isError)) {
+            if (!files.isEmpty() && (!problems.isEmpty() || diagnostics.stream().anyMatch(Diagnostic::isError))) {
                 throw new IllegalArgumentException("files generated despite errors");
             }
         }

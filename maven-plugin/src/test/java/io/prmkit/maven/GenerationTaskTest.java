@@ -205,6 +205,15 @@ class GenerationTaskTest {
     }
 
     @Test
+    void problemsWithoutAPlaceAreErrorsToo() throws Exception {
+        spec("a.prm", "struct Foo\nproblem a.foo and b.foo both map to class io.acme.Foo; rename one\n");
+        GenerationException e = assertThrows(GenerationException.class, this::run);
+        assertEquals("1 error in prm specs", e.getMessage());
+        assertEquals(List.of("error: a.foo and b.foo both map to class io.acme.Foo; rename one"), log.at("ERROR"));
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
     void oneErrorIsSingular() throws Exception {
         spec("a.prm", "error x\n");
         assertEquals("1 error in prm specs", assertThrows(GenerationException.class, this::run).getMessage());
