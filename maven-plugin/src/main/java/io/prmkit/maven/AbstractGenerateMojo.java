@@ -30,7 +30,7 @@ abstract class AbstractGenerateMojo extends AbstractMojo {
     @Parameter(defaultValue = "${mojoExecution}", readonly = true, required = true)
     MojoExecution mojoExecution;
 
-    /** Ant-style patterns, relative to the source directory, of the specs to compile. Default: {@code **}{@code /*.prm}. */
+    /** Ant-style patterns, relative to the source directory, of the specs to compile. Default: <code>**&#47;*.prm</code>. */
     @Parameter
     List<String> includes;
 

@@ -6,7 +6,7 @@ import java.util.regex.Pattern;
 /**
  * An Ant-style path pattern as Maven users write them in {@code <includes>}: {@code *} matches
  * within one path segment, {@code ?} one character, {@code **} any number of segments (including
- * none, so {@code **}{@code /*.prm} also matches {@code a.prm}). A pattern ending in {@code /}
+ * none, so <code>**&#47;*.prm</code> also matches {@code a.prm}). A pattern ending in {@code /}
  * means everything below that directory. Paths are matched with {@code /} separators.
  */
 record AntPattern(String pattern, Pattern regex) {
