@@ -84,8 +84,8 @@ abstract class AbstractGenerateMojo extends AbstractMojo {
             throw new MojoFailureException(e.getMessage());
         } catch (IOException e) {
             throw new MojoExecutionException("prmkit:" + goal + " failed: " + e, e);
-        } catch (RuntimeException e) {
-            // A bug in prmkit, not in the user's specs: keep the stack trace.
+        } catch (RuntimeException | LinkageError e) {
+            // A bug in prmkit (or a broken plugin jar), not in the user's specs: keep the stack trace.
             throw new MojoExecutionException("prmkit:" + goal + " hit an internal error: " + e, e);
         }
 
