@@ -261,9 +261,13 @@ final class AstBuilder {
         return new RuleDecl(name(r.name()), expr(r.expr(), 0), string(r.STRING()), loc(r.getStart()));
     }
 
+    private boolean exprTooDeep;
+
     private ExprNode expr(PrmParser.ExprContext e, int depth) {
+        if (depth == 0) exprTooDeep = false;
         if (depth > MAX_EXPR_DEPTH) {
-            error(e.getStart(), "expression too complex (nested more than " + MAX_EXPR_DEPTH + " levels)");
+            if (!exprTooDeep) error(e.getStart(), "expression too complex (nested more than " + MAX_EXPR_DEPTH + " levels)");
+            exprTooDeep = true;
             return new ExprNode.IntLit(new Num(0, "0", loc(e.getStart())));
         }
         if (e instanceof PrmParser.ParenExprContext p) {

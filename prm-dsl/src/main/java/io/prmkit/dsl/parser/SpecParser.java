@@ -88,7 +88,12 @@ public final class SpecParser {
             diags.add(Diagnostic.error(new SourceLocation(file, 1, 1), "spec too deeply nested to parse"));
             return new Result(Optional.empty(), diags);
         }
-        diags.addAll(listener.diagnostics);
+        // A line with a lexical error gets no syntax error as well: that would only be its echo.
+        Set<Integer> lexicalLines = new HashSet<>();
+        diags.forEach(d -> lexicalLines.add(d.location().line()));
+        for (Diagnostic d : listener.diagnostics) {
+            if (!lexicalLines.contains(d.location().line())) diags.add(d);
+        }
         if (!diags.isEmpty()) return new Result(Optional.empty(), onePerLine(diags));
 
         AstBuilder builder = new AstBuilder(file, tokens);

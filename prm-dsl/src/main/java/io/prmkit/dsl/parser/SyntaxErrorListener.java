@@ -60,8 +60,7 @@ final class SyntaxErrorListener extends BaseErrorListener {
             diagnostics.add(Diagnostic.error(at, "'" + bad.getText() + "' is a keyword and cannot be used as a name"));
             return;
         }
-        if (ctx instanceof PrmParser.BitRangeContext || (prev != null && prev.getType() == PrmLexer.LBRACK
-                && ctx instanceof PrmParser.PlacementContext)) {
+        if (ctx instanceof PrmParser.BitRangeContext || inBitRange(parser.getInputStream(), bad)) {
             diagnostics.add(Diagnostic.error(at, "bad bit range: write [hi:lo] with the high bit first (e.g. [23:16]) or [bit]"));
             return;
         }
@@ -80,6 +79,14 @@ final class SyntaxErrorListener extends BaseErrorListener {
                     + quote(bad)));
             return;
         }
+        if (ctx instanceof PrmParser.MemberContext && prev != null && prev.getType() == PrmLexer.STRING
+                && bad.getType() >= PrmLexer.REF && bad.getType() <= PrmLexer.CAP || bad.getType() == PrmLexer.ENUM
+                || bad.getType() == PrmLexer.FLAGS) {
+            if (ctx instanceof PrmParser.MemberContext && prev != null && prev.getType() == PrmLexer.STRING) {
+                diagnostics.add(Diagnostic.error(at, "the doc string comes last: move '" + bad.getText() + "' before it"));
+                return;
+            }
+        }
         if (ctx instanceof PrmParser.MemberContext && bad.getType() == PrmLexer.STRING && prev != null
                 && prev.getType() == PrmLexer.STRING) {
             diagnostics.add(Diagnostic.error(at, "a member has one doc string; attributes go before it"));
@@ -96,6 +103,21 @@ final class SyntaxErrorListener extends BaseErrorListener {
     private static String memberName(ParserRuleContext ctx) {
         PrmParser.MemberContext m = (PrmParser.MemberContext) ctx;
         return m.name() != null ? m.name().getText() : "?";
+    }
+
+    /** Whether the token follows an unclosed '[' that itself follows a placement offset on the same line. */
+    private static boolean inBitRange(TokenStream in, Token t) {
+        for (int i = t.getTokenIndex() - 1; i >= 1; i--) {
+            Token p = in.get(i);
+            if (p.getLine() != t.getLine() || p.getType() == PrmLexer.RBRACK) return false;
+            if (p.getType() == PrmLexer.LBRACK) {
+                Token before = in.get(i - 1);
+                return before.getType() == PrmLexer.INT && (i < 2 || in.get(i - 2).getLine() != before.getLine()
+                        || in.get(i - 2).getType() == PrmLexer.SEMI || in.get(i - 2).getType() == PrmLexer.LBRACE
+                        || in.get(i - 2).getType() == PrmLexer.RBRACE);
+            }
+        }
+        return false;
     }
 
     private static boolean isStructuralKeyword(int type) {
