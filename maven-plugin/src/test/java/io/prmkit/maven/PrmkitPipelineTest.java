@@ -46,4 +46,44 @@ class PrmkitPipelineTest {
         assertTrue(rendered.startsWith("src/main/prm/acme/bad.prm:5:"), rendered);
         assertTrue(rendered.contains("    0x00 [19:0]  low;\n"), rendered);
     }
+
+    @Test
+    void validSpecsBecomeJavaFilesUnderThePrefix() {
+        SpecPipeline.Result r = pipeline.run(List.of(GOOD), "com.example");
+
+        assertEquals(List.of(), r.problems());
+        assertTrue(r.diagnostics().stream().noneMatch(Diagnostic::isError), r.diagnostics().toString());
+        OutputFile doorbell = r.files().stream()
+                .filter(f -> f.relativePath().equals("com/example/acme/Doorbell.java")).findFirst().orElseThrow();
+        assertTrue(doorbell.content().startsWith("package com.example.acme;"), doorbell.content());
+        assertTrue(doorbell.content().contains("public final class Doorbell"), doorbell.content());
+    }
+
+    @Test
+    void invalidPrefixIsAProblemNotACrash() {
+        SpecPipeline.Result r = pipeline.run(List.of(GOOD), "com.class");
+        assertEquals(1, r.problems().size());
+        assertTrue(r.problems().get(0).startsWith("packagePrefix: "), r.problems().get(0));
+        assertTrue(r.problems().get(0).contains("com.class"), r.problems().get(0));
+        assertTrue(r.files().isEmpty());
+    }
+
+    @Test
+    void javaNameCollisionsAreProblems() {
+        SourceFile twins = new SourceFile("src/main/prm/acme/twins.prm", """
+                package acme;
+
+                struct foo_bar size 0x4 {
+                    0x00 [31:0] a;
+                }
+
+                struct foo__bar size 0x4 {
+                    0x00 [31:0] b;
+                }
+                """);
+        SpecPipeline.Result r = pipeline.run(List.of(twins), "");
+        assertTrue(r.files().isEmpty());
+        assertEquals(1, r.problems().size(), r.problems().toString());
+        assertTrue(r.problems().get(0).contains("FooBar"), r.problems().get(0));
+    }
 }
