@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -114,9 +115,30 @@ final class GenerationTask {
 
         List<SourceFile> sources = decode(inputs);
         SpecPipeline.Result result = pipeline.run(sources, req.packagePrefix());
+        Reported reported = report(result, sources);
+        if (reported.errors() > 0) {
+            throw new GenerationException(plural(reported.errors(), "error") + " in prm specs");
+        }
+        failOnWarnings(req, reported.warnings());
+
+        OutputSync.Report sync = OutputSync.apply(
+                req.outputDirectory(), result.files(),
+                previous.map(s -> s.outputs().keySet()).orElse(Set.of()));
+        new GenerationState(digest, sync.hashes(), reported.warnings(), reported.warningLines()).write(req.stateFile());
+        reporter.info("Generated " + plural(result.files().size(), "file") + " from " + plural(inputs.size(), "spec")
+                + " into " + display(req, req.outputDirectory()) + ": " + sync.written().size() + " written, "
+                + sync.unchanged().size() + " unchanged, " + sync.deleted().size() + " deleted");
+        sync.written().forEach(p -> reporter.debug("  wrote " + p));
+        sync.deleted().forEach(p -> reporter.debug("  deleted " + p));
+        return new Outcome(Status.GENERATED, inputs.size(), result.files().size(), Optional.of(sync));
+    }
+
+    private record Reported(int errors, int warnings, List<String> warningLines) {}
+
+    /** Logs every diagnostic, rendered with its source line, at its own level. */
+    private Reported report(SpecPipeline.Result result, List<SourceFile> sources) {
         Map<String, SourceFile> byName = new LinkedHashMap<>();
         sources.forEach(s -> byName.put(s.name(), s));
-
         int errors = 0;
         int warnings = 0;
         List<String> warningLines = new ArrayList<>();
@@ -139,21 +161,7 @@ final class GenerationTask {
             errors++;
             reporter.error("error: " + problem);
         }
-        if (errors > 0) {
-            throw new GenerationException(plural(errors, "error") + " in prm specs");
-        }
-        failOnWarnings(req, warnings);
-
-        OutputSync.Report sync = OutputSync.apply(
-                req.outputDirectory(), result.files(),
-                previous.map(s -> s.outputs().keySet()).orElse(java.util.Set.of()));
-        new GenerationState(digest, sync.hashes(), warnings, warningLines).write(req.stateFile());
-        reporter.info("Generated " + plural(result.files().size(), "file") + " from " + plural(inputs.size(), "spec")
-                + " into " + display(req, req.outputDirectory()) + ": " + sync.written().size() + " written, "
-                + sync.unchanged().size() + " unchanged, " + sync.deleted().size() + " deleted");
-        sync.written().forEach(p -> reporter.debug("  wrote " + p));
-        sync.deleted().forEach(p -> reporter.debug("  deleted " + p));
-        return new Outcome(Status.GENERATED, inputs.size(), result.files().size(), Optional.of(sync));
+        return new Reported(errors, warnings, warningLines);
     }
 
     private Optional<GenerationState> readState(Path stateFile) throws IOException {
