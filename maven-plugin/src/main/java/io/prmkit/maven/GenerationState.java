@@ -13,16 +13,18 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * What the last successful generation recorded under {@code target/}: the input digest, every
- * output file with the SHA-256 of its bytes (to find stale files and hand-edited outputs) and the
+ * What the last successful generation recorded under {@code target/}: the input digest, the
+ * absolute output directory and every output file in it with the SHA-256 of its bytes (to find stale files and hand-edited outputs) and the
  * warnings it printed (so an up-to-date build still shows them, and {@code failOnWarnings} still
  * applies).
  */
-record GenerationState(String digest, SortedMap<String, String> outputs, int warningCount, List<String> warningLines) {
+record GenerationState(
+        String digest, String outputDirectory, SortedMap<String, String> outputs, int warningCount, List<String> warningLines) {
     private static final String HEADER = "# prmkit-maven-plugin state; delete this file to force regeneration";
 
     GenerationState {
         Objects.requireNonNull(digest, "digest == null");
+        Objects.requireNonNull(outputDirectory, "outputDirectory == null");
         outputs = new TreeMap<>(outputs);
         warningLines = List.copyOf(warningLines);
         if (warningCount < 0) throw new IllegalArgumentException("warningCount < 0");
@@ -36,12 +38,15 @@ record GenerationState(String digest, SortedMap<String, String> outputs, int war
             return Optional.empty();
         }
         String digest = null;
+        String outputDirectory = null;
         SortedMap<String, String> outputs = new TreeMap<>();
         int warningCount = 0;
         List<String> warningLines = new ArrayList<>();
         for (String line : lines.subList(2, lines.size())) {
             if (line.startsWith("digest ")) {
                 digest = line.substring(7);
+            } else if (line.startsWith("outputDirectory ")) {
+                outputDirectory = line.substring(16);
             } else if (line.startsWith("output ")) {
                 int sp = line.indexOf(' ', 7);
                 if (sp < 0) return Optional.empty();
@@ -58,7 +63,8 @@ record GenerationState(String digest, SortedMap<String, String> outputs, int war
                 return Optional.empty();
             }
         }
-        return digest == null ? Optional.empty() : Optional.of(new GenerationState(digest, outputs, warningCount, warningLines));
+        if (digest == null || outputDirectory == null) return Optional.empty();
+        return Optional.of(new GenerationState(digest, outputDirectory, outputs, warningCount, warningLines));
     }
 
     /** Writes the state; a crash halfway leaves either the old file or the new one. */
@@ -67,6 +73,7 @@ record GenerationState(String digest, SortedMap<String, String> outputs, int war
         sb.append(HEADER).append('\n');
         sb.append("format ").append(InputDigest.FORMAT).append('\n');
         sb.append("digest ").append(digest).append('\n');
+        sb.append("outputDirectory ").append(outputDirectory).append('\n');
         for (Map.Entry<String, String> e : outputs.entrySet()) {
             sb.append("output ").append(e.getValue()).append(' ').append(e.getKey()).append('\n');
         }

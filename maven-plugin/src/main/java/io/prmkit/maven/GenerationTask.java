@@ -85,13 +85,24 @@ final class GenerationTask {
         List<String> specPaths = new SpecScanner(req.includes(), req.excludes()).scan(sourceDir);
         Optional<GenerationState> previous = readState(req.stateFile());
 
+        Path outputDir = req.outputDirectory().toAbsolutePath().normalize();
+        if (previous.isPresent() && !previous.get().outputDirectory().equals(outputDir.toString())) {
+            // outputDirectory was changed: what we generated into the old one is stale as a whole.
+            Path oldDir = Path.of(previous.get().outputDirectory());
+            OutputSync.Report r = OutputSync.apply(oldDir, List.of(), previous.get().outputs().keySet());
+            reporter.info("Deleted " + plural(r.deleted().size(), "file") + " generated into the previous outputDirectory "
+                    + display(req, oldDir));
+            Files.deleteIfExists(req.stateFile());
+            previous = Optional.empty();
+        }
+
         if (specPaths.isEmpty()) {
             reporter.info("No prm specs found in " + display(req, sourceDir));
             // Specs were all removed: their outputs are stale too.
             if (previous.isPresent() && !previous.get().outputs().isEmpty()) {
-                OutputSync.Report r = OutputSync.apply(req.outputDirectory(), List.of(), previous.get().outputs().keySet());
+                OutputSync.Report r = OutputSync.apply(outputDir, List.of(), previous.get().outputs().keySet());
                 reporter.info("Deleted " + plural(r.deleted().size(), "stale generated file") + " from "
-                        + display(req, req.outputDirectory()));
+                        + display(req, outputDir));
             }
             Files.deleteIfExists(req.stateFile());
             return new Outcome(Status.NO_SPECS, 0, 0, Optional.empty());
@@ -104,12 +115,12 @@ final class GenerationTask {
         }
         String digest = InputDigest.compute(req.toolFingerprint(), settings(req), inputs);
 
-        if (previous.isPresent() && isUpToDate(previous.get(), digest, req.outputDirectory())) {
+        if (previous.isPresent() && isUpToDate(previous.get(), digest, outputDir)) {
             GenerationState state = previous.get();
             state.warningLines().forEach(reporter::warn);
             failOnWarnings(req, state.warningCount());
             reporter.info("Generated sources are up to date (" + plural(inputs.size(), "spec") + ", "
-                    + plural(state.outputs().size(), "file") + " in " + display(req, req.outputDirectory()) + ")");
+                    + plural(state.outputs().size(), "file") + " in " + display(req, outputDir) + ")");
             return new Outcome(Status.UP_TO_DATE, inputs.size(), state.outputs().size(), Optional.empty());
         }
 
@@ -122,11 +133,12 @@ final class GenerationTask {
         failOnWarnings(req, reported.warnings());
 
         OutputSync.Report sync = OutputSync.apply(
-                req.outputDirectory(), result.files(),
-                previous.map(s -> s.outputs().keySet()).orElse(Set.of()));
-        new GenerationState(digest, sync.hashes(), reported.warnings(), reported.warningLines()).write(req.stateFile());
+                outputDir, result.files(),
+                previous.isPresent() ? previous.get().outputs().keySet() : Set.of());
+        new GenerationState(digest, outputDir.toString(), sync.hashes(), reported.warnings(), reported.warningLines())
+                .write(req.stateFile());
         reporter.info("Generated " + plural(result.files().size(), "file") + " from " + plural(inputs.size(), "spec")
-                + " into " + display(req, req.outputDirectory()) + ": " + sync.written().size() + " written, "
+                + " into " + display(req, outputDir) + ": " + sync.written().size() + " written, "
                 + sync.unchanged().size() + " unchanged, " + sync.deleted().size() + " deleted");
         sync.written().forEach(p -> reporter.debug("  wrote " + p));
         sync.deleted().forEach(p -> reporter.debug("  deleted " + p));
@@ -194,11 +206,13 @@ final class GenerationTask {
         }
     }
 
-    /** Settings that change the generated files; includes/excludes matter through the input list. */
+    /**
+     * Settings that change the generated files; includes/excludes matter through the input list,
+     * the output directory through the state file.
+     */
     private static SortedMap<String, String> settings(Request req) {
         SortedMap<String, String> s = new TreeMap<>();
         s.put("packagePrefix", req.packagePrefix());
-        s.put("outputDirectory", display(req, req.outputDirectory()));
         return s;
     }
 

@@ -11,7 +11,7 @@ import java.util.SortedMap;
  */
 final class InputDigest {
     /** Bump when the meaning of the digest or of the state file changes. */
-    static final String FORMAT = "prmkit-incremental-1";
+    static final String FORMAT = "prmkit-incremental-2";
 
     private InputDigest() {}
 

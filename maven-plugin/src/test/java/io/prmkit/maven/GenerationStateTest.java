@@ -19,7 +19,7 @@ class GenerationStateTest {
     @Test
     void roundTrips() throws IOException {
         Path f = dir.resolve("sub/state.txt");
-        GenerationState s = new GenerationState("abc123", new TreeMap<>(Map.of("p/B.java", "h2", "p/A b.java", "h1")), 2,
+        GenerationState s = new GenerationState("abc123", "/p/target/gen", new TreeMap<>(Map.of("p/B.java", "h2", "p/A b.java", "h1")), 2,
                 List.of("a.prm:1:2: warning: w", "  some source", "  ^"));
         s.write(f);
         assertEquals(s, GenerationState.read(f).orElseThrow());
@@ -36,8 +36,8 @@ class GenerationStateTest {
     @Test
     void stateOfAnOlderFormatIsIgnored() throws IOException {
         Path f = dir.resolve("state.txt");
-        new GenerationState("d", new TreeMap<>(), 0, List.of()).write(f);
-        String text = Files.readString(f).replace(InputDigest.FORMAT, "prmkit-incremental-0");
+        new GenerationState("d", "/o", new TreeMap<>(), 0, List.of()).write(f);
+        String text = Files.readString(f).replace(InputDigest.FORMAT, "prmkit-incremental-1");
         Files.writeString(f, text);
         assertTrue(GenerationState.read(f).isEmpty());
     }

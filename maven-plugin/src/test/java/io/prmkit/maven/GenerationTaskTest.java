@@ -153,6 +153,23 @@ class GenerationTaskTest {
     }
 
     @Test
+    void changedOutputDirectoryCleansTheOldOneOnly() throws Exception {
+        spec("a.prm", "struct Foo\n");
+        run();
+        Path old = out;
+        Files.writeString(old.resolve("io/acme/Mine.java"), "hand-written");
+        out = project.resolve("target/other-gen");
+
+        GenerationTask.Outcome o = run();
+
+        assertEquals(GenerationTask.Status.GENERATED, o.status());
+        assertTrue(Files.exists(out.resolve("io/acme/Foo.java")));
+        assertFalse(Files.exists(old.resolve("io/acme/Foo.java")), "old output deleted");
+        assertTrue(Files.exists(old.resolve("io/acme/Mine.java")), "but nothing we did not generate");
+        assertEquals(GenerationTask.Status.UP_TO_DATE, run().status());
+    }
+
+    @Test
     void newPluginVersionRegenerates() throws Exception {
         spec("a.prm", "struct Foo\n");
         run();
