@@ -19,6 +19,9 @@ now.each { rel ->
     def t2 = Files.getLastModifiedTime(gen.resolve(rel)).toMillis()
     assert t1 == t2 : "$rel was rewritten: $t1 -> $t2"
 }
-// The compiler's incremental check saw unchanged sources in the second build.
+// The compiler's incremental check saw unchanged sources in the second build: the up-to-date
+// path still registered the source root (else javac would find "No sources to compile").
 assert log.contains('Nothing to compile - all classes are up to date')
+assert !log.contains('No sources to compile')
+assert new File(basedir, 'target/classes/com/example/gen/acme/Doorbell.class').isFile()
 return true
