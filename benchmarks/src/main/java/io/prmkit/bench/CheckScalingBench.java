@@ -24,8 +24,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * rule and (after the first) a nested struct, so every pass has work to do.
  *
  * <pre>
- * ./mvnw -q -pl benchmarks -am package -DskipTests
- * java -cp "benchmarks/target/classes:$(cat benchmarks/target/classpath.txt)" org.openjdk.jmh.Main CheckScalingBench
+ * ./mvnw -q -pl benchmarks -am package dependency:build-classpath -DskipTests -Dmdep.outputFile=/tmp/bench-cp.txt
+ * $JDK25/bin/java -cp "benchmarks/target/classes:$(cat /tmp/bench-cp.txt)" org.openjdk.jmh.Main CheckScalingBench
  * </pre>
  */
 @State(Scope.Benchmark)

@@ -5,18 +5,15 @@ import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.DiagnosticPrinter;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
-import io.prmkit.dsl.SpecLoader;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.generator.AccessorGenerator;
 import io.prmkit.generator.GeneratedFile;
 import io.prmkit.generator.GeneratorException;
 import io.prmkit.generator.GeneratorOptions;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -41,9 +38,6 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         description = "Generates Java FFM accessors from spec files (default: the bundled mlx5 spec).")
 public final class GenerateCommand implements Callable<Integer> {
-    /** The bundled spec: a list of resource paths under {@code prm/}, one per line. */
-    static final String BUNDLED_INDEX = "prm/index.txt";
-
     @Spec
     CommandSpec spec;
 
@@ -70,16 +64,9 @@ public final class GenerateCommand implements Callable<Integer> {
         }
         List<SourceFile> sources;
         try {
-            sources = specs.isEmpty() ? bundledSpec(GenerateCommand.class.getClassLoader()) : SpecLoader.load(specs);
-        } catch (NoSuchFileException e) {
-            err.println("prmkit generate: no such file: " + e.getFile());
-            return 1;
-        } catch (IOException e) {
-            err.println("prmkit generate: cannot read the spec: " + e.getMessage());
-            return 1;
-        }
-        if (sources.isEmpty()) {
-            err.println("prmkit generate: no *.prm files in " + specs);
+            sources = SpecInput.load(specs);
+        } catch (SpecInput.InputException e) {
+            err.println("prmkit generate: " + e.getMessage());
             return 1;
         }
 
@@ -122,29 +109,5 @@ public final class GenerateCommand implements Callable<Integer> {
         out.println(model.structs().size() + " structures, " + fields + " fields, " + model.enums().size() + " enums, "
                 + written + " files written to " + output + (unchanged > 0 ? " (" + unchanged + " unchanged)" : ""));
         return 0;
-    }
-
-    /**
-     * The spec files bundled with prmkit: {@value #BUNDLED_INDEX} names them relative to {@code prm/};
-     * each is named by that relative path in diagnostics and generated Javadoc.
-     */
-    static List<SourceFile> bundledSpec(ClassLoader loader) throws IOException {
-        String index = resource(loader, BUNDLED_INDEX);
-        if (index == null) throw new IOException("no bundled spec on the class path (" + BUNDLED_INDEX + " missing); give spec files");
-        List<SourceFile> out = new ArrayList<>();
-        for (String line : index.split("\n")) {
-            String name = line.strip();
-            if (name.isEmpty() || name.startsWith("#")) continue;
-            String text = resource(loader, "prm/" + name);
-            if (text == null) throw new IOException(BUNDLED_INDEX + " lists " + name + ", but prm/" + name + " is not on the class path");
-            out.add(new SourceFile(name, text));
-        }
-        return out;
-    }
-
-    private static String resource(ClassLoader loader, String path) throws IOException {
-        try (InputStream in = loader.getResourceAsStream(path)) {
-            return in == null ? null : new String(in.readAllBytes(), StandardCharsets.UTF_8).replace("\r\n", "\n");
-        }
     }
 }

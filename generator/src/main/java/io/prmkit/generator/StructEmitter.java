@@ -508,8 +508,8 @@ final class StructEmitter {
                 .add("new $T($S, $T.Kind.$L, $LL, $LL, $LL, $L, $L, $L, $T.Access.$L,\n", layout.nestedClass("Field"), m.name(), layout, kind,
                         m.bitOffset(), m.bitWidth(), elementBits, count, flexible, m.reserved(), layout, m.access().name())
                 .indent().indent()
-                .add("$S, $S, $L, $L, $S,\n", m.enumType().map(Object::toString).orElse(""), m.flagsType().map(Object::toString).orElse(""),
-                        valueName, constraintsInit(m, layout), m.capability().map(StructEmitter::capability).orElse(""))
+                .add("$S, $S, $L, $L, $S, $S,\n", m.enumType().map(Object::toString).orElse(""), m.flagsType().map(Object::toString).orElse(""),
+                        valueName, constraintsInit(m, layout), m.capability().map(StructEmitter::capability).orElse(""), m.selector())
                 .add("$L, $L, $S,\n", variantInit(m.variant(), layout), targetInit, target == null ? "" : target.toString())
                 .add("$S, $S, $S, $S)", m.doc().text(), m.doc().prmRef(), m.prmPosition(), Javadocs.source(m.location()))
                 .unindent().unindent()

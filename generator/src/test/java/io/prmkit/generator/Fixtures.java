@@ -32,6 +32,12 @@ public final class Fixtures {
 
     public static final String PKG = "mlx5";
 
+    private static List<StructLayout> sorted(List<StructLayout> structs) {
+        List<StructLayout> out = new ArrayList<>(structs);
+        out.sort(java.util.Comparator.comparing(StructLayout::name));
+        return out;
+    }
+
     public static QualifiedName q(String name) {
         return new QualifiedName(PKG, name);
     }
@@ -266,10 +272,41 @@ public final class Fixtures {
                 new Doc("Command delivery status", "PRM 23.1", ""), at("cmd.prm", 39));
     }
 
+    // ---- 5: a union declaration whose alternative a field of the enclosing structure selects ----
+
+    public static StructLayout cntrsA() {
+        return struct("cntrs_a", 8, List.of(M.at("frames", 0, new MemberType.Bits(64)).access(Access.RO).line("reg.prm", 3)),
+                List.of(), "Counter group A", "reg.prm", 2);
+    }
+
+    public static StructLayout cntrsB() {
+        return struct("cntrs_b", 8, List.of(
+                M.field("level", 0x00, 31, 0).access(Access.RO).range(1, 10).line("reg.prm", 7),
+                M.field("drops", 0x04, 31, 0).access(Access.RO).line("reg.prm", 8)), List.of(), "Counter group B", "reg.prm", 6);
+    }
+
+    public static StructLayout counterSet() {
+        List<Member> alternatives = List.of(
+                M.at("grp_a", 0, new MemberType.StructRef(q("cntrs_a"), 64)).access(Access.RO).variant("cntr_set", "grp_a", "", 0L).line("reg.prm", 11).build(),
+                M.at("grp_b", 0, new MemberType.StructRef(q("cntrs_b"), 64)).access(Access.RO).variant("cntr_set", "grp_b", "", 1L).line("reg.prm", 12).build(),
+                M.reserved(0, 128).line("reg.prm", 13).build());
+        return new StructLayout(q("cntr_set"), StructLayout.Kind.UNION, 16, ByteOrder.BIG_ENDIAN, alternatives, List.of(),
+                new Doc("Counters, laid out per group", "", ""), at("reg.prm", 10));
+    }
+
+    public static StructLayout counterReg() {
+        return struct("cntr_reg", 0x14, List.of(
+                M.reserved(0, 24).line("reg.prm", 17),
+                M.field("grp", 0x00, 7, 0).line("reg.prm", 18),
+                M.at("counter_set", 0x20, new MemberType.StructRef(q("cntr_set"), 128)).access(Access.RO).selector("grp").line("reg.prm", 19)),
+                List.of(), "Counter register (test layout)", "reg.prm", 16);
+    }
+
     /** Every representative fixture in one model. */
     public static LayoutModel model() {
         return new LayoutModel(
-                List.of(createCqIn(), createCqOut(), sampleEntry(), wqeCtrlSeg(), wqeDataSeg(), wqeEthSeg()),
+                sorted(List.of(createCqIn(), createCqOut(), sampleEntry(), wqeCtrlSeg(), wqeDataSeg(), wqeEthSeg(),
+                        counterReg(), counterSet(), cntrsA(), cntrsB())),
                 List.of(cmdStatus(), completionMode(), csFlags(), sendWqeOpcode()),
                 List.of(new Constant(q("send_wqe_bb"), 64, new Doc("Send WQE basic block size in bytes", "", ""), at("wqe.prm", 1))));
     }

@@ -263,6 +263,28 @@ class GeneratedFixturesIT {
         assertEquals("wqe_ctrl_seg (16 bytes)\n  (all zero)\n", gen.call("WqeCtrlSeg", "dump", Loaded.segment(new byte[16])));
     }
 
+    @Test
+    void aUnionDeclarationIsDecodedAndCheckedByTheSelectorOfItsEnclosingStructure() {
+        byte[] b = new byte[0x14];
+        Object s = Loaded.segment(b);
+        b[3] = 0; // grp 0: counter group A (frames, a 64-bit counter)
+        b[4 + 7] = 42;
+        assertEquals("""
+                cntr_reg (20 bytes)
+                  bytes 0x04..0x13     counter_set : mlx5.cntr_set
+                    bytes 0x00..0x07     grp_a : mlx5.cntrs_a  (cntr_set: grp_a)
+                      bytes 0x00..0x07     frames = 0x2a
+                """, gen.call("CntrReg", "dump", s));
+        // as group B, level (range 1..10) would be 0: only the selected alternative is checked, and the
+        // union's reserved padding, which aliases the alternatives, is not a must-be-zero violation
+        assertEquals(List.of(), gen.call("CntrReg", "validate", s));
+        b[3] = 1;
+        assertEquals(List.of("cntr_reg.counter_set.grp_b.level (dword 0x00 [31:0]): 0 is out of range 1..10"), gen.call("CntrReg", "validate", s));
+        String dump = (String) gen.call("CntrReg", "dump", s);
+        assertTrue(dump.contains("grp_b : mlx5.cntrs_b  (cntr_set: grp_b)\n      dword 0x04 [31:0]    drops = 0x2a\n"), dump);
+        assertFalse(dump.contains("grp_a"), dump);
+    }
+
     /** A capability page has hundreds of fields; their descriptors must not overflow one method. */
     @Test
     void structuresWithThousandsOfFieldsCompile() throws ReflectiveOperationException {

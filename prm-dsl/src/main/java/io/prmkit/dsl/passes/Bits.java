@@ -37,4 +37,10 @@ final class Bits {
     static long roundUpToDword(long bits) {
         return (bits + 31) & ~31L;
     }
+
+    /** Reserved space wider than a bit field: bytes when byte-aligned at both ends, else single bits. */
+    static io.prmkit.dsl.ir.MemberType reservedSpan(long width, long bitOff) {
+        if (bitOff % 8 == 0 && width % 8 == 0) return new io.prmkit.dsl.ir.MemberType.Bytes((int) (width / 8));
+        return new io.prmkit.dsl.ir.MemberType.Array(new io.prmkit.dsl.ir.MemberType.Bits(1), (int) width, false);
+    }
 }

@@ -94,10 +94,6 @@ public final class Compilation {
         static Lookup fail(String error, Diagnostic.Related... related) {
             return new Lookup(null, error, List.of(related));
         }
-
-        Diagnostic diagnostic(io.prmkit.dsl.SourceLocation at) {
-            return new Diagnostic(io.prmkit.dsl.Severity.ERROR, at, error, related);
-        }
     }
 
     /**

@@ -100,13 +100,8 @@ final class CoveragePass implements Pass {
     /** Implicit reserved space for bits [from, to), named as the kernel would name it. */
     private static List<Layout.LaidMember> fill(long from, long to, SourceLocation at) {
         long width = to - from;
-        MemberType type = width <= 64 ? new MemberType.Bits((int) width) : reservedSpan(width, from);
+        MemberType type = width <= 64 ? new MemberType.Bits((int) width) : Bits.reservedSpan(width, from);
         return List.of(new Layout.LaidMember(null, "reserved_at_" + Long.toHexString(from), from, type, true, at));
-    }
-
-    static MemberType reservedSpan(long width, long bitOff) {
-        if (bitOff % 8 == 0 && width % 8 == 0) return new MemberType.Bytes((int) (width / 8));
-        return new MemberType.Array(new MemberType.Bits(1), (int) width, false);
     }
 
     /** Within each union alternative, members must not overlap. */

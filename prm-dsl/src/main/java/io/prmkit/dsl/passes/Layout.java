@@ -34,7 +34,7 @@ final class Layout {
         this.decl = decl;
     }
 
-    /** A range of bits occupied by one top-level member or one inline union; {@code index} is the first member's index. */
+    /** A range of bits occupied by one top-level member or one inline union; {@code first} is its first member. */
     record Span(String name, long start, long end, SourceLocation location, LaidMember first) {
     }
 

@@ -385,7 +385,7 @@ final class LayoutPass implements Pass {
                 }
                 if (Long.compareUnsigned(w.value(), 64) > 0) {
                     if (reserved && t.arity() == TypeRef.Arity.SINGLE && Long.compareUnsigned(w.value(), MAX_BYTES * 8) <= 0) {
-                        return new Resolved(reservedSpan(w.value(), bitOff), 1);
+                        return new Resolved(Bits.reservedSpan(w.value(), bitOff), 1);
                     }
                     // mlx5_ifc.h writes byte strings as wide fields (u8 src_ip[0x80]): they are byte arrays
                     if (t.arity() == TypeRef.Arity.SINGLE && w.value() % 8 == 0 && bitOff % 8 == 0
@@ -443,12 +443,6 @@ final class LayoutPass implements Pass {
                 }
                 case FLEXIBLE -> new Resolved(new MemberType.Array(elem, 0, true), align);
             };
-        }
-
-        /** Reserved space wider than a bit field: bytes when byte-aligned, else single bits. */
-        static MemberType reservedSpan(long width, long bitOff) {
-            if (bitOff % 8 == 0 && width % 8 == 0) return new MemberType.Bytes((int) (width / 8));
-            return new MemberType.Array(new MemberType.Bits(1), (int) width, false);
         }
 
         boolean aligned(String name, MemberType type, long bitOff, int align, SourceLocation at) {

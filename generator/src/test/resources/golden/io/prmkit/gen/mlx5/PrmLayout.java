@@ -112,6 +112,7 @@ public final class PrmLayout {
      * @param count       array element count (0 for a flexible array, 1 for a non-array)
      * @param valueName   names a value of the member (enum constant, or set flags), or null when unnamed
      * @param capability  capability bit gating the member, e.g. {@code cmd_hca_cap.swp}, or ""
+     * @param selector    for a nested tagged union: the sibling field whose value selects its alternative, or ""
      * @param target      the nested structure's layout when generated in this package
      * @param targetName  the nested structure's spec name, or ""
      * @param position    PRM position, e.g. {@code dword 0x04 [23:16]}
@@ -132,6 +133,7 @@ public final class PrmLayout {
             LongFunction<String> valueName,
             Constraints constraints,
             String capability,
+            String selector,
             Optional<Variant> variant,
             Optional<Struct> target,
             String targetName,
@@ -148,6 +150,7 @@ public final class PrmLayout {
             Objects.requireNonNull(flagsType, "flagsType == null");
             Objects.requireNonNull(constraints, "constraints == null");
             Objects.requireNonNull(capability, "capability == null");
+            Objects.requireNonNull(selector, "selector == null");
             Objects.requireNonNull(variant, "variant == null");
             Objects.requireNonNull(target, "target == null");
             Objects.requireNonNull(targetName, "targetName == null");
@@ -286,13 +289,13 @@ public final class PrmLayout {
         public List<String> validate(MemorySegment s, long offset, Predicate<String> capabilities) {
             Objects.requireNonNull(capabilities, "capabilities == null");
             List<String> out = new ArrayList<>();
-            validateInto(s, offset, capabilities, simpleName(), out);
+            validateInto(s, offset, capabilities, simpleName(), out, OptionalLong.empty());
             return List.copyOf(out);
         }
 
-        private void validateInto(MemorySegment s, long offset, Predicate<String> caps, String path, List<String> out) {
+        private void validateInto(MemorySegment s, long offset, Predicate<String> caps, String path, List<String> out, OptionalLong tag) {
             for (Field f : fields) {
-                if (!selected(s, offset, f, true)) continue;
+                if (!selected(s, offset, f, true, tag)) continue;
                 String where = path + "." + f.name();
                 switch (f.kind()) {
                     case BITS -> checkValue(where, f, read(s, offset, f.bitOffset(), (int) f.bitWidth()), caps, out);
@@ -310,12 +313,15 @@ public final class PrmLayout {
                     }
                     case STRUCT -> {
                         checkCapability(where, f, !isZero(s, offset + f.byteOffset(), f.bitWidth() >>> 3), caps, out);
-                        if (f.target().isPresent()) f.target().get().validateInto(s, offset + f.byteOffset(), caps, where, out);
+                        if (f.target().isPresent()) {
+                            f.target().get().validateInto(s, offset + f.byteOffset(), caps, where, out, selectorValue(s, offset, f));
+                        }
                     }
                     case STRUCT_ARRAY -> {
                         if (f.target().isPresent()) {
                             for (int i = 0; i < f.count(); i++) {
-                                f.target().get().validateInto(s, offset + f.byteOffset() + i * f.elementBytes(), caps, where + "[" + i + "]", out);
+                                f.target().get().validateInto(s, offset + f.byteOffset() + i * f.elementBytes(), caps, where + "[" + i + "]", out,
+                                        OptionalLong.empty());
                             }
                         }
                     }
@@ -357,16 +363,30 @@ public final class PrmLayout {
         }
 
         /**
-         * Whether a member counts: members outside unions always; a tagged alternative when its
-         * selector holds its tag; an untagged alternative only when {@code strict} is false.
+         * Whether a member counts. Outside unions: always. In a union, space no alternative claims
+         * (reserved padding) aliases the alternatives: never. An alternative of a tagged union counts
+         * when the tag selects it: an inline union's selector is a field of this structure, a union
+         * declaration's is a field of the enclosing structure ({@code tag}). Other alternatives count
+         * only when {@code strict} is false (the dump shows them all; validate cannot know which is meant).
          */
-        private boolean selected(MemorySegment s, long offset, Field f, boolean strict) {
-            if (f.variant().isEmpty()) return true;
+        private boolean selected(MemorySegment s, long offset, Field f, boolean strict, OptionalLong tag) {
+            if (f.variant().isEmpty()) return !(union && f.reserved());
             Variant v = f.variant().get();
-            if (!v.tagged()) return !strict;
-            Optional<Field> sel = field(v.selector());
-            if (sel.isEmpty() || sel.get().kind() != Kind.BITS) return !strict;
-            return read(s, offset, sel.get().bitOffset(), (int) sel.get().bitWidth()) == v.tag().getAsLong();
+            if (v.tagged()) {
+                Optional<Field> sel = field(v.selector());
+                if (sel.isEmpty() || sel.get().kind() != Kind.BITS) return !strict;
+                return read(s, offset, sel.get().bitOffset(), (int) sel.get().bitWidth()) == v.tag().getAsLong();
+            }
+            if (v.tag().isPresent() && tag.isPresent()) return v.tag().getAsLong() == tag.getAsLong();
+            return !strict;
+        }
+
+        /** For a member holding a tagged union: the value of its selector field, if it has one. */
+        private OptionalLong selectorValue(MemorySegment s, long offset, Field f) {
+            if (f.selector().isEmpty()) return OptionalLong.empty();
+            Optional<Field> sel = field(f.selector());
+            if (sel.isEmpty() || sel.get().kind() != Kind.BITS) return OptionalLong.empty();
+            return OptionalLong.of(read(s, offset, sel.get().bitOffset(), (int) sel.get().bitWidth()));
         }
 
         /**
@@ -379,14 +399,14 @@ public final class PrmLayout {
             StringBuilder sb = new StringBuilder();
             sb.append(simpleName()).append(union ? " (union, " : " (").append(sizeBytes).append(" bytes)\n");
             int before = sb.length();
-            dumpInto(s, offset, "  ", sb);
+            dumpInto(s, offset, "  ", sb, OptionalLong.empty());
             if (sb.length() == before) sb.append("  (all zero)\n");
             return sb.toString();
         }
 
-        private void dumpInto(MemorySegment s, long offset, String indent, StringBuilder sb) {
+        private void dumpInto(MemorySegment s, long offset, String indent, StringBuilder sb, OptionalLong tag) {
             for (Field f : fields) {
-                if (!selected(s, offset, f, false)) continue;
+                if (!selected(s, offset, f, false, tag)) continue;
                 switch (f.kind()) {
                     case BITS -> {
                         long v = read(s, offset, f.bitOffset(), (int) f.bitWidth());
@@ -410,11 +430,12 @@ public final class PrmLayout {
                             sb.append('\n');
                         }
                     }
-                    case STRUCT -> nested(s, offset, offset + f.byteOffset(), f, f.name(), indent, sb);
+                    case STRUCT -> nested(s, offset, offset + f.byteOffset(), f, f.name(), indent, sb, selectorValue(s, offset, f));
                     case STRUCT_ARRAY -> {
                         long n = elements(s, offset, f, f.elementBits());
                         for (long i = 0; i < n; i++) {
-                            nested(s, offset, offset + f.byteOffset() + i * f.elementBytes(), f, f.name() + "[" + i + "]", indent, sb);
+                            nested(s, offset, offset + f.byteOffset() + i * f.elementBytes(), f, f.name() + "[" + i + "]", indent, sb,
+                                    OptionalLong.empty());
                         }
                     }
                 }
@@ -427,7 +448,7 @@ public final class PrmLayout {
             return Math.max(0, Math.min(DUMP_FLEX_LIMIT, room / elementBits));
         }
 
-        private static void nested(MemorySegment s, long base, long at, Field f, String label, String indent, StringBuilder sb) {
+        private static void nested(MemorySegment s, long base, long at, Field f, String label, String indent, StringBuilder sb, OptionalLong tag) {
             long len = f.elementBytes();
             if (isZero(s, at, len)) return;
             long first = at - base;
@@ -435,7 +456,7 @@ public final class PrmLayout {
             alternative(sb, f);
             if (f.target().isPresent()) {
                 sb.append('\n');
-                f.target().get().dumpInto(s, at, indent + "  ", sb);
+                f.target().get().dumpInto(s, at, indent + "  ", sb, tag);
             } else {
                 sb.append(" = ").append(hexBytes(s, at, len)).append('\n');
             }
