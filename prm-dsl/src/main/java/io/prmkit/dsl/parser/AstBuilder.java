@@ -49,20 +49,17 @@ final class AstBuilder {
         return diagnostics;
     }
 
-    SpecFile build(PrmParser.SpecFileContext ctx) {
+    /** The file's AST from its header and the declarations already built while parsing (see {@link #decl}). */
+    SpecFile build(PrmParser.SpecFileContext ctx, List<Decl> decls) {
         QName pkg = qname(ctx.packageDecl().qname());
         List<SpecFile.Import> imports = new ArrayList<>();
         for (PrmParser.ImportDeclContext i : ctx.importDecl()) {
             imports.add(new SpecFile.Import(qname(i.qname()), loc(i.getStart())));
         }
-        List<Decl> decls = new ArrayList<>();
-        for (PrmParser.DeclContext d : ctx.decl()) {
-            decls.add(decl(d));
-        }
         return new SpecFile(file, pkg, imports, decls);
     }
 
-    private Decl decl(PrmParser.DeclContext d) {
+    Decl decl(PrmParser.DeclContext d) {
         if (d instanceof PrmParser.StructDeclContext s) {
             return structDecl(s.name(), false, s.declOption(), s.structItem(), List.of(), d);
         } else if (d instanceof PrmParser.UnionDeclContext u) {

@@ -17,6 +17,11 @@ import org.antlr.v4.runtime.atn.PredictionMode;
 import org.antlr.v4.runtime.misc.ParseCancellationException;
 import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.ListTokenSource;
+import org.antlr.v4.runtime.ParserRuleContext;
+import org.antlr.v4.runtime.tree.ErrorNode;
+import org.antlr.v4.runtime.tree.ParseTreeListener;
+import org.antlr.v4.runtime.tree.TerminalNode;
+import io.prmkit.dsl.ast.Decl;
 import org.antlr.v4.runtime.Token;
 
 /**
@@ -83,6 +88,8 @@ public final class SpecParser {
         PrmParser parser = new PrmParser(tokens);
         parser.removeErrorListeners();
         SyntaxErrorListener listener = new SyntaxErrorListener(file);
+        DeclCollector collector = new DeclCollector(new AstBuilder(file, tokens), listener);
+        parser.addParseListener(collector);
         PrmParser.SpecFileContext tree;
         try {
             // Two-stage parse: the fast SLL mode suffices for nearly all input; only a file it
@@ -94,13 +101,14 @@ public final class SpecParser {
             } catch (ParseCancellationException e) {
                 tokens.seek(0);
                 parser.reset();
+                collector.restart(new AstBuilder(file, tokens));
                 parser.addErrorListener(listener);
                 parser.setErrorHandler(new DefaultErrorStrategy());
                 parser.getInterpreter().setPredictionMode(PredictionMode.LL);
                 tree = parser.specFile();
             }
         } catch (StackOverflowError e) {
-            // Guarded by the nesting check above; this keeps any input we did not foresee a diagnostic.
+            // Guarded by the nesting checks; this keeps any input we did not foresee a diagnostic.
             diags.add(Diagnostic.error(new SourceLocation(file, 1, 1), "spec too deeply nested to parse"));
             return new Result(Optional.empty(), diags);
         }
@@ -112,17 +120,55 @@ public final class SpecParser {
         }
         if (!diags.isEmpty()) return new Result(Optional.empty(), onePerLine(diags));
 
-        AstBuilder builder = new AstBuilder(file, tokens);
-        SpecFile ast;
-        try {
-            ast = builder.build(tree);
-        } catch (StackOverflowError e) {
-            diags.add(Diagnostic.error(new SourceLocation(file, 1, 1), "spec too deeply nested to parse"));
-            return new Result(Optional.empty(), diags);
-        }
+        AstBuilder builder = collector.builder;
+        SpecFile ast = builder.build(tree, collector.decls);
         diags.addAll(builder.diagnostics());
         boolean errors = diags.stream().anyMatch(Diagnostic::isError);
         return new Result(errors ? Optional.empty() : Optional.of(ast), diags);
+    }
+
+    /**
+     * Builds each declaration's AST as soon as the parser has finished it, then drops its parse
+     * tree: a spec of thousands of structs never holds the whole tree in memory. Stops building
+     * at the first syntax error (the AST is not wanted then).
+     */
+    private static final class DeclCollector implements ParseTreeListener {
+        AstBuilder builder;
+        final SyntaxErrorListener errors;
+        final List<Decl> decls = new ArrayList<>();
+
+        DeclCollector(AstBuilder builder, SyntaxErrorListener errors) {
+            this.builder = builder;
+            this.errors = errors;
+        }
+
+        void restart(AstBuilder fresh) {
+            builder = fresh;
+            decls.clear();
+        }
+
+        @Override
+        public void exitEveryRule(ParserRuleContext ctx) {
+            if (ctx instanceof PrmParser.DeclContext d && errors.diagnostics.isEmpty() && ctx.exception == null) {
+                decls.add(builder.decl(d));
+                ParserRuleContext parent = ctx.getParent();
+                if (parent != null && parent.getChildCount() > 0 && parent.getChild(parent.getChildCount() - 1) == ctx) {
+                    parent.removeLastChild();
+                }
+            }
+        }
+
+        @Override
+        public void enterEveryRule(ParserRuleContext ctx) {
+        }
+
+        @Override
+        public void visitTerminal(TerminalNode node) {
+        }
+
+        @Override
+        public void visitErrorNode(ErrorNode node) {
+        }
     }
 
     /** After one syntax error, recovery often trips again on the same line; the first is the useful one. */
