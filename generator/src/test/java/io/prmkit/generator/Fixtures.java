@@ -166,7 +166,9 @@ public final class Fixtures {
                 M.field("se", 0x08, 1, 1).doc("Solicited event").line("wqe.prm", 28),
                 M.reserved(0x5f, 1).line("wqe.prm", 28),
                 M.field("imm", 0x0c, 31, 0).doc("Immediate data / invalidation key").line("wqe.prm", 29)),
-                List.of(rule), "Control segment: the first 16 bytes of every send WQE", "wqe.prm", 16);
+                List.of(rule, new Rule("low_bit_clear", new Expr.Binary(Expr.BinaryOp.EQ, new Expr.FieldValue("reserved_at_5f"), new Expr.Literal(0, "0")),
+                        "a rule may read reserved space (test rule)", at("wqe.prm", 31))),
+                "Control segment: the first 16 bytes of every send WQE", "wqe.prm", 16);
     }
 
     // ---- 2: 64-bit field, byte array, nested struct, struct array, scalar array ------------

@@ -127,7 +127,7 @@ class GeneratedFixturesIT {
 
     @Test
     void reservedAndDeviceWrittenFieldsHaveNoSetters() {
-        assertTrue(gen.hasMethod("WqeCtrlSeg", "reserved_at_38"));
+        assertFalse(gen.hasMethod("WqeCtrlSeg", "reserved_at_38"));
         assertFalse(gen.hasMethod("WqeCtrlSeg", "reserved_at_38$set"));
         assertFalse(gen.hasMethod("WqeCtrlSeg", "reserved_at_38$setUnchecked"));
         assertTrue(gen.hasMethod("CreateCqOut", "status"));
@@ -217,6 +217,14 @@ class GeneratedFixturesIT {
                 "wqe_ctrl_seg.reserved_at_38 (dword 0x04 [7:6]): must be zero, is 0x2",
                 "wqe_ctrl_seg.ds (dword 0x04 [5:0]): 0 is out of range 1..63",
                 "wqe_ctrl_seg: rule ds_not_zero violated: a WQE holds at least its control segment (ds >= 1) [(ds != 0)]"),
+                gen.call("WqeCtrlSeg", "validate", s));
+
+        b[7] &= 0x3f;
+        gen.call("WqeCtrlSeg", "ds$set", s, 1);
+        b[11] = 1; // bit 0x5f, reserved
+        assertEquals(List.of(
+                "wqe_ctrl_seg.reserved_at_5f (dword 0x08 [0]): must be zero, is 0x1",
+                "wqe_ctrl_seg: rule low_bit_clear violated: a rule may read reserved space (test rule) [(reserved_at_5f == 0)]"),
                 gen.call("WqeCtrlSeg", "validate", s));
 
         byte[] e = new byte[16];
