@@ -304,12 +304,29 @@ public final class Fixtures {
                 List.of(), "Counter register (test layout)", "reg.prm", 16);
     }
 
+    /** Values too far apart for a lookup table, and one that does not fit a signed int. */
+    public static EnumLayout syndromeClass() {
+        return new EnumLayout(q("syndrome_class"), EnumLayout.Kind.ENUM, 32, List.of(
+                value("NONE", 0x0, "No syndrome"),
+                value("QUEUE", 0x10000, "Queue error"),
+                value("FATAL", 0xffffffffL, "Fatal error", "reset the device", "cmd.prm", 52)),
+                new Doc("Syndrome classes (test enum)", "", ""), at("cmd.prm", 50));
+    }
+
+    /** A 64-bit flag set with bits above 31. */
+    public static EnumLayout wideCaps() {
+        return new EnumLayout(q("wide_caps"), EnumLayout.Kind.FLAGS, 64, List.of(
+                value("LOW", 3, "A low bit"),
+                value("HIGH", 40, "A bit in the upper dword")),
+                new Doc("Wide capability flags (test flag set)", "", ""), at("cmd.prm", 55));
+    }
+
     /** Every representative fixture in one model. */
     public static LayoutModel model() {
         return new LayoutModel(
                 sorted(List.of(createCqIn(), createCqOut(), sampleEntry(), wqeCtrlSeg(), wqeDataSeg(), wqeEthSeg(),
                         counterReg(), counterSet(), cntrsA(), cntrsB())),
-                List.of(cmdStatus(), completionMode(), csFlags(), sendWqeOpcode()),
+                List.of(cmdStatus(), completionMode(), csFlags(), sendWqeOpcode(), syndromeClass(), wideCaps()),
                 List.of(new Constant(q("send_wqe_bb"), 64, new Doc("Send WQE basic block size in bytes", "", ""), at("wqe.prm", 1))));
     }
 }

@@ -153,6 +153,18 @@ class GeneratedFixturesIT {
     }
 
     @Test
+    void sparseEnumsAndWideFlagsLookUpBySearch() {
+        assertEquals(enumConstant("SyndromeClass", "FATAL"), gen.call("SyndromeClass", "of", 0xffffffffL));
+        assertEquals(enumConstant("SyndromeClass", "QUEUE"), gen.call("SyndromeClass", "of", 0x10000L));
+        assertNull(gen.call("SyndromeClass", "of", 0xfffffffeL));
+        assertNull(gen.call("SyndromeClass", "of", -1L));
+        assertEquals(-1, gen.constant("SyndromeClass", "FATAL$VALUE"), "an int constant holds the raw 32 bits");
+        assertEquals("FATAL (0xffffffff): Fatal error; reset the device", gen.call("SyndromeClass", "describe", 0xffffffffL));
+        assertEquals(1L << 40, gen.constant("WideCaps", "HIGH$MASK"));
+        assertEquals("LOW|HIGH|0x4", gen.call("WideCaps", "describe", (1L << 40) | 8L | 4L));
+    }
+
+    @Test
     void flagSetsDescribeSetBits() {
         assertEquals("L3_CSUM|L4_CSUM|0x1", gen.call("CsFlags", "describe", 0xc1L));
         assertNull(gen.call("CsFlags", "describe", 0L));
