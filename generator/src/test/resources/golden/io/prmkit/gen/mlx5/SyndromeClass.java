@@ -46,6 +46,8 @@ public enum SyndromeClass {
 
     private static final long[] SORTED_VALUES = values().length == 0 ? new long[0] : Arrays.stream(values()).mapToLong(c -> c.value).distinct().sorted().toArray();
 
+    private static final SyndromeClass[] BY_SORTED_VALUE = bySortedValue();
+
     /**
      * The raw value (unsigned).
      */
@@ -68,15 +70,23 @@ public enum SyndromeClass {
     }
 
     /**
+     * The constant for each of {@code SORTED_VALUES} (the first one, if several share a value).
+     */
+    private static SyndromeClass[] bySortedValue() {
+        SyndromeClass[] t = new SyndromeClass[SORTED_VALUES.length];
+        for (SyndromeClass c : values()) {
+            int i = Arrays.binarySearch(SORTED_VALUES, c.value);
+            if (t[i] == null) t[i] = c;
+        }
+        return t;
+    }
+
+    /**
      * The constant with this value (the first, if several share it), or null when none has it.
      */
     public static SyndromeClass of(long value) {
         int i = Arrays.binarySearch(SORTED_VALUES, value);
-        if (i < 0) return null;
-        for (SyndromeClass c : values()) {
-            if (c.value == value) return c;
-        }
-        return null;
+        return i < 0 ? null : BY_SORTED_VALUE[i];
     }
 
     /**
