@@ -111,12 +111,18 @@ final class EnumEmitter {
                     .initializer("values().length == 0 ? new long[0] : $T.stream(values()).mapToLong(c -> c.value).distinct().sorted().toArray()",
                             java.util.Arrays.class)
                     .build());
-            of.addStatement("int i = $T.binarySearch(SORTED_VALUES, value)", java.util.Arrays.class)
-                    .addStatement("if (i < 0) return null")
+            type.addField(FieldSpec.builder(ArrayTypeName.of(self), "BY_SORTED_VALUE", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+                    .initializer("bySortedValue()").build());
+            type.addMethod(MethodSpec.methodBuilder("bySortedValue").addModifiers(Modifier.PRIVATE, Modifier.STATIC).returns(ArrayTypeName.of(self))
+                    .addJavadoc("The constant for each of {@code SORTED_VALUES} (the first one, if several share a value).\n")
+                    .addStatement("$T[] t = new $T[SORTED_VALUES.length]", self, self)
                     .beginControlFlow("for ($T c : values())", self)
-                    .addStatement("if (c.value == value) return c")
+                    .addStatement("int i = $T.binarySearch(SORTED_VALUES, c.value)", java.util.Arrays.class)
+                    .addStatement("if (t[i] == null) t[i] = c")
                     .endControlFlow()
-                    .addStatement("return null");
+                    .addStatement("return t").build());
+            of.addStatement("int i = $T.binarySearch(SORTED_VALUES, value)", java.util.Arrays.class)
+                    .addStatement("return i < 0 ? null : BY_SORTED_VALUE[i]");
         }
         type.addMethod(of.build());
         type.addMethod(MethodSpec.methodBuilder("nameOf").addModifiers(Modifier.PUBLIC, Modifier.STATIC)

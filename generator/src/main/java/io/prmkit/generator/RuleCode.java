@@ -65,8 +65,15 @@ final class RuleCode {
             problems.add(struct.name() + ": rule refers to " + name + ", which is not a bit field of the structure");
             return CodeBlock.of("0L");
         }
-        String getter = Names.member(m.name());
         long w = m.bitWidth();
+        if (m.reserved()) {
+            // reserved space has no getter: read it inline
+            CodeBlock read = new ScalarCode(layout, m.bitOffset(), (int) w, struct.byteOrder() == java.nio.ByteOrder.LITTLE_ENDIAN).read();
+            if (w == 1) return CodeBlock.of("(($L) ? 1L : 0L)", read);
+            if (w <= 32) return CodeBlock.of("Integer.toUnsignedLong($L)", read);
+            return CodeBlock.of("($L)", read);
+        }
+        String getter = Names.member(m.name());
         if (w == 1) return CodeBlock.of("($L(s, offset) ? 1L : 0L)", getter);
         if (w <= 32) return CodeBlock.of("Integer.toUnsignedLong($L(s, offset))", getter);
         return CodeBlock.of("$L(s, offset)", getter);

@@ -61,6 +61,9 @@ final class StructEmitter {
 
         List<MethodSpec> methods = new ArrayList<>();
         for (Member m : struct.members()) {
+            // Reserved space gets no accessors (software neither reads nor writes it); LAYOUT, validate
+            // and dump still cover it.
+            if (m.reserved()) continue;
             String id = Names.member(m.name());
             CodeBlock about = memberDoc(m);
             type.addField(constant(id + "$BIT_OFFSET", TypeName.LONG, m.bitOffset() + "L", "Bit offset of {@code $L} from the MSB of byte 0.", m));
@@ -128,7 +131,7 @@ final class StructEmitter {
         CodeBlock.Builder b = CodeBlock.builder();
         String text = Javadocs.sentence(m.doc());
         if (!text.isEmpty()) b.add("<p>$L\n", text);
-        b.add("\n<p>PRM: {@code $L}, $L bit$L", m.prmPosition(), m.bitWidth(), m.bitWidth() == 1 ? "" : "s");
+        b.add("<p>PRM: {@code $L}, $L bit$L", m.prmPosition(), m.bitWidth(), m.bitWidth() == 1 ? "" : "s");
         if (m.reserved()) b.add(", reserved (must be zero)");
         else if (m.access() != io.prmkit.dsl.ir.Access.RW) b.add(", access $L", m.access().name().toLowerCase(java.util.Locale.ROOT));
         b.add("; $L.\n", Javadocs.origin(m.doc(), m.location()));

@@ -166,7 +166,9 @@ public final class Fixtures {
                 M.field("se", 0x08, 1, 1).doc("Solicited event").line("wqe.prm", 28),
                 M.reserved(0x5f, 1).line("wqe.prm", 28),
                 M.field("imm", 0x0c, 31, 0).doc("Immediate data / invalidation key").line("wqe.prm", 29)),
-                List.of(rule), "Control segment: the first 16 bytes of every send WQE", "wqe.prm", 16);
+                List.of(rule, new Rule("low_bit_clear", new Expr.Binary(Expr.BinaryOp.EQ, new Expr.FieldValue("reserved_at_5f"), new Expr.Literal(0, "0")),
+                        "a rule may read reserved space (test rule)", at("wqe.prm", 31))),
+                "Control segment: the first 16 bytes of every send WQE", "wqe.prm", 16);
     }
 
     // ---- 2: 64-bit field, byte array, nested struct, struct array, scalar array ------------
@@ -302,12 +304,29 @@ public final class Fixtures {
                 List.of(), "Counter register (test layout)", "reg.prm", 16);
     }
 
+    /** Values too far apart for a lookup table, and one that does not fit a signed int. */
+    public static EnumLayout syndromeClass() {
+        return new EnumLayout(q("syndrome_class"), EnumLayout.Kind.ENUM, 32, List.of(
+                value("NONE", 0x0, "No syndrome"),
+                value("QUEUE", 0x10000, "Queue error"),
+                value("FATAL", 0xffffffffL, "Fatal error", "reset the device", "cmd.prm", 52)),
+                new Doc("Syndrome classes (test enum)", "", ""), at("cmd.prm", 50));
+    }
+
+    /** A 64-bit flag set with bits above 31. */
+    public static EnumLayout wideCaps() {
+        return new EnumLayout(q("wide_caps"), EnumLayout.Kind.FLAGS, 64, List.of(
+                value("LOW", 3, "A low bit"),
+                value("HIGH", 40, "A bit in the upper dword")),
+                new Doc("Wide capability flags (test flag set)", "", ""), at("cmd.prm", 55));
+    }
+
     /** Every representative fixture in one model. */
     public static LayoutModel model() {
         return new LayoutModel(
                 sorted(List.of(createCqIn(), createCqOut(), sampleEntry(), wqeCtrlSeg(), wqeDataSeg(), wqeEthSeg(),
                         counterReg(), counterSet(), cntrsA(), cntrsB())),
-                List.of(cmdStatus(), completionMode(), csFlags(), sendWqeOpcode()),
+                List.of(cmdStatus(), completionMode(), csFlags(), sendWqeOpcode(), syndromeClass(), wideCaps()),
                 List.of(new Constant(q("send_wqe_bb"), 64, new Doc("Send WQE basic block size in bytes", "", ""), at("wqe.prm", 1))));
     }
 }

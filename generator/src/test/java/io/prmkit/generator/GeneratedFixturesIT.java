@@ -127,7 +127,7 @@ class GeneratedFixturesIT {
 
     @Test
     void reservedAndDeviceWrittenFieldsHaveNoSetters() {
-        assertTrue(gen.hasMethod("WqeCtrlSeg", "reserved_at_38"));
+        assertFalse(gen.hasMethod("WqeCtrlSeg", "reserved_at_38"));
         assertFalse(gen.hasMethod("WqeCtrlSeg", "reserved_at_38$set"));
         assertFalse(gen.hasMethod("WqeCtrlSeg", "reserved_at_38$setUnchecked"));
         assertTrue(gen.hasMethod("CreateCqOut", "status"));
@@ -150,6 +150,18 @@ class GeneratedFixturesIT {
         b[0] = 0x55;
         assertNull(gen.call("CreateCqOut", "status$enum", Loaded.segment(b)));
         assertEquals(0x55, gen.call("CreateCqOut", "status", Loaded.segment(b)));
+    }
+
+    @Test
+    void sparseEnumsAndWideFlagsLookUpBySearch() {
+        assertEquals(enumConstant("SyndromeClass", "FATAL"), gen.call("SyndromeClass", "of", 0xffffffffL));
+        assertEquals(enumConstant("SyndromeClass", "QUEUE"), gen.call("SyndromeClass", "of", 0x10000L));
+        assertNull(gen.call("SyndromeClass", "of", 0xfffffffeL));
+        assertNull(gen.call("SyndromeClass", "of", -1L));
+        assertEquals(-1, gen.constant("SyndromeClass", "FATAL$VALUE"), "an int constant holds the raw 32 bits");
+        assertEquals("FATAL (0xffffffff): Fatal error; reset the device", gen.call("SyndromeClass", "describe", 0xffffffffL));
+        assertEquals(1L << 40, gen.constant("WideCaps", "HIGH$MASK"));
+        assertEquals("LOW|HIGH|0x4", gen.call("WideCaps", "describe", (1L << 40) | 8L | 4L));
     }
 
     @Test
@@ -217,6 +229,14 @@ class GeneratedFixturesIT {
                 "wqe_ctrl_seg.reserved_at_38 (dword 0x04 [7:6]): must be zero, is 0x2",
                 "wqe_ctrl_seg.ds (dword 0x04 [5:0]): 0 is out of range 1..63",
                 "wqe_ctrl_seg: rule ds_not_zero violated: a WQE holds at least its control segment (ds >= 1) [(ds != 0)]"),
+                gen.call("WqeCtrlSeg", "validate", s));
+
+        b[7] &= 0x3f;
+        gen.call("WqeCtrlSeg", "ds$set", s, 1);
+        b[11] = 1; // bit 0x5f, reserved
+        assertEquals(List.of(
+                "wqe_ctrl_seg.reserved_at_5f (dword 0x08 [0]): must be zero, is 0x1",
+                "wqe_ctrl_seg: rule low_bit_clear violated: a rule may read reserved space (test rule) [(reserved_at_5f == 0)]"),
                 gen.call("WqeCtrlSeg", "validate", s));
 
         byte[] e = new byte[16];

@@ -24,16 +24,6 @@ public final class CntrReg {
     public static final long SIZE = 20L;
 
     /**
-     * Bit offset of {@code reserved_at_0} from the MSB of byte 0.
-     */
-    public static final long reserved_at_0$BIT_OFFSET = 0L;
-
-    /**
-     * Width of {@code reserved_at_0} in bits.
-     */
-    public static final long reserved_at_0$BIT_WIDTH = 24L;
-
-    /**
      * Bit offset of {@code grp} from the MSB of byte 0.
      */
     public static final long grp$BIT_OFFSET = 24L;
@@ -83,28 +73,7 @@ public final class CntrReg {
     }
 
     /**
-     * Reads {@code reserved_at_0} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x00 [31:8]}, 24 bits, reserved (must be zero); spec reg.prm:17.
-     */
-    public static int reserved_at_0(MemorySegment s) {
-        return reserved_at_0(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_0} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x00 [31:8]}, 24 bits, reserved (must be zero); spec reg.prm:17.
-     */
-    public static int reserved_at_0(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_INT, offset) >>> 8;
-    }
-
-    /**
      * Reads {@code grp} of the structure at offset 0 of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
      */
@@ -115,7 +84,6 @@ public final class CntrReg {
     /**
      * Reads {@code grp} of the structure at byte {@code offset} of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
      */
     public static int grp(MemorySegment s, long offset) {
@@ -125,7 +93,6 @@ public final class CntrReg {
     /**
      * Writes {@code grp} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
      */
     public static void grp$set(MemorySegment s, int v) {
@@ -134,7 +101,6 @@ public final class CntrReg {
 
     /**
      * Writes {@code grp} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
      */
@@ -146,7 +112,6 @@ public final class CntrReg {
     /**
      * Writes {@code grp} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
      */
     public static void grp$setUnchecked(MemorySegment s, int v) {
@@ -155,7 +120,6 @@ public final class CntrReg {
 
     /**
      * Writes {@code grp} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
      *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
      */
@@ -166,7 +130,6 @@ public final class CntrReg {
     /**
      * The nested {@link CntrSet} {@code counter_set} of the structure at offset 0 of {@code s}, as a slice.
      *
-     *
      * <p>PRM: {@code bytes 0x04..0x13}, 128 bits, access ro; spec reg.prm:19.
      * <p>Alternative selected by {@code grp}.
      */
@@ -176,7 +139,6 @@ public final class CntrReg {
 
     /**
      * The nested {@link CntrSet} {@code counter_set} of the structure at byte {@code offset} of {@code s}, as a slice.
-     *
      *
      * <p>PRM: {@code bytes 0x04..0x13}, 128 bits, access ro; spec reg.prm:19.
      * <p>Alternative selected by {@code grp}.
@@ -267,7 +229,6 @@ public final class CntrReg {
 
         /**
          * Sets {@code grp}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
          *
          * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
          */

@@ -55,26 +55,6 @@ public final class CntrSet {
     public static final long grp_b$BYTE_OFFSET = 0L;
 
     /**
-     * Bit offset of {@code reserved_at_0} from the MSB of byte 0.
-     */
-    public static final long reserved_at_0$BIT_OFFSET = 0L;
-
-    /**
-     * Width of {@code reserved_at_0} in bits.
-     */
-    public static final long reserved_at_0$BIT_WIDTH = 128L;
-
-    /**
-     * Byte offset of {@code reserved_at_0}.
-     */
-    public static final long reserved_at_0$BYTE_OFFSET = 0L;
-
-    /**
-     * Length of {@code reserved_at_0} in bytes.
-     */
-    public static final int reserved_at_0$LENGTH = 16;
-
-    /**
      * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
      */
     public static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
@@ -101,7 +81,6 @@ public final class CntrSet {
     /**
      * The nested {@link CntrsA} {@code grp_a} of the structure at offset 0 of {@code s}, as a slice.
      *
-     *
      * <p>PRM: {@code bytes 0x00..0x07}, 64 bits, access ro; spec reg.prm:11.
      * <p>Alternative {@code grp_a} of union {@code cntr_set} (selected when {@code  == 0}).
      */
@@ -111,7 +90,6 @@ public final class CntrSet {
 
     /**
      * The nested {@link CntrsA} {@code grp_a} of the structure at byte {@code offset} of {@code s}, as a slice.
-     *
      *
      * <p>PRM: {@code bytes 0x00..0x07}, 64 bits, access ro; spec reg.prm:11.
      * <p>Alternative {@code grp_a} of union {@code cntr_set} (selected when {@code  == 0}).
@@ -123,7 +101,6 @@ public final class CntrSet {
     /**
      * The nested {@link CntrsB} {@code grp_b} of the structure at offset 0 of {@code s}, as a slice.
      *
-     *
      * <p>PRM: {@code bytes 0x00..0x07}, 64 bits, access ro; spec reg.prm:12.
      * <p>Alternative {@code grp_b} of union {@code cntr_set} (selected when {@code  == 1}).
      */
@@ -134,53 +111,11 @@ public final class CntrSet {
     /**
      * The nested {@link CntrsB} {@code grp_b} of the structure at byte {@code offset} of {@code s}, as a slice.
      *
-     *
      * <p>PRM: {@code bytes 0x00..0x07}, 64 bits, access ro; spec reg.prm:12.
      * <p>Alternative {@code grp_b} of union {@code cntr_set} (selected when {@code  == 1}).
      */
     public static MemorySegment grp_b(MemorySegment s, long offset) {
         return s.asSlice(offset + 0L, 8L);
-    }
-
-    /**
-     * The bytes of {@code reserved_at_0} of the structure at offset 0 of {@code s}, as a slice (no copy).
-     *
-     *
-     * <p>PRM: {@code bytes 0x00..0x0f}, 128 bits, reserved (must be zero); spec reg.prm:13.
-     */
-    public static MemorySegment reserved_at_0(MemorySegment s) {
-        return reserved_at_0(s, 0L);
-    }
-
-    /**
-     * The bytes of {@code reserved_at_0} of the structure at byte {@code offset} of {@code s}, as a slice (no copy).
-     *
-     *
-     * <p>PRM: {@code bytes 0x00..0x0f}, 128 bits, reserved (must be zero); spec reg.prm:13.
-     */
-    public static MemorySegment reserved_at_0(MemorySegment s, long offset) {
-        return s.asSlice(offset + 0L, 16L);
-    }
-
-    /**
-     * Copies the 16 bytes of {@code reserved_at_0} (structure at offset 0) into the start of {@code dst}.
-     *
-     *
-     * <p>PRM: {@code bytes 0x00..0x0f}, 128 bits, reserved (must be zero); spec reg.prm:13.
-     */
-    public static void reserved_at_0$copyTo(MemorySegment s, byte[] dst) {
-        reserved_at_0$copyTo(s, 0L, dst);
-    }
-
-    /**
-     * Copies the 16 bytes of {@code reserved_at_0} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter.
-     *
-     *
-     * <p>PRM: {@code bytes 0x00..0x0f}, 128 bits, reserved (must be zero); spec reg.prm:13.
-     */
-    public static void reserved_at_0$copyTo(MemorySegment s, long offset, byte[] dst) {
-        if (dst.length < 16) throw PrmLayout.tooShort("cntr_set", "reserved_at_0", 16, dst.length);
-        MemorySegment.copy(s, PrmLayout.BYTE, offset + 0L, dst, 0, 16);
     }
 
     /**

@@ -52,7 +52,6 @@ public final class CntrsA {
     /**
      * Reads {@code frames} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code bytes 0x00..0x07}, 64 bits, access ro; spec reg.prm:3.
      */
     public static long frames(MemorySegment s) {
@@ -61,7 +60,6 @@ public final class CntrsA {
 
     /**
      * Reads {@code frames} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code bytes 0x00..0x07}, 64 bits, access ro; spec reg.prm:3.
      */

@@ -67,7 +67,6 @@ public final class CntrsB {
     /**
      * Reads {@code level} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits, access ro; spec reg.prm:7.
      * <p>Range 1..10.
      */
@@ -77,7 +76,6 @@ public final class CntrsB {
 
     /**
      * Reads {@code level} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits, access ro; spec reg.prm:7.
      * <p>Range 1..10.
@@ -89,7 +87,6 @@ public final class CntrsB {
     /**
      * Reads {@code drops} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits, access ro; spec reg.prm:8.
      */
     public static int drops(MemorySegment s) {
@@ -98,7 +95,6 @@ public final class CntrsB {
 
     /**
      * Reads {@code drops} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits, access ro; spec reg.prm:8.
      */

@@ -45,16 +45,6 @@ public final class CreateCqIn {
     public static final long uid$BIT_WIDTH = 16L;
 
     /**
-     * Bit offset of {@code reserved_at_20} from the MSB of byte 0.
-     */
-    public static final long reserved_at_20$BIT_OFFSET = 32L;
-
-    /**
-     * Width of {@code reserved_at_20} in bits.
-     */
-    public static final long reserved_at_20$BIT_WIDTH = 16L;
-
-    /**
      * Bit offset of {@code op_mod} from the MSB of byte 0.
      */
     public static final long op_mod$BIT_OFFSET = 48L;
@@ -75,16 +65,6 @@ public final class CreateCqIn {
     public static final long cq_umem_valid$BIT_WIDTH = 1L;
 
     /**
-     * Bit offset of {@code reserved_at_41} from the MSB of byte 0.
-     */
-    public static final long reserved_at_41$BIT_OFFSET = 65L;
-
-    /**
-     * Width of {@code reserved_at_41} in bits.
-     */
-    public static final long reserved_at_41$BIT_WIDTH = 2L;
-
-    /**
      * Bit offset of {@code log_cq_size} from the MSB of byte 0.
      */
     public static final long log_cq_size$BIT_OFFSET = 67L;
@@ -93,16 +73,6 @@ public final class CreateCqIn {
      * Width of {@code log_cq_size} in bits.
      */
     public static final long log_cq_size$BIT_WIDTH = 5L;
-
-    /**
-     * Bit offset of {@code reserved_at_48} from the MSB of byte 0.
-     */
-    public static final long reserved_at_48$BIT_OFFSET = 72L;
-
-    /**
-     * Width of {@code reserved_at_48} in bits.
-     */
-    public static final long reserved_at_48$BIT_WIDTH = 22L;
 
     /**
      * Bit offset of {@code cq_kind} from the MSB of byte 0.
@@ -143,16 +113,6 @@ public final class CreateCqIn {
      * Width of {@code cq_max_count} in bits.
      */
     public static final long cq_max_count$BIT_WIDTH = 16L;
-
-    /**
-     * Bit offset of {@code reserved_at_80} from the MSB of byte 0.
-     */
-    public static final long reserved_at_80$BIT_OFFSET = 128L;
-
-    /**
-     * Width of {@code reserved_at_80} in bits.
-     */
-    public static final long reserved_at_80$BIT_WIDTH = 64L;
 
     /**
      * Bit offset of {@code pas} from the MSB of byte 0.
@@ -251,7 +211,6 @@ public final class CreateCqIn {
     /**
      * Reads {@code opcode} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
      */
     public static int opcode(MemorySegment s) {
@@ -260,7 +219,6 @@ public final class CreateCqIn {
 
     /**
      * Reads {@code opcode} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
      */
@@ -271,7 +229,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code opcode} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
      */
     public static void opcode$set(MemorySegment s, int v) {
@@ -280,7 +237,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
      */
@@ -292,7 +248,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code opcode} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
      */
     public static void opcode$setUnchecked(MemorySegment s, int v) {
@@ -301,7 +256,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
      *
      * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
      */
@@ -312,7 +266,6 @@ public final class CreateCqIn {
     /**
      * Reads {@code uid} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
      */
     public static int uid(MemorySegment s) {
@@ -321,7 +274,6 @@ public final class CreateCqIn {
 
     /**
      * Reads {@code uid} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
      */
@@ -332,7 +284,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code uid} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
      */
     public static void uid$set(MemorySegment s, int v) {
@@ -341,7 +292,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code uid} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
      */
@@ -353,7 +303,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code uid} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
      */
     public static void uid$setUnchecked(MemorySegment s, int v) {
@@ -363,7 +312,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code uid} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
      */
     public static void uid$setUnchecked(MemorySegment s, long offset, int v) {
@@ -371,28 +319,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code reserved_at_20} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x04 [31:16]}, 16 bits, reserved (must be zero); spec cmd.prm:12.
-     */
-    public static int reserved_at_20(MemorySegment s) {
-        return reserved_at_20(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_20} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x04 [31:16]}, 16 bits, reserved (must be zero); spec cmd.prm:12.
-     */
-    public static int reserved_at_20(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 4L) & 0xffff;
-    }
-
-    /**
      * Reads {@code op_mod} of the structure at offset 0 of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
      */
@@ -403,7 +330,6 @@ public final class CreateCqIn {
     /**
      * Reads {@code op_mod} of the structure at byte {@code offset} of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
      */
     public static int op_mod(MemorySegment s, long offset) {
@@ -413,7 +339,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code op_mod} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
      */
     public static void op_mod$set(MemorySegment s, int v) {
@@ -422,7 +347,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code op_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
      */
@@ -434,7 +358,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code op_mod} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
      */
     public static void op_mod$setUnchecked(MemorySegment s, int v) {
@@ -444,7 +367,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code op_mod} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
      */
     public static void op_mod$setUnchecked(MemorySegment s, long offset, int v) {
@@ -453,7 +375,6 @@ public final class CreateCqIn {
 
     /**
      * Reads {@code cq_umem_valid} of the structure at offset 0 of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
      * <p>Must be zero.
@@ -465,7 +386,6 @@ public final class CreateCqIn {
     /**
      * Reads {@code cq_umem_valid} of the structure at byte {@code offset} of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
      * <p>Must be zero.
      */
@@ -475,7 +395,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code cq_umem_valid} of the structure at offset 0 of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
      * <p>Must be zero.
@@ -487,7 +406,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code cq_umem_valid} of the structure at byte {@code offset} of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
      * <p>Must be zero.
      */
@@ -497,7 +415,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code cq_umem_valid} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
      *
      * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
      * <p>Must be zero.
@@ -509,7 +426,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code cq_umem_valid} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
      *
-     *
      * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
      * <p>Must be zero.
      */
@@ -520,30 +436,9 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code reserved_at_41} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x08 [30:29]}, 2 bits, reserved (must be zero); spec cmd.prm:14.
-     */
-    public static int reserved_at_41(MemorySegment s) {
-        return reserved_at_41(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_41} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x08 [30:29]}, 2 bits, reserved (must be zero); spec cmd.prm:14.
-     */
-    public static int reserved_at_41(MemorySegment s, long offset) {
-        return (s.get(PrmLayout.BYTE, offset + 8L) >> 5) & 0x3;
-    }
-
-    /**
      * Reads {@code log_cq_size} of the structure at offset 0 of {@code s}.
      *
      * <p>log2 of the number of CQEs.
-     *
      * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
      * <p>Range 0..22; log2 of a size.
      */
@@ -555,7 +450,6 @@ public final class CreateCqIn {
      * Reads {@code log_cq_size} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>log2 of the number of CQEs.
-     *
      * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
      * <p>Range 0..22; log2 of a size.
      */
@@ -567,7 +461,6 @@ public final class CreateCqIn {
      * Writes {@code log_cq_size} of the structure at offset 0 of {@code s}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>log2 of the number of CQEs.
-     *
      * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
      * <p>Range 0..22; log2 of a size.
      */
@@ -579,7 +472,6 @@ public final class CreateCqIn {
      * Writes {@code log_cq_size} of the structure at byte {@code offset} of {@code s}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>log2 of the number of CQEs.
-     *
      * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
      * <p>Range 0..22; log2 of a size.
      */
@@ -592,7 +484,6 @@ public final class CreateCqIn {
      * Writes {@code log_cq_size} of the structure at offset 0 of {@code s}. Keeps only the low 5 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>log2 of the number of CQEs.
-     *
      * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
      * <p>Range 0..22; log2 of a size.
      */
@@ -604,7 +495,6 @@ public final class CreateCqIn {
      * Writes {@code log_cq_size} of the structure at byte {@code offset} of {@code s}. Keeps only the low 5 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>log2 of the number of CQEs.
-     *
      * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
      * <p>Range 0..22; log2 of a size.
      */
@@ -615,28 +505,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code reserved_at_48} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x08 [23:2]}, 22 bits, reserved (must be zero); spec cmd.prm:15.
-     */
-    public static int reserved_at_48(MemorySegment s) {
-        return reserved_at_48(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_48} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x08 [23:2]}, 22 bits, reserved (must be zero); spec cmd.prm:15.
-     */
-    public static int reserved_at_48(MemorySegment s, long offset) {
-        return (s.get(PrmLayout.BE_INT, offset + 8L) >>> 2) & 0x3fffff;
-    }
-
-    /**
      * Reads {@code cq_kind} of the structure at offset 0 of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
      */
@@ -647,7 +516,6 @@ public final class CreateCqIn {
     /**
      * Reads {@code cq_kind} of the structure at byte {@code offset} of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
      */
     public static int cq_kind(MemorySegment s, long offset) {
@@ -657,7 +525,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code cq_kind} of the structure at offset 0 of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
      */
     public static void cq_kind$set(MemorySegment s, int v) {
@@ -666,7 +533,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code cq_kind} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
      */
@@ -678,7 +544,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code cq_kind} of the structure at offset 0 of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
      */
     public static void cq_kind$setUnchecked(MemorySegment s, int v) {
@@ -687,7 +552,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code cq_kind} of the structure at byte {@code offset} of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
      *
      * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
      */
@@ -700,7 +564,6 @@ public final class CreateCqIn {
     /**
      * Reads {@code eqn} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
      * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
      */
@@ -710,7 +573,6 @@ public final class CreateCqIn {
 
     /**
      * Reads {@code eqn} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
      * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
@@ -722,7 +584,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code eqn} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
      *
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
      * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
      */
@@ -732,7 +593,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code eqn} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
      *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
      * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
@@ -744,7 +604,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code eqn} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
      *
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
      * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
      */
@@ -754,7 +613,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code eqn} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
      *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
      * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
@@ -766,7 +624,6 @@ public final class CreateCqIn {
     /**
      * Reads {@code cq_period} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
      * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
      */
@@ -776,7 +633,6 @@ public final class CreateCqIn {
 
     /**
      * Reads {@code cq_period} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
      * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
@@ -788,7 +644,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code cq_period} of the structure at offset 0 of {@code s}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
      * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
      */
@@ -798,7 +653,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code cq_period} of the structure at byte {@code offset} of {@code s}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
      * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
@@ -811,7 +665,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code cq_period} of the structure at offset 0 of {@code s}. Keeps only the low 12 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
      * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
      */
@@ -821,7 +674,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code cq_period} of the structure at byte {@code offset} of {@code s}. Keeps only the low 12 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
      *
      * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
      * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
@@ -834,7 +686,6 @@ public final class CreateCqIn {
     /**
      * Reads {@code cq_max_count} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
      * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
      */
@@ -844,7 +695,6 @@ public final class CreateCqIn {
 
     /**
      * Reads {@code cq_max_count} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
      * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
@@ -856,7 +706,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code cq_max_count} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
      * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
      */
@@ -866,7 +715,6 @@ public final class CreateCqIn {
 
     /**
      * Writes {@code cq_max_count} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
      * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
@@ -879,7 +727,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code cq_max_count} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
      * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
      */
@@ -890,7 +737,6 @@ public final class CreateCqIn {
     /**
      * Writes {@code cq_max_count} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
      * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
      */
@@ -899,30 +745,9 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code reserved_at_80} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code bytes 0x10..0x17}, 64 bits, reserved (must be zero); spec cmd.prm:20.
-     */
-    public static long reserved_at_80(MemorySegment s) {
-        return reserved_at_80(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_80} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code bytes 0x10..0x17}, 64 bits, reserved (must be zero); spec cmd.prm:20.
-     */
-    public static long reserved_at_80(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_LONG, offset + 16L);
-    }
-
-    /**
      * Reads element {@code index} of {@code pas} of the structure at offset 0 of {@code s}. The index is bounded only by the segment (flexible array).
      *
      * <p>Physical addresses of the CQ buffer pages.
-     *
      * <p>PRM: {@code bytes 0x18..0x17}, 0 bits, access in; spec cmd.prm:21.
      */
     public static long pas$elem(MemorySegment s, long index) {
@@ -933,7 +758,6 @@ public final class CreateCqIn {
      * Reads element {@code index} of {@code pas} of the structure at byte {@code offset} of {@code s}. The index is bounded only by the segment (flexible array).
      *
      * <p>Physical addresses of the CQ buffer pages.
-     *
      * <p>PRM: {@code bytes 0x18..0x17}, 0 bits, access in; spec cmd.prm:21.
      */
     public static long pas$elem(MemorySegment s, long offset, long index) {
@@ -944,7 +768,6 @@ public final class CreateCqIn {
      * Writes element {@code index} of {@code pas} of the structure at offset 0 of {@code s}.
      *
      * <p>Physical addresses of the CQ buffer pages.
-     *
      * <p>PRM: {@code bytes 0x18..0x17}, 0 bits, access in; spec cmd.prm:21.
      */
     public static void pas$set(MemorySegment s, long index, long v) {
@@ -955,7 +778,6 @@ public final class CreateCqIn {
      * Writes element {@code index} of {@code pas} of the structure at byte {@code offset} of {@code s}. The index is bounded only by the segment (flexible array).
      *
      * <p>Physical addresses of the CQ buffer pages.
-     *
      * <p>PRM: {@code bytes 0x18..0x17}, 0 bits, access in; spec cmd.prm:21.
      */
     public static void pas$set(MemorySegment s, long offset, long index, long v) {
@@ -966,7 +788,6 @@ public final class CreateCqIn {
      * Writes element {@code index} of {@code pas} (structure at offset 0), keeping only the low 64 bits of {@code v}.
      *
      * <p>Physical addresses of the CQ buffer pages.
-     *
      * <p>PRM: {@code bytes 0x18..0x17}, 0 bits, access in; spec cmd.prm:21.
      */
     public static void pas$setUnchecked(MemorySegment s, long index, long v) {
@@ -977,7 +798,6 @@ public final class CreateCqIn {
      * Writes element {@code index} of {@code pas} (structure at byte {@code offset}), keeping only the low 64 bits of {@code v}. The index is bounded only by the segment (flexible array).
      *
      * <p>Physical addresses of the CQ buffer pages.
-     *
      * <p>PRM: {@code bytes 0x18..0x17}, 0 bits, access in; spec cmd.prm:21.
      */
     public static void pas$setUnchecked(MemorySegment s, long offset, long index, long v) {
@@ -1076,7 +896,6 @@ public final class CreateCqIn {
         /**
          * Sets {@code opcode}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
          *
-         *
          * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
          */
         public Writer opcode(int v) {
@@ -1087,7 +906,6 @@ public final class CreateCqIn {
 
         /**
          * Sets {@code uid}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
          *
          * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
          */
@@ -1100,7 +918,6 @@ public final class CreateCqIn {
         /**
          * Sets {@code op_mod}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
          *
-         *
          * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
          */
         public Writer op_mod(int v) {
@@ -1111,7 +928,6 @@ public final class CreateCqIn {
 
         /**
          * Sets {@code cq_umem_valid}.
-         *
          *
          * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
          * <p>Must be zero.
@@ -1125,7 +941,6 @@ public final class CreateCqIn {
          * Sets {@code log_cq_size}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>log2 of the number of CQEs.
-         *
          * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
          * <p>Range 0..22; log2 of a size.
          */
@@ -1138,7 +953,6 @@ public final class CreateCqIn {
         /**
          * Sets {@code cq_kind}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
          *
-         *
          * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
          */
         public Writer cq_kind(int v) {
@@ -1149,7 +963,6 @@ public final class CreateCqIn {
 
         /**
          * Sets {@code eqn}.
-         *
          *
          * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
          * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
@@ -1162,7 +975,6 @@ public final class CreateCqIn {
         /**
          * Sets {@code cq_period}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value.
          *
-         *
          * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
          * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
          */
@@ -1174,7 +986,6 @@ public final class CreateCqIn {
 
         /**
          * Sets {@code cq_max_count}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
          *
          * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
          * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).

@@ -34,16 +34,6 @@ public final class CreateCqOut {
     public static final long status$BIT_WIDTH = 8L;
 
     /**
-     * Bit offset of {@code reserved_at_8} from the MSB of byte 0.
-     */
-    public static final long reserved_at_8$BIT_OFFSET = 8L;
-
-    /**
-     * Width of {@code reserved_at_8} in bits.
-     */
-    public static final long reserved_at_8$BIT_WIDTH = 24L;
-
-    /**
      * Bit offset of {@code syndrome} from the MSB of byte 0.
      */
     public static final long syndrome$BIT_OFFSET = 32L;
@@ -54,16 +44,6 @@ public final class CreateCqOut {
     public static final long syndrome$BIT_WIDTH = 32L;
 
     /**
-     * Bit offset of {@code reserved_at_40} from the MSB of byte 0.
-     */
-    public static final long reserved_at_40$BIT_OFFSET = 64L;
-
-    /**
-     * Width of {@code reserved_at_40} in bits.
-     */
-    public static final long reserved_at_40$BIT_WIDTH = 8L;
-
-    /**
      * Bit offset of {@code cqn} from the MSB of byte 0.
      */
     public static final long cqn$BIT_OFFSET = 72L;
@@ -72,16 +52,6 @@ public final class CreateCqOut {
      * Width of {@code cqn} in bits.
      */
     public static final long cqn$BIT_WIDTH = 24L;
-
-    /**
-     * Bit offset of {@code reserved_at_60} from the MSB of byte 0.
-     */
-    public static final long reserved_at_60$BIT_OFFSET = 96L;
-
-    /**
-     * Width of {@code reserved_at_60} in bits.
-     */
-    public static final long reserved_at_60$BIT_WIDTH = 32L;
 
     /**
      * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
@@ -122,7 +92,6 @@ public final class CreateCqOut {
     /**
      * Reads {@code status} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits, access out; spec cmd.prm:30.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CmdStatus}.
      */
@@ -132,7 +101,6 @@ public final class CreateCqOut {
 
     /**
      * Reads {@code status} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits, access out; spec cmd.prm:30.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CmdStatus}.
@@ -144,7 +112,6 @@ public final class CreateCqOut {
     /**
      * Reads {@code status} as a {@link CmdStatus}; null when no constant has the value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits, access out; spec cmd.prm:30.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CmdStatus}.
      */
@@ -155,7 +122,6 @@ public final class CreateCqOut {
     /**
      * Reads {@code status} as a {@link CmdStatus}; null when no constant has the value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits, access out; spec cmd.prm:30.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CmdStatus}.
      */
@@ -164,28 +130,7 @@ public final class CreateCqOut {
     }
 
     /**
-     * Reads {@code reserved_at_8} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x00 [23:0]}, 24 bits, reserved (must be zero); spec cmd.prm:31.
-     */
-    public static int reserved_at_8(MemorySegment s) {
-        return reserved_at_8(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_8} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x00 [23:0]}, 24 bits, reserved (must be zero); spec cmd.prm:31.
-     */
-    public static int reserved_at_8(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_INT, offset) & 0xffffff;
-    }
-
-    /**
      * Reads {@code syndrome} of the structure at offset 0 of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits, access out; spec cmd.prm:32.
      */
@@ -196,7 +141,6 @@ public final class CreateCqOut {
     /**
      * Reads {@code syndrome} of the structure at byte {@code offset} of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits, access out; spec cmd.prm:32.
      */
     public static int syndrome(MemorySegment s, long offset) {
@@ -204,28 +148,7 @@ public final class CreateCqOut {
     }
 
     /**
-     * Reads {@code reserved_at_40} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits, reserved (must be zero); spec cmd.prm:33.
-     */
-    public static int reserved_at_40(MemorySegment s) {
-        return reserved_at_40(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_40} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits, reserved (must be zero); spec cmd.prm:33.
-     */
-    public static int reserved_at_40(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset + 8L) & 0xff;
-    }
-
-    /**
      * Reads {@code cqn} of the structure at offset 0 of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x08 [23:0]}, 24 bits, access out; spec cmd.prm:34.
      */
@@ -236,31 +159,10 @@ public final class CreateCqOut {
     /**
      * Reads {@code cqn} of the structure at byte {@code offset} of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x08 [23:0]}, 24 bits, access out; spec cmd.prm:34.
      */
     public static int cqn(MemorySegment s, long offset) {
         return s.get(PrmLayout.BE_INT, offset + 8L) & 0xffffff;
-    }
-
-    /**
-     * Reads {@code reserved_at_60} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, reserved (must be zero); spec cmd.prm:35.
-     */
-    public static int reserved_at_60(MemorySegment s) {
-        return reserved_at_60(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_60} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, reserved (must be zero); spec cmd.prm:35.
-     */
-    public static int reserved_at_60(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_INT, offset + 12L);
     }
 
     /**

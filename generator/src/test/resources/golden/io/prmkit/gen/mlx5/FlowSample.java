@@ -46,16 +46,6 @@ public final class FlowSample {
     public static final long timestamp$BIT_WIDTH = 48L;
 
     /**
-     * Bit offset of {@code reserved_at_70} from the MSB of byte 0.
-     */
-    public static final long reserved_at_70$BIT_OFFSET = 112L;
-
-    /**
-     * Width of {@code reserved_at_70} in bits.
-     */
-    public static final long reserved_at_70$BIT_WIDTH = 16L;
-
-    /**
      * Bit offset of {@code dmac} from the MSB of byte 0.
      */
     public static final long dmac$BIT_OFFSET = 128L;
@@ -227,7 +217,6 @@ public final class FlowSample {
      * Reads {@code packet_count} of the structure at offset 0 of {@code s}.
      *
      * <p>Packets seen.
-     *
      * <p>PRM: {@code bytes 0x00..0x07}, 64 bits; spec sample.prm:3.
      */
     public static long packet_count(MemorySegment s) {
@@ -238,7 +227,6 @@ public final class FlowSample {
      * Reads {@code packet_count} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Packets seen.
-     *
      * <p>PRM: {@code bytes 0x00..0x07}, 64 bits; spec sample.prm:3.
      */
     public static long packet_count(MemorySegment s, long offset) {
@@ -249,7 +237,6 @@ public final class FlowSample {
      * Writes {@code packet_count} of the structure at offset 0 of {@code s}. Every value fits (a 64-bit field takes the raw bits).
      *
      * <p>Packets seen.
-     *
      * <p>PRM: {@code bytes 0x00..0x07}, 64 bits; spec sample.prm:3.
      */
     public static void packet_count$set(MemorySegment s, long v) {
@@ -260,7 +247,6 @@ public final class FlowSample {
      * Writes {@code packet_count} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits).
      *
      * <p>Packets seen.
-     *
      * <p>PRM: {@code bytes 0x00..0x07}, 64 bits; spec sample.prm:3.
      */
     public static void packet_count$set(MemorySegment s, long offset, long v) {
@@ -271,7 +257,6 @@ public final class FlowSample {
      * Writes {@code packet_count} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Packets seen.
-     *
      * <p>PRM: {@code bytes 0x00..0x07}, 64 bits; spec sample.prm:3.
      */
     public static void packet_count$setUnchecked(MemorySegment s, long v) {
@@ -282,7 +267,6 @@ public final class FlowSample {
      * Writes {@code packet_count} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Packets seen.
-     *
      * <p>PRM: {@code bytes 0x00..0x07}, 64 bits; spec sample.prm:3.
      */
     public static void packet_count$setUnchecked(MemorySegment s, long offset, long v) {
@@ -293,7 +277,6 @@ public final class FlowSample {
      * Reads {@code timestamp} of the structure at offset 0 of {@code s}.
      *
      * <p>Time stamp &lt;in ns&gt; &amp; "raw".
-     *
      * <p>PRM: {@code bytes 0x08..0x0d}, 48 bits; spec sample.prm:4.
      * <p>Log2 of a size.
      */
@@ -305,7 +288,6 @@ public final class FlowSample {
      * Reads {@code timestamp} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Time stamp &lt;in ns&gt; &amp; "raw".
-     *
      * <p>PRM: {@code bytes 0x08..0x0d}, 48 bits; spec sample.prm:4.
      * <p>Log2 of a size.
      */
@@ -317,7 +299,6 @@ public final class FlowSample {
      * Writes {@code timestamp} of the structure at offset 0 of {@code s}. Accepts 0..281474976710655; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Time stamp &lt;in ns&gt; &amp; "raw".
-     *
      * <p>PRM: {@code bytes 0x08..0x0d}, 48 bits; spec sample.prm:4.
      * <p>Log2 of a size.
      */
@@ -329,7 +310,6 @@ public final class FlowSample {
      * Writes {@code timestamp} of the structure at byte {@code offset} of {@code s}. Accepts 0..281474976710655; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Time stamp &lt;in ns&gt; &amp; "raw".
-     *
      * <p>PRM: {@code bytes 0x08..0x0d}, 48 bits; spec sample.prm:4.
      * <p>Log2 of a size.
      */
@@ -342,7 +322,6 @@ public final class FlowSample {
      * Writes {@code timestamp} of the structure at offset 0 of {@code s}. Keeps only the low 48 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Time stamp &lt;in ns&gt; &amp; "raw".
-     *
      * <p>PRM: {@code bytes 0x08..0x0d}, 48 bits; spec sample.prm:4.
      * <p>Log2 of a size.
      */
@@ -354,7 +333,6 @@ public final class FlowSample {
      * Writes {@code timestamp} of the structure at byte {@code offset} of {@code s}. Keeps only the low 48 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Time stamp &lt;in ns&gt; &amp; "raw".
-     *
      * <p>PRM: {@code bytes 0x08..0x0d}, 48 bits; spec sample.prm:4.
      * <p>Log2 of a size.
      */
@@ -364,30 +342,9 @@ public final class FlowSample {
     }
 
     /**
-     * Reads {@code reserved_at_70} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, reserved (must be zero); spec sample.prm:5.
-     */
-    public static int reserved_at_70(MemorySegment s) {
-        return reserved_at_70(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_70} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, reserved (must be zero); spec sample.prm:5.
-     */
-    public static int reserved_at_70(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 14L) & 0xffff;
-    }
-
-    /**
      * The bytes of {@code dmac} of the structure at offset 0 of {@code s}, as a slice (no copy).
      *
      * <p>Destination MAC.
-     *
      * <p>PRM: {@code bytes 0x10..0x15}, 48 bits; spec sample.prm:6.
      */
     public static MemorySegment dmac(MemorySegment s) {
@@ -398,7 +355,6 @@ public final class FlowSample {
      * The bytes of {@code dmac} of the structure at byte {@code offset} of {@code s}, as a slice (no copy).
      *
      * <p>Destination MAC.
-     *
      * <p>PRM: {@code bytes 0x10..0x15}, 48 bits; spec sample.prm:6.
      */
     public static MemorySegment dmac(MemorySegment s, long offset) {
@@ -409,7 +365,6 @@ public final class FlowSample {
      * Copies the 6 bytes of {@code dmac} (structure at offset 0) into the start of {@code dst}.
      *
      * <p>Destination MAC.
-     *
      * <p>PRM: {@code bytes 0x10..0x15}, 48 bits; spec sample.prm:6.
      */
     public static void dmac$copyTo(MemorySegment s, byte[] dst) {
@@ -420,7 +375,6 @@ public final class FlowSample {
      * Copies the 6 bytes of {@code dmac} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter.
      *
      * <p>Destination MAC.
-     *
      * <p>PRM: {@code bytes 0x10..0x15}, 48 bits; spec sample.prm:6.
      */
     public static void dmac$copyTo(MemorySegment s, long offset, byte[] dst) {
@@ -432,7 +386,6 @@ public final class FlowSample {
      * Copies {@code src} into the start of {@code dmac} (structure at offset 0); bytes past {@code src.length} are left as they are.
      *
      * <p>Destination MAC.
-     *
      * <p>PRM: {@code bytes 0x10..0x15}, 48 bits; spec sample.prm:6.
      */
     public static void dmac$copyFrom(MemorySegment s, byte[] src) {
@@ -443,7 +396,6 @@ public final class FlowSample {
      * Copies {@code src} into the start of {@code dmac} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 6 bytes.
      *
      * <p>Destination MAC.
-     *
      * <p>PRM: {@code bytes 0x10..0x15}, 48 bits; spec sample.prm:6.
      */
     public static void dmac$copyFrom(MemorySegment s, long offset, byte[] src) {
@@ -453,7 +405,6 @@ public final class FlowSample {
 
     /**
      * Reads {@code vlan} of the structure at offset 0 of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x14 [15:0]}, 16 bits; spec sample.prm:7.
      * <p>Power of two.
@@ -465,7 +416,6 @@ public final class FlowSample {
     /**
      * Reads {@code vlan} of the structure at byte {@code offset} of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x14 [15:0]}, 16 bits; spec sample.prm:7.
      * <p>Power of two.
      */
@@ -476,7 +426,6 @@ public final class FlowSample {
     /**
      * Writes {@code vlan} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x14 [15:0]}, 16 bits; spec sample.prm:7.
      * <p>Power of two.
      */
@@ -486,7 +435,6 @@ public final class FlowSample {
 
     /**
      * Writes {@code vlan} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x14 [15:0]}, 16 bits; spec sample.prm:7.
      * <p>Power of two.
@@ -499,7 +447,6 @@ public final class FlowSample {
     /**
      * Writes {@code vlan} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x14 [15:0]}, 16 bits; spec sample.prm:7.
      * <p>Power of two.
      */
@@ -509,7 +456,6 @@ public final class FlowSample {
 
     /**
      * Writes {@code vlan} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
      *
      * <p>PRM: {@code dword 0x14 [15:0]}, 16 bits; spec sample.prm:7.
      * <p>Power of two.
@@ -522,7 +468,6 @@ public final class FlowSample {
      * Reads element {@code index} of {@code prio} of the structure at offset 0 of {@code s}.
      *
      * <p>Priority nibbles.
-     *
      * <p>PRM: {@code bytes 0x18..0x1b}, 32 bits; spec sample.prm:8.
      */
     public static int prio$elem(MemorySegment s, long index) {
@@ -533,7 +478,6 @@ public final class FlowSample {
      * Reads element {@code index} of {@code prio} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Priority nibbles.
-     *
      * <p>PRM: {@code bytes 0x18..0x1b}, 32 bits; spec sample.prm:8.
      */
     public static int prio$elem(MemorySegment s, long offset, long index) {
@@ -548,7 +492,6 @@ public final class FlowSample {
      * Writes element {@code index} of {@code prio} of the structure at offset 0 of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Priority nibbles.
-     *
      * <p>PRM: {@code bytes 0x18..0x1b}, 32 bits; spec sample.prm:8.
      */
     public static void prio$set(MemorySegment s, long index, int v) {
@@ -559,7 +502,6 @@ public final class FlowSample {
      * Writes element {@code index} of {@code prio} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Priority nibbles.
-     *
      * <p>PRM: {@code bytes 0x18..0x1b}, 32 bits; spec sample.prm:8.
      */
     public static void prio$set(MemorySegment s, long offset, long index, int v) {
@@ -571,7 +513,6 @@ public final class FlowSample {
      * Writes element {@code index} of {@code prio} (structure at offset 0), keeping only the low 4 bits of {@code v}.
      *
      * <p>Priority nibbles.
-     *
      * <p>PRM: {@code bytes 0x18..0x1b}, 32 bits; spec sample.prm:8.
      */
     public static void prio$setUnchecked(MemorySegment s, long index, int v) {
@@ -582,7 +523,6 @@ public final class FlowSample {
      * Writes element {@code index} of {@code prio} (structure at byte {@code offset}), keeping only the low 4 bits of {@code v}.
      *
      * <p>Priority nibbles.
-     *
      * <p>PRM: {@code bytes 0x18..0x1b}, 32 bits; spec sample.prm:8.
      */
     public static void prio$setUnchecked(MemorySegment s, long offset, long index, int v) {
@@ -596,7 +536,6 @@ public final class FlowSample {
     /**
      * Reads element {@code index} of {@code words} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code bytes 0x1c..0x1f}, 32 bits; spec sample.prm:9.
      */
     public static int words$elem(MemorySegment s, long index) {
@@ -605,7 +544,6 @@ public final class FlowSample {
 
     /**
      * Reads element {@code index} of {@code words} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code bytes 0x1c..0x1f}, 32 bits; spec sample.prm:9.
      */
@@ -617,7 +555,6 @@ public final class FlowSample {
     /**
      * Writes element {@code index} of {@code words} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code bytes 0x1c..0x1f}, 32 bits; spec sample.prm:9.
      */
     public static void words$set(MemorySegment s, long index, int v) {
@@ -626,7 +563,6 @@ public final class FlowSample {
 
     /**
      * Writes element {@code index} of {@code words} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code bytes 0x1c..0x1f}, 32 bits; spec sample.prm:9.
      */
@@ -638,7 +574,6 @@ public final class FlowSample {
     /**
      * Writes element {@code index} of {@code words} (structure at offset 0), keeping only the low 16 bits of {@code v}.
      *
-     *
      * <p>PRM: {@code bytes 0x1c..0x1f}, 32 bits; spec sample.prm:9.
      */
     public static void words$setUnchecked(MemorySegment s, long index, int v) {
@@ -647,7 +582,6 @@ public final class FlowSample {
 
     /**
      * Writes element {@code index} of {@code words} (structure at byte {@code offset}), keeping only the low 16 bits of {@code v}.
-     *
      *
      * <p>PRM: {@code bytes 0x1c..0x1f}, 32 bits; spec sample.prm:9.
      */
@@ -660,7 +594,6 @@ public final class FlowSample {
      * The nested {@link WqeDataSeg} {@code data} of the structure at offset 0 of {@code s}, as a slice.
      *
      * <p>The buffer.
-     *
      * <p>PRM: {@code bytes 0x20..0x2f}, 128 bits; spec sample.prm:10.
      */
     public static MemorySegment data(MemorySegment s) {
@@ -671,7 +604,6 @@ public final class FlowSample {
      * The nested {@link WqeDataSeg} {@code data} of the structure at byte {@code offset} of {@code s}, as a slice.
      *
      * <p>The buffer.
-     *
      * <p>PRM: {@code bytes 0x20..0x2f}, 128 bits; spec sample.prm:10.
      */
     public static MemorySegment data(MemorySegment s, long offset) {
@@ -680,7 +612,6 @@ public final class FlowSample {
 
     /**
      * Byte offset of element {@code index} of {@code more} within the structure.
-     *
      *
      * <p>PRM: {@code bytes 0x30..0x4f}, 256 bits; spec sample.prm:11.
      */
@@ -692,7 +623,6 @@ public final class FlowSample {
     /**
      * Element {@code index} ({@link WqeDataSeg}) of {@code more} of the structure at offset 0 of {@code s}, as a slice.
      *
-     *
      * <p>PRM: {@code bytes 0x30..0x4f}, 256 bits; spec sample.prm:11.
      */
     public static MemorySegment more$elem(MemorySegment s, long index) {
@@ -701,7 +631,6 @@ public final class FlowSample {
 
     /**
      * Element {@code index} ({@link WqeDataSeg}) of {@code more} of the structure at byte {@code offset} of {@code s}, as a slice.
-     *
      *
      * <p>PRM: {@code bytes 0x30..0x4f}, 256 bits; spec sample.prm:11.
      */

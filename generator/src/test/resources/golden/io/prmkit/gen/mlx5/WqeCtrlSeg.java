@@ -65,16 +65,6 @@ public final class WqeCtrlSeg {
     public static final long qpn$BIT_WIDTH = 24L;
 
     /**
-     * Bit offset of {@code reserved_at_38} from the MSB of byte 0.
-     */
-    public static final long reserved_at_38$BIT_OFFSET = 56L;
-
-    /**
-     * Width of {@code reserved_at_38} in bits.
-     */
-    public static final long reserved_at_38$BIT_WIDTH = 2L;
-
-    /**
      * Bit offset of {@code ds} from the MSB of byte 0.
      */
     public static final long ds$BIT_OFFSET = 58L;
@@ -95,16 +85,6 @@ public final class WqeCtrlSeg {
     public static final long signature$BIT_WIDTH = 8L;
 
     /**
-     * Bit offset of {@code reserved_at_48} from the MSB of byte 0.
-     */
-    public static final long reserved_at_48$BIT_OFFSET = 72L;
-
-    /**
-     * Width of {@code reserved_at_48} in bits.
-     */
-    public static final long reserved_at_48$BIT_WIDTH = 16L;
-
-    /**
      * Bit offset of {@code fm} from the MSB of byte 0.
      */
     public static final long fm$BIT_OFFSET = 88L;
@@ -113,16 +93,6 @@ public final class WqeCtrlSeg {
      * Width of {@code fm} in bits.
      */
     public static final long fm$BIT_WIDTH = 3L;
-
-    /**
-     * Bit offset of {@code reserved_at_5b} from the MSB of byte 0.
-     */
-    public static final long reserved_at_5b$BIT_OFFSET = 91L;
-
-    /**
-     * Width of {@code reserved_at_5b} in bits.
-     */
-    public static final long reserved_at_5b$BIT_WIDTH = 1L;
 
     /**
      * Bit offset of {@code ce} from the MSB of byte 0.
@@ -143,16 +113,6 @@ public final class WqeCtrlSeg {
      * Width of {@code se} in bits.
      */
     public static final long se$BIT_WIDTH = 1L;
-
-    /**
-     * Bit offset of {@code reserved_at_5f} from the MSB of byte 0.
-     */
-    public static final long reserved_at_5f$BIT_OFFSET = 95L;
-
-    /**
-     * Width of {@code reserved_at_5f} in bits.
-     */
-    public static final long reserved_at_5f$BIT_WIDTH = 1L;
 
     /**
      * Bit offset of {@code imm} from the MSB of byte 0.
@@ -227,7 +187,8 @@ public final class WqeCtrlSeg {
                         Optional.empty(), Optional.empty(), "",
                         "Immediate data / invalidation key", "", "dword 0x0c [31:0]", "wqe.prm:29")),
             List.of(
-                new PrmLayout.Rule("ds_not_zero", "(ds != 0)", "a WQE holds at least its control segment (ds >= 1)", "wqe.prm:30", WqeCtrlSeg::rule_ds_not_zero$holds)),
+                new PrmLayout.Rule("ds_not_zero", "(ds != 0)", "a WQE holds at least its control segment (ds >= 1)", "wqe.prm:30", WqeCtrlSeg::rule_ds_not_zero$holds),
+                new PrmLayout.Rule("low_bit_clear", "(reserved_at_5f == 0)", "a rule may read reserved space (test rule)", "wqe.prm:31", WqeCtrlSeg::rule_low_bit_clear$holds)),
             "Control segment: the first 16 bytes of every send WQE", "", "wqe.prm:16");
 
     private WqeCtrlSeg() {
@@ -237,7 +198,6 @@ public final class WqeCtrlSeg {
      * Reads {@code opc_mod} of the structure at offset 0 of {@code s}.
      *
      * <p>Opcode modifier.
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
      */
     public static int opc_mod(MemorySegment s) {
@@ -248,7 +208,6 @@ public final class WqeCtrlSeg {
      * Reads {@code opc_mod} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Opcode modifier.
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
      */
     public static int opc_mod(MemorySegment s, long offset) {
@@ -259,7 +218,6 @@ public final class WqeCtrlSeg {
      * Writes {@code opc_mod} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Opcode modifier.
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
      */
     public static void opc_mod$set(MemorySegment s, int v) {
@@ -270,7 +228,6 @@ public final class WqeCtrlSeg {
      * Writes {@code opc_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Opcode modifier.
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
      */
     public static void opc_mod$set(MemorySegment s, long offset, int v) {
@@ -282,7 +239,6 @@ public final class WqeCtrlSeg {
      * Writes {@code opc_mod} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Opcode modifier.
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
      */
     public static void opc_mod$setUnchecked(MemorySegment s, int v) {
@@ -293,7 +249,6 @@ public final class WqeCtrlSeg {
      * Writes {@code opc_mod} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Opcode modifier.
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
      */
     public static void opc_mod$setUnchecked(MemorySegment s, long offset, int v) {
@@ -304,7 +259,6 @@ public final class WqeCtrlSeg {
      * Reads {@code wqe_index} of the structure at offset 0 of {@code s}.
      *
      * <p>WQE counter of this WQE, in 64-byte units.
-     *
      * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
      */
     public static int wqe_index(MemorySegment s) {
@@ -315,7 +269,6 @@ public final class WqeCtrlSeg {
      * Reads {@code wqe_index} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>WQE counter of this WQE, in 64-byte units.
-     *
      * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
      */
     public static int wqe_index(MemorySegment s, long offset) {
@@ -326,7 +279,6 @@ public final class WqeCtrlSeg {
      * Writes {@code wqe_index} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>WQE counter of this WQE, in 64-byte units.
-     *
      * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
      */
     public static void wqe_index$set(MemorySegment s, int v) {
@@ -337,7 +289,6 @@ public final class WqeCtrlSeg {
      * Writes {@code wqe_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>WQE counter of this WQE, in 64-byte units.
-     *
      * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
      */
     public static void wqe_index$set(MemorySegment s, long offset, int v) {
@@ -349,7 +300,6 @@ public final class WqeCtrlSeg {
      * Writes {@code wqe_index} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>WQE counter of this WQE, in 64-byte units.
-     *
      * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
      */
     public static void wqe_index$setUnchecked(MemorySegment s, int v) {
@@ -360,7 +310,6 @@ public final class WqeCtrlSeg {
      * Writes {@code wqe_index} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>WQE counter of this WQE, in 64-byte units.
-     *
      * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
      */
     public static void wqe_index$setUnchecked(MemorySegment s, long offset, int v) {
@@ -371,7 +320,6 @@ public final class WqeCtrlSeg {
      * Reads {@code opcode} of the structure at offset 0 of {@code s}.
      *
      * <p>What the WQE does.
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
      * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
      */
@@ -383,7 +331,6 @@ public final class WqeCtrlSeg {
      * Reads {@code opcode} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>What the WQE does.
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
      * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
      */
@@ -395,7 +342,6 @@ public final class WqeCtrlSeg {
      * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value.
      *
      * <p>What the WQE does.
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
      * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
      */
@@ -407,7 +353,6 @@ public final class WqeCtrlSeg {
      * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value.
      *
      * <p>What the WQE does.
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
      * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
      */
@@ -419,7 +364,6 @@ public final class WqeCtrlSeg {
      * Writes {@code opcode} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>What the WQE does.
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
      * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
      */
@@ -431,7 +375,6 @@ public final class WqeCtrlSeg {
      * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>What the WQE does.
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
      * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
      */
@@ -444,7 +387,6 @@ public final class WqeCtrlSeg {
      * Writes {@code opcode} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>What the WQE does.
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
      * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
      */
@@ -456,7 +398,6 @@ public final class WqeCtrlSeg {
      * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>What the WQE does.
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
      * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
      */
@@ -468,7 +409,6 @@ public final class WqeCtrlSeg {
      * Writes constant {@code v} into {@code opcode} of the structure at offset 0 of {@code s}.
      *
      * <p>What the WQE does.
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
      * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
      */
@@ -480,7 +420,6 @@ public final class WqeCtrlSeg {
      * Writes constant {@code v} into {@code opcode} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>What the WQE does.
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
      * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
      */
@@ -492,7 +431,6 @@ public final class WqeCtrlSeg {
      * Reads {@code qpn} of the structure at offset 0 of {@code s}.
      *
      * <p>Send queue (or QP) number.
-     *
      * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
      */
     public static int qpn(MemorySegment s) {
@@ -503,7 +441,6 @@ public final class WqeCtrlSeg {
      * Reads {@code qpn} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Send queue (or QP) number.
-     *
      * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
      */
     public static int qpn(MemorySegment s, long offset) {
@@ -514,7 +451,6 @@ public final class WqeCtrlSeg {
      * Writes {@code qpn} of the structure at offset 0 of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Send queue (or QP) number.
-     *
      * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
      */
     public static void qpn$set(MemorySegment s, int v) {
@@ -525,7 +461,6 @@ public final class WqeCtrlSeg {
      * Writes {@code qpn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Send queue (or QP) number.
-     *
      * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
      */
     public static void qpn$set(MemorySegment s, long offset, int v) {
@@ -537,7 +472,6 @@ public final class WqeCtrlSeg {
      * Writes {@code qpn} of the structure at offset 0 of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Send queue (or QP) number.
-     *
      * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
      */
     public static void qpn$setUnchecked(MemorySegment s, int v) {
@@ -548,7 +482,6 @@ public final class WqeCtrlSeg {
      * Writes {@code qpn} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Send queue (or QP) number.
-     *
      * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
      */
     public static void qpn$setUnchecked(MemorySegment s, long offset, int v) {
@@ -557,30 +490,9 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code reserved_at_38} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x04 [7:6]}, 2 bits, reserved (must be zero); spec wqe.prm:21.
-     */
-    public static int reserved_at_38(MemorySegment s) {
-        return reserved_at_38(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_38} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x04 [7:6]}, 2 bits, reserved (must be zero); spec wqe.prm:21.
-     */
-    public static int reserved_at_38(MemorySegment s, long offset) {
-        return (s.get(PrmLayout.BYTE, offset + 7L) >> 6) & 0x3;
-    }
-
-    /**
      * Reads {@code ds} of the structure at offset 0 of {@code s}.
      *
      * <p>WQE size in 16-byte units.
-     *
      * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
      * <p>Range 1..63.
      */
@@ -592,7 +504,6 @@ public final class WqeCtrlSeg {
      * Reads {@code ds} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>WQE size in 16-byte units.
-     *
      * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
      * <p>Range 1..63.
      */
@@ -604,7 +515,6 @@ public final class WqeCtrlSeg {
      * Writes {@code ds} of the structure at offset 0 of {@code s}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>WQE size in 16-byte units.
-     *
      * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
      * <p>Range 1..63.
      */
@@ -616,7 +526,6 @@ public final class WqeCtrlSeg {
      * Writes {@code ds} of the structure at byte {@code offset} of {@code s}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>WQE size in 16-byte units.
-     *
      * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
      * <p>Range 1..63.
      */
@@ -629,7 +538,6 @@ public final class WqeCtrlSeg {
      * Writes {@code ds} of the structure at offset 0 of {@code s}. Keeps only the low 6 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>WQE size in 16-byte units.
-     *
      * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
      * <p>Range 1..63.
      */
@@ -641,7 +549,6 @@ public final class WqeCtrlSeg {
      * Writes {@code ds} of the structure at byte {@code offset} of {@code s}. Keeps only the low 6 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>WQE size in 16-byte units.
-     *
      * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
      * <p>Range 1..63.
      */
@@ -654,7 +561,6 @@ public final class WqeCtrlSeg {
     /**
      * Reads {@code signature} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
      */
     public static int signature(MemorySegment s) {
@@ -663,7 +569,6 @@ public final class WqeCtrlSeg {
 
     /**
      * Reads {@code signature} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
      */
@@ -674,7 +579,6 @@ public final class WqeCtrlSeg {
     /**
      * Writes {@code signature} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
      */
     public static void signature$set(MemorySegment s, int v) {
@@ -683,7 +587,6 @@ public final class WqeCtrlSeg {
 
     /**
      * Writes {@code signature} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
      */
@@ -695,7 +598,6 @@ public final class WqeCtrlSeg {
     /**
      * Writes {@code signature} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
      */
     public static void signature$setUnchecked(MemorySegment s, int v) {
@@ -705,7 +607,6 @@ public final class WqeCtrlSeg {
     /**
      * Writes {@code signature} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
      */
     public static void signature$setUnchecked(MemorySegment s, long offset, int v) {
@@ -713,30 +614,9 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code reserved_at_48} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x08 [23:8]}, 16 bits, reserved (must be zero); spec wqe.prm:24.
-     */
-    public static int reserved_at_48(MemorySegment s) {
-        return reserved_at_48(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_48} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x08 [23:8]}, 16 bits, reserved (must be zero); spec wqe.prm:24.
-     */
-    public static int reserved_at_48(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 9L) & 0xffff;
-    }
-
-    /**
      * Reads {@code fm} of the structure at offset 0 of {@code s}.
      *
      * <p>Fence mode.
-     *
      * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
      */
     public static int fm(MemorySegment s) {
@@ -747,7 +627,6 @@ public final class WqeCtrlSeg {
      * Reads {@code fm} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Fence mode.
-     *
      * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
      */
     public static int fm(MemorySegment s, long offset) {
@@ -758,7 +637,6 @@ public final class WqeCtrlSeg {
      * Writes {@code fm} of the structure at offset 0 of {@code s}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Fence mode.
-     *
      * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
      */
     public static void fm$set(MemorySegment s, int v) {
@@ -769,7 +647,6 @@ public final class WqeCtrlSeg {
      * Writes {@code fm} of the structure at byte {@code offset} of {@code s}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Fence mode.
-     *
      * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
      */
     public static void fm$set(MemorySegment s, long offset, int v) {
@@ -781,7 +658,6 @@ public final class WqeCtrlSeg {
      * Writes {@code fm} of the structure at offset 0 of {@code s}. Keeps only the low 3 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Fence mode.
-     *
      * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
      */
     public static void fm$setUnchecked(MemorySegment s, int v) {
@@ -792,7 +668,6 @@ public final class WqeCtrlSeg {
      * Writes {@code fm} of the structure at byte {@code offset} of {@code s}. Keeps only the low 3 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Fence mode.
-     *
      * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
      */
     public static void fm$setUnchecked(MemorySegment s, long offset, int v) {
@@ -802,30 +677,9 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code reserved_at_5b} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x08 [4]}, 1 bit, reserved (must be zero); spec wqe.prm:26.
-     */
-    public static boolean reserved_at_5b(MemorySegment s) {
-        return reserved_at_5b(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_5b} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x08 [4]}, 1 bit, reserved (must be zero); spec wqe.prm:26.
-     */
-    public static boolean reserved_at_5b(MemorySegment s, long offset) {
-        return (s.get(PrmLayout.BYTE, offset + 11L) & 0x10) != 0;
-    }
-
-    /**
      * Reads {@code ce} of the structure at offset 0 of {@code s}.
      *
      * <p>When to write a CQE.
-     *
      * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
      */
@@ -837,7 +691,6 @@ public final class WqeCtrlSeg {
      * Reads {@code ce} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>When to write a CQE.
-     *
      * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
      */
@@ -849,7 +702,6 @@ public final class WqeCtrlSeg {
      * Reads {@code ce} as a {@link CompletionMode}; null when no constant has the value.
      *
      * <p>When to write a CQE.
-     *
      * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
      */
@@ -861,7 +713,6 @@ public final class WqeCtrlSeg {
      * Reads {@code ce} as a {@link CompletionMode}; null when no constant has the value.
      *
      * <p>When to write a CQE.
-     *
      * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
      */
@@ -873,7 +724,6 @@ public final class WqeCtrlSeg {
      * Writes {@code ce} of the structure at offset 0 of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>When to write a CQE.
-     *
      * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
      */
@@ -885,7 +735,6 @@ public final class WqeCtrlSeg {
      * Writes {@code ce} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>When to write a CQE.
-     *
      * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
      */
@@ -898,7 +747,6 @@ public final class WqeCtrlSeg {
      * Writes {@code ce} of the structure at offset 0 of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>When to write a CQE.
-     *
      * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
      */
@@ -910,7 +758,6 @@ public final class WqeCtrlSeg {
      * Writes {@code ce} of the structure at byte {@code offset} of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>When to write a CQE.
-     *
      * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
      */
@@ -924,7 +771,6 @@ public final class WqeCtrlSeg {
      * Writes constant {@code v} into {@code ce} of the structure at offset 0 of {@code s}.
      *
      * <p>When to write a CQE.
-     *
      * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
      */
@@ -936,7 +782,6 @@ public final class WqeCtrlSeg {
      * Writes constant {@code v} into {@code ce} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>When to write a CQE.
-     *
      * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
      * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
      */
@@ -948,7 +793,6 @@ public final class WqeCtrlSeg {
      * Reads {@code se} of the structure at offset 0 of {@code s}.
      *
      * <p>Solicited event.
-     *
      * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
      */
     public static boolean se(MemorySegment s) {
@@ -959,7 +803,6 @@ public final class WqeCtrlSeg {
      * Reads {@code se} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Solicited event.
-     *
      * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
      */
     public static boolean se(MemorySegment s, long offset) {
@@ -970,7 +813,6 @@ public final class WqeCtrlSeg {
      * Writes {@code se} of the structure at offset 0 of {@code s}.
      *
      * <p>Solicited event.
-     *
      * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
      */
     public static void se$set(MemorySegment s, boolean v) {
@@ -981,7 +823,6 @@ public final class WqeCtrlSeg {
      * Writes {@code se} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Solicited event.
-     *
      * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
      */
     public static void se$set(MemorySegment s, long offset, boolean v) {
@@ -992,7 +833,6 @@ public final class WqeCtrlSeg {
      * Writes {@code se} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Solicited event.
-     *
      * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
      */
     public static void se$setUnchecked(MemorySegment s, boolean v) {
@@ -1003,7 +843,6 @@ public final class WqeCtrlSeg {
      * Writes {@code se} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Solicited event.
-     *
      * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
      */
     public static void se$setUnchecked(MemorySegment s, long offset, boolean v) {
@@ -1013,30 +852,9 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code reserved_at_5f} of the structure at offset 0 of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x08 [0]}, 1 bit, reserved (must be zero); spec wqe.prm:28.
-     */
-    public static boolean reserved_at_5f(MemorySegment s) {
-        return reserved_at_5f(s, 0L);
-    }
-
-    /**
-     * Reads {@code reserved_at_5f} of the structure at byte {@code offset} of {@code s}.
-     *
-     *
-     * <p>PRM: {@code dword 0x08 [0]}, 1 bit, reserved (must be zero); spec wqe.prm:28.
-     */
-    public static boolean reserved_at_5f(MemorySegment s, long offset) {
-        return (s.get(PrmLayout.BYTE, offset + 11L) & 0x1) != 0;
-    }
-
-    /**
      * Reads {@code imm} of the structure at offset 0 of {@code s}.
      *
      * <p>Immediate data / invalidation key.
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
      */
     public static int imm(MemorySegment s) {
@@ -1047,7 +865,6 @@ public final class WqeCtrlSeg {
      * Reads {@code imm} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Immediate data / invalidation key.
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
      */
     public static int imm(MemorySegment s, long offset) {
@@ -1058,7 +875,6 @@ public final class WqeCtrlSeg {
      * Writes {@code imm} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
      *
      * <p>Immediate data / invalidation key.
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
      */
     public static void imm$set(MemorySegment s, int v) {
@@ -1069,7 +885,6 @@ public final class WqeCtrlSeg {
      * Writes {@code imm} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
      *
      * <p>Immediate data / invalidation key.
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
      */
     public static void imm$set(MemorySegment s, long offset, int v) {
@@ -1080,7 +895,6 @@ public final class WqeCtrlSeg {
      * Writes {@code imm} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Immediate data / invalidation key.
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
      */
     public static void imm$setUnchecked(MemorySegment s, int v) {
@@ -1091,7 +905,6 @@ public final class WqeCtrlSeg {
      * Writes {@code imm} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Immediate data / invalidation key.
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
      */
     public static void imm$setUnchecked(MemorySegment s, long offset, int v) {
@@ -1103,6 +916,13 @@ public final class WqeCtrlSeg {
      */
     private static boolean rule_ds_not_zero$holds(MemorySegment s, long offset) {
         return (Integer.toUnsignedLong(ds(s, offset)) != 0x0L ? 1L : 0L) != 0L;
+    }
+
+    /**
+     * Rule {@code low_bit_clear}: (reserved_at_5f == 0)
+     */
+    private static boolean rule_low_bit_clear$holds(MemorySegment s, long offset) {
+        return ((((s.get(PrmLayout.BYTE, offset + 11L) & 0x1) != 0) ? 1L : 0L) == 0x0L ? 1L : 0L) != 0L;
     }
 
     /**
@@ -1187,7 +1007,6 @@ public final class WqeCtrlSeg {
          * Sets {@code opc_mod}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>Opcode modifier.
-         *
          * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
          */
         public Writer opc_mod(int v) {
@@ -1200,7 +1019,6 @@ public final class WqeCtrlSeg {
          * Sets {@code wqe_index}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>WQE counter of this WQE, in 64-byte units.
-         *
          * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
          */
         public Writer wqe_index(int v) {
@@ -1213,7 +1031,6 @@ public final class WqeCtrlSeg {
          * Sets {@code opcode}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>What the WQE does.
-         *
          * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
          * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
          */
@@ -1227,7 +1044,6 @@ public final class WqeCtrlSeg {
          * Sets {@code opcode} to constant {@code v}.
          *
          * <p>What the WQE does.
-         *
          * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
          * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
          */
@@ -1239,7 +1055,6 @@ public final class WqeCtrlSeg {
          * Sets {@code qpn}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>Send queue (or QP) number.
-         *
          * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
          */
         public Writer qpn(int v) {
@@ -1252,7 +1067,6 @@ public final class WqeCtrlSeg {
          * Sets {@code ds}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>WQE size in 16-byte units.
-         *
          * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
          * <p>Range 1..63.
          */
@@ -1264,7 +1078,6 @@ public final class WqeCtrlSeg {
 
         /**
          * Sets {@code signature}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
          *
          * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
          */
@@ -1278,7 +1091,6 @@ public final class WqeCtrlSeg {
          * Sets {@code fm}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>Fence mode.
-         *
          * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
          */
         public Writer fm(int v) {
@@ -1291,7 +1103,6 @@ public final class WqeCtrlSeg {
          * Sets {@code ce}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>When to write a CQE.
-         *
          * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
          * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
          */
@@ -1305,7 +1116,6 @@ public final class WqeCtrlSeg {
          * Sets {@code ce} to constant {@code v}.
          *
          * <p>When to write a CQE.
-         *
          * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
          * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
          */
@@ -1317,7 +1127,6 @@ public final class WqeCtrlSeg {
          * Sets {@code se}.
          *
          * <p>Solicited event.
-         *
          * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
          */
         public Writer se(boolean v) {
@@ -1329,7 +1138,6 @@ public final class WqeCtrlSeg {
          * Sets {@code imm}.
          *
          * <p>Immediate data / invalidation key.
-         *
          * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
          */
         public Writer imm(int v) {

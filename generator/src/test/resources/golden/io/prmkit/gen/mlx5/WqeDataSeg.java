@@ -81,7 +81,6 @@ public final class WqeDataSeg {
      * Reads {@code byte_count} of the structure at offset 0 of {@code s}.
      *
      * <p>Bytes to send from this buffer.
-     *
      * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
      */
     public static int byte_count(MemorySegment s) {
@@ -92,7 +91,6 @@ public final class WqeDataSeg {
      * Reads {@code byte_count} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Bytes to send from this buffer.
-     *
      * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
      */
     public static int byte_count(MemorySegment s, long offset) {
@@ -103,7 +101,6 @@ public final class WqeDataSeg {
      * Writes {@code byte_count} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
      *
      * <p>Bytes to send from this buffer.
-     *
      * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
      */
     public static void byte_count$set(MemorySegment s, int v) {
@@ -114,7 +111,6 @@ public final class WqeDataSeg {
      * Writes {@code byte_count} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
      *
      * <p>Bytes to send from this buffer.
-     *
      * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
      */
     public static void byte_count$set(MemorySegment s, long offset, int v) {
@@ -125,7 +121,6 @@ public final class WqeDataSeg {
      * Writes {@code byte_count} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Bytes to send from this buffer.
-     *
      * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
      */
     public static void byte_count$setUnchecked(MemorySegment s, int v) {
@@ -136,7 +131,6 @@ public final class WqeDataSeg {
      * Writes {@code byte_count} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Bytes to send from this buffer.
-     *
      * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
      */
     public static void byte_count$setUnchecked(MemorySegment s, long offset, int v) {
@@ -147,7 +141,6 @@ public final class WqeDataSeg {
      * Reads {@code lkey} of the structure at offset 0 of {@code s}.
      *
      * <p>Local key of the memory region.
-     *
      * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
      */
     public static int lkey(MemorySegment s) {
@@ -158,7 +151,6 @@ public final class WqeDataSeg {
      * Reads {@code lkey} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Local key of the memory region.
-     *
      * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
      */
     public static int lkey(MemorySegment s, long offset) {
@@ -169,7 +161,6 @@ public final class WqeDataSeg {
      * Writes {@code lkey} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
      *
      * <p>Local key of the memory region.
-     *
      * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
      */
     public static void lkey$set(MemorySegment s, int v) {
@@ -180,7 +171,6 @@ public final class WqeDataSeg {
      * Writes {@code lkey} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
      *
      * <p>Local key of the memory region.
-     *
      * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
      */
     public static void lkey$set(MemorySegment s, long offset, int v) {
@@ -191,7 +181,6 @@ public final class WqeDataSeg {
      * Writes {@code lkey} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Local key of the memory region.
-     *
      * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
      */
     public static void lkey$setUnchecked(MemorySegment s, int v) {
@@ -202,7 +191,6 @@ public final class WqeDataSeg {
      * Writes {@code lkey} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Local key of the memory region.
-     *
      * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
      */
     public static void lkey$setUnchecked(MemorySegment s, long offset, int v) {
@@ -213,7 +201,6 @@ public final class WqeDataSeg {
      * Reads {@code addr} of the structure at offset 0 of {@code s}.
      *
      * <p>Buffer address.
-     *
      * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
      */
     public static long addr(MemorySegment s) {
@@ -224,7 +211,6 @@ public final class WqeDataSeg {
      * Reads {@code addr} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Buffer address.
-     *
      * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
      */
     public static long addr(MemorySegment s, long offset) {
@@ -235,7 +221,6 @@ public final class WqeDataSeg {
      * Writes {@code addr} of the structure at offset 0 of {@code s}. Every value fits (a 64-bit field takes the raw bits).
      *
      * <p>Buffer address.
-     *
      * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
      */
     public static void addr$set(MemorySegment s, long v) {
@@ -246,7 +231,6 @@ public final class WqeDataSeg {
      * Writes {@code addr} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits).
      *
      * <p>Buffer address.
-     *
      * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
      */
     public static void addr$set(MemorySegment s, long offset, long v) {
@@ -257,7 +241,6 @@ public final class WqeDataSeg {
      * Writes {@code addr} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Buffer address.
-     *
      * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
      */
     public static void addr$setUnchecked(MemorySegment s, long v) {
@@ -268,7 +251,6 @@ public final class WqeDataSeg {
      * Writes {@code addr} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Buffer address.
-     *
      * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
      */
     public static void addr$setUnchecked(MemorySegment s, long offset, long v) {
@@ -357,7 +339,6 @@ public final class WqeDataSeg {
          * Sets {@code byte_count}.
          *
          * <p>Bytes to send from this buffer.
-         *
          * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
          */
         public Writer byte_count(int v) {
@@ -369,7 +350,6 @@ public final class WqeDataSeg {
          * Sets {@code lkey}.
          *
          * <p>Local key of the memory region.
-         *
          * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
          */
         public Writer lkey(int v) {
@@ -381,7 +361,6 @@ public final class WqeDataSeg {
          * Sets {@code addr}.
          *
          * <p>Buffer address.
-         *
          * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
          */
         public Writer addr(long v) {

@@ -232,7 +232,6 @@ public final class WqeEthSeg {
      * Reads {@code swp_outer_l4_offset} of the structure at offset 0 of {@code s}.
      *
      * <p>Outer L4 offset in 2-byte units.
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -244,7 +243,6 @@ public final class WqeEthSeg {
      * Reads {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Outer L4 offset in 2-byte units.
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -256,7 +254,6 @@ public final class WqeEthSeg {
      * Writes {@code swp_outer_l4_offset} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Outer L4 offset in 2-byte units.
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -268,7 +265,6 @@ public final class WqeEthSeg {
      * Writes {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Outer L4 offset in 2-byte units.
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -281,7 +277,6 @@ public final class WqeEthSeg {
      * Writes {@code swp_outer_l4_offset} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Outer L4 offset in 2-byte units.
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -293,7 +288,6 @@ public final class WqeEthSeg {
      * Writes {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Outer L4 offset in 2-byte units.
-     *
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -303,7 +297,6 @@ public final class WqeEthSeg {
 
     /**
      * Reads {@code swp_outer_l3_offset} of the structure at offset 0 of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
@@ -315,7 +308,6 @@ public final class WqeEthSeg {
     /**
      * Reads {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -326,7 +318,6 @@ public final class WqeEthSeg {
     /**
      * Writes {@code swp_outer_l3_offset} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -336,7 +327,6 @@ public final class WqeEthSeg {
 
     /**
      * Writes {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
@@ -349,7 +339,6 @@ public final class WqeEthSeg {
     /**
      * Writes {@code swp_outer_l3_offset} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -359,7 +348,6 @@ public final class WqeEthSeg {
 
     /**
      * Writes {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
      *
      * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
@@ -371,7 +359,6 @@ public final class WqeEthSeg {
     /**
      * Reads {@code swp_inner_l4_offset} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -381,7 +368,6 @@ public final class WqeEthSeg {
 
     /**
      * Reads {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
@@ -393,7 +379,6 @@ public final class WqeEthSeg {
     /**
      * Writes {@code swp_inner_l4_offset} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -403,7 +388,6 @@ public final class WqeEthSeg {
 
     /**
      * Writes {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
@@ -416,7 +400,6 @@ public final class WqeEthSeg {
     /**
      * Writes {@code swp_inner_l4_offset} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -426,7 +409,6 @@ public final class WqeEthSeg {
 
     /**
      * Writes {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
      *
      * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
@@ -438,7 +420,6 @@ public final class WqeEthSeg {
     /**
      * Reads {@code swp_inner_l3_offset} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -448,7 +429,6 @@ public final class WqeEthSeg {
 
     /**
      * Reads {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
@@ -460,7 +440,6 @@ public final class WqeEthSeg {
     /**
      * Writes {@code swp_inner_l3_offset} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -470,7 +449,6 @@ public final class WqeEthSeg {
 
     /**
      * Writes {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
@@ -483,7 +461,6 @@ public final class WqeEthSeg {
     /**
      * Writes {@code swp_inner_l3_offset} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
@@ -493,7 +470,6 @@ public final class WqeEthSeg {
 
     /**
      * Writes {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
      *
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
      * <p>Needs capability {@code cmd_hca_cap.swp}.
@@ -506,7 +482,6 @@ public final class WqeEthSeg {
      * Reads {@code cs_flags} of the structure at offset 0 of {@code s}.
      *
      * <p>Checksum offloads.
-     *
      * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
      * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
      */
@@ -518,7 +493,6 @@ public final class WqeEthSeg {
      * Reads {@code cs_flags} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Checksum offloads.
-     *
      * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
      * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
      */
@@ -530,7 +504,6 @@ public final class WqeEthSeg {
      * Writes {@code cs_flags} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Checksum offloads.
-     *
      * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
      * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
      */
@@ -542,7 +515,6 @@ public final class WqeEthSeg {
      * Writes {@code cs_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Checksum offloads.
-     *
      * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
      * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
      */
@@ -555,7 +527,6 @@ public final class WqeEthSeg {
      * Writes {@code cs_flags} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Checksum offloads.
-     *
      * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
      * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
      */
@@ -567,7 +538,6 @@ public final class WqeEthSeg {
      * Writes {@code cs_flags} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Checksum offloads.
-     *
      * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
      * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
      */
@@ -578,7 +548,6 @@ public final class WqeEthSeg {
     /**
      * Reads {@code swp_flags} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
      */
     public static int swp_flags(MemorySegment s) {
@@ -587,7 +556,6 @@ public final class WqeEthSeg {
 
     /**
      * Reads {@code swp_flags} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
      */
@@ -598,7 +566,6 @@ public final class WqeEthSeg {
     /**
      * Writes {@code swp_flags} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
      */
     public static void swp_flags$set(MemorySegment s, int v) {
@@ -607,7 +574,6 @@ public final class WqeEthSeg {
 
     /**
      * Writes {@code swp_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
      */
@@ -619,7 +585,6 @@ public final class WqeEthSeg {
     /**
      * Writes {@code swp_flags} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
      */
     public static void swp_flags$setUnchecked(MemorySegment s, int v) {
@@ -628,7 +593,6 @@ public final class WqeEthSeg {
 
     /**
      * Writes {@code swp_flags} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
      *
      * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
      */
@@ -640,7 +604,6 @@ public final class WqeEthSeg {
      * Reads {@code mss} of the structure at offset 0 of {@code s}.
      *
      * <p>TSO segment size; 0 unless LSO.
-     *
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
      */
     public static int mss(MemorySegment s) {
@@ -651,7 +614,6 @@ public final class WqeEthSeg {
      * Reads {@code mss} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>TSO segment size; 0 unless LSO.
-     *
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
      */
     public static int mss(MemorySegment s, long offset) {
@@ -662,7 +624,6 @@ public final class WqeEthSeg {
      * Writes {@code mss} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>TSO segment size; 0 unless LSO.
-     *
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
      */
     public static void mss$set(MemorySegment s, int v) {
@@ -673,7 +634,6 @@ public final class WqeEthSeg {
      * Writes {@code mss} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>TSO segment size; 0 unless LSO.
-     *
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
      */
     public static void mss$set(MemorySegment s, long offset, int v) {
@@ -685,7 +645,6 @@ public final class WqeEthSeg {
      * Writes {@code mss} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>TSO segment size; 0 unless LSO.
-     *
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
      */
     public static void mss$setUnchecked(MemorySegment s, int v) {
@@ -696,7 +655,6 @@ public final class WqeEthSeg {
      * Writes {@code mss} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>TSO segment size; 0 unless LSO.
-     *
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
      */
     public static void mss$setUnchecked(MemorySegment s, long offset, int v) {
@@ -705,7 +663,6 @@ public final class WqeEthSeg {
 
     /**
      * Reads {@code flow_table_metadata} of the structure at offset 0 of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
      */
@@ -716,7 +673,6 @@ public final class WqeEthSeg {
     /**
      * Reads {@code flow_table_metadata} of the structure at byte {@code offset} of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
      */
     public static int flow_table_metadata(MemorySegment s, long offset) {
@@ -725,7 +681,6 @@ public final class WqeEthSeg {
 
     /**
      * Writes {@code flow_table_metadata} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
      *
      * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
      */
@@ -736,7 +691,6 @@ public final class WqeEthSeg {
     /**
      * Writes {@code flow_table_metadata} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
      *
-     *
      * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
      */
     public static void flow_table_metadata$set(MemorySegment s, long offset, int v) {
@@ -746,7 +700,6 @@ public final class WqeEthSeg {
     /**
      * Writes {@code flow_table_metadata} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
      *
-     *
      * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
      */
     public static void flow_table_metadata$setUnchecked(MemorySegment s, int v) {
@@ -755,7 +708,6 @@ public final class WqeEthSeg {
 
     /**
      * Writes {@code flow_table_metadata} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
      *
      * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
      */
@@ -767,7 +719,6 @@ public final class WqeEthSeg {
      * Reads {@code inline_hdr_sz} of the structure at offset 0 of {@code s}.
      *
      * <p>Bytes of packet headers inlined here.
-     *
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
      * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
      */
@@ -779,7 +730,6 @@ public final class WqeEthSeg {
      * Reads {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Bytes of packet headers inlined here.
-     *
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
      * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
      */
@@ -791,7 +741,6 @@ public final class WqeEthSeg {
      * Writes {@code inline_hdr_sz} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Bytes of packet headers inlined here.
-     *
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
      * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
      */
@@ -803,7 +752,6 @@ public final class WqeEthSeg {
      * Writes {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>Bytes of packet headers inlined here.
-     *
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
      * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
      */
@@ -816,7 +764,6 @@ public final class WqeEthSeg {
      * Writes {@code inline_hdr_sz} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Bytes of packet headers inlined here.
-     *
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
      * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
      */
@@ -828,7 +775,6 @@ public final class WqeEthSeg {
      * Writes {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>Bytes of packet headers inlined here.
-     *
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
      * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
      */
@@ -840,7 +786,6 @@ public final class WqeEthSeg {
      * The bytes of {@code inline_hdr_start} of the structure at offset 0 of {@code s}, as a slice (no copy).
      *
      * <p>First two inlined header bytes.
-     *
      * <p>PRM: {@code bytes 0x0e..0x0f}, 16 bits; spec wqe.prm:71.
      * <p>Alternative {@code inline_hdr} of union {@code union_at_60}.
      */
@@ -852,7 +797,6 @@ public final class WqeEthSeg {
      * The bytes of {@code inline_hdr_start} of the structure at byte {@code offset} of {@code s}, as a slice (no copy).
      *
      * <p>First two inlined header bytes.
-     *
      * <p>PRM: {@code bytes 0x0e..0x0f}, 16 bits; spec wqe.prm:71.
      * <p>Alternative {@code inline_hdr} of union {@code union_at_60}.
      */
@@ -864,7 +808,6 @@ public final class WqeEthSeg {
      * Copies the 2 bytes of {@code inline_hdr_start} (structure at offset 0) into the start of {@code dst}.
      *
      * <p>First two inlined header bytes.
-     *
      * <p>PRM: {@code bytes 0x0e..0x0f}, 16 bits; spec wqe.prm:71.
      * <p>Alternative {@code inline_hdr} of union {@code union_at_60}.
      */
@@ -876,7 +819,6 @@ public final class WqeEthSeg {
      * Copies the 2 bytes of {@code inline_hdr_start} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter.
      *
      * <p>First two inlined header bytes.
-     *
      * <p>PRM: {@code bytes 0x0e..0x0f}, 16 bits; spec wqe.prm:71.
      * <p>Alternative {@code inline_hdr} of union {@code union_at_60}.
      */
@@ -889,7 +831,6 @@ public final class WqeEthSeg {
      * Copies {@code src} into the start of {@code inline_hdr_start} (structure at offset 0); bytes past {@code src.length} are left as they are.
      *
      * <p>First two inlined header bytes.
-     *
      * <p>PRM: {@code bytes 0x0e..0x0f}, 16 bits; spec wqe.prm:71.
      * <p>Alternative {@code inline_hdr} of union {@code union_at_60}.
      */
@@ -901,7 +842,6 @@ public final class WqeEthSeg {
      * Copies {@code src} into the start of {@code inline_hdr_start} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 2 bytes.
      *
      * <p>First two inlined header bytes.
-     *
      * <p>PRM: {@code bytes 0x0e..0x0f}, 16 bits; spec wqe.prm:71.
      * <p>Alternative {@code inline_hdr} of union {@code union_at_60}.
      */
@@ -913,7 +853,6 @@ public final class WqeEthSeg {
     /**
      * Reads {@code insert_type} of the structure at offset 0 of {@code s}.
      *
-     *
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
      * <p>Alternative {@code insert} of union {@code union_at_60}.
      */
@@ -923,7 +862,6 @@ public final class WqeEthSeg {
 
     /**
      * Reads {@code insert_type} of the structure at byte {@code offset} of {@code s}.
-     *
      *
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
      * <p>Alternative {@code insert} of union {@code union_at_60}.
@@ -935,7 +873,6 @@ public final class WqeEthSeg {
     /**
      * Writes {@code insert_type} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
-     *
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
      * <p>Alternative {@code insert} of union {@code union_at_60}.
      */
@@ -945,7 +882,6 @@ public final class WqeEthSeg {
 
     /**
      * Writes {@code insert_type} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
      *
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
      * <p>Alternative {@code insert} of union {@code union_at_60}.
@@ -958,7 +894,6 @@ public final class WqeEthSeg {
     /**
      * Writes {@code insert_type} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
-     *
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
      * <p>Alternative {@code insert} of union {@code union_at_60}.
      */
@@ -968,7 +903,6 @@ public final class WqeEthSeg {
 
     /**
      * Writes {@code insert_type} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
      *
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
      * <p>Alternative {@code insert} of union {@code union_at_60}.
@@ -981,7 +915,6 @@ public final class WqeEthSeg {
      * Reads {@code vlan_tci} of the structure at offset 0 of {@code s}.
      *
      * <p>VLAN tag to insert.
-     *
      * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
      * <p>Alternative {@code insert} of union {@code union_at_60}.
      */
@@ -993,7 +926,6 @@ public final class WqeEthSeg {
      * Reads {@code vlan_tci} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>VLAN tag to insert.
-     *
      * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
      * <p>Alternative {@code insert} of union {@code union_at_60}.
      */
@@ -1005,7 +937,6 @@ public final class WqeEthSeg {
      * Writes {@code vlan_tci} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>VLAN tag to insert.
-     *
      * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
      * <p>Alternative {@code insert} of union {@code union_at_60}.
      */
@@ -1017,7 +948,6 @@ public final class WqeEthSeg {
      * Writes {@code vlan_tci} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
      *
      * <p>VLAN tag to insert.
-     *
      * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
      * <p>Alternative {@code insert} of union {@code union_at_60}.
      */
@@ -1030,7 +960,6 @@ public final class WqeEthSeg {
      * Writes {@code vlan_tci} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>VLAN tag to insert.
-     *
      * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
      * <p>Alternative {@code insert} of union {@code union_at_60}.
      */
@@ -1042,7 +971,6 @@ public final class WqeEthSeg {
      * Writes {@code vlan_tci} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
      *
      * <p>VLAN tag to insert.
-     *
      * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
      * <p>Alternative {@code insert} of union {@code union_at_60}.
      */
@@ -1054,7 +982,6 @@ public final class WqeEthSeg {
      * Reads {@code trailer} of the structure at offset 0 of {@code s}.
      *
      * <p>Trailer to insert.
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
      * <p>Alternative {@code trailer} of union {@code union_at_60}.
      */
@@ -1066,7 +993,6 @@ public final class WqeEthSeg {
      * Reads {@code trailer} of the structure at byte {@code offset} of {@code s}.
      *
      * <p>Trailer to insert.
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
      * <p>Alternative {@code trailer} of union {@code union_at_60}.
      */
@@ -1078,7 +1004,6 @@ public final class WqeEthSeg {
      * Writes {@code trailer} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
      *
      * <p>Trailer to insert.
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
      * <p>Alternative {@code trailer} of union {@code union_at_60}.
      */
@@ -1090,7 +1015,6 @@ public final class WqeEthSeg {
      * Writes {@code trailer} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
      *
      * <p>Trailer to insert.
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
      * <p>Alternative {@code trailer} of union {@code union_at_60}.
      */
@@ -1102,7 +1026,6 @@ public final class WqeEthSeg {
      * Writes {@code trailer} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Trailer to insert.
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
      * <p>Alternative {@code trailer} of union {@code union_at_60}.
      */
@@ -1114,7 +1037,6 @@ public final class WqeEthSeg {
      * Writes {@code trailer} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
      *
      * <p>Trailer to insert.
-     *
      * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
      * <p>Alternative {@code trailer} of union {@code union_at_60}.
      */
@@ -1204,7 +1126,6 @@ public final class WqeEthSeg {
          * Sets {@code swp_outer_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>Outer L4 offset in 2-byte units.
-         *
          * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
          * <p>Needs capability {@code cmd_hca_cap.swp}.
          */
@@ -1216,7 +1137,6 @@ public final class WqeEthSeg {
 
         /**
          * Sets {@code swp_outer_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
          *
          * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
          * <p>Needs capability {@code cmd_hca_cap.swp}.
@@ -1230,7 +1150,6 @@ public final class WqeEthSeg {
         /**
          * Sets {@code swp_inner_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
          *
-         *
          * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
          * <p>Needs capability {@code cmd_hca_cap.swp}.
          */
@@ -1242,7 +1161,6 @@ public final class WqeEthSeg {
 
         /**
          * Sets {@code swp_inner_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
          *
          * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
          * <p>Needs capability {@code cmd_hca_cap.swp}.
@@ -1257,7 +1175,6 @@ public final class WqeEthSeg {
          * Sets {@code cs_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>Checksum offloads.
-         *
          * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
          * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
          */
@@ -1269,7 +1186,6 @@ public final class WqeEthSeg {
 
         /**
          * Sets {@code swp_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
          *
          * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
          */
@@ -1283,7 +1199,6 @@ public final class WqeEthSeg {
          * Sets {@code mss}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>TSO segment size; 0 unless LSO.
-         *
          * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
          */
         public Writer mss(int v) {
@@ -1294,7 +1209,6 @@ public final class WqeEthSeg {
 
         /**
          * Sets {@code flow_table_metadata}.
-         *
          *
          * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
          */
@@ -1307,7 +1221,6 @@ public final class WqeEthSeg {
          * Sets {@code inline_hdr_sz}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>Bytes of packet headers inlined here.
-         *
          * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
          * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
          */
@@ -1319,7 +1232,6 @@ public final class WqeEthSeg {
 
         /**
          * Sets {@code insert_type}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
          *
          * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
          * <p>Alternative {@code insert} of union {@code union_at_60}.
@@ -1334,7 +1246,6 @@ public final class WqeEthSeg {
          * Sets {@code vlan_tci}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
          *
          * <p>VLAN tag to insert.
-         *
          * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
          * <p>Alternative {@code insert} of union {@code union_at_60}.
          */
@@ -1348,7 +1259,6 @@ public final class WqeEthSeg {
          * Sets {@code trailer}.
          *
          * <p>Trailer to insert.
-         *
          * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
          * <p>Alternative {@code trailer} of union {@code union_at_60}.
          */
