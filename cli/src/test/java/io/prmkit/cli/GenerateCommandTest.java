@@ -1,0 +1,111 @@
+package io.prmkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prmkit.cli.PrmkitCliTest.Run;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class GenerateCommandTest {
+    static final String SPEC = """
+            package mlx5;
+
+            enum send_wqe_opcode width 8 {
+                NOP = 0x00 "No operation";
+                SEND = 0x0a "Send";
+            }
+
+            /// Control segment: the first 16 bytes of every send WQE.
+            struct wqe_ctrl_seg size 0x10 {
+                0x00 [31:24] opc_mod                          "Opcode modifier";
+                0x00 [23:8]  wqe_index                        "WQE counter of this WQE";
+                0x00 [7:0]   opcode    enum send_wqe_opcode   "What the WQE does";
+                0x04 [31:8]  qpn                              "Send queue number";
+                0x04 [7:6]   reserved;
+                0x04 [5:0]   ds        range 1..63            "WQE size in 16-byte units";
+                0x08 [31:0]  reserved;
+                0x0c         imm : u32                        "Immediate data";
+            }
+            """;
+
+    @TempDir
+    Path tmp;
+
+    private Path spec(String name, String text) throws IOException {
+        Path p = tmp.resolve(name);
+        Files.writeString(p, text);
+        return p;
+    }
+
+    private static List<Path> files(Path dir) throws IOException {
+        if (!Files.exists(dir)) return List.of();
+        try (Stream<Path> s = Files.walk(dir)) {
+            return s.filter(Files::isRegularFile).sorted().toList();
+        }
+    }
+
+    @Test
+    void generatesAccessorsAndPrintsASummary() throws IOException {
+        Path spec = spec("wqe.prm", SPEC);
+        Path out = tmp.resolve("out");
+        Run run = PrmkitCliTest.run("generate", spec.toString(), "-o", out.toString(), "--package", "io.example");
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("", run.err());
+        assertEquals("1 structures, 6 fields, 1 enums, 3 files written to " + out + "\n", run.out().replace("\r\n", "\n"));
+        assertEquals(List.of(
+                out.resolve("io/example/mlx5/PrmLayout.java"),
+                out.resolve("io/example/mlx5/SendWqeOpcode.java"),
+                out.resolve("io/example/mlx5/WqeCtrlSeg.java")), files(out));
+        String ctrl = Files.readString(out.resolve("io/example/mlx5/WqeCtrlSeg.java"));
+        assertTrue(ctrl.startsWith("package io.example.mlx5;"), ctrl);
+        assertTrue(ctrl.contains("public static int wqe_index(MemorySegment s, long offset)"), ctrl);
+        assertTrue(ctrl.contains("spec " + spec + ":10"), "javadoc cites the spec line");
+
+        Run again = PrmkitCliTest.run("generate", spec.toString(), "-o", out.toString(), "--package", "io.example");
+        assertEquals(0, again.exitCode(), again.err());
+        assertTrue(again.out().contains("0 files written to " + out + " (3 unchanged)"), again.out());
+    }
+
+    @Test
+    void specErrorsArePrintedWithLocationsAndNothingIsWritten() throws IOException {
+        Path spec = spec("bad.prm", "package mlx5;\nstruct s size 4 {\n    0x00 [31:0] a;\n    0x00 [7:0] b;\n}\n");
+        Path out = tmp.resolve("out");
+        Run run = PrmkitCliTest.run("generate", spec.toString(), "-o", out.toString());
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().startsWith(spec + ":4:"), run.err());
+        assertTrue(run.err().contains("error: "), run.err());
+        assertTrue(run.err().contains("    0x00 [7:0] b;\n"), run.err());
+        assertTrue(run.err().endsWith("nothing written\n"), run.err());
+        assertFalse(run.err().contains("Exception"), run.err());
+        assertEquals("", run.out());
+        assertEquals(List.of(), files(out));
+    }
+
+    @Test
+    void missingSpecFileIsAOneLineError() {
+        Run run = PrmkitCliTest.run("generate", tmp.resolve("nope.prm").toString(), "-o", tmp.resolve("out").toString());
+        assertEquals(1, run.exitCode());
+        assertEquals("prmkit generate: no such file or directory: " + tmp.resolve("nope.prm") + "\n", run.err());
+    }
+
+    @Test
+    void badPackageIsAUsageError() throws IOException {
+        Run run = PrmkitCliTest.run("generate", spec("wqe.prm", SPEC).toString(), "-o", tmp.toString(), "--package", "io.class");
+        assertEquals(2, run.exitCode());
+        assertEquals("prmkit generate: --package: not a valid Java package: io.class\n", run.err());
+    }
+
+    @Test
+    void outputIsRequired() {
+        Run run = PrmkitCliTest.run("generate");
+        assertEquals(2, run.exitCode());
+        assertTrue(run.err().startsWith("Missing required option: '--output=DIR'"), run.err());
+    }
+}

@@ -1,0 +1,50 @@
+package io.prmkit.generator;
+
+import com.palantir.javapoet.ClassName;
+import io.prmkit.dsl.ir.EnumLayout;
+import io.prmkit.dsl.ir.LayoutModel;
+import io.prmkit.dsl.ir.QualifiedName;
+import io.prmkit.dsl.ir.StructLayout;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+
+/** What every emitter needs to know about the whole model: options and the Java name of each declaration. */
+final class GeneratorContext {
+    static final ClassName MEMORY_SEGMENT = ClassName.get("java.lang.foreign", "MemorySegment");
+    static final String LAYOUT_CLASS = "PrmLayout";
+    static final String CONSTANTS_CLASS = "PrmConstants";
+
+    final GeneratorOptions options;
+    final LayoutModel model;
+    private final Map<QualifiedName, StructLayout> structs = new LinkedHashMap<>();
+    private final Map<QualifiedName, EnumLayout> enums = new LinkedHashMap<>();
+
+    GeneratorContext(GeneratorOptions options, LayoutModel model) {
+        this.options = options;
+        this.model = model;
+        for (StructLayout s : model.structs()) structs.put(s.name(), s);
+        for (EnumLayout e : model.enums()) enums.put(e.name(), e);
+    }
+
+    String javaPackage(QualifiedName name) {
+        return Names.javaPackage(options, name.pkg());
+    }
+
+    ClassName className(QualifiedName name) {
+        return ClassName.get(javaPackage(name), Names.upperCamel(name.name()));
+    }
+
+    /** The support class ({@code PrmLayout}) of the Java package that holds {@code name}. */
+    ClassName layoutClass(QualifiedName name) {
+        return ClassName.get(javaPackage(name), LAYOUT_CLASS);
+    }
+
+    Optional<StructLayout> struct(QualifiedName name) {
+        return Optional.ofNullable(structs.get(name));
+    }
+
+    Optional<EnumLayout> enumType(QualifiedName name) {
+        return Optional.ofNullable(enums.get(name));
+    }
+}

@@ -1,0 +1,74 @@
+package io.prmkit.generator;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import io.prmkit.dsl.ir.Expr;
+import io.prmkit.dsl.ir.Member;
+import io.prmkit.dsl.ir.StructLayout;
+import java.util.List;
+
+/**
+ * Compiles a resolved rule expression into a Java {@code long} expression with the spec's
+ * semantics: unsigned 64-bit values, comparisons and logic yielding 0 or 1, any non-zero is true.
+ * Field values are read through the generated getters of the same structure.
+ */
+final class RuleCode {
+    private final StructLayout struct;
+    private final ClassName layout;
+    private final List<String> problems;
+
+    RuleCode(StructLayout struct, ClassName layout, List<String> problems) {
+        this.struct = struct;
+        this.layout = layout;
+        this.problems = problems;
+    }
+
+    CodeBlock compile(Expr e) {
+        if (e instanceof Expr.Literal l) return CodeBlock.of("$L", ScalarCode.hex64(l.value()));
+        if (e instanceof Expr.FieldValue f) return field(f.field());
+        if (e instanceof Expr.Unary u) {
+            CodeBlock x = compile(u.operand());
+            return switch (u.op()) {
+                case NOT -> CodeBlock.of("($L == 0L ? 1L : 0L)", x);
+                case NEG -> CodeBlock.of("(-$L)", x);
+                case BIT_NOT -> CodeBlock.of("(~$L)", x);
+            };
+        }
+        Expr.Binary b = (Expr.Binary) e;
+        CodeBlock l = compile(b.left());
+        CodeBlock r = compile(b.right());
+        return switch (b.op()) {
+            case OR -> CodeBlock.of("($L != 0L || $L != 0L ? 1L : 0L)", l, r);
+            case AND -> CodeBlock.of("($L != 0L && $L != 0L ? 1L : 0L)", l, r);
+            case EQ -> CodeBlock.of("($L == $L ? 1L : 0L)", l, r);
+            case NE -> CodeBlock.of("($L != $L ? 1L : 0L)", l, r);
+            case LT -> CodeBlock.of("(Long.compareUnsigned($L, $L) < 0 ? 1L : 0L)", l, r);
+            case LE -> CodeBlock.of("(Long.compareUnsigned($L, $L) <= 0 ? 1L : 0L)", l, r);
+            case GT -> CodeBlock.of("(Long.compareUnsigned($L, $L) > 0 ? 1L : 0L)", l, r);
+            case GE -> CodeBlock.of("(Long.compareUnsigned($L, $L) >= 0 ? 1L : 0L)", l, r);
+            case BIT_OR -> CodeBlock.of("($L | $L)", l, r);
+            case BIT_XOR -> CodeBlock.of("($L ^ $L)", l, r);
+            case BIT_AND -> CodeBlock.of("($L & $L)", l, r);
+            case SHL -> CodeBlock.of("($L << $L)", l, r);
+            case SHR -> CodeBlock.of("($L >>> $L)", l, r);
+            case ADD -> CodeBlock.of("($L + $L)", l, r);
+            case SUB -> CodeBlock.of("($L - $L)", l, r);
+            case MUL -> CodeBlock.of("($L * $L)", l, r);
+            case DIV -> CodeBlock.of("$T.div($L, $L)", layout, l, r);
+            case MOD -> CodeBlock.of("$T.rem($L, $L)", layout, l, r);
+        };
+    }
+
+    private CodeBlock field(String name) {
+        Member m = struct.member(name).orElse(null);
+        if (m == null || !m.isScalar()) {
+            problems.add(struct.name() + ": rule refers to " + name + ", which is not a bit field of the structure");
+            return CodeBlock.of("0L");
+        }
+        String getter = Names.member(m.name());
+        long w = m.bitWidth();
+        if (w == 1) return CodeBlock.of("($L(s, offset) ? 1L : 0L)", getter);
+        if (w <= 32) return CodeBlock.of("Integer.toUnsignedLong($L(s, offset))", getter);
+        return CodeBlock.of("$L(s, offset)", getter);
+    }
+}

@@ -1,0 +1,325 @@
+package io.prmkit.generator;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import java.util.function.Predicate;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The generated accessors of the hand-built fixtures, compiled in memory (java.base only, -Werror)
+ * and exercised against raw bytes laid out by hand from the PRM tables.
+ */
+class GeneratedFixturesIT {
+    static Loaded gen;
+
+    @BeforeAll
+    static void compile() {
+        gen = Loaded.compile(new AccessorGenerator(new GeneratorOptions("io.prmkit.gen")).generate(Fixtures.model()), "io.prmkit.gen.mlx5");
+    }
+
+    private static Object enumConstant(String cls, String name) {
+        return gen.constant(cls, name);
+    }
+
+    @Test
+    void controlSegmentMatchesTheKernelsEncoding() {
+        byte[] b = new byte[16];
+        Object s = Loaded.segment(b);
+        gen.call("WqeCtrlSeg", "opcode$set", s, enumConstant("SendWqeOpcode", "SEND"));
+        gen.call("WqeCtrlSeg", "wqe_index$set", s, 0x1234);
+        gen.call("WqeCtrlSeg", "qpn$set", s, 0xabcdef);
+        gen.call("WqeCtrlSeg", "ds$set", s, 4);
+        gen.call("WqeCtrlSeg", "ce$set", s, enumConstant("CompletionMode", "CQE_ALWAYS"));
+        gen.call("WqeCtrlSeg", "se$set", s, true);
+        gen.call("WqeCtrlSeg", "imm$set", s, 0x80000001);
+        // opmod_idx_opcode = be32(0x0012340a); qpn_ds = be32(sqn << 8 | ds); fm_ce_se = CQ_UPDATE | SOLICITED = 0x0a
+        assertArrayEquals(new byte[] {0x00, 0x12, 0x34, 0x0a, (byte) 0xab, (byte) 0xcd, (byte) 0xef, 0x04, 0, 0, 0, 0x0a, (byte) 0x80, 0, 0, 1}, b);
+        assertEquals(0x1234, gen.call("WqeCtrlSeg", "wqe_index", s));
+        assertEquals(enumConstant("SendWqeOpcode", "SEND"), gen.call("WqeCtrlSeg", "opcode$enum", s));
+        assertEquals(0x80000001, gen.call("WqeCtrlSeg", "imm", s));
+        assertEquals(true, gen.call("WqeCtrlSeg", "se", s));
+        assertEquals(List.of(), gen.call("WqeCtrlSeg", "validate", s));
+        assertEquals(16L, gen.constant("WqeCtrlSeg", "SIZE"));
+        assertEquals(58L, gen.constant("WqeCtrlSeg", "ds$BIT_OFFSET"));
+        assertEquals(6L, gen.constant("WqeCtrlSeg", "ds$BIT_WIDTH"));
+    }
+
+    @Test
+    void writerBuildsTheWholeSegmentLikeTheSetters() {
+        byte[] viaSetters = new byte[32];
+        Object s = Loaded.segment(viaSetters);
+        gen.call("WqeCtrlSeg", "opcode$set", s, 16L, enumConstant("SendWqeOpcode", "SEND"));
+        gen.call("WqeCtrlSeg", "wqe_index$set", s, 16L, 0xbeef);
+        gen.call("WqeCtrlSeg", "qpn$set", s, 16L, 0x123456);
+        gen.call("WqeCtrlSeg", "ds$set", s, 16L, 4);
+        gen.call("WqeCtrlSeg", "ce$set", s, 16L, 2);
+        gen.call("WqeCtrlSeg", "se$set", s, 16L, true);
+        gen.call("WqeCtrlSeg", "imm$set", s, 16L, 0xcafef00d);
+
+        byte[] viaWriter = new byte[32];
+        java.util.Arrays.fill(viaWriter, (byte) 0xff); // the writer overwrites every byte, reserved bits included
+        java.util.Arrays.fill(viaWriter, 0, 16, (byte) 0);
+        Object w = gen.call("WqeCtrlSeg", "writer", Loaded.segment(viaWriter), 16L);
+        w = Loaded.invoke(w, "opcode", enumConstant("SendWqeOpcode", "SEND"));
+        w = Loaded.invoke(w, "wqe_index", 0xbeef);
+        w = Loaded.invoke(w, "qpn", 0x123456);
+        w = Loaded.invoke(w, "ds", 4);
+        w = Loaded.invoke(w, "ce", enumConstant("CompletionMode", "CQE_ALWAYS"));
+        w = Loaded.invoke(w, "se", true);
+        w = Loaded.invoke(w, "imm", 0xcafef00d);
+        Loaded.invoke(w, "write");
+        assertArrayEquals(viaSetters, viaWriter);
+
+        Object w2 = gen.call("WqeCtrlSeg", "writer", Loaded.segment(viaWriter));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Loaded.invoke(w2, "ds", 64));
+        assertEquals("wqe_ctrl_seg.ds: value 64 (0x40) does not fit in 6 bits (0..63)", e.getMessage());
+
+        byte[] data = new byte[16];
+        Object dw = gen.call("WqeDataSeg", "writer", Loaded.segment(data));
+        Loaded.invoke(Loaded.invoke(Loaded.invoke(dw, "byte_count", 0x5dc), "lkey", 7), "addr", 0x1122334455667788L);
+        Loaded.invoke(dw, "write");
+        assertArrayEquals(new byte[] {0, 0, 5, (byte) 0xdc, 0, 0, 0, 7, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, (byte) 0x88}, data);
+    }
+
+    @Test
+    void writersExistOnlyForSmallStructuresWithSettableFields() {
+        assertTrue(gen.hasMethod("WqeEthSeg", "writer"));
+        assertFalse(gen.hasMethod("FlowSample", "writer"), "80 bytes: no writer");
+        assertFalse(gen.hasMethod("CreateCqOut", "writer"), "only device-written fields: no writer");
+    }
+
+    @Test
+    void offsetFormsAddressAStructureInsideALargerSegment() {
+        byte[] b = new byte[64 + 16];
+        Object s = Loaded.segment(b);
+        gen.call("WqeCtrlSeg", "qpn$set", s, 64L, 0x123456);
+        gen.call("WqeCtrlSeg", "ds$setUnchecked", s, 64L, 3);
+        for (int i = 0; i < 64; i++) assertEquals(0, b[i]);
+        assertEquals(0x12, b[68]);
+        assertEquals(0x56, b[70]);
+        assertEquals(3, b[71]);
+        assertEquals(0x123456, gen.call("WqeCtrlSeg", "qpn", s, 64L));
+        gen.call("WqeCtrlSeg", "clear", s, 64L);
+        assertArrayEquals(new byte[80], b);
+    }
+
+    @Test
+    void checkedSettersRejectValuesThatDoNotFitAndWriteNothing() {
+        byte[] b = new byte[16];
+        Object s = Loaded.segment(b);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> gen.call("WqeCtrlSeg", "ds$set", s, 64));
+        assertEquals("wqe_ctrl_seg.ds: value 64 (0x40) does not fit in 6 bits (0..63)", e.getMessage());
+        e = assertThrows(IllegalArgumentException.class, () -> gen.call("WqeCtrlSeg", "qpn$set", s, -1));
+        assertTrue(e.getMessage().startsWith("wqe_ctrl_seg.qpn: value -1 "), e.getMessage());
+        assertArrayEquals(new byte[16], b);
+        gen.call("WqeCtrlSeg", "ds$setUnchecked", s, 0x7f);
+        assertEquals(0x3f, gen.call("WqeCtrlSeg", "ds", s));
+        assertEquals(0, b[6]);
+        assertEquals(0x3f, b[7]);
+    }
+
+    @Test
+    void reservedAndDeviceWrittenFieldsHaveNoSetters() {
+        assertTrue(gen.hasMethod("WqeCtrlSeg", "reserved_at_38"));
+        assertFalse(gen.hasMethod("WqeCtrlSeg", "reserved_at_38$set"));
+        assertFalse(gen.hasMethod("WqeCtrlSeg", "reserved_at_38$setUnchecked"));
+        assertTrue(gen.hasMethod("CreateCqOut", "status"));
+        assertTrue(gen.hasMethod("CreateCqOut", "status$enum"));
+        assertFalse(gen.hasMethod("CreateCqOut", "status$set"));
+        assertFalse(gen.hasMethod("CreateCqOut", "syndrome$setUnchecked"));
+        assertTrue(gen.hasMethod("CreateCqIn", "log_cq_size$set"));
+    }
+
+    @Test
+    void statusDecodesToNameMeaningAndCauseInOneCall() {
+        assertEquals("BAD_PARAM (0x3): Bad parameter; a field value is out of range; the syndrome names it", gen.call("CmdStatus", "describe", 3L));
+        assertEquals("unknown (0x77)", gen.call("CmdStatus", "describe", 0x77L));
+        assertNull(gen.call("CmdStatus", "of", 0x77L));
+        assertEquals(enumConstant("CmdStatus", "EXCEED_LIM"), gen.call("CmdStatus", "of", 0x40L));
+        assertEquals(0x40, gen.constant("CmdStatus", "EXCEED_LIM$VALUE"));
+        byte[] b = new byte[16];
+        b[0] = 0x03;
+        assertEquals(enumConstant("CmdStatus", "BAD_PARAM"), gen.call("CreateCqOut", "status$enum", Loaded.segment(b)));
+        b[0] = 0x55;
+        assertNull(gen.call("CreateCqOut", "status$enum", Loaded.segment(b)));
+        assertEquals(0x55, gen.call("CreateCqOut", "status", Loaded.segment(b)));
+    }
+
+    @Test
+    void flagSetsDescribeSetBits() {
+        assertEquals("L3_CSUM|L4_CSUM|0x1", gen.call("CsFlags", "describe", 0xc1L));
+        assertNull(gen.call("CsFlags", "describe", 0L));
+        assertEquals(0x40, gen.constant("CsFlags", "L3_CSUM$MASK"));
+        assertEquals(0xc0L, gen.call("CsFlags", "maskOf", gen.call("CsFlags", "of", 0xc0L)));
+    }
+
+    @Test
+    void wideFieldsByteArraysNestedStructsAndArrays() {
+        byte[] b = new byte[0x50];
+        Object s = Loaded.segment(b);
+        gen.call("FlowSample", "packet_count$set", s, 0x0102030405060708L);
+        gen.call("FlowSample", "timestamp$set", s, 0xa1a2a3a4a5a6L);
+        gen.call("FlowSample", "dmac$copyFrom", s, new byte[] {1, 2, 3, 4, 5, 6});
+        gen.call("FlowSample", "prio$set", s, 1L, 0xf);
+        gen.call("FlowSample", "words$set", s, 1L, 0xbeef);
+        long more1 = (Long) gen.call("FlowSample", "more$offset", 1L);
+        assertEquals(0x40L, more1);
+        gen.call("WqeDataSeg", "addr$set", s, more1, 0x1122334455667788L);
+        gen.call("WqeDataSeg", "lkey$set", s, (Long) gen.constant("FlowSample", "data$BYTE_OFFSET"), 0x7);
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6, 7, 8, (byte) 0xa1, (byte) 0xa2, (byte) 0xa3, (byte) 0xa4, (byte) 0xa5, (byte) 0xa6, 0, 0}, java.util.Arrays.copyOf(b, 16));
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6}, java.util.Arrays.copyOfRange(b, 0x10, 0x16));
+        assertEquals(0x0f, b[0x18]);
+        assertEquals((byte) 0xbe, b[0x1e]);
+        assertEquals((byte) 0xef, b[0x1f]);
+        assertEquals(7, b[0x27]);
+        assertArrayEquals(new byte[] {0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, (byte) 0x88}, java.util.Arrays.copyOfRange(b, 0x48, 0x50));
+        assertEquals(0xa1a2a3a4a5a6L, gen.call("FlowSample", "timestamp", s));
+        assertEquals(0xf, gen.call("FlowSample", "prio$elem", s, 1L));
+        byte[] mac = new byte[6];
+        gen.call("FlowSample", "dmac$copyTo", s, mac);
+        assertArrayEquals(new byte[] {1, 2, 3, 4, 5, 6}, mac);
+        assertThrows(IllegalArgumentException.class, () -> gen.call("FlowSample", "dmac$copyFrom", s, new byte[7]));
+        assertThrows(IllegalArgumentException.class, () -> gen.call("FlowSample", "dmac$copyTo", s, new byte[5]));
+        assertThrows(IndexOutOfBoundsException.class, () -> gen.call("FlowSample", "prio$elem", s, 8L));
+        assertThrows(IndexOutOfBoundsException.class, () -> gen.call("FlowSample", "more$elem", s, 2L));
+        assertThrows(IllegalArgumentException.class, () -> gen.call("FlowSample", "timestamp$set", s, 1L << 48));
+    }
+
+    @Test
+    void flexibleArrayIsBoundedOnlyByTheSegment() {
+        byte[] b = new byte[0x18 + 3 * 8];
+        Object s = Loaded.segment(b);
+        gen.call("CreateCqIn", "pas$set", s, 2L, 0xfedcba9876543210L);
+        assertEquals(0xfedcba9876543210L, gen.call("CreateCqIn", "pas$elem", s, 2L));
+        assertEquals((byte) 0xfe, b[0x28]);
+        assertThrows(IndexOutOfBoundsException.class, () -> gen.call("CreateCqIn", "pas$elem", s, 3L));
+        assertEquals(0x18L, gen.constant("CreateCqIn", "SIZE"));
+        String dump = (String) gen.call("CreateCqIn", "dump", s);
+        assertTrue(dump.contains("bytes 0x28..0x2f     pas[2] = 0xfedcba9876543210"), dump);
+    }
+
+    @Test
+    void validateReportsRangesRulesReservedBitsAndCapabilities() {
+        byte[] b = new byte[16];
+        Object s = Loaded.segment(b);
+        gen.call("WqeCtrlSeg", "ds$set", s, 1);
+        assertEquals(List.of(), gen.call("WqeCtrlSeg", "validate", s));
+        b[7] |= 0x80;
+        gen.call("WqeCtrlSeg", "ds$set", s, 0);
+        assertEquals(List.of(
+                "wqe_ctrl_seg.reserved_at_38 (dword 0x04 [7:6]): must be zero, is 0x2",
+                "wqe_ctrl_seg.ds (dword 0x04 [5:0]): 0 is out of range 1..63",
+                "wqe_ctrl_seg: rule ds_not_zero violated: a WQE holds at least its control segment (ds >= 1) [(ds != 0)]"),
+                gen.call("WqeCtrlSeg", "validate", s));
+
+        byte[] e = new byte[16];
+        Object es = Loaded.segment(e);
+        gen.call("WqeEthSeg", "swp_inner_l3_offset$set", es, 9);
+        Predicate<String> noCaps = c -> false;
+        Predicate<String> swp = "cmd_hca_cap.swp"::equals;
+        assertEquals(List.of("wqe_eth_seg.swp_inner_l3_offset (dword 0x00 [7:0]): non-zero, but capability cmd_hca_cap.swp is not present"),
+                gen.call("WqeEthSeg", "validate", es, noCaps));
+        assertEquals(List.of(), gen.call("WqeEthSeg", "validate", es, swp));
+        assertEquals(List.of(), gen.call("WqeEthSeg", "validate", es));
+    }
+
+    @Test
+    void validateChecksOnlyTheSelectedAlternativeOfATaggedUnion() {
+        byte[] b = new byte[0x18];
+        Object s = Loaded.segment(b);
+        gen.call("CreateCqIn", "eqn$set", s, 0);
+        assertEquals(List.of(), gen.call("CreateCqIn", "validate", s)); // cq_kind 0: eqn chosen; cq_period (range 1..) not checked
+        gen.call("CreateCqIn", "cq_kind$set", s, 1);
+        assertEquals(List.of("create_cq_in.cq_period (dword 0x0c [31:20]): 0 is out of range 1..4095"), gen.call("CreateCqIn", "validate", s));
+        gen.call("CreateCqIn", "uid$set", s, 4);
+        gen.call("CreateCqIn", "log_cq_size$set", s, 18);
+        gen.call("CreateCqIn", "cq_period$set", s, 16);
+        assertEquals(List.of("create_cq_in: rule size_fits violated: even uids need log_cq_size <= 17 (test rule)"
+                + " [((log_cq_size <= max_log_cq_sz) || !((uid % 2) == 0))]"), gen.call("CreateCqIn", "validate", s));
+        gen.call("CreateCqIn", "uid$set", s, 5);
+        assertEquals(List.of(), gen.call("CreateCqIn", "validate", s));
+    }
+
+    @Test
+    void dumpShowsNonZeroFieldsWithEnumNamesAndFlagsReservedBits() {
+        byte[] b = new byte[16];
+        Object s = Loaded.segment(b);
+        gen.call("WqeCtrlSeg", "opcode$set", s, 0x0a);
+        gen.call("WqeCtrlSeg", "ds$set", s, 2);
+        b[9] = 1;
+        assertEquals("""
+                wqe_ctrl_seg (16 bytes)
+                  dword 0x00 [7:0]     opcode = 0xa SEND
+                  dword 0x04 [5:0]     ds = 0x2
+                  dword 0x08 [23:8]    reserved_at_48 = 0x100  !! reserved bits set
+                """, gen.call("WqeCtrlSeg", "dump", s));
+        assertEquals("wqe_ctrl_seg (16 bytes)\n  (all zero)\n", gen.call("WqeCtrlSeg", "dump", Loaded.segment(new byte[16])));
+    }
+
+    @Test
+    void aUnionDeclarationIsDecodedAndCheckedByTheSelectorOfItsEnclosingStructure() {
+        byte[] b = new byte[0x14];
+        Object s = Loaded.segment(b);
+        b[3] = 0; // grp 0: counter group A (frames, a 64-bit counter)
+        b[4 + 7] = 42;
+        assertEquals("""
+                cntr_reg (20 bytes)
+                  bytes 0x04..0x13     counter_set : mlx5.cntr_set
+                    bytes 0x00..0x07     grp_a : mlx5.cntrs_a  (cntr_set: grp_a)
+                      bytes 0x00..0x07     frames = 0x2a
+                """, gen.call("CntrReg", "dump", s));
+        // as group B, level (range 1..10) would be 0: only the selected alternative is checked, and the
+        // union's reserved padding, which aliases the alternatives, is not a must-be-zero violation
+        assertEquals(List.of(), gen.call("CntrReg", "validate", s));
+        b[3] = 1;
+        assertEquals(List.of("cntr_reg.counter_set.grp_b.level (dword 0x00 [31:0]): 0 is out of range 1..10"), gen.call("CntrReg", "validate", s));
+        String dump = (String) gen.call("CntrReg", "dump", s);
+        assertTrue(dump.contains("grp_b : mlx5.cntrs_b  (cntr_set: grp_b)\n      dword 0x04 [31:0]    drops = 0x2a\n"), dump);
+        assertFalse(dump.contains("grp_a"), dump);
+    }
+
+    /** A capability page has hundreds of fields; their descriptors must not overflow one method. */
+    @Test
+    void structuresWithThousandsOfFieldsCompile() throws ReflectiveOperationException {
+        List<Fixtures.M> bits = new java.util.ArrayList<>();
+        for (int i = 0; i < 1200; i++) bits.add(Fixtures.M.at("cap_" + i, i, new io.prmkit.dsl.ir.MemberType.Bits(1)).access(io.prmkit.dsl.ir.Access.RO));
+        io.prmkit.dsl.ir.LayoutModel model = new io.prmkit.dsl.ir.LayoutModel(
+                List.of(Fixtures.struct("huge_cap", 150, bits, List.of(), "", "caps.prm", 1)), List.of(), List.of());
+        Loaded huge = Loaded.compile(new AccessorGenerator(GeneratorOptions.defaults()).generate(model), "mlx5");
+        Object layout = huge.constant("HugeCap", "LAYOUT");
+        assertEquals(1200, ((List<?>) layout.getClass().getMethod("fields").invoke(layout)).size());
+        byte[] b = new byte[150];
+        b[149] = 1;
+        assertEquals(true, huge.call("HugeCap", "cap_1199", Loaded.segment(b)));
+        assertEquals(false, huge.call("HugeCap", "cap_1198", Loaded.segment(b)));
+    }
+
+    @Test
+    void layoutMetadataDescribesEveryMember() throws ReflectiveOperationException {
+        Object layout = gen.constant("WqeCtrlSeg", "LAYOUT");
+        Class<?> struct = layout.getClass();
+        assertEquals("mlx5.wqe_ctrl_seg", struct.getMethod("name").invoke(layout));
+        List<?> fields = (List<?>) struct.getMethod("fields").invoke(layout);
+        assertEquals(Fixtures.wqeCtrlSeg().members().size(), fields.size());
+        Object opcode = fields.get(2);
+        Class<?> field = opcode.getClass();
+        assertEquals("opcode", field.getMethod("name").invoke(opcode));
+        assertEquals(24L, field.getMethod("bitOffset").invoke(opcode));
+        assertEquals(8L, field.getMethod("bitWidth").invoke(opcode));
+        assertEquals("dword 0x00 [7:0]", field.getMethod("position").invoke(opcode));
+        assertEquals("mlx5.send_wqe_opcode", field.getMethod("enumType").invoke(opcode));
+        assertEquals("wqe.prm:19", field.getMethod("source").invoke(opcode));
+        assertEquals("SEND", field.getMethod("nameOf", long.class).invoke(opcode, 0x0aL));
+        assertEquals(true, fields.get(4).getClass().getMethod("reserved").invoke(fields.get(4)));
+        byte[] b = new byte[16];
+        b[3] = 0x25;
+        assertEquals(0x25L, struct.getMethod("get", Loaded.SEGMENT, long.class, field).invoke(layout, Loaded.segment(b), 0L, opcode));
+    }
+}
