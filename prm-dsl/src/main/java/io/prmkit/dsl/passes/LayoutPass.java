@@ -60,6 +60,12 @@ final class LayoutPass implements Pass {
             ok = false;
         }
 
+        /** A nested flexible tail where C (GNU) allows one: only the fixed part counts, like sizeof. */
+        void nestedFlexible(Layout.LaidMember lm, String where) {
+            diags.add(Diagnostic.warning(lm.location, "'" + lm.name + "' " + where + "; its type ends in a flexible array,"
+                    + " which is ignored here (only its fixed part counts, as in C)"));
+        }
+
         void run() {
             long end = s.union() ? layoutUnionDecl() : layoutStruct();
             if (!ok) {
@@ -121,11 +127,14 @@ final class LayoutPass implements Pass {
                     Layout.LaidMember lm = place(m, cursor);
                     if (lm == null) continue;
                     if (endsFlexible(lm)) {
-                        if (!last) {
-                            error(lm.location, (lm.type instanceof MemberType.Array ? "flexible array '" : "'") + lm.name
-                                    + "' must be the last member" + (lm.type instanceof MemberType.Array ? "" : " (its type ends in a flexible array)"));
+                        if (last) {
+                            lay.flexible = lm;
+                        } else if (isFlexibleArray(lm)) {
+                            error(lm.location, "flexible array '" + lm.name + "' must be the last member");
+                            lay.flexible = lm;
+                        } else {
+                            nestedFlexible(lm, "is not the last member");
                         }
-                        lay.flexible = lm;
                     }
                     for (Attr a : m.attrs()) {
                         if (a instanceof Attr.WhenAttr) {
@@ -138,7 +147,21 @@ final class LayoutPass implements Pass {
                     }
                     cursor = lm.end();
                 } else if (it instanceof InlineUnion u) {
+                    int first = lay.members.size();
+                    long start = cursor;
                     cursor = inlineUnion(u, cursor);
+                    // union { DECLARE_FLEX_ARRAY(a); DECLARE_FLEX_ARRAY(b); } at the end: alternative flexible tails
+                    for (int k = first; k < lay.members.size(); k++) {
+                        Layout.LaidMember alt = lay.members.get(k);
+                        if (!isFlexibleArray(alt)) continue;
+                        if (!last) {
+                            error(alt.location, "flexible array '" + alt.name + "' must be the last member (its union is not last)");
+                        } else if (cursor != start) {
+                            error(alt.location, "flexible array '" + alt.name + "' shares its union with fixed-size alternatives");
+                        } else if (lay.flexible == null) {
+                            lay.flexible = alt;
+                        }
+                    }
                 }
             }
             long end = 0;
@@ -241,11 +264,16 @@ final class LayoutPass implements Pass {
                         + position(ui.start) + ")");
                 return false;
             }
-            if (endsFlexible(lm)) {
+            if (isFlexibleArray(lm) && s.union()) {
                 error(lm.location, "a flexible array cannot be a union alternative");
                 return false;
             }
+            if (!isFlexibleArray(lm) && endsFlexible(lm)) nestedFlexible(lm, "is a union alternative");
             return true;
+        }
+
+        static boolean isFlexibleArray(Layout.LaidMember lm) {
+            return lm.type instanceof MemberType.Array a && a.flexible();
         }
 
         long layoutUnionDecl() {
@@ -383,8 +411,8 @@ final class LayoutPass implements Pass {
                     return null;
                 }
                 if (target.flexible != null && t.arity() != TypeRef.Arity.SINGLE) {
-                    error(t.location(), "'" + t.name().get() + "' ends in a flexible array, so it cannot be an array element");
-                    return null;
+                    diags.add(Diagnostic.warning(t.location(), "'" + t.name().get() + "' ends in a flexible array, which is ignored"
+                            + " in its array elements (each element is its fixed part, as in C)"));
                 }
                 elem = new MemberType.StructRef(c.qualifiedName(target.decl), target.sizeBits);
                 align = 8;

@@ -1,0 +1,183 @@
+package io.prmkit.cli;
+
+import java.io.File;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.openjdk.jmh.results.Result;
+import org.openjdk.jmh.results.RunResult;
+import org.openjdk.jmh.runner.Runner;
+import org.openjdk.jmh.runner.RunnerException;
+import org.openjdk.jmh.runner.options.ChainedOptionsBuilder;
+import org.openjdk.jmh.runner.options.OptionsBuilder;
+import org.openjdk.jmh.runner.options.TimeValue;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code prmkit bench}: the datapath benchmarks, three ways in one run — the generated accessors and
+ * the best hand-written FFM code (JMH, forked JVMs) and the C reference (gcc -O2, built here from the
+ * source shipped in the benchmarks jar). Ends with one summary line per case.
+ */
+@Command(
+        name = "bench",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Run the datapath benchmarks (wqe-build, cqe-parse): generated accessors vs hand-written FFM vs C (gcc -O2).",
+            "Needs gcc. Ends with one line per case:",
+            "  <case>: generated X ns, hand-written Y ns, C Z ns, generated/C R1, generated/hand-written R2"
+        })
+final class BenchCommand implements Callable<Integer> {
+    private static final String[][] CASES = {
+        {"wqe-build", "io.prmkit.bench.WqeBuildBench"},
+        {"cqe-parse", "io.prmkit.bench.CqeParseBench"},
+    };
+
+    @Spec
+    CommandSpec spec;
+
+    @Option(names = "--quick", description = "Fewer, shorter iterations (about a minute in all).")
+    boolean quick;
+
+    @Option(names = "--cc", paramLabel = "CC", description = "C compiler (default: ${DEFAULT-VALUE}).", defaultValue = "gcc")
+    String cc;
+
+    @Override
+    public Integer call() throws Exception {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        Path work = Files.createTempDirectory("prmkit-bench");
+        try {
+            Path binary;
+            try {
+                binary = buildC(work);
+            } catch (IOException e) {
+                err.println("prmkit bench: " + e.getMessage());
+                return 1;
+            }
+            Map<String, double[]> java = runJmh(out);
+            Map<String, Double> c = new LinkedHashMap<>();
+            for (String[] kase : CASES) {
+                c.put(kase[0], runC(binary, kase[0]));
+            }
+            out.println();
+            for (String[] kase : CASES) {
+                double[] j = java.get(kase[0]);
+                out.printf(Locale.ROOT, "gc: %s generated %.1f B/op, hand-written %.1f B/op%n", kase[0], j[2], j[3]);
+            }
+            for (String[] kase : CASES) {
+                double[] j = java.get(kase[0]);
+                double cns = c.get(kase[0]);
+                out.printf(Locale.ROOT,
+                        "%s: generated %.2f ns, hand-written %.2f ns, C %.2f ns, generated/C %.2f, generated/hand-written %.2f%n",
+                        kase[0], j[0], j[1], cns, j[0] / cns, j[0] / j[1]);
+            }
+            out.flush();
+            return 0;
+        } finally {
+            try (Stream<Path> files = Files.walk(work)) {
+                files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private Path buildC(Path work) throws IOException, InterruptedException {
+        Path source = work.resolve("prm_bench.c");
+        try (InputStream in = BenchCommand.class.getResourceAsStream("/io/prmkit/bench/prm_bench.c")) {
+            if (in == null) throw new IOException("prm_bench.c is missing from the benchmarks jar");
+            Files.copy(in, source);
+        }
+        Path binary = work.resolve("prm_bench");
+        Process p;
+        try {
+            p = new ProcessBuilder(cc, "-O2", "-o", binary.toString(), source.toString())
+                    .redirectErrorStream(true)
+                    .start();
+        } catch (IOException e) {
+            throw new IOException("cannot run the C compiler '" + cc + "' (install gcc, or pass --cc)");
+        }
+        String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (p.waitFor() != 0) throw new IOException(cc + " failed on prm_bench.c:\n" + log);
+        return binary;
+    }
+
+    /** Median ns per item of five runs of the C reference. */
+    private double runC(Path binary, String kase) throws IOException, InterruptedException {
+        String seconds = quick ? "0.5" : "2";
+        double[] runs = new double[5];
+        for (int i = 0; i < runs.length; i++) {
+            Process p = new ProcessBuilder(binary.toString(), kase, seconds).redirectErrorStream(true).start();
+            String line = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+            if (p.waitFor() != 0) throw new IOException("prm_bench " + kase + " failed: " + line);
+            runs[i] = Double.parseDouble(line.split(" ")[1]);
+        }
+        Arrays.sort(runs);
+        return runs[runs.length / 2];
+    }
+
+    /** Per case: generated ns, hand-written ns, generated B/op, hand-written B/op. */
+    private Map<String, double[]> runJmh(PrintWriter out) throws RunnerException, URISyntaxException {
+        // JMH forks JVMs with java.class.path; under `java -jar` that is only the CLI jar, so spell out its Class-Path.
+        System.setProperty("java.class.path", classPath());
+        ChainedOptionsBuilder options = new OptionsBuilder()
+                .forks(quick ? 1 : 2)
+                .warmupIterations(quick ? 2 : 4)
+                .warmupTime(TimeValue.seconds(1))
+                .measurementIterations(quick ? 3 : 5)
+                .measurementTime(TimeValue.seconds(quick ? 1 : 2))
+                .timeUnit(TimeUnit.NANOSECONDS)
+                .jvmArgsAppend("--enable-native-access=ALL-UNNAMED")
+                .addProfiler("gc");
+        for (String[] kase : CASES) {
+            options.include("^" + kase[1].replace(".", "\\.") + "\\.");
+        }
+        Collection<RunResult> results = new Runner(options.build()).run();
+        Map<String, double[]> byCase = new LinkedHashMap<>();
+        for (String[] kase : CASES) {
+            byCase.put(kase[0], new double[4]);
+        }
+        for (RunResult r : results) {
+            String bench = r.getParams().getBenchmark();
+            for (String[] kase : CASES) {
+                if (!bench.startsWith(kase[1] + ".")) continue;
+                int column = bench.endsWith(".generated") ? 0 : 1;
+                double[] row = byCase.get(kase[0]);
+                row[column] = r.getPrimaryResult().getScore();
+                Result<?> alloc = r.getSecondaryResults().get("·gc.alloc.rate.norm");
+                if (alloc == null) alloc = r.getSecondaryResults().get("gc.alloc.rate.norm");
+                row[2 + column] = alloc == null ? Double.NaN : alloc.getScore();
+            }
+        }
+        return byCase;
+    }
+
+    private static String classPath() throws URISyntaxException {
+        Path jar = Path.of(BenchCommand.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<String> entries = new ArrayList<>();
+        entries.add(jar.toString());
+        File[] libs = jar.resolveSibling("lib").toFile().listFiles((d, n) -> n.endsWith(".jar"));
+        if (libs != null) {
+            Arrays.sort(libs);
+            for (File f : libs) entries.add(f.getPath());
+        }
+        String current = System.getProperty("java.class.path", "");
+        if (!current.isEmpty() && !Files.isRegularFile(jar)) entries.add(current);
+        return String.join(File.pathSeparator, entries);
+    }
+}

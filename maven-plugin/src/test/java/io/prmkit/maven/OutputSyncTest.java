@@ -1,0 +1,114 @@
+package io.prmkit.maven;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.util.List;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class OutputSyncTest {
+    private static final FileTime OLD = FileTime.fromMillis(1_000_000_000_000L);
+
+    @TempDir
+    Path out;
+
+    @Test
+    void writesNewFilesWithExactBytes() throws IOException {
+        OutputSync.Report r = OutputSync.apply(out, List.of(new OutputFile("a/b/C.java", "class C {}\nü\n")), Set.of());
+        assertEquals(List.of("a/b/C.java"), r.written());
+        assertEquals("class C {}\nü\n", Files.readString(out.resolve("a/b/C.java"), StandardCharsets.UTF_8));
+        assertEquals(Hashing.sha256("class C {}\nü\n".getBytes(StandardCharsets.UTF_8)), r.hashes().get("a/b/C.java"));
+    }
+
+    @Test
+    void leavesIdenticalFilesUntouched() throws IOException {
+        OutputSync.apply(out, List.of(new OutputFile("p/A.java", "A"), new OutputFile("p/B.java", "B")), Set.of());
+        Files.setLastModifiedTime(out.resolve("p/A.java"), OLD);
+        Files.setLastModifiedTime(out.resolve("p/B.java"), OLD);
+
+        OutputSync.Report r = OutputSync.apply(out,
+                List.of(new OutputFile("p/A.java", "A"), new OutputFile("p/B.java", "B2")), Set.of("p/A.java", "p/B.java"));
+
+        assertEquals(List.of("p/B.java"), r.written());
+        assertEquals(List.of("p/A.java"), r.unchanged());
+        assertEquals(OLD, Files.getLastModifiedTime(out.resolve("p/A.java")));
+        assertFalse(OLD.equals(Files.getLastModifiedTime(out.resolve("p/B.java"))));
+        assertEquals("B2", Files.readString(out.resolve("p/B.java")));
+    }
+
+    @Test
+    void sameLengthDifferentBytesIsRewritten() throws IOException {
+        OutputSync.apply(out, List.of(new OutputFile("A.java", "abc")), Set.of());
+        OutputSync.Report r = OutputSync.apply(out, List.of(new OutputFile("A.java", "abd")), Set.of("A.java"));
+        assertEquals(List.of("A.java"), r.written());
+        assertEquals("abd", Files.readString(out.resolve("A.java")));
+    }
+
+    @Test
+    void deletesStaleOutputsAndTheirEmptyDirectoriesOnly() throws IOException {
+        OutputSync.apply(out, List.of(new OutputFile("p/q/Old.java", "o"), new OutputFile("p/Keep.java", "k")), Set.of());
+        Files.writeString(out.resolve("p/Handwritten.java"), "mine");
+
+        OutputSync.Report r = OutputSync.apply(out, List.of(new OutputFile("p/Keep.java", "k")),
+                Set.of("p/q/Old.java", "p/Keep.java"));
+
+        assertEquals(List.of("p/q/Old.java"), r.deleted());
+        assertFalse(Files.exists(out.resolve("p/q")), "emptied directory is removed");
+        assertTrue(Files.exists(out.resolve("p/Keep.java")));
+        assertTrue(Files.exists(out.resolve("p/Handwritten.java")), "files we never generated stay");
+        assertTrue(Files.isDirectory(out), "the output directory itself stays");
+    }
+
+    @Test
+    void staleEntryAlreadyGoneIsNotReported() throws IOException {
+        OutputSync.Report r = OutputSync.apply(out, List.of(), Set.of("gone/X.java"));
+        assertEquals(List.of(), r.deleted());
+    }
+
+    @Test
+    void neverDeletesOutsideTheOutputDirectory() throws IOException {
+        Path victim = out.getParent().resolve(out.getFileName() + "-victim.txt");
+        Files.writeString(victim, "precious");
+        try {
+            OutputSync.apply(out, List.of(), Set.of("../" + victim.getFileName(), victim.toString()));
+            assertTrue(Files.exists(victim));
+        } finally {
+            Files.deleteIfExists(victim);
+        }
+    }
+
+    @Test
+    void rejectsBadOrDuplicatePathsBeforeWritingAnything() throws IOException {
+        for (String bad : List.of("", "/abs/A.java", "../A.java", "a/../../A.java", "a//A.java", "a\\A.java", "C:/A.java", "a/")) {
+            assertThrows(IllegalArgumentException.class,
+                    () -> OutputSync.apply(out, List.of(new OutputFile("ok/A.java", "a"), new OutputFile(bad, "x")), Set.of()),
+                    bad);
+        }
+        assertThrows(IllegalArgumentException.class,
+                () -> OutputSync.apply(out, List.of(new OutputFile("A.java", "a"), new OutputFile("A.java", "b")), Set.of()));
+        assertEquals(0, countFiles());
+    }
+
+    @Test
+    void leavesNoTemporaryFiles() throws IOException {
+        OutputSync.apply(out, List.of(new OutputFile("A.java", "a")), Set.of());
+        OutputSync.apply(out, List.of(new OutputFile("A.java", "b")), Set.of("A.java"));
+        assertEquals(1, countFiles());
+    }
+
+    private long countFiles() throws IOException {
+        try (Stream<Path> s = Files.walk(out)) {
+            return s.filter(Files::isRegularFile).count();
+        }
+    }
+}
