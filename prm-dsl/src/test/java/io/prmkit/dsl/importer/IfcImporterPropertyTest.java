@@ -6,35 +6,40 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.PrmCompiler;
+import io.prmkit.dsl.Property;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.ir.Member;
 import io.prmkit.dsl.ir.StructLayout;
+import java.util.ArrayList;
 import java.util.List;
-import net.jqwik.api.Arbitraries;
-import net.jqwik.api.Arbitrary;
-import net.jqwik.api.ForAll;
-import net.jqwik.api.Property;
-import net.jqwik.api.Provide;
+import org.junit.jupiter.api.Test;
 
 /**
  * Whatever the field widths, the importer's output compiles and every field lands where the C
  * one-byte-per-bit convention puts it: wide and unaligned runs are split so the DSL accepts them,
  * never moved.
  */
-class IfcImporterProperties {
+class IfcImporterPropertyTest {
 
-    @Provide
-    Arbitrary<List<Integer>> widths() {
-        // mostly PRM-like widths, plus long and odd ones
-        Arbitrary<Integer> w = Arbitraries.frequencyOf(
-                net.jqwik.api.Tuple.of(6, Arbitraries.integers().between(1, 32)),
-                net.jqwik.api.Tuple.of(2, Arbitraries.of(0x40, 0x80, 0x100)),
-                net.jqwik.api.Tuple.of(2, Arbitraries.integers().between(33, 0x300)));
-        return w.list().ofMinSize(1).ofMaxSize(40);
+    /** 1 to 40 widths: mostly PRM-like (1..32), plus power-of-two runs and long odd ones. */
+    static List<Integer> widths(Property.Gen g) {
+        int n = g.size(1, 40);
+        List<Integer> widths = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            int pick = g.random().nextInt(10);
+            widths.add(pick < 6 ? g.between(1, 32, 8, 16)
+                    : pick < 8 ? g.oneOf(0x40, 0x80, 0x100)
+                    : g.between(33, 0x300, 63, 64, 65, 0x7f, 0x81, 0xff, 0x101));
+        }
+        return widths;
     }
 
-    @Property(tries = 150)
-    void anyWidthsImportCompileAndKeepTheirBits(@ForAll("widths") List<Integer> widths, @ForAll boolean reservedNames) {
+    @Test
+    void anyWidthsImportCompileAndKeepTheirBits() {
+        Property.check(150, g -> anyWidthsImportCompileAndKeepTheirBits(g.note("widths", widths(g)), g.bool("reservedNames"), g));
+    }
+
+    private static void anyWidthsImportCompileAndKeepTheirBits(List<Integer> widths, boolean reservedNames, Property.Gen g) {
         StringBuilder h = new StringBuilder("struct mlx5_ifc_t_bits {\n");
         long off = 0;
         for (int i = 0; i < widths.size(); i++) {
@@ -50,6 +55,7 @@ class IfcImporterProperties {
             total += 8 - total % 8;
         }
         h.append("};\n");
+        g.note("header", h);
 
         ImportResult r = IfcImporter.importSources(List.of(new SourceFile("t.h", h.toString())), ImportOptions.DEFAULTS);
         assertFalse(r.hasErrors(), r.notes()::toString);
