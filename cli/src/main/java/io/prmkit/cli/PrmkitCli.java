@@ -16,7 +16,8 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = PrmkitCli.Version.class,
         description = "Turns the NVIDIA mlx5 Programmer's Reference Manual into code.",
-        subcommands = {CommandLine.HelpCommand.class, GenerateCommand.class})
+        subcommands = {CommandLine.HelpCommand.class, CheckCommand.class, LayoutCommand.class, GenerateCommand.class,
+            ImportIfcCommand.class, DiffCommand.class})
 public final class PrmkitCli implements Runnable {
 
     @Spec

@@ -89,6 +89,8 @@ final class StructEmitter {
                     .build());
         }
         wholeStruct(struct, self, layout, methods);
+        if (WriterEmitter.applies(struct)) new WriterEmitter(ctx).emit(struct, self, layout, type, methods, this::memberDoc);
+        chunkedFields(struct, layout, methods);
 
         type.addField(FieldSpec.builder(layout.nestedClass("Struct"), "LAYOUT", CONST)
                 .addJavadoc("This structure's layout as data: members with offsets, widths, access, enums, docs; rules.\n")
@@ -409,19 +411,48 @@ final class StructEmitter {
 
     // ---- metadata --------------------------------------------------------------------------
 
+    /**
+     * Most field descriptors built in one method: each costs about 70 bytes of bytecode, and a
+     * method (the static initializer included) may hold 64 KiB.
+     */
+    static final int FIELDS_PER_METHOD = 250;
+
+    /** For structures with many members: {@code fields()} and its chunks {@code fields$N(List)}. */
+    private void chunkedFields(StructLayout struct, ClassName layout, List<MethodSpec> out) {
+        List<Member> members = struct.members();
+        if (members.size() <= FIELDS_PER_METHOD) return;
+        TypeName list = ParameterizedTypeName.get(LIST, layout.nestedClass("Field"));
+        MethodSpec.Builder all = MethodSpec.methodBuilder("fields").addModifiers(Modifier.PRIVATE, Modifier.STATIC).returns(list)
+                .addStatement("$T out = new $T<>($L)", list, java.util.ArrayList.class, members.size());
+        for (int c = 0; c * FIELDS_PER_METHOD < members.size(); c++) {
+            all.addStatement("fields$$$L(out)", c);
+            MethodSpec.Builder chunk = MethodSpec.methodBuilder("fields$" + c).addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+                    .addParameter(list, "out");
+            for (int i = c * FIELDS_PER_METHOD; i < Math.min(members.size(), (c + 1) * FIELDS_PER_METHOD); i++) {
+                chunk.addStatement("out.add($L)", fieldInit(struct, members.get(i), layout));
+            }
+            out.add(chunk.build());
+        }
+        out.add(all.addStatement("return out").build());
+    }
+
     private CodeBlock layoutInit(StructLayout struct, ClassName self, ClassName layout) {
         CodeBlock.Builder b = CodeBlock.builder();
         b.add("new $T(\n", layout.nestedClass("Struct")).indent().indent();
         b.add("$S, $L, $LL, $T.$L,\n", struct.name().toString(), struct.isUnion(), struct.sizeBytes(), ByteOrder.class,
                 struct.byteOrder() == ByteOrder.LITTLE_ENDIAN ? "LITTLE_ENDIAN" : "BIG_ENDIAN");
-        b.add("$T.of(\n", List.class).indent();
         List<Member> members = struct.members();
-        for (int i = 0; i < members.size(); i++) {
-            b.add(fieldInit(struct, members.get(i), layout));
-            b.add(i + 1 < members.size() ? ",\n" : "),\n");
+        if (members.size() > FIELDS_PER_METHOD) {
+            b.add("fields(),\n"); // built in chunks: one initializer for every field would overflow a method
+        } else {
+            b.add("$T.of(\n", List.class).indent();
+            for (int i = 0; i < members.size(); i++) {
+                b.add(fieldInit(struct, members.get(i), layout));
+                b.add(i + 1 < members.size() ? ",\n" : "),\n");
+            }
+            if (members.isEmpty()) b.add("),\n");
+            b.unindent();
         }
-        if (members.isEmpty()) b.add("),\n");
-        b.unindent();
         b.add("$T.of(", List.class);
         List<Rule> rules = struct.rules();
         if (!rules.isEmpty()) b.add("\n").indent();

@@ -52,6 +52,50 @@ class GeneratedFixturesIT {
     }
 
     @Test
+    void writerBuildsTheWholeSegmentLikeTheSetters() {
+        byte[] viaSetters = new byte[32];
+        Object s = Loaded.segment(viaSetters);
+        gen.call("WqeCtrlSeg", "opcode$set", s, 16L, enumConstant("SendWqeOpcode", "SEND"));
+        gen.call("WqeCtrlSeg", "wqe_index$set", s, 16L, 0xbeef);
+        gen.call("WqeCtrlSeg", "qpn$set", s, 16L, 0x123456);
+        gen.call("WqeCtrlSeg", "ds$set", s, 16L, 4);
+        gen.call("WqeCtrlSeg", "ce$set", s, 16L, 2);
+        gen.call("WqeCtrlSeg", "se$set", s, 16L, true);
+        gen.call("WqeCtrlSeg", "imm$set", s, 16L, 0xcafef00d);
+
+        byte[] viaWriter = new byte[32];
+        java.util.Arrays.fill(viaWriter, (byte) 0xff); // the writer overwrites every byte, reserved bits included
+        java.util.Arrays.fill(viaWriter, 0, 16, (byte) 0);
+        Object w = gen.call("WqeCtrlSeg", "writer", Loaded.segment(viaWriter), 16L);
+        w = Loaded.invoke(w, "opcode", enumConstant("SendWqeOpcode", "SEND"));
+        w = Loaded.invoke(w, "wqe_index", 0xbeef);
+        w = Loaded.invoke(w, "qpn", 0x123456);
+        w = Loaded.invoke(w, "ds", 4);
+        w = Loaded.invoke(w, "ce", enumConstant("CompletionMode", "CQE_ALWAYS"));
+        w = Loaded.invoke(w, "se", true);
+        w = Loaded.invoke(w, "imm", 0xcafef00d);
+        Loaded.invoke(w, "write");
+        assertArrayEquals(viaSetters, viaWriter);
+
+        Object w2 = gen.call("WqeCtrlSeg", "writer", Loaded.segment(viaWriter));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Loaded.invoke(w2, "ds", 64));
+        assertEquals("wqe_ctrl_seg.ds: value 64 (0x40) does not fit in 6 bits (0..63)", e.getMessage());
+
+        byte[] data = new byte[16];
+        Object dw = gen.call("WqeDataSeg", "writer", Loaded.segment(data));
+        Loaded.invoke(Loaded.invoke(Loaded.invoke(dw, "byte_count", 0x5dc), "lkey", 7), "addr", 0x1122334455667788L);
+        Loaded.invoke(dw, "write");
+        assertArrayEquals(new byte[] {0, 0, 5, (byte) 0xdc, 0, 0, 0, 7, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, (byte) 0x88}, data);
+    }
+
+    @Test
+    void writersExistOnlyForSmallStructuresWithSettableFields() {
+        assertTrue(gen.hasMethod("WqeEthSeg", "writer"));
+        assertFalse(gen.hasMethod("FlowSample", "writer"), "80 bytes: no writer");
+        assertFalse(gen.hasMethod("CreateCqOut", "writer"), "only device-written fields: no writer");
+    }
+
+    @Test
     void offsetFormsAddressAStructureInsideALargerSegment() {
         byte[] b = new byte[64 + 16];
         Object s = Loaded.segment(b);
@@ -217,6 +261,22 @@ class GeneratedFixturesIT {
                   dword 0x08 [23:8]    reserved_at_48 = 0x100  !! reserved bits set
                 """, gen.call("WqeCtrlSeg", "dump", s));
         assertEquals("wqe_ctrl_seg (16 bytes)\n  (all zero)\n", gen.call("WqeCtrlSeg", "dump", Loaded.segment(new byte[16])));
+    }
+
+    /** A capability page has hundreds of fields; their descriptors must not overflow one method. */
+    @Test
+    void structuresWithThousandsOfFieldsCompile() throws ReflectiveOperationException {
+        List<Fixtures.M> bits = new java.util.ArrayList<>();
+        for (int i = 0; i < 1200; i++) bits.add(Fixtures.M.at("cap_" + i, i, new io.prmkit.dsl.ir.MemberType.Bits(1)).access(io.prmkit.dsl.ir.Access.RO));
+        io.prmkit.dsl.ir.LayoutModel model = new io.prmkit.dsl.ir.LayoutModel(
+                List.of(Fixtures.struct("huge_cap", 150, bits, List.of(), "", "caps.prm", 1)), List.of(), List.of());
+        Loaded huge = Loaded.compile(new AccessorGenerator(GeneratorOptions.defaults()).generate(model), "mlx5");
+        Object layout = huge.constant("HugeCap", "LAYOUT");
+        assertEquals(1200, ((List<?>) layout.getClass().getMethod("fields").invoke(layout)).size());
+        byte[] b = new byte[150];
+        b[149] = 1;
+        assertEquals(true, huge.call("HugeCap", "cap_1199", Loaded.segment(b)));
+        assertEquals(false, huge.call("HugeCap", "cap_1198", Loaded.segment(b)));
     }
 
     @Test

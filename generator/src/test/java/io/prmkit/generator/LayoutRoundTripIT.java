@@ -28,6 +28,8 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.statistics.Statistics;
+import net.jqwik.api.statistics.StatisticsReport;
 
 /**
  * Random layouts through the whole pipeline: IR -> generated Java -> javac in memory -> accessors
@@ -59,11 +61,13 @@ class LayoutRoundTripIT {
     Arbitrary<Layout> layouts() {
         Arbitrary<Piece> piece = Combinators.combine(
                 Arbitraries.of(Kind.values()), Arbitraries.integers().between(1, 64), Arbitraries.integers().between(1, 6)).as(Piece::new);
-        return Combinators.combine(piece.list().ofMinSize(1).ofMaxSize(14), Arbitraries.integers().between(0, 4), Arbitraries.longs())
+        return Combinators.combine(piece.list().ofMinSize(1).ofMaxSize(40), Arbitraries.integers().between(0, 4), Arbitraries.longs(),
+                        Arbitraries.of(false, true))
                 .as(LayoutRoundTripIT::build);
     }
 
-    static Layout build(List<Piece> pieces, int orderDie, long ruleSeed) {
+    /** {@code big} grows the layout past the writer's size limit, so both sides of it are always exercised. */
+    static Layout build(List<Piece> pieces, int orderDie, long ruleSeed, boolean big) {
         boolean le = orderDie == 0;
         List<Member> members = new ArrayList<>();
         List<Slot> slots = new ArrayList<>();
@@ -84,7 +88,7 @@ class LayoutRoundTripIT {
                 case BYTES -> {
                     if (le) continue; // byte strings are byte-order free; keep LE layouts to dword-valued members
                     pad(members, slots, cursor, 8);
-                    add(members, slots, "f" + n[0]++, cursor, new MemberType.Bytes(1 + p.width() % 8), false);
+                    add(members, slots, "f" + n[0]++, cursor, new MemberType.Bytes(1 + p.width() % 16), false);
                 }
                 case ARRAY -> {
                     int e = new int[] {1, 2, 4, 8, 16}[p.width() % 5];
@@ -95,6 +99,10 @@ class LayoutRoundTripIT {
         }
         pad(members, slots, cursor, 32);
         add(members, slots, "f" + n[0]++, cursor, new MemberType.Bits(64), false);
+        while (big && cursor[0] <= WriterEmitter.MAX_BYTES * 8) {
+            add(members, slots, "f" + n[0]++, cursor, new MemberType.Bits(33 + (int) Math.floorMod(ruleSeed + cursor[0], 32)), false);
+            pad(members, slots, cursor, 32);
+        }
         Slot ruled = slots.stream().filter(s -> !s.reserved() && !s.isBytes() && s.index() < 0).findFirst().orElseThrow();
         long limit = ruled.width() == 64 ? ruleSeed : Math.floorMod(ruleSeed, 1L << ruled.width());
         Rule rule = new Rule("r0", new Expr.Binary(Expr.BinaryOp.LE, new Expr.FieldValue(ruled.name()), new Expr.Literal(limit, "LIMIT")),
@@ -185,11 +193,23 @@ class LayoutRoundTripIT {
     // ---- the property -----------------------------------------------------------------------
 
     @Property(tries = 40)
+    @StatisticsReport(format = net.jqwik.api.statistics.Histogram.class)
     void everyBitLandsWhereTheReferencePutsIt(@ForAll("layouts") Layout l, @ForAll long valueSeed) {
         Loaded gen = Loaded.compile(new AccessorGenerator(GeneratorOptions.defaults()).generate(
                 new LayoutModel(List.of(l.struct()), List.of(), List.of())), "rnd");
         String cls = "RandStruct";
         Random rnd = new Random(valueSeed);
+        Statistics.label("order").collect(l.le() ? "little-endian" : "big-endian");
+        Statistics.label("writer").collect(l.struct().sizeBytes() <= WriterEmitter.MAX_BYTES);
+        // both byte orders and both sides of the writer size limit must actually be exercised
+        Statistics.label("order").coverage(c -> {
+            c.check("little-endian").count(k -> k > 0);
+            c.check("big-endian").count(k -> k > 0);
+        });
+        Statistics.label("writer").coverage(c -> {
+            c.check(true).count(k -> k > 0);
+            c.check(false).count(k -> k > 0);
+        });
         int n = l.slots().size();
         assertEquals(l.struct().sizeBytes(), gen.constant(cls, "SIZE"));
         for (int round = 0; round < 12; round++) {
@@ -268,6 +288,24 @@ class LayoutRoundTripIT {
                 values[i] = (s.width() == 1 ? raw & 1 : raw) & mask(s.width());
             }
             assertArrayEquals(reference(l, values, bytes, offset, total), buf, "raw bytes after unchecked setters");
+
+            // the writer (small structures only) overwrites every byte: bit fields from its setters, the rest zero
+            if (gen.hasMethod(cls, "writer")) {
+                byte[] wbuf = new byte[total];
+                java.util.Arrays.fill(wbuf, offset, offset + (int) l.struct().sizeBytes(), (byte) 0xa5);
+                Object w = gen.call(cls, "writer", Loaded.segment(wbuf), (long) offset);
+                long[] scalars = new long[n];
+                for (int i : order) {
+                    Slot s = l.slots().get(i);
+                    if (s.reserved() || s.isBytes() || s.index() >= 0) continue;
+                    scalars[i] = values[i];
+                    Loaded.invoke(w, s.name(), box(s.width(), values[i]));
+                }
+                Loaded.invoke(w, "write");
+                assertArrayEquals(reference(l, scalars, emptyBytes(l), offset, total), wbuf, "raw bytes after the writer");
+            } else {
+                assertTrue(l.struct().sizeBytes() > WriterEmitter.MAX_BYTES, "no writer for a " + l.struct().sizeBytes() + "-byte structure");
+            }
 
             // a non-zero reserved bit is reported by validate and flagged by dump
             List<Slot> reserved = l.slots().stream().filter(Slot::reserved).toList();

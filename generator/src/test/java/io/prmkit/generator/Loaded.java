@@ -80,6 +80,21 @@ final class Loaded {
         }
     }
 
+    /** Calls the public instance method {@code name} of {@code target} (e.g. a generated Writer). */
+    static Object invoke(Object target, String name, Object... args) {
+        Method m = find(target.getClass(), name, args);
+        try {
+            return m.invoke(target, args);
+        } catch (InvocationTargetException e) {
+            Throwable t = e.getCause();
+            if (t instanceof RuntimeException r) throw r;
+            if (t instanceof Error err) throw err;
+            throw new AssertionError(t);
+        } catch (IllegalAccessException e) {
+            throw new AssertionError(e);
+        }
+    }
+
     private static Method find(Class<?> c, String name, Object[] args) {
         outer:
         for (Method m : c.getMethods()) {

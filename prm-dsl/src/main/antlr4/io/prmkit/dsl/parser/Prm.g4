@@ -47,7 +47,8 @@ member : placement? name (COLON typeSpec)? attribute* STRING? SEMI ;
 placement : INT bitRange? ;
 bitRange  : LBRACK INT (COLON INT)? RBRACK ;
 
-typeSpec  : (INT | qname) (LBRACK INT? RBRACK)? ;
+typeSpec  : typeBase (LBRACK value? RBRACK)? ;
+typeBase  : INT | qname ;
 
 attribute
     : (RO | RW | WO | IN | OUT)     # accessAttr

@@ -6,9 +6,10 @@ import java.util.Optional;
 
 /**
  * A member's type as written after the colon: a width in bits or a name ({@code u32}, a struct),
- * optionally an array ({@code [N]}, or {@code []} for a flexible trailing array).
+ * optionally an array ({@code [N]}, N an integer or a named constant, or {@code []} for a flexible
+ * trailing array).
  */
-public record TypeRef(Optional<Num> width, Optional<QName> name, Arity arity, Optional<Num> count, SourceLocation location) {
+public record TypeRef(Optional<Num> width, Optional<QName> name, Arity arity, Optional<ValueRef> count, SourceLocation location) {
 
     public enum Arity { SINGLE, FIXED, FLEXIBLE }
 
@@ -27,7 +28,7 @@ public record TypeRef(Optional<Num> width, Optional<QName> name, Arity arity, Op
         String base = width.map(Num::text).orElseGet(() -> name.orElseThrow().dotted());
         return switch (arity) {
             case SINGLE -> base;
-            case FIXED -> base + "[" + count.orElseThrow().text() + "]";
+            case FIXED -> base + "[" + count.orElseThrow() + "]";
             case FLEXIBLE -> base + "[]";
         };
     }

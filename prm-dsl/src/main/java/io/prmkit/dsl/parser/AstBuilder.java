@@ -194,22 +194,15 @@ final class AstBuilder {
     }
 
     private TypeRef typeRef(PrmParser.TypeSpecContext t) {
-        List<TerminalNode> ints = t.INT();
-        Optional<Num> width = Optional.empty();
-        Optional<QName> name = Optional.empty();
-        int next = 0;
-        if (t.qname() != null) {
-            name = Optional.of(qname(t.qname()));
-        } else {
-            width = Optional.of(num(ints.get(0)));
-            next = 1;
-        }
+        PrmParser.TypeBaseContext base = t.typeBase();
+        Optional<Num> width = Optional.ofNullable(base.INT()).map(this::num);
+        Optional<QName> name = Optional.ofNullable(base.qname()).map(this::qname);
         TypeRef.Arity arity = TypeRef.Arity.SINGLE;
-        Optional<Num> count = Optional.empty();
+        Optional<ValueRef> count = Optional.empty();
         if (t.LBRACK() != null) {
-            if (ints.size() > next) {
+            if (t.value() != null) {
                 arity = TypeRef.Arity.FIXED;
-                count = Optional.of(num(ints.get(next)));
+                count = Optional.of(value(t.value()));
             } else {
                 arity = TypeRef.Arity.FLEXIBLE;
             }

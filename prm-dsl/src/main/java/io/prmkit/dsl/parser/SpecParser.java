@@ -10,7 +10,11 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.antlr.v4.runtime.BailErrorStrategy;
 import org.antlr.v4.runtime.CharStreams;
+import org.antlr.v4.runtime.DefaultErrorStrategy;
+import org.antlr.v4.runtime.atn.PredictionMode;
+import org.antlr.v4.runtime.misc.ParseCancellationException;
 import org.antlr.v4.runtime.CommonTokenStream;
 import org.antlr.v4.runtime.ListTokenSource;
 import org.antlr.v4.runtime.Token;
@@ -46,7 +50,8 @@ public final class SpecParser {
             SourceLocation at = new SourceLocation(file, t.getLine(), t.getCharPositionInLine() + 1);
             switch (t.getType()) {
                 case PrmLexer.BAD_CHAR -> {
-                    diags.add(Diagnostic.error(at, "unexpected character " + describeChar(t.getText())));
+                    diags.add(Diagnostic.error(at, "unexpected character " + describeChar(t.getText())
+                            + (t.getText().equals(",") ? "; members and enum values end with ';'" : "")));
                     continue;
                 }
                 case PrmLexer.UNTERMINATED_STRING -> {
@@ -74,15 +79,26 @@ public final class SpecParser {
         }
         if (tooDeep) return new Result(Optional.empty(), diags);
 
-        ListTokenSource tokenSource = new ListTokenSource(kept, file);
-        CommonTokenStream tokens = new CommonTokenStream(tokenSource);
+        CommonTokenStream tokens = new CommonTokenStream(new ListTokenSource(kept, file));
         PrmParser parser = new PrmParser(tokens);
         parser.removeErrorListeners();
         SyntaxErrorListener listener = new SyntaxErrorListener(file);
-        parser.addErrorListener(listener);
         PrmParser.SpecFileContext tree;
         try {
-            tree = parser.specFile();
+            // Two-stage parse: the fast SLL mode suffices for nearly all input; only a file it
+            // cannot parse is parsed again in full LL mode, which also reports the errors.
+            parser.getInterpreter().setPredictionMode(PredictionMode.SLL);
+            parser.setErrorHandler(new BailErrorStrategy());
+            try {
+                tree = parser.specFile();
+            } catch (ParseCancellationException e) {
+                tokens.seek(0);
+                parser.reset();
+                parser.addErrorListener(listener);
+                parser.setErrorHandler(new DefaultErrorStrategy());
+                parser.getInterpreter().setPredictionMode(PredictionMode.LL);
+                tree = parser.specFile();
+            }
         } catch (StackOverflowError e) {
             // Guarded by the nesting check above; this keeps any input we did not foresee a diagnostic.
             diags.add(Diagnostic.error(new SourceLocation(file, 1, 1), "spec too deeply nested to parse"));

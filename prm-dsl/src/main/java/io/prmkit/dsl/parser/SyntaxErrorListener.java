@@ -56,6 +56,32 @@ final class SyntaxErrorListener extends BaseErrorListener {
             }
             return;
         }
+        if (isDeclarationKeyword(bad.getType()) && bad.getCharPositionInLine() == 0 && expected.contains(PrmLexer.RBRACE)) {
+            diagnostics.add(Diagnostic.error(at, "missing '}' before '" + bad.getText() + "': the previous declaration is not closed"));
+            return;
+        }
+        if (bad.getType() == PrmLexer.SEMI && prev != null && prev.getType() == PrmLexer.RBRACE) {
+            diagnostics.add(Diagnostic.error(at, "unexpected ';' after '}': declarations do not end with ';'"));
+            return;
+        }
+        if (bad.getType() == PrmLexer.LBRACK && prev != null && (prev.getType() == PrmLexer.SEMI || prev.getType() == PrmLexer.LBRACE
+                || prev.getType() == PrmLexer.RBRACE)) {
+            diagnostics.add(Diagnostic.error(at, "a bit range follows the byte offset of its dword, e.g. '0x04 [31:0] name'"));
+            return;
+        }
+        boolean keywordAsMemberName = prev != null && (prev.getType() == PrmLexer.UNION || prev.getType() == PrmLexer.STRUCT)
+                && (bad.getType() == PrmLexer.SEMI || bad.getType() == PrmLexer.COLON);
+        if (prev != null && !keywordAsMemberName && expected.contains(PrmLexer.ID) && !expected.contains(PrmLexer.INT)
+                && (bad.getType() == PrmLexer.SEMI || bad.getType() == PrmLexer.RBRACE || bad.getType() == PrmLexer.LBRACE
+                || bad.getType() == PrmLexer.STRING)) {
+            diagnostics.add(Diagnostic.error(at, "expected a name after '" + prev.getText() + "'"));
+            return;
+        }
+        if (prev != null && (prev.getType() == PrmLexer.UNION || prev.getType() == PrmLexer.STRUCT)
+                && (bad.getType() == PrmLexer.SEMI || bad.getType() == PrmLexer.COLON)) {
+            diagnostics.add(Diagnostic.error(loc(prev), "'" + prev.getText() + "' is a keyword and cannot be used as a name"));
+            return;
+        }
         if (isStructuralKeyword(bad.getType()) && expected.contains(PrmLexer.ID)) {
             diagnostics.add(Diagnostic.error(at, "'" + bad.getText() + "' is a keyword and cannot be used as a name"));
             return;
@@ -73,7 +99,7 @@ final class SyntaxErrorListener extends BaseErrorListener {
             diagnostics.add(Diagnostic.error(at, "a rule needs a message: rule NAME: EXPR \"message\";"));
             return;
         }
-        if (ctx instanceof PrmParser.TypeSpecContext || (prev != null && prev.getType() == PrmLexer.COLON
+        if (ctx instanceof PrmParser.TypeSpecContext || ctx instanceof PrmParser.TypeBaseContext || (prev != null && prev.getType() == PrmLexer.COLON
                 && ctx instanceof PrmParser.MemberContext)) {
             diagnostics.add(Diagnostic.error(at, "expected a type after ':' (a width in bits, u8/u16/u32/u64 or a struct name), found "
                     + quote(bad)));
@@ -118,6 +144,11 @@ final class SyntaxErrorListener extends BaseErrorListener {
             }
         }
         return false;
+    }
+
+    private static boolean isDeclarationKeyword(int type) {
+        return type == PrmLexer.STRUCT || type == PrmLexer.UNION || type == PrmLexer.ENUM || type == PrmLexer.FLAGS
+                || type == PrmLexer.CONST;
     }
 
     private static boolean isStructuralKeyword(int type) {

@@ -68,6 +68,11 @@ public final class Compilation {
         return out;
     }
 
+    /** "a struct", "an enum". */
+    static String article(String word) {
+        return ("aeiou".indexOf(word.charAt(0)) >= 0 ? "an " : "a ") + word;
+    }
+
     String packageOf(Decl d) {
         return fileOf.get(d).pkg().dotted();
     }
@@ -155,7 +160,7 @@ public final class Compilation {
         Lookup l = lookup(q, from);
         if (l.found()) {
             if (l.decl() instanceof ConstDecl k) return new Value(k.value().value(), null);
-            return new Value(0, "'" + q.dotted() + "' is a " + l.decl().kindWord() + ", not a value");
+            return new Value(0, "'" + q.dotted() + "' is " + Compilation.article(l.decl().kindWord()) + ", not a value");
         }
         if (!q.isSimple()) {
             Lookup e = lookup(q.withoutLast(), from);

@@ -94,7 +94,7 @@ final class CoveragePass implements Pass {
         SourceLocation at = after != null ? after.location() : s.name().location();
         List<Diagnostic.Related> related = new ArrayList<>();
         if (before != null) related.add(new Diagnostic.Related(before.location(), "'" + before.name() + "' ends at " + Bits.at(from - 1)));
-        diags.add(new Diagnostic(io.prmkit.dsl.Severity.ERROR, at, "bits " + where + " are not covered" + between + hint, related));
+        diags.add(new Diagnostic(io.prmkit.dsl.Severity.ERROR, at, (where.startsWith("bytes") ? "" : "bits ") + where + " are not covered" + between + hint, related));
     }
 
     /** Implicit reserved space for bits [from, to), named as the kernel would name it. */

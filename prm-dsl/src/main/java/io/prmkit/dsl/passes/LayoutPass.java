@@ -60,6 +60,12 @@ final class LayoutPass implements Pass {
             ok = false;
         }
 
+        /** A nested flexible tail where C (GNU) allows one: only the fixed part counts, like sizeof. */
+        void nestedFlexible(Layout.LaidMember lm, String where) {
+            diags.add(Diagnostic.warning(lm.location, "'" + lm.name + "' " + where + "; its type ends in a flexible array,"
+                    + " which is ignored here (only its fixed part counts, as in C)"));
+        }
+
         void run() {
             long end = s.union() ? layoutUnionDecl() : layoutStruct();
             if (!ok) {
@@ -82,7 +88,7 @@ final class LayoutPass implements Pass {
                     }
                 }
             } else {
-                lay.sizeBits = Bits.roundUpToDword(end);
+                lay.sizeBits = roundUp(end);
                 if (end == 0 && lay.members.isEmpty()) {
                     error(s.name().location(), what + " is empty");
                 }
@@ -101,6 +107,15 @@ final class LayoutPass implements Pass {
             }
         }
 
+        /**
+         * The size of a structure without a declared size: a PRM table (any member placed with an
+         * offset) is a whole number of dwords; a kernel-style sequential layout is as long as its
+         * members, in whole bytes (mlx5_ifc.h has 16-bit structures used as array elements).
+         */
+        long roundUp(long end) {
+            return lay.positioned ? Bits.roundUpToDword(end) : (end + 7) & ~7L;
+        }
+
         long layoutStruct() {
             long cursor = 0;
             List<Item> items = s.items();
@@ -112,11 +127,14 @@ final class LayoutPass implements Pass {
                     Layout.LaidMember lm = place(m, cursor);
                     if (lm == null) continue;
                     if (endsFlexible(lm)) {
-                        if (!last) {
-                            error(lm.location, (lm.type instanceof MemberType.Array ? "flexible array '" : "'") + lm.name
-                                    + "' must be the last member" + (lm.type instanceof MemberType.Array ? "" : " (its type ends in a flexible array)"));
+                        if (last) {
+                            lay.flexible = lm;
+                        } else if (isFlexibleArray(lm)) {
+                            error(lm.location, "flexible array '" + lm.name + "' must be the last member");
+                            lay.flexible = lm;
+                        } else {
+                            nestedFlexible(lm, "is not the last member");
                         }
-                        lay.flexible = lm;
                     }
                     for (Attr a : m.attrs()) {
                         if (a instanceof Attr.WhenAttr) {
@@ -129,7 +147,21 @@ final class LayoutPass implements Pass {
                     }
                     cursor = lm.end();
                 } else if (it instanceof InlineUnion u) {
+                    int first = lay.members.size();
+                    long start = cursor;
                     cursor = inlineUnion(u, cursor);
+                    // union { DECLARE_FLEX_ARRAY(a); DECLARE_FLEX_ARRAY(b); } at the end: alternative flexible tails
+                    for (int k = first; k < lay.members.size(); k++) {
+                        Layout.LaidMember alt = lay.members.get(k);
+                        if (!isFlexibleArray(alt)) continue;
+                        if (!last) {
+                            error(alt.location, "flexible array '" + alt.name + "' must be the last member (its union is not last)");
+                        } else if (cursor != start) {
+                            error(alt.location, "flexible array '" + alt.name + "' shares its union with fixed-size alternatives");
+                        } else if (lay.flexible == null) {
+                            lay.flexible = alt;
+                        }
+                    }
                 }
             }
             long end = 0;
@@ -232,17 +264,22 @@ final class LayoutPass implements Pass {
                         + position(ui.start) + ")");
                 return false;
             }
-            if (endsFlexible(lm)) {
+            if (isFlexibleArray(lm) && s.union()) {
                 error(lm.location, "a flexible array cannot be a union alternative");
                 return false;
             }
+            if (!isFlexibleArray(lm) && endsFlexible(lm)) nestedFlexible(lm, "is a union alternative");
             return true;
+        }
+
+        static boolean isFlexibleArray(Layout.LaidMember lm) {
+            return lm.type instanceof MemberType.Array a && a.flexible();
         }
 
         long layoutUnionDecl() {
             Layout.UnionInfo ui = new Layout.UnionInfo(s.name().text(), 0, null, s.location());
             long end = alternatives(ui, s.items());
-            ui.end = s.size().map(n -> n.value() * 8).orElse(Bits.roundUpToDword(end));
+            ui.end = s.size().map(n -> n.value() * 8).orElse(roundUp(end));
             return end;
         }
 
@@ -258,6 +295,7 @@ final class LayoutPass implements Pass {
 
         /** Places one member at its written position or at {@code cursor}; null (after reporting) when it cannot be placed. */
         Layout.LaidMember place(MemberDecl m, long cursor) {
+            if (m.placement().isPresent()) lay.positioned = true;
             boolean reserved = m.isReserved();
             String name = m.name().text();
             long bitOff;
@@ -349,9 +387,15 @@ final class LayoutPass implements Pass {
                     if (reserved && t.arity() == TypeRef.Arity.SINGLE && Long.compareUnsigned(w.value(), MAX_BYTES * 8) <= 0) {
                         return new Resolved(reservedSpan(w.value(), bitOff), 1);
                     }
+                    // mlx5_ifc.h writes byte strings as wide fields (u8 src_ip[0x80]): they are byte arrays
+                    if (t.arity() == TypeRef.Arity.SINGLE && w.value() % 8 == 0 && bitOff % 8 == 0
+                            && Long.compareUnsigned(w.value(), MAX_BYTES * 8) <= 0) {
+                        return new Resolved(new MemberType.Bytes((int) (w.value() / 8)), 8);
+                    }
                     error(w.location(), "a bit field is 1..64 bits wide, not " + w.text()
-                            + (w.value() % 8 == 0 && Long.compareUnsigned(w.value(), MAX_BYTES * 8) <= 0
-                            ? "; for " + w.value() / 8 + " bytes write ': u8[" + w.value() / 8 + "]'" : ""));
+                            + (t.arity() == TypeRef.Arity.SINGLE && w.value() % 8 == 0
+                            ? " (wider fields are byte arrays, which start on a byte boundary; this one starts at " + position(bitOff) + ")"
+                            : t.arity() != TypeRef.Arity.SINGLE ? "; array elements are bit fields" : ""));
                     return null;
                 }
                 elem = new MemberType.Bits((int) w.value());
@@ -367,8 +411,8 @@ final class LayoutPass implements Pass {
                     return null;
                 }
                 if (target.flexible != null && t.arity() != TypeRef.Arity.SINGLE) {
-                    error(t.location(), "'" + t.name().get() + "' ends in a flexible array, so it cannot be an array element");
-                    return null;
+                    diags.add(Diagnostic.warning(t.location(), "'" + t.name().get() + "' ends in a flexible array, which is ignored"
+                            + " in its array elements (each element is its fixed part, as in C)"));
                 }
                 elem = new MemberType.StructRef(c.qualifiedName(target.decl), target.sizeBits);
                 align = 8;
@@ -376,12 +420,26 @@ final class LayoutPass implements Pass {
             return switch (t.arity()) {
                 case SINGLE -> new Resolved(elem, align);
                 case FIXED -> {
-                    Num n = t.count().get();
-                    if (n.value() == 0 || Long.compareUnsigned(n.value(), MAX_ARRAY) > 0) {
-                        error(n.location(), "array count must be 1.." + Bits.hex(MAX_ARRAY) + ", not " + n.text());
+                    io.prmkit.dsl.ast.ValueRef ref = t.count().get();
+                    long n;
+                    if (ref instanceof Num num) {
+                        n = num.value();
+                    } else {
+                        Compilation.Value v = c.value((io.prmkit.dsl.ast.QName) ref, c.fileOf.get(s), null);
+                        if (!v.found()) {
+                            if (!v.error().isEmpty()) error(ref.location(), v.error().startsWith("unknown name")
+                                    ? "unknown array count '" + ref + "': write an integer or a named constant" : v.error());
+                            else ok = false;
+                            yield null;
+                        }
+                        n = v.value();
+                    }
+                    if (n == 0 || Long.compareUnsigned(n, MAX_ARRAY) > 0) {
+                        error(ref.location(), "array count must be 1.." + Bits.hex(MAX_ARRAY) + ", not " + ref
+                                + (ref instanceof Num ? "" : " (" + Long.toUnsignedString(n) + ")"));
                         yield null;
                     }
-                    yield new Resolved(bytes ? new MemberType.Bytes((int) n.value()) : new MemberType.Array(elem, (int) n.value(), false), align);
+                    yield new Resolved(bytes ? new MemberType.Bytes((int) n) : new MemberType.Array(elem, (int) n, false), align);
                 }
                 case FLEXIBLE -> new Resolved(new MemberType.Array(elem, 0, true), align);
             };

@@ -85,14 +85,24 @@ final class MembersPass implements Pass {
         void names() {
             for (Layout.LaidMember m : lay.members) {
                 var k = KERNEL_RESERVED.matcher(m.name);
-                if (m.decl != null && k.matches() && !m.name.equals("reserved_at_" + Long.toHexString(m.bitOffset))) {
-                    error(m.location, "'" + m.name + "' is at bit " + Bits.hex(m.bitOffset) + ", so the kernel would call it 'reserved_at_"
-                            + Long.toHexString(m.bitOffset) + "' (or write plain 'reserved')");
+                if (m.decl != null && k.matches() && !reservedNameFits(m, Long.parseLong(k.group(1), 16))) {
+                    // The kernel itself has a few of these; a warning keeps such names transcribable.
+                    diags.add(Diagnostic.warning(m.location, "'" + m.name + "' is at bit " + Bits.hex(m.bitOffset)
+                            + ", so its name should be 'reserved_at_" + Long.toHexString(m.bitOffset) + "' (or write plain 'reserved')"));
                 }
                 Layout.LaidMember first = byName.get(m.name);
-                if (first != null && m.reserved && first.reserved && m.union != null) {
-                    // the same reserved bits in two alternatives: keep both, told apart by their alternative
-                    m.name = m.name + "_" + m.alternative;
+                if (first != null && m.reserved && m.union != null) {
+                    // The same reserved name in another union alternative (kernel unions name their reserved
+                    // bits from the union's start): keep both, told apart by union and alternative.
+                    List<String> candidates = m.alternative.equals(m.name)
+                            ? List.of(m.name + "_" + m.union.name)
+                            : List.of(m.name + "_" + m.alternative, m.name + "_" + m.union.name, m.name + "_" + m.union.name + "_" + m.alternative);
+                    for (String candidate : candidates) {
+                        if (!byName.containsKey(candidate)) {
+                            m.name = candidate;
+                            break;
+                        }
+                    }
                     first = byName.get(m.name);
                 }
                 if (first != null) {
@@ -102,6 +112,18 @@ final class MembersPass implements Pass {
                 }
                 byName.put(m.name, m);
             }
+        }
+
+        /** Whether a reserved_at_X name counts X from the struct's start, its union's start or its group's start. */
+        boolean reservedNameFits(Layout.LaidMember m, long named) {
+            if (named == m.bitOffset) return true;
+            if (m.union == null) return false;
+            if (named == m.bitOffset - m.union.start) return true;
+            long groupStart = Long.MAX_VALUE;
+            for (Layout.LaidMember o : lay.members) {
+                if (o.union == m.union && o.alternative.equals(m.alternative)) groupStart = Math.min(groupStart, o.bitOffset);
+            }
+            return named == m.bitOffset - groupStart;
         }
 
         void attributes(Layout.LaidMember m) {
@@ -194,7 +216,7 @@ final class MembersPass implements Pass {
             }
             if (!(l.decl() instanceof EnumDecl e) || e.flags() != flags) {
                 String hint = l.decl() instanceof EnumDecl e2 ? "; write '" + (e2.flags() ? "flags " : "enum ") + q.dotted() + "'" : "";
-                error(q.location(), "'" + q.dotted() + "' is a " + l.decl().kindWord() + ", not " + (flags ? "a flag set" : "an enum") + hint,
+                error(q.location(), "'" + q.dotted() + "' is " + Compilation.article(l.decl().kindWord()) + ", not " + (flags ? "a flag set" : "an enum") + hint,
                         new Diagnostic.Related(l.decl().name().location(), "declared here"));
                 return;
             }
@@ -230,7 +252,7 @@ final class MembersPass implements Pass {
                 return;
             }
             if (!(l.decl() instanceof StructDecl target)) {
-                error(q.location(), "'" + structName.dotted() + "' is a " + l.decl().kindWord() + ", not a struct");
+                error(q.location(), "'" + structName.dotted() + "' is " + Compilation.article(l.decl().kindWord()) + ", not a struct");
                 return;
             }
             Layout tl = c.layouts.get(target);

@@ -47,7 +47,7 @@ final class TypesPass implements Pass {
                     String hint = l.decl() instanceof EnumDecl e
                             ? "; to name its values, write the width and '" + (e.flags() ? "flags " : "enum ") + q.dotted() + "'"
                             : "";
-                    diags.add(Diagnostic.error(q.location(), "'" + q.dotted() + "' is a " + l.decl().kindWord()
+                    diags.add(Diagnostic.error(q.location(), "'" + q.dotted() + "' is " + Compilation.article(l.decl().kindWord())
                             + ", not a struct or union" + hint, new Diagnostic.Related(l.decl().name().location(), "declared here")));
                     c.broken.add(s);
                 } else {

@@ -89,9 +89,24 @@ class LayoutPassTest {
     }
 
     @Test
-    void wideFieldsAsBytes() {
-        assertError("2:16: error: a bit field is 1..64 bits wide, not 0x80; for 16 bytes write ': u8[16]'",
-                "package p;\nstruct a { x : 0x80; }\n");
+    void wideFieldsAreByteArrays() {
+        StructLayout s = Specs.struct("package p;\nstruct a { src_ip : 0x80; n : 32; }\n", "a");
+        assertEquals(new MemberType.Bytes(16), s.member("src_ip").get().type());
+        assertEquals(0x80, s.member("n").get().bitOffset());
+    }
+
+    @Test
+    void wideFieldsMustBeByteAligned() {
+        assertError("2:23: error: a bit field is 1..64 bits wide, not 0x80 (wider fields are byte arrays, which start on a byte boundary; this one starts at 0x00 [27])",
+                "package p;\nstruct a { x : 4; y : 0x80; }\n");
+    }
+
+    @Test
+    void sequentialStructsAreWholeBytesPlacedOnesWholeDwords() {
+        assertEquals(2, Specs.struct("package p;\nstruct dscp { e : 1; reserved : 11; prio : 4; }\n", "dscp").sizeBytes());
+        assertEquals(128, Specs.struct("package p;\nstruct d { e : 1; reserved : 11; prio : 4; }\nstruct r { x : d[64]; }\n", "r").sizeBytes());
+        assertError("2:8: error: bits 0x00 [15:0] are not covered (after 'x', up to the size of struct 'a'); if they are reserved, write '0x00 [15:0] reserved;'",
+                "package p;\nstruct a { 0x00 [31:16] x; }\n");
     }
 
     @Test
@@ -141,5 +156,13 @@ class LayoutPassTest {
         String prm = "package p;\nstruct a { 0x00 [31:24] x; 0x00 [23:0] y; 0x04 [31] z; 0x04 [30:0] reserved; 0x08 w : u64; }\n";
         String seq = "package p;\nstruct a { x : 8; y : 24; z : 1; reserved : 31; w : u64; }\n";
         assertEquals(layout(Specs.struct(prm, "a")), layout(Specs.struct(seq, "a")));
+    }
+
+    @Test
+    void arrayCountsMayBeNamedConstants() {
+        StructLayout s = Specs.struct("package p;\nconst NUM_COUNTERS = 7;\nstruct a { x : 32[NUM_COUNTERS]; y : u8[NUM_COUNTERS]; reserved : 8; }\n", "a");
+        assertEquals(new MemberType.Array(new MemberType.Bits(32), 7, false), s.member("x").get().type());
+        assertEquals(new MemberType.Bytes(7), s.member("y").get().type());
+        assertError("2:19: error: unknown array count 'NUM': write an integer or a named constant", "package p;\nstruct a { x : 32[NUM]; }\n");
     }
 }

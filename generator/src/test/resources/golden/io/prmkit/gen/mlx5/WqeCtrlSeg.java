@@ -1142,4 +1142,207 @@ public final class WqeCtrlSeg {
     public static String dump(MemorySegment s) {
         return LAYOUT.dump(s, 0L);
     }
+
+    /**
+     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     */
+    public static Writer writer(MemorySegment s) {
+        return new Writer(s, 0L);
+    }
+
+    /**
+     * A {@link Writer} for the structure at byte {@code offset} of {@code s}: set fields, then
+     * {@link Writer#write()} stores all 16 bytes at once (fields not set are written as 0).
+     */
+    public static Writer writer(MemorySegment s, long offset) {
+        return new Writer(s, offset);
+    }
+
+    /**
+     * Builds the whole structure in 4 int fields (one per dword, starting at 0) and stores it with
+     * {@link #write()}: the fast way to fill a WQE segment, equivalent to hand-written dword stores once C2
+     * scalar-replaces the writer (keep it local: create, set, write). Setters check their values like the
+     * static {@code $set} methods. Reserved bits, byte arrays, nested structures and arrays are written as
+     * zero; copy byte arrays in after {@code write()}.
+     */
+    public static final class Writer {
+        private final MemorySegment s;
+
+        private final long offset;
+
+        private int d0;
+
+        private int d1;
+
+        private int d2;
+
+        private int d3;
+
+        private Writer(MemorySegment s, long offset) {
+            this.s = s;
+            this.offset = offset;
+        }
+
+        /**
+         * Sets {@code opc_mod}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
+         *
+         * <p>Opcode modifier.
+         *
+         * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
+         */
+        public Writer opc_mod(int v) {
+            if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opc_mod", 8, v);
+            d0 = (d0 & 0xffffff) | (v << 24);
+            return this;
+        }
+
+        /**
+         * Sets {@code wqe_index}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
+         *
+         * <p>WQE counter of this WQE, in 64-byte units.
+         *
+         * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
+         */
+        public Writer wqe_index(int v) {
+            if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "wqe_index", 16, v);
+            d0 = (d0 & 0xff0000ff) | (v << 8);
+            return this;
+        }
+
+        /**
+         * Sets {@code opcode}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
+         *
+         * <p>What the WQE does.
+         *
+         * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
+         * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+         */
+        public Writer opcode(int v) {
+            if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opcode", 8, v);
+            d0 = (d0 & 0xffffff00) | v;
+            return this;
+        }
+
+        /**
+         * Sets {@code opcode} to constant {@code v}.
+         *
+         * <p>What the WQE does.
+         *
+         * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
+         * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+         */
+        public Writer opcode(SendWqeOpcode v) {
+            return opcode((int) v.value);
+        }
+
+        /**
+         * Sets {@code qpn}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
+         *
+         * <p>Send queue (or QP) number.
+         *
+         * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
+         */
+        public Writer qpn(int v) {
+            if ((v >>> 24) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "qpn", 24, v);
+            d1 = (d1 & 0xff) | (v << 8);
+            return this;
+        }
+
+        /**
+         * Sets {@code ds}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value.
+         *
+         * <p>WQE size in 16-byte units.
+         *
+         * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
+         * <p>Range 1..63.
+         */
+        public Writer ds(int v) {
+            if ((v >>> 6) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ds", 6, v);
+            d1 = (d1 & 0xffffffc0) | v;
+            return this;
+        }
+
+        /**
+         * Sets {@code signature}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
+         *
+         *
+         * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
+         */
+        public Writer signature(int v) {
+            if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "signature", 8, v);
+            d2 = (d2 & 0xffffff) | (v << 24);
+            return this;
+        }
+
+        /**
+         * Sets {@code fm}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value.
+         *
+         * <p>Fence mode.
+         *
+         * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
+         */
+        public Writer fm(int v) {
+            if ((v >>> 3) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "fm", 3, v);
+            d2 = (d2 & 0xffffff1f) | (v << 5);
+            return this;
+        }
+
+        /**
+         * Sets {@code ce}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
+         *
+         * <p>When to write a CQE.
+         *
+         * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
+         * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+         */
+        public Writer ce(int v) {
+            if ((v >>> 2) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ce", 2, v);
+            d2 = (d2 & 0xfffffff3) | (v << 2);
+            return this;
+        }
+
+        /**
+         * Sets {@code ce} to constant {@code v}.
+         *
+         * <p>When to write a CQE.
+         *
+         * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
+         * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+         */
+        public Writer ce(CompletionMode v) {
+            return ce((int) v.value);
+        }
+
+        /**
+         * Sets {@code se}.
+         *
+         * <p>Solicited event.
+         *
+         * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
+         */
+        public Writer se(boolean v) {
+            d2 = v ? d2 | 0x2 : d2 & 0xfffffffd;
+            return this;
+        }
+
+        /**
+         * Sets {@code imm}.
+         *
+         * <p>Immediate data / invalidation key.
+         *
+         * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
+         */
+        public Writer imm(int v) {
+            d3 = v;
+            return this;
+        }
+
+        /**
+         * Stores all 16 bytes of the structure (fields not set as 0), as 2 64-bit stores.
+         */
+        public void write() {
+            s.set(PrmLayout.BE_LONG, offset, ((long) d0 << 32) | (d1 & 0xffffffffL));
+            s.set(PrmLayout.BE_LONG, offset + 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
+        }
+    }
 }

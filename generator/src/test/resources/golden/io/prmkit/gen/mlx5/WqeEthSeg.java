@@ -1159,4 +1159,210 @@ public final class WqeEthSeg {
     public static String dump(MemorySegment s) {
         return LAYOUT.dump(s, 0L);
     }
+
+    /**
+     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     */
+    public static Writer writer(MemorySegment s) {
+        return new Writer(s, 0L);
+    }
+
+    /**
+     * A {@link Writer} for the structure at byte {@code offset} of {@code s}: set fields, then
+     * {@link Writer#write()} stores all 16 bytes at once (fields not set are written as 0).
+     */
+    public static Writer writer(MemorySegment s, long offset) {
+        return new Writer(s, offset);
+    }
+
+    /**
+     * Builds the whole structure in 4 int fields (one per dword, starting at 0) and stores it with
+     * {@link #write()}: the fast way to fill a WQE segment, equivalent to hand-written dword stores once C2
+     * scalar-replaces the writer (keep it local: create, set, write). Setters check their values like the
+     * static {@code $set} methods. Reserved bits, byte arrays, nested structures and arrays are written as
+     * zero; copy byte arrays in after {@code write()}.
+     */
+    public static final class Writer {
+        private final MemorySegment s;
+
+        private final long offset;
+
+        private int d0;
+
+        private int d1;
+
+        private int d2;
+
+        private int d3;
+
+        private Writer(MemorySegment s, long offset) {
+            this.s = s;
+            this.offset = offset;
+        }
+
+        /**
+         * Sets {@code swp_outer_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
+         *
+         * <p>Outer L4 offset in 2-byte units.
+         *
+         * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
+         * <p>Needs capability {@code cmd_hca_cap.swp}.
+         */
+        public Writer swp_outer_l4_offset(int v) {
+            if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l4_offset", 8, v);
+            d0 = (d0 & 0xffffff) | (v << 24);
+            return this;
+        }
+
+        /**
+         * Sets {@code swp_outer_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
+         *
+         *
+         * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
+         * <p>Needs capability {@code cmd_hca_cap.swp}.
+         */
+        public Writer swp_outer_l3_offset(int v) {
+            if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l3_offset", 8, v);
+            d0 = (d0 & 0xff00ffff) | (v << 16);
+            return this;
+        }
+
+        /**
+         * Sets {@code swp_inner_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
+         *
+         *
+         * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
+         * <p>Needs capability {@code cmd_hca_cap.swp}.
+         */
+        public Writer swp_inner_l4_offset(int v) {
+            if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l4_offset", 8, v);
+            d0 = (d0 & 0xffff00ff) | (v << 8);
+            return this;
+        }
+
+        /**
+         * Sets {@code swp_inner_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
+         *
+         *
+         * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
+         * <p>Needs capability {@code cmd_hca_cap.swp}.
+         */
+        public Writer swp_inner_l3_offset(int v) {
+            if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l3_offset", 8, v);
+            d0 = (d0 & 0xffffff00) | v;
+            return this;
+        }
+
+        /**
+         * Sets {@code cs_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
+         *
+         * <p>Checksum offloads.
+         *
+         * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
+         * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
+         */
+        public Writer cs_flags(int v) {
+            if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "cs_flags", 8, v);
+            d1 = (d1 & 0xffffff) | (v << 24);
+            return this;
+        }
+
+        /**
+         * Sets {@code swp_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
+         *
+         *
+         * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
+         */
+        public Writer swp_flags(int v) {
+            if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_flags", 8, v);
+            d1 = (d1 & 0xff00ffff) | (v << 16);
+            return this;
+        }
+
+        /**
+         * Sets {@code mss}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
+         *
+         * <p>TSO segment size; 0 unless LSO.
+         *
+         * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
+         */
+        public Writer mss(int v) {
+            if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "mss", 16, v);
+            d1 = (d1 & 0xffff0000) | v;
+            return this;
+        }
+
+        /**
+         * Sets {@code flow_table_metadata}.
+         *
+         *
+         * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
+         */
+        public Writer flow_table_metadata(int v) {
+            d2 = v;
+            return this;
+        }
+
+        /**
+         * Sets {@code inline_hdr_sz}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
+         *
+         * <p>Bytes of packet headers inlined here.
+         *
+         * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
+         * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
+         */
+        public Writer inline_hdr_sz(int v) {
+            if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "inline_hdr_sz", 16, v);
+            d3 = (d3 & 0xffff) | (v << 16);
+            return this;
+        }
+
+        /**
+         * Sets {@code insert_type}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
+         *
+         *
+         * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
+         * <p>Alternative {@code insert} of union {@code union_at_60}.
+         */
+        public Writer insert_type(int v) {
+            if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "insert_type", 16, v);
+            d3 = (d3 & 0xffff) | (v << 16);
+            return this;
+        }
+
+        /**
+         * Sets {@code vlan_tci}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
+         *
+         * <p>VLAN tag to insert.
+         *
+         * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
+         * <p>Alternative {@code insert} of union {@code union_at_60}.
+         */
+        public Writer vlan_tci(int v) {
+            if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "vlan_tci", 16, v);
+            d3 = (d3 & 0xffff0000) | v;
+            return this;
+        }
+
+        /**
+         * Sets {@code trailer}.
+         *
+         * <p>Trailer to insert.
+         *
+         * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
+         * <p>Alternative {@code trailer} of union {@code union_at_60}.
+         */
+        public Writer trailer(int v) {
+            d3 = v;
+            return this;
+        }
+
+        /**
+         * Stores all 16 bytes of the structure (fields not set as 0), as 2 64-bit stores.
+         */
+        public void write() {
+            s.set(PrmLayout.BE_LONG, offset, ((long) d0 << 32) | (d1 & 0xffffffffL));
+            s.set(PrmLayout.BE_LONG, offset + 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
+        }
+    }
 }

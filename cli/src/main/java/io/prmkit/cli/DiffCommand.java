@@ -1,0 +1,79 @@
+package io.prmkit.cli;
+
+import io.prmkit.dsl.diff.DiffRenderer;
+import io.prmkit.dsl.diff.DiffReport;
+import io.prmkit.dsl.diff.LayoutDiff;
+import io.prmkit.dsl.importer.ImportOptions;
+import io.prmkit.dsl.ir.LayoutModel;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code prmkit diff OLD NEW}: what changed between two layouts, and whether it breaks anything. */
+@Command(
+        name = "diff",
+        mixinStandardHelpOptions = true,
+        exitCodeOnInvalidInput = 1,
+        exitCodeOnExecutionException = 1,
+        description = {
+            "Compares two revisions of a spec structure by structure: fields added, removed, moved, resized,",
+            "retyped or renamed (same bits, new name, e.g. a reserved range that became a field), size changes,",
+            "enum values and constants added, removed or changed.",
+            "OLD and NEW are each a .prm file, a folder of .prm files, an mlx5_ifc-style C header (imported",
+            "first, with the headers it #includes from its folder), or a folder holding mlx5_ifc*.h headers.",
+            "Breaking: removed, moved, resized, retyped, renamed (unless it was reserved) fields; removed or",
+            "shrunk structures; removed or changed enum values and constants. Everything else is additive."},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {
+            "0:no breaking change (identical, or additive changes only)",
+            "1:error (unreadable input, import or compile errors, bad option)",
+            "2:breaking changes"})
+public final class DiffCommand implements Callable<Integer> {
+
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(index = "0", paramLabel = "OLD", description = "The older revision.")
+    Path older;
+
+    @Parameters(index = "1", paramLabel = "NEW", description = "The newer revision.")
+    Path newer;
+
+    @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
+            description = "text, json or markdown (default: ${DEFAULT-VALUE}).")
+    String format;
+
+    @Option(names = "--package", paramLabel = "PKG", defaultValue = "mlx5",
+            description = "Spec package for imported headers (default: ${DEFAULT-VALUE}).")
+    String packageName;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        DiffRenderer.Format f;
+        ImportOptions options;
+        try {
+            f = DiffRenderer.Format.parse(format);
+            options = new ImportOptions(packageName);
+        } catch (IllegalArgumentException e) {
+            err.println("prmkit diff: " + e.getMessage());
+            return 1;
+        }
+        try {
+            LayoutModel a = LayoutInput.load(older, options, err);
+            LayoutModel b = LayoutInput.load(newer, options, err);
+            DiffReport report = LayoutDiff.diff(a, b);
+            out.print(DiffRenderer.render(report, f));
+            out.flush();
+            return report.isBreaking() ? 2 : 0;
+        } catch (LayoutInput.Failed e) {
+            return 1;
+        }
+    }
+}

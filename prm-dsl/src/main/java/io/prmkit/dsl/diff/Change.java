@@ -1,0 +1,99 @@
+package io.prmkit.dsl.diff;
+
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * One difference between two layouts.
+ *
+ * @param kind     what changed
+ * @param owner    the qualified structure, enum or constant name ({@code mlx5.qpc})
+ * @param name     the member or enum value concerned (old name for a rename), or "" for the owner itself
+ * @param newName  the new name of a renamed member, else ""
+ * @param before   the member's old bits, when a member is concerned and existed
+ * @param after    the member's new bits, when a member is concerned and exists
+ * @param oldValue the old size in bytes, enum value or constant value, when that is what changed
+ * @param newValue the new one
+ * @param breaking whether code or data built against the old layout can be wrong with the new one
+ */
+public record Change(Kind kind, String owner, String name, String newName, Optional<Bits> before, Optional<Bits> after,
+                     OptionalLong oldValue, OptionalLong newValue, boolean breaking) {
+
+    public enum Kind {
+        STRUCT_ADDED, STRUCT_REMOVED, KIND_CHANGED, SIZE_CHANGED,
+        FIELD_ADDED, FIELD_REMOVED, FIELD_MOVED, FIELD_RESIZED, FIELD_RETYPED, FIELD_RENAMED,
+        ENUM_ADDED, ENUM_REMOVED, ENUM_VALUE_ADDED, ENUM_VALUE_REMOVED, ENUM_VALUE_CHANGED,
+        CONST_ADDED, CONST_REMOVED, CONST_CHANGED;
+
+        /** Lower-case words, e.g. "field moved". */
+        public String label() {
+            return name().toLowerCase(java.util.Locale.ROOT).replace('_', ' ');
+        }
+    }
+
+    /** Where a member sits: bit offset from the MSB of byte 0 and width in bits (0 for a flexible array). */
+    public record Bits(long offset, long width) {
+        public Bits {
+            if (offset < 0 || width < 0) throw new IllegalArgumentException("negative bits: " + offset + "/" + width);
+        }
+
+        /** {@code 0x04 [23:16]} for a field within one dword, else {@code bit 0x120 +0x80}. */
+        public String prm() {
+            long inDword = offset & 31;
+            if (width > 0 && inDword + width <= 32) {
+                long hi = 31 - inDword, lo = hi - width + 1;
+                return String.format("0x%02x [%s]", (offset >>> 5) * 4, hi == lo ? Long.toString(hi) : hi + ":" + lo);
+            }
+            return String.format("bit 0x%x +0x%x", offset, width);
+        }
+    }
+
+    public Change {
+        Objects.requireNonNull(kind, "kind == null");
+        Objects.requireNonNull(owner, "owner == null");
+        Objects.requireNonNull(name, "name == null");
+        Objects.requireNonNull(newName, "newName == null");
+        Objects.requireNonNull(before, "before == null");
+        Objects.requireNonNull(after, "after == null");
+        Objects.requireNonNull(oldValue, "oldValue == null");
+        Objects.requireNonNull(newValue, "newValue == null");
+    }
+
+    /** The subject as people write it: {@code mlx5.qpc.state}, or just the owner. */
+    public String subject() {
+        return name.isEmpty() ? owner : owner + "." + name;
+    }
+
+    /** A one-line description without the subject, e.g. "moved from 0x04 [23:16] to 0x08 [23:16]". */
+    public String description() {
+        return switch (kind) {
+            case STRUCT_ADDED -> "added (" + hex(newValue) + " bytes)";
+            case STRUCT_REMOVED -> "removed";
+            case KIND_CHANGED -> "changed between struct and union";
+            case SIZE_CHANGED -> "size " + hex(oldValue) + " -> " + hex(newValue) + " bytes";
+            case FIELD_ADDED -> "added at " + after.orElseThrow().prm() + widthText(after);
+            case FIELD_REMOVED -> "removed from " + before.orElseThrow().prm() + widthText(before);
+            case FIELD_MOVED -> "moved from " + before.orElseThrow().prm() + " to " + after.orElseThrow().prm();
+            case FIELD_RESIZED -> "resized from " + before.orElseThrow().width() + " to " + after.orElseThrow().width() + " bits";
+            case FIELD_RETYPED -> "type changed at " + after.orElseThrow().prm();
+            case FIELD_RENAMED -> "renamed to " + newName + " at " + after.orElseThrow().prm() + widthText(after);
+            case ENUM_ADDED -> "enum added";
+            case ENUM_REMOVED -> "enum removed";
+            case ENUM_VALUE_ADDED -> "value added: " + hex(newValue);
+            case ENUM_VALUE_REMOVED -> "value removed (was " + hex(oldValue) + ")";
+            case ENUM_VALUE_CHANGED, CONST_CHANGED -> "value " + hex(oldValue) + " -> " + hex(newValue);
+            case CONST_ADDED -> "constant added: " + hex(newValue);
+            case CONST_REMOVED -> "constant removed (was " + hex(oldValue) + ")";
+        };
+    }
+
+    private static String widthText(Optional<Bits> b) {
+        long w = b.orElseThrow().width();
+        return ", " + w + (w == 1 ? " bit" : " bits");
+    }
+
+    private static String hex(OptionalLong v) {
+        return v.isPresent() ? "0x" + Long.toHexString(v.getAsLong()) : "?";
+    }
+}

@@ -1,0 +1,196 @@
+package io.prmkit.dsl.diff;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prmkit.dsl.SourceLocation;
+import io.prmkit.dsl.diff.DiffRenderer.Format;
+import io.prmkit.dsl.ir.Access;
+import io.prmkit.dsl.ir.Constant;
+import io.prmkit.dsl.ir.Constraints;
+import io.prmkit.dsl.ir.Doc;
+import io.prmkit.dsl.ir.EnumLayout;
+import io.prmkit.dsl.ir.LayoutModel;
+import io.prmkit.dsl.ir.Member;
+import io.prmkit.dsl.ir.MemberType;
+import io.prmkit.dsl.ir.QualifiedName;
+import io.prmkit.dsl.ir.StructLayout;
+import java.nio.ByteOrder;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+/** The diff on hand-built models; the real-header revision test is in IfcRoundTripTest. */
+class LayoutDiffTest {
+
+    private static final SourceLocation AT = new SourceLocation("t.prm", 1, 1);
+
+    /** A struct from "name:width" pairs laid out back to back; names starting with reserved are reserved. */
+    private static StructLayout struct(String name, String... fields) {
+        List<Member> ms = new ArrayList<>();
+        long off = 0;
+        for (String f : fields) {
+            String[] p = f.split(":");
+            int w = Integer.decode(p[1]);
+            ms.add(new Member(p[0], off, new MemberType.Bits(w), p[0].startsWith("reserved"), Access.RW, Optional.empty(),
+                    Optional.empty(), Constraints.NONE, Optional.empty(), Optional.empty(), "", Doc.NONE, AT));
+            off += w;
+        }
+        return new StructLayout(new QualifiedName("mlx5", name), StructLayout.Kind.STRUCT, (off + 7) / 8, ByteOrder.BIG_ENDIAN, ms,
+                List.of(), Doc.NONE, AT);
+    }
+
+    private static EnumLayout enumOf(String name, Object... nameValue) {
+        List<EnumLayout.EnumValue> vs = new ArrayList<>();
+        for (int i = 0; i < nameValue.length; i += 2) {
+            vs.add(new EnumLayout.EnumValue((String) nameValue[i], ((Number) nameValue[i + 1]).longValue(), Doc.NONE, "", AT));
+        }
+        return new EnumLayout(new QualifiedName("mlx5", name), EnumLayout.Kind.ENUM, 0, vs, Doc.NONE, AT);
+    }
+
+    private static LayoutModel model(List<StructLayout> s, List<EnumLayout> e, List<Constant> c) {
+        return new LayoutModel(s, e, c);
+    }
+
+    private static Constant constant(String name, long v) {
+        return new Constant(new QualifiedName("mlx5", name), v, Doc.NONE, AT);
+    }
+
+    private static String text(LayoutModel a, LayoutModel b) {
+        return DiffRenderer.text(LayoutDiff.diff(a, b));
+    }
+
+    @Test
+    void identicalModelsHaveNoChanges() {
+        LayoutModel m = model(List.of(struct("qpc", "state:0x4", "reserved_at_4:0x1c")), List.of(enumOf("e", "A", 1)), List.of());
+        DiffReport r = LayoutDiff.diff(m, m);
+        assertTrue(r.isEmpty());
+        assertFalse(r.isBreaking());
+        assertEquals("no layout changes\n", DiffRenderer.text(r));
+    }
+
+    @Test
+    void reservedRangeThatBecomesAFieldIsAnAdditiveRename() {
+        LayoutModel a = model(List.of(struct("qpc", "state:0x4", "reserved_at_4:0x4", "pd:0x18")), List.of(), List.of());
+        LayoutModel b = model(List.of(struct("qpc", "state:0x4", "ts_format:0x4", "pd:0x18")), List.of(), List.of());
+        DiffReport r = LayoutDiff.diff(a, b);
+        assertFalse(r.isBreaking());
+        assertEquals("additive  mlx5.qpc.reserved_at_4: renamed to ts_format at 0x00 [27:24], 4 bits\n"
+                + "1 change: 0 breaking, 1 additive\n", DiffRenderer.text(r));
+    }
+
+    @Test
+    void fieldInPartOfAReservedRangeIsAdded() {
+        LayoutModel a = model(List.of(struct("qpc", "state:0x4", "reserved_at_4:0x1c")), List.of(), List.of());
+        LayoutModel b = model(List.of(struct("qpc", "state:0x4", "flag:0x1", "reserved_at_5:0x1b")), List.of(), List.of());
+        assertEquals("additive  mlx5.qpc.flag: added at 0x00 [27], 1 bit\n1 change: 0 breaking, 1 additive\n", text(a, b));
+    }
+
+    @Test
+    void movedResizedRemovedAndRenamedFieldsAreBreaking() {
+        LayoutModel a = model(List.of(struct("cqc", "a:0x8", "b:0x8", "c:0x10", "d:0x20", "e:0x20")), List.of(), List.of());
+        LayoutModel b = model(List.of(struct("cqc", "b:0x8", "a:0x8", "c:0x18", "reserved_at_28:0x18", "f:0x20")), List.of(), List.of());
+        DiffReport r = LayoutDiff.diff(a, b);
+        assertTrue(r.isBreaking());
+        assertEquals("""
+                BREAKING  mlx5.cqc.a: moved from 0x00 [31:24] to 0x00 [23:16]
+                BREAKING  mlx5.cqc.b: moved from 0x00 [23:16] to 0x00 [31:24]
+                BREAKING  mlx5.cqc.c: resized from 16 to 24 bits
+                BREAKING  mlx5.cqc.d: removed from 0x04 [31:0], 32 bits
+                BREAKING  mlx5.cqc.e: renamed to f at 0x08 [31:0], 32 bits
+                5 changes: 5 breaking, 0 additive
+                """, DiffRenderer.text(r));
+    }
+
+    @Test
+    void sizeGrowthIsAdditiveShrinkingIsBreakingAndStructuresComeAndGo() {
+        LayoutModel a = model(List.of(struct("grow", "a:0x20"), struct("shrink", "a:0x20", "reserved_at_20:0x20"), struct("gone", "x:0x20")),
+                List.of(), List.of());
+        LayoutModel b = model(List.of(struct("grow", "a:0x20", "b:0x20"), struct("shrink", "a:0x20"), struct("fresh", "x:0x20")),
+                List.of(), List.of());
+        assertEquals("""
+                additive  mlx5.fresh: added (0x4 bytes)
+                BREAKING  mlx5.gone: removed
+                additive  mlx5.grow: size 0x4 -> 0x8 bytes
+                additive  mlx5.grow.b: added at 0x04 [31:0], 32 bits
+                BREAKING  mlx5.shrink: size 0x8 -> 0x4 bytes
+                5 changes: 2 breaking, 3 additive
+                """, text(a, b));
+    }
+
+    @Test
+    void enumAndConstantChanges() {
+        LayoutModel a = model(List.of(), List.of(enumOf("cmd_op", "Q", 0x100, "R", 0x101, "S", 0x102), enumOf("old", "X", 1)),
+                List.of(constant("K", 1), constant("L", 2)));
+        LayoutModel b = model(List.of(), List.of(enumOf("cmd_op", "Q", 0x100, "R", 0x111, "T", 0x103), enumOf("neu", "X", 1)),
+                List.of(constant("K", 3), constant("M", 2)));
+        assertEquals("""
+                BREAKING  mlx5.cmd_op.R: value 0x101 -> 0x111
+                BREAKING  mlx5.cmd_op.S: value removed (was 0x102)
+                additive  mlx5.cmd_op.T: value added: 0x103
+                additive  mlx5.neu: enum added
+                BREAKING  mlx5.old: enum removed
+                BREAKING  mlx5.K: value 0x1 -> 0x3
+                BREAKING  mlx5.L: constant removed (was 0x2)
+                additive  mlx5.M: constant added: 0x2
+                8 changes: 5 breaking, 3 additive
+                """, text(a, b));
+    }
+
+    @Test
+    void retypedFieldOfSameWidthIsBreaking() {
+        StructLayout a = struct("s", "x:0x20");
+        Member m = a.members().get(0);
+        Member bytes = new Member("x", 0, new MemberType.Bytes(4), false, Access.RW, Optional.empty(), Optional.empty(),
+                Constraints.NONE, Optional.empty(), Optional.empty(), "", Doc.NONE, AT);
+        StructLayout b = new StructLayout(a.name(), a.kind(), a.sizeBytes(), a.byteOrder(), List.of(bytes), List.of(), Doc.NONE, AT);
+        assertEquals(List.of(Change.Kind.FIELD_RETYPED), LayoutDiff.diff(model(List.of(a), List.of(), List.of()),
+                model(List.of(b), List.of(), List.of())).changes().stream().map(Change::kind).toList());
+        assertEquals(0, m.bitOffset());
+    }
+
+    @Test
+    void markdownAndJsonRenderTheSameChanges() {
+        LayoutModel a = model(List.of(struct("qpc", "state:0x4", "reserved_at_4:0x1c")), List.of(enumOf("e", "A", 1)), List.of());
+        LayoutModel b = model(List.of(struct("qpc", "state:0x8", "reserved_at_8:0x18")), List.of(enumOf("e", "A", 1, "B", -1L)), List.of());
+        DiffReport r = LayoutDiff.diff(a, b);
+        assertEquals("""
+                ## Layout changes
+
+                2 changes: 1 breaking, 1 additive.
+
+                | | Where | Change |
+                |---|---|---|
+                | **breaking** | `mlx5.qpc.state` | resized from 4 to 8 bits |
+                | additive | `mlx5.e.B` | value added: 0xffffffffffffffff |
+                """, DiffRenderer.render(r, Format.MARKDOWN));
+        assertEquals("""
+                {
+                  "breaking": true,
+                  "breakingCount": 1,
+                  "additiveCount": 1,
+                  "changes": [
+                    {"kind": "field_resized", "breaking": true, "owner": "mlx5.qpc", "name": "state", "before": {"bitOffset": 0, "bitWidth": 4}, "after": {"bitOffset": 0, "bitWidth": 8}, "description": "resized from 4 to 8 bits"},
+                    {"kind": "enum_value_added", "breaking": false, "owner": "mlx5.e", "name": "B", "newValue": 18446744073709551615, "description": "value added: 0xffffffffffffffff"}
+                  ]
+                }
+                """, DiffRenderer.render(r, Format.JSON));
+        assertEquals("{\n  \"breaking\": false,\n  \"breakingCount\": 0,\n  \"additiveCount\": 0,\n  \"changes\": []\n}\n",
+                DiffRenderer.json(LayoutDiff.diff(a, a)));
+    }
+
+    @Test
+    void jsonStringsAreEscaped() {
+        assertEquals("\"a\\\"b\\\\c\\n\\u0001\"", DiffRenderer.str("a\"b\\c\n\u0001"));
+    }
+
+    @Test
+    void unknownFormatIsAClearError() {
+        IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Format.parse("yaml"));
+        assertEquals("unknown format 'yaml' (expected text, json or markdown)", e.getMessage());
+        assertEquals(Format.MARKDOWN, Format.parse("Markdown"));
+    }
+}

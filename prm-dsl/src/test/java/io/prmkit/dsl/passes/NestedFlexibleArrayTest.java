@@ -1,0 +1,104 @@
+package io.prmkit.dsl.passes;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prmkit.dsl.CompileResult;
+import io.prmkit.dsl.Diagnostic;
+import io.prmkit.dsl.PrmCompiler;
+import io.prmkit.dsl.SourceFile;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A structure ending in a flexible array may be nested where C (GNU) allows it, as mlx5_ifc.h does:
+ * mid-structure, as a union alternative, as an array element. Only its fixed part counts there.
+ * A flexible array written directly still has to be last and cannot be an alternative.
+ */
+class NestedFlexibleArrayTest {
+
+    private static CompileResult compile(String body) {
+        return PrmCompiler.compile(List.of(new SourceFile("t.prm", "package t;\n"
+                + "struct seg size 0x4 {\n    n : 0x20;\n    rec : 0x20[];\n}\n" + body)));
+    }
+
+    private static List<String> messages(CompileResult r) {
+        return r.diagnostics().stream().map(Diagnostic::toString).toList();
+    }
+
+    @Test
+    void nestedFlexibleTailsAreWarningsAndOnlyTheFixedPartCounts() {
+        CompileResult r = compile("""
+                struct resp size 0x8 {
+                    menu : seg;
+                    after : 0x20;
+                    more : seg[];
+                }
+                union regs size 0x8 {
+                    s : seg;
+                    other : 0x40;
+                }
+                """);
+        assertEquals(List.of(
+                "t.prm:7:5: warning: 'menu' is not the last member; its type ends in a flexible array, which is ignored here (only its fixed part counts, as in C)",
+                "t.prm:9:12: warning: 'seg' ends in a flexible array, which is ignored in its array elements (each element is its fixed part, as in C)",
+                "t.prm:12:5: warning: 's' is a union alternative; its type ends in a flexible array, which is ignored here (only its fixed part counts, as in C)"),
+                messages(r));
+        assertTrue(r.model().isPresent());
+        assertEquals(0x20, r.model().get().struct("resp").orElseThrow().member("after").orElseThrow().bitOffset());
+    }
+
+    @Test
+    void aTrailingInlineUnionMayHoldFlexibleAlternatives() {
+        CompileResult ok = compile("""
+                struct rqt size 0x4 {
+                    n : 0x20;
+                    union {
+                        rq_num : 0x20[];
+                        rq_vhca : seg[];
+                    }
+                }
+                """);
+        assertEquals(List.of(
+                "t.prm:10:19: warning: 'seg' ends in a flexible array, which is ignored in its array elements (each element is its fixed part, as in C)"),
+                messages(ok));
+        assertEquals(32, ok.model().orElseThrow().struct("rqt").orElseThrow().member("rq_vhca").orElseThrow().bitOffset());
+        CompileResult notLast = compile("""
+                struct rqt size 0x8 {
+                    n : 0x20;
+                    union {
+                        rq_num : 0x20[];
+                    }
+                    m : 0x20;
+                }
+                """);
+        assertEquals(List.of("t.prm:9:9: error: flexible array 'rq_num' must be the last member (its union is not last)"), messages(notLast));
+        CompileResult mixed = compile("""
+                struct rqt size 0x8 {
+                    n : 0x20;
+                    union {
+                        rq_num : 0x20[];
+                        fixed : 0x20;
+                    }
+                }
+                """);
+        assertEquals(List.of("t.prm:9:9: error: flexible array 'rq_num' shares its union with fixed-size alternatives"), messages(mixed));
+    }
+
+    @Test
+    void directFlexibleArraysStillMustBeLastAndNotAlternatives() {
+        CompileResult r = compile("""
+                struct bad size 0x4 {
+                    pas : 0x40[];
+                    n : 0x20;
+                }
+                union u size 0x4 {
+                    pas : 0x40[];
+                    n : 0x20;
+                }
+                """);
+        assertTrue(r.model().isEmpty());
+        assertTrue(messages(r).contains("t.prm:7:5: error: flexible array 'pas' must be the last member"), messages(r)::toString);
+        assertTrue(messages(r).contains("t.prm:11:5: error: a flexible array cannot be a union alternative"), messages(r)::toString);
+    }
+}
