@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -25,12 +27,12 @@ final class HeaderReader {
     static List<SpecInput> read(List<Path> headers, Function<Path, String> displayName) throws IOException {
         Map<Path, SpecInput> out = new LinkedHashMap<>();
         for (Path h : headers) {
-            read(h.toAbsolutePath().normalize(), out, new java.util.HashSet<>(), displayName);
+            read(h.toAbsolutePath().normalize(), out, new HashSet<>(), displayName);
         }
         return List.copyOf(out.values());
     }
 
-    private static void read(Path h, Map<Path, SpecInput> out, java.util.Set<Path> stack, Function<Path, String> name)
+    private static void read(Path h, Map<Path, SpecInput> out, Set<Path> stack, Function<Path, String> name)
             throws IOException {
         if (out.containsKey(h) || !stack.add(h)) return;
         byte[] bytes = Files.readAllBytes(h);
