@@ -28,7 +28,7 @@ public class CqeParseBench {
 
     @Setup(Level.Trial)
     public void setup() {
-        arena = Arena.ofConfined();
+        arena = Datapath.arena();
         ring = Datapath.cqes(arena);
     }
 

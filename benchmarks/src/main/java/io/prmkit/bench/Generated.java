@@ -42,13 +42,13 @@ final class Generated {
     static long parseRing(MemorySegment ring) {
         long acc = 0;
         for (int i = 0; i < RING; i++) {
-            long c = i * Cqe64.SIZE;
-            int owner = Cqe64.owner(ring, c) ? 1 : 0;
-            int opcode = Cqe64.opcode(ring, c);
-            int bytes = Cqe64.byte_cnt(ring, c);
-            int counter = Cqe64.wqe_counter(ring, c);
-            int csumOk = Cqe64.l3_ok(ring, c) && Cqe64.l4_ok(ring, c) ? 1 : 0;
-            int vlan = Cqe64.vlan_present(ring, c) ? Cqe64.vlan_info(ring, c) & 0xfff : 0;
+            MemorySegment cqe = ring.asSlice(i * Cqe64.SIZE, Cqe64.SIZE);
+            int owner = Cqe64.owner(cqe) ? 1 : 0;
+            int opcode = Cqe64.opcode(cqe);
+            int bytes = Cqe64.byte_cnt(cqe);
+            int counter = Cqe64.wqe_counter(cqe);
+            int csumOk = Cqe64.l3_ok(cqe) && Cqe64.l4_ok(cqe) ? 1 : 0;
+            int vlan = Cqe64.vlan_present(cqe) ? Cqe64.vlan_info(cqe) & 0xfff : 0;
             acc += owner + opcode + (bytes & 0xffffffffL) + counter + csumOk + vlan;
         }
         return acc;

@@ -24,40 +24,41 @@ final class HandWritten {
     static void buildRing(MemorySegment ring, MemorySegment headers, int pi0) {
         for (int i = 0; i < RING; i++) {
             int pi = pi0 + i;
-            long w = (long) (pi & (RING - 1)) * WQEBB;
-            long h = (long) i * INLINE_HDR;
+            // Fixed-size slices: one bounds check each, none per store.
+            MemorySegment wqe = ring.asSlice((long) (pi & (RING - 1)) * WQEBB, WQEBB);
+            MemorySegment h = headers.asSlice((long) i * INLINE_HDR, INLINE_HDR);
             // ctrl segment
-            ring.set(BE_INT, w, ((pi & 0xffff) << 8) | OPCODE_SEND);
-            ring.set(BE_INT, w + 4, (QPN << 8) | 4);
-            ring.set(BE_INT, w + 8, CE_CQ_UPDATE << 2);
-            ring.set(BE_INT, w + 12, 0);
+            wqe.set(BE_INT, 0, ((pi & 0xffff) << 8) | OPCODE_SEND);
+            wqe.set(BE_INT, 4, (QPN << 8) | 4);
+            wqe.set(BE_INT, 8, CE_CQ_UPDATE << 2);
+            wqe.set(BE_INT, 12, 0);
             // eth segment + inline header
-            ring.set(BE_INT, w + 16, 0);
-            ring.set(BE_INT, w + 20, CS_L3_L4 << 24);
-            ring.set(BE_INT, w + 24, 0);
-            ring.set(BE_SHORT, w + 28, (short) INLINE_HDR);
-            ring.set(SHORT, w + 30, headers.get(SHORT, h));
-            ring.set(LONG, w + 32, headers.get(LONG, h + 2));
-            ring.set(LONG, w + 40, headers.get(LONG, h + 10));
+            wqe.set(BE_INT, 16, 0);
+            wqe.set(BE_INT, 20, CS_L3_L4 << 24);
+            wqe.set(BE_INT, 24, 0);
+            wqe.set(BE_SHORT, 28, (short) INLINE_HDR);
+            wqe.set(SHORT, 30, h.get(SHORT, 0));
+            wqe.set(LONG, 32, h.get(LONG, 2));
+            wqe.set(LONG, 40, h.get(LONG, 10));
             // data segment
-            ring.set(BE_INT, w + 48, LEN);
-            ring.set(BE_INT, w + 52, LKEY);
-            ring.set(BE_LONG, w + 56, ADDR + (long) i * 2048);
+            wqe.set(BE_INT, 48, LEN);
+            wqe.set(BE_INT, 52, LKEY);
+            wqe.set(BE_LONG, 56, ADDR + (long) i * 2048);
         }
     }
 
     static long parseRing(MemorySegment ring) {
         long acc = 0;
         for (int i = 0; i < RING; i++) {
-            long c = (long) i * 64;
-            int opOwn = ring.get(ValueLayout.JAVA_BYTE, c + 0x3f) & 0xff;
+            MemorySegment c = ring.asSlice((long) i * 64, 64);
+            int opOwn = c.get(ValueLayout.JAVA_BYTE, 0x3f) & 0xff;
             int owner = opOwn & 1;
             int opcode = opOwn >>> 4;
-            int bytes = ring.get(BE_INT, c + 0x2c);
-            int counter = ring.get(BE_SHORT, c + 0x3c) & 0xffff;
-            int ext = ring.get(ValueLayout.JAVA_BYTE, c + 0x1c);
+            int bytes = c.get(BE_INT, 0x2c);
+            int counter = c.get(BE_SHORT, 0x3c) & 0xffff;
+            int ext = c.get(ValueLayout.JAVA_BYTE, 0x1c);
             int csumOk = (ext & 0x6) == 0x6 ? 1 : 0;
-            int vlan = (ring.get(ValueLayout.JAVA_BYTE, c + 0x1d) & 1) != 0 ? ring.get(BE_SHORT, c + 0x1e) & 0xfff : 0;
+            int vlan = (c.get(ValueLayout.JAVA_BYTE, 0x1d) & 1) != 0 ? c.get(BE_SHORT, 0x1e) & 0xfff : 0;
             acc += owner + opcode + (bytes & 0xffffffffL) + counter + csumOk + vlan;
         }
         return acc;

@@ -30,7 +30,7 @@ public class WqeBuildBench {
 
     @Setup(Level.Trial)
     public void setup() {
-        arena = Arena.ofConfined();
+        arena = Datapath.arena();
         ring = Datapath.ring(arena);
         headers = Datapath.headers(arena);
     }

@@ -45,6 +45,15 @@ abstract class AbstractGenerateMojo extends AbstractMojo {
     @Parameter(property = "prmkit.packagePrefix", defaultValue = "")
     String packagePrefix;
 
+    /**
+     * C headers in the Linux mlx5_ifc style (e.g. the kernel's {@code include/linux/mlx5/mlx5_ifc.h})
+     * to import into spec package {@code mlx5} and generate together with the specs. A header's
+     * {@code #include "x.h"} of a file next to it is imported too. Relative paths are relative to
+     * the project.
+     */
+    @Parameter
+    List<File> headers;
+
     /** Skip generation (and do not add the output directory as a source root). */
     @Parameter(property = "prmkit.skip", defaultValue = "false")
     boolean skip;
@@ -78,7 +87,8 @@ abstract class AbstractGenerateMojo extends AbstractMojo {
 
         try {
             GenerationTask.Request request = new GenerationTask.Request(basedir, sourceDir, outputDir, stateFile,
-                    includes, excludes, packagePrefix, failOnWarnings, explicitSource, PluginFingerprint.of(plugin));
+                    includes, excludes, packagePrefix, failOnWarnings, explicitSource, PluginFingerprint.of(plugin),
+                    headers == null ? List.of() : headers.stream().map(f -> f.toPath().toAbsolutePath().normalize()).toList());
             new GenerationTask(new PrmkitPipeline(), new MavenReporter(getLog())).run(request);
         } catch (GenerationException e) {
             throw new MojoFailureException(e.getMessage());

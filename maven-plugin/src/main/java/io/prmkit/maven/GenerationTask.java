@@ -40,6 +40,7 @@ final class GenerationTask {
      * @param baseDirectory           spec names in diagnostics are relative to this (the project's basedir)
      * @param sourceDirectoryRequired fail if the source directory is missing (it was configured explicitly)
      * @param toolFingerprint         plugin version (plus code hash for snapshots): a new tool regenerates
+     * @param headers                 mlx5_ifc-style C headers to import and generate with the specs
      */
     record Request(
             Path baseDirectory,
@@ -51,7 +52,8 @@ final class GenerationTask {
             String packagePrefix,
             boolean failOnWarnings,
             boolean sourceDirectoryRequired,
-            String toolFingerprint) {
+            String toolFingerprint,
+            List<Path> headers) {
         Request {
             Objects.requireNonNull(baseDirectory, "baseDirectory == null");
             Objects.requireNonNull(sourceDirectory, "sourceDirectory == null");
@@ -61,6 +63,7 @@ final class GenerationTask {
             excludes = excludes == null ? List.of() : List.copyOf(excludes);
             packagePrefix = packagePrefix == null ? "" : packagePrefix.trim();
             Objects.requireNonNull(toolFingerprint, "toolFingerprint == null");
+            headers = headers == null ? List.of() : List.copyOf(headers);
         }
     }
 
@@ -82,6 +85,9 @@ final class GenerationTask {
         if (req.sourceDirectoryRequired() && !Files.isDirectory(sourceDir)) {
             throw new GenerationException("sourceDirectory " + display(req, sourceDir) + " does not exist");
         }
+        for (Path h : req.headers()) {
+            if (!Files.isRegularFile(h)) throw new GenerationException("header " + display(req, h) + " does not exist");
+        }
         List<String> specPaths = new SpecScanner(req.includes(), req.excludes()).scan(sourceDir);
         Optional<GenerationState> previous = readState(req.stateFile());
 
@@ -96,7 +102,7 @@ final class GenerationTask {
             previous = Optional.empty();
         }
 
-        if (specPaths.isEmpty()) {
+        if (specPaths.isEmpty() && req.headers().isEmpty()) {
             reporter.info("No prm specs found in " + display(req, sourceDir));
             // Specs were all removed: their outputs are stale too.
             if (previous.isPresent() && !previous.get().outputs().isEmpty()) {
@@ -113,20 +119,25 @@ final class GenerationTask {
             Path file = sourceDir.resolve(rel);
             inputs.add(new SpecInput(rel, display(req, file), Files.readAllBytes(file)));
         }
-        String digest = InputDigest.compute(req.toolFingerprint(), settings(req), inputs);
+        List<SpecInput> headers = HeaderReader.read(req.headers(), p -> display(req, p));
+        String digest = InputDigest.compute(req.toolFingerprint(), settings(req), inputs, headers);
+        String what = plural(inputs.size(), "spec") + (headers.isEmpty() ? "" : " and " + plural(headers.size(), "header"));
 
         if (previous.isPresent() && isUpToDate(previous.get(), digest, outputDir)) {
             GenerationState state = previous.get();
             state.warningLines().forEach(reporter::warn);
             failOnWarnings(req, state.warningCount());
-            reporter.info("Generated sources are up to date (" + plural(inputs.size(), "spec") + ", "
+            reporter.info("Generated sources are up to date (" + what + ", "
                     + plural(state.outputs().size(), "file") + " in " + display(req, outputDir) + ")");
             return new Outcome(Status.UP_TO_DATE, inputs.size(), state.outputs().size(), Optional.empty());
         }
 
         List<SourceFile> sources = decode(inputs);
-        SpecPipeline.Result result = pipeline.run(sources, req.packagePrefix());
-        Reported reported = report(result, sources);
+        List<SourceFile> headerSources = decode(headers);
+        SpecPipeline.Result result = pipeline.run(sources, headerSources, req.packagePrefix());
+        List<SourceFile> all = new ArrayList<>(sources);
+        all.addAll(headerSources);
+        Reported reported = report(result, all);
         if (reported.errors() > 0) {
             throw new GenerationException(plural(reported.errors(), "error") + " in prm specs");
         }
@@ -137,7 +148,7 @@ final class GenerationTask {
                 previous.isPresent() ? previous.get().outputs().keySet() : Set.of());
         new GenerationState(digest, outputDir.toString(), sync.hashes(), reported.warnings(), reported.warningLines())
                 .write(req.stateFile());
-        reporter.info("Generated " + plural(result.files().size(), "file") + " from " + plural(inputs.size(), "spec")
+        reporter.info("Generated " + plural(result.files().size(), "file") + " from " + what
                 + " into " + display(req, outputDir) + ": " + sync.written().size() + " written, "
                 + sync.unchanged().size() + " unchanged, " + sync.deleted().size() + " deleted");
         sync.written().forEach(p -> reporter.debug("  wrote " + p));

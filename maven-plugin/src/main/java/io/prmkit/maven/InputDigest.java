@@ -6,7 +6,8 @@ import java.util.SortedMap;
 
 /**
  * The fingerprint of everything that decides the generated output: the tool (plugin version, and
- * for snapshots the bytes of its code), the effective settings and every spec's path and content.
+ * for snapshots the bytes of its code), the effective settings, every spec's path and content, and
+ * every imported C header's.
  * Equal digests mean the previous output is still right; anything else regenerates all of it.
  */
 final class InputDigest {
@@ -16,6 +17,11 @@ final class InputDigest {
     private InputDigest() {}
 
     static String compute(String toolFingerprint, SortedMap<String, String> settings, List<SpecInput> inputs) {
+        return compute(toolFingerprint, settings, inputs, List.of());
+    }
+
+    static String compute(String toolFingerprint, SortedMap<String, String> settings, List<SpecInput> inputs,
+            List<SpecInput> headers) {
         Hashing h = new Hashing().add(FORMAT).add(toolFingerprint);
         h.add("settings").add(Integer.toString(settings.size()));
         for (Map.Entry<String, String> e : settings.entrySet()) {
@@ -23,6 +29,10 @@ final class InputDigest {
         }
         h.add("inputs").add(Integer.toString(inputs.size()));
         for (SpecInput in : inputs) {
+            h.add(in.relativePath()).add(in.bytes());
+        }
+        h.add("headers").add(Integer.toString(headers.size()));
+        for (SpecInput in : headers) {
             h.add(in.relativePath()).add(in.bytes());
         }
         return h.hex();

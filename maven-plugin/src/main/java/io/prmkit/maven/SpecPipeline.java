@@ -28,7 +28,10 @@ interface SpecPipeline {
         }
     }
 
-    Result run(List<SourceFile> sources, String packagePrefix);
+    /**
+     * @param headers mlx5_ifc-style C headers to import and compile together with the specs
+     */
+    Result run(List<SourceFile> sources, List<SourceFile> headers, String packagePrefix);
 
     /** Renders one diagnostic as lines starting with {@code file:line:col: severity: message}. */
     String render(Diagnostic diagnostic, Map<String, SourceFile> sourcesByName);

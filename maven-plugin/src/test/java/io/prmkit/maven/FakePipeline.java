@@ -18,8 +18,10 @@ final class FakePipeline implements SpecPipeline {
     List<String> lastSourceNames = List.of();
 
     @Override
-    public Result run(List<SourceFile> sources, String packagePrefix) {
+    public Result run(List<SourceFile> specs, List<SourceFile> headers, String packagePrefix) {
         runs++;
+        List<SourceFile> sources = new ArrayList<>(specs);
+        sources.addAll(headers); // headers follow the same rules here
         lastSourceNames = sources.stream().map(SourceFile::name).toList();
         List<Diagnostic> diags = new ArrayList<>();
         List<OutputFile> files = new ArrayList<>();

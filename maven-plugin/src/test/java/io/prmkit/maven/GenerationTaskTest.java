@@ -29,6 +29,7 @@ class GenerationTaskTest {
     Path state;
     final FakePipeline pipeline = new FakePipeline();
     final RecordingReporter log = new RecordingReporter();
+    List<Path> headers = List.of();
 
     @BeforeEach
     void layout() {
@@ -38,7 +39,7 @@ class GenerationTaskTest {
     }
 
     private GenerationTask.Request request(String prefix, String tool, boolean failOnWarnings) {
-        return new GenerationTask.Request(project, src, out, state, null, null, prefix, failOnWarnings, false, tool);
+        return new GenerationTask.Request(project, src, out, state, null, null, prefix, failOnWarnings, false, tool, headers);
     }
 
     private GenerationTask.Outcome run() throws Exception {
@@ -286,7 +287,7 @@ class GenerationTaskTest {
     @Test
     void explicitMissingSourceDirectoryFails() {
         GenerationTask.Request req = new GenerationTask.Request(project, project.resolve("specs"), out, state,
-                null, null, "", false, true, "t");
+                null, null, "", false, true, "t", null);
         GenerationException e = assertThrows(GenerationException.class, () -> run(req));
         assertEquals("sourceDirectory specs does not exist", e.getMessage());
     }
@@ -296,10 +297,36 @@ class GenerationTaskTest {
         spec("a.prm", "struct Foo\n");
         spec("drafts/b.prm", "error not ready\n");
         GenerationTask.Request req = new GenerationTask.Request(project, src, out, state,
-                List.of("**/*.prm"), List.of("drafts/**"), "", false, false, "t");
+                List.of("**/*.prm"), List.of("drafts/**"), "", false, false, "t", null);
         assertEquals(GenerationTask.Status.GENERATED, run(req).status());
         assertEquals(List.of("src/main/prm/a.prm"), pipeline.lastSourceNames);
         assertTrue(Files.exists(out.resolve("Foo.java")));
+    }
+
+    @Test
+    void headersAndTheSiblingsTheyIncludeAreInputs() throws Exception {
+        Path inc = project.resolve("headers");
+        Files.createDirectories(inc);
+        Files.writeString(inc.resolve("main_ifc.h"), "#include \"extra_ifc.h\"\nstruct FromHeader\n");
+        Files.writeString(inc.resolve("extra_ifc.h"), "struct FromInclude\n");
+        headers = List.of(inc.resolve("main_ifc.h"));
+
+        GenerationTask.Outcome o = run();
+        assertEquals(GenerationTask.Status.GENERATED, o.status(), "headers alone are enough");
+        assertEquals(List.of("headers/extra_ifc.h", "headers/main_ifc.h"), pipeline.lastSourceNames, "includes first");
+        assertTrue(log.at("INFO").get(0).contains("from 0 specs and 2 headers"), log.lines.toString());
+        assertEquals(GenerationTask.Status.UP_TO_DATE, run().status());
+
+        Files.writeString(inc.resolve("extra_ifc.h"), "struct FromInclude\nstruct Added\n");
+        assertEquals(GenerationTask.Status.GENERATED, run().status(), "an edited include regenerates");
+        assertTrue(Files.exists(out.resolve("io/acme/Added.java")));
+    }
+
+    @Test
+    void missingHeaderFails() {
+        headers = List.of(project.resolve("nope/mlx5_ifc.h"));
+        GenerationException e = assertThrows(GenerationException.class, this::run);
+        assertEquals("header nope/mlx5_ifc.h does not exist", e.getMessage());
     }
 
     @Test

@@ -34,7 +34,7 @@ class PrmkitPipelineTest {
                     0x00 [19:0]  low;
                 }
                 """);
-        SpecPipeline.Result r = pipeline.run(List.of(GOOD, bad), "com.example");
+        SpecPipeline.Result r = pipeline.run(List.of(GOOD, bad), List.of(), "com.example");
 
         assertTrue(r.files().isEmpty());
         List<Diagnostic> errors = r.diagnostics().stream().filter(Diagnostic::isError).toList();
@@ -49,7 +49,7 @@ class PrmkitPipelineTest {
 
     @Test
     void validSpecsBecomeJavaFilesUnderThePrefix() {
-        SpecPipeline.Result r = pipeline.run(List.of(GOOD), "com.example");
+        SpecPipeline.Result r = pipeline.run(List.of(GOOD), List.of(), "com.example");
 
         assertEquals(List.of(), r.problems());
         assertTrue(r.diagnostics().stream().noneMatch(Diagnostic::isError), r.diagnostics().toString());
@@ -61,7 +61,7 @@ class PrmkitPipelineTest {
 
     @Test
     void invalidPrefixIsAProblemNotACrash() {
-        SpecPipeline.Result r = pipeline.run(List.of(GOOD), "com.class");
+        SpecPipeline.Result r = pipeline.run(List.of(GOOD), List.of(), "com.class");
         assertEquals(1, r.problems().size());
         assertTrue(r.problems().get(0).startsWith("packagePrefix: "), r.problems().get(0));
         assertTrue(r.problems().get(0).contains("com.class"), r.problems().get(0));
@@ -81,9 +81,40 @@ class PrmkitPipelineTest {
                     0x00 [31:0] b;
                 }
                 """);
-        SpecPipeline.Result r = pipeline.run(List.of(twins), "");
+        SpecPipeline.Result r = pipeline.run(List.of(twins), List.of(), "");
         assertTrue(r.files().isEmpty());
         assertEquals(1, r.problems().size(), r.problems().toString());
         assertTrue(r.problems().get(0).contains("FooBar"), r.problems().get(0));
+    }
+
+    private static final SourceFile HEADER = new SourceFile("headers/mlx5_ifc.h", """
+            struct mlx5_ifc_ring_db_bits {
+            	u8         counter[0x10];
+            	u8         reserved_at_10[0xc];
+            	u8         ring[0x4];
+            };
+            """);
+
+    @Test
+    void headersAreImportedIntoPackageMlx5AndGeneratedWithTheSpecs() {
+        SpecPipeline.Result r = pipeline.run(List.of(GOOD), List.of(HEADER), "com.example");
+        assertTrue(r.diagnostics().stream().noneMatch(Diagnostic::isError), r.diagnostics().toString());
+        List<String> paths = r.files().stream().map(OutputFile::relativePath).toList();
+        assertTrue(paths.contains("com/example/acme/Doorbell.java"), paths.toString());
+        assertTrue(paths.contains("com/example/mlx5/RingDb.java"), paths.toString());
+    }
+
+    @Test
+    void untranslatableHeaderLinesAreErrorsAtTheirLine() {
+        SourceFile bad = new SourceFile("headers/bad_ifc.h", """
+                struct mlx5_ifc_x_bits {
+                	u32        wrong_type;
+                };
+                """);
+        SpecPipeline.Result r = pipeline.run(List.of(GOOD), List.of(bad), "com.example");
+        assertTrue(r.files().isEmpty());
+        Diagnostic first = r.diagnostics().stream().filter(Diagnostic::isError).findFirst().orElseThrow();
+        assertEquals("headers/bad_ifc.h", first.location().file());
+        assertEquals(2, first.location().line());
     }
 }

@@ -242,9 +242,10 @@ public final class CntrReg {
          * Stores all 20 bytes of the structure (fields not set as 0), as 2 64-bit and one 32-bit stores.
          */
         public void write() {
-            s.set(PrmLayout.BE_LONG, offset, ((long) d0 << 32) | (d1 & 0xffffffffL));
-            s.set(PrmLayout.BE_LONG, offset + 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
-            s.set(PrmLayout.BE_INT, offset + 16L, d4);
+            MemorySegment q = s.asSlice(offset, 20L);
+            q.set(PrmLayout.BE_LONG, 0L, ((long) d0 << 32) | (d1 & 0xffffffffL));
+            q.set(PrmLayout.BE_LONG, 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
+            q.set(PrmLayout.BE_INT, 16L, d4);
         }
     }
 }

@@ -1000,9 +1000,10 @@ public final class CreateCqIn {
          * Stores all 24 bytes of the structure (fields not set as 0), as 3 64-bit stores.
          */
         public void write() {
-            s.set(PrmLayout.BE_LONG, offset, ((long) d0 << 32) | (d1 & 0xffffffffL));
-            s.set(PrmLayout.BE_LONG, offset + 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
-            s.set(PrmLayout.BE_LONG, offset + 16L, ((long) d4 << 32) | (d5 & 0xffffffffL));
+            MemorySegment q = s.asSlice(offset, 24L);
+            q.set(PrmLayout.BE_LONG, 0L, ((long) d0 << 32) | (d1 & 0xffffffffL));
+            q.set(PrmLayout.BE_LONG, 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
+            q.set(PrmLayout.BE_LONG, 16L, ((long) d4 << 32) | (d5 & 0xffffffffL));
         }
     }
 }

@@ -374,8 +374,9 @@ public final class WqeDataSeg {
          * Stores all 16 bytes of the structure (fields not set as 0), as 2 64-bit stores.
          */
         public void write() {
-            s.set(PrmLayout.BE_LONG, offset, ((long) d0 << 32) | (d1 & 0xffffffffL));
-            s.set(PrmLayout.BE_LONG, offset + 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
+            MemorySegment q = s.asSlice(offset, 16L);
+            q.set(PrmLayout.BE_LONG, 0L, ((long) d0 << 32) | (d1 & 0xffffffffL));
+            q.set(PrmLayout.BE_LONG, 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
         }
     }
 }
