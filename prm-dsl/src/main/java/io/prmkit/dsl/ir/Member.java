@@ -105,6 +105,9 @@ public record Member(
         if (isScalar() && w <= 32) {
             return "dword " + off + (hiBit() == loBit() ? " [" + hiBit() + "]" : " [" + hiBit() + ":" + loBit() + "]");
         }
+        if (w == 0) {
+            return String.format("bytes 0x%02x.. (flexible array)", byteOffset());
+        }
         long end = bitEnd();
         return String.format("bytes 0x%02x..0x%02x", byteOffset(), (end + 7) / 8 - 1)
                 + (bitOffset % 8 != 0 || end % 8 != 0 ? String.format(" (bits 0x%x..0x%x)", bitOffset, end - 1) : "");

@@ -200,7 +200,7 @@ public final class CreateCqIn {
                 new PrmLayout.Field("pas", PrmLayout.Kind.BITS_ARRAY, 192L, 0L, 64L, 0, true, false, PrmLayout.Access.IN,
                         "", "", null, PrmLayout.Constraints.NONE, "", "",
                         Optional.empty(), Optional.empty(), "",
-                        "Physical addresses of the CQ buffer pages", "", "bytes 0x18..0x17", "cmd.prm:21")),
+                        "Physical addresses of the CQ buffer pages", "", "bytes 0x18.. (flexible array)", "cmd.prm:21")),
             List.of(
                 new PrmLayout.Rule("size_fits", "((log_cq_size <= max_log_cq_sz) || !((uid % 2) == 0))", "even uids need log_cq_size <= 17 (test rule)", "cmd.prm:25", CreateCqIn::rule_size_fits$holds)),
             "CREATE_CQ command input", "", "cmd.prm:9");
@@ -748,7 +748,7 @@ public final class CreateCqIn {
      * Reads element {@code index} of {@code pas} of the structure at offset 0 of {@code s}. The index is bounded only by the segment (flexible array).
      *
      * <p>Physical addresses of the CQ buffer pages.
-     * <p>PRM: {@code bytes 0x18..0x17}, 0 bits, access in; spec cmd.prm:21.
+     * <p>PRM: {@code bytes 0x18.. (flexible array)}, 0 bits, access in; spec cmd.prm:21.
      */
     public static long pas$elem(MemorySegment s, long index) {
         return pas$elem(s, 0L, index);
@@ -758,7 +758,7 @@ public final class CreateCqIn {
      * Reads element {@code index} of {@code pas} of the structure at byte {@code offset} of {@code s}. The index is bounded only by the segment (flexible array).
      *
      * <p>Physical addresses of the CQ buffer pages.
-     * <p>PRM: {@code bytes 0x18..0x17}, 0 bits, access in; spec cmd.prm:21.
+     * <p>PRM: {@code bytes 0x18.. (flexible array)}, 0 bits, access in; spec cmd.prm:21.
      */
     public static long pas$elem(MemorySegment s, long offset, long index) {
         return s.get(PrmLayout.BE_LONG, offset + 24L + index * 8L);
@@ -768,7 +768,7 @@ public final class CreateCqIn {
      * Writes element {@code index} of {@code pas} of the structure at offset 0 of {@code s}.
      *
      * <p>Physical addresses of the CQ buffer pages.
-     * <p>PRM: {@code bytes 0x18..0x17}, 0 bits, access in; spec cmd.prm:21.
+     * <p>PRM: {@code bytes 0x18.. (flexible array)}, 0 bits, access in; spec cmd.prm:21.
      */
     public static void pas$set(MemorySegment s, long index, long v) {
         pas$set(s, 0L, index, v);
@@ -778,7 +778,7 @@ public final class CreateCqIn {
      * Writes element {@code index} of {@code pas} of the structure at byte {@code offset} of {@code s}. The index is bounded only by the segment (flexible array).
      *
      * <p>Physical addresses of the CQ buffer pages.
-     * <p>PRM: {@code bytes 0x18..0x17}, 0 bits, access in; spec cmd.prm:21.
+     * <p>PRM: {@code bytes 0x18.. (flexible array)}, 0 bits, access in; spec cmd.prm:21.
      */
     public static void pas$set(MemorySegment s, long offset, long index, long v) {
         pas$setUnchecked(s, offset, index, v);
@@ -788,7 +788,7 @@ public final class CreateCqIn {
      * Writes element {@code index} of {@code pas} (structure at offset 0), keeping only the low 64 bits of {@code v}.
      *
      * <p>Physical addresses of the CQ buffer pages.
-     * <p>PRM: {@code bytes 0x18..0x17}, 0 bits, access in; spec cmd.prm:21.
+     * <p>PRM: {@code bytes 0x18.. (flexible array)}, 0 bits, access in; spec cmd.prm:21.
      */
     public static void pas$setUnchecked(MemorySegment s, long index, long v) {
         pas$setUnchecked(s, 0L, index, v);
@@ -798,7 +798,7 @@ public final class CreateCqIn {
      * Writes element {@code index} of {@code pas} (structure at byte {@code offset}), keeping only the low 64 bits of {@code v}. The index is bounded only by the segment (flexible array).
      *
      * <p>Physical addresses of the CQ buffer pages.
-     * <p>PRM: {@code bytes 0x18..0x17}, 0 bits, access in; spec cmd.prm:21.
+     * <p>PRM: {@code bytes 0x18.. (flexible array)}, 0 bits, access in; spec cmd.prm:21.
      */
     public static void pas$setUnchecked(MemorySegment s, long offset, long index, long v) {
         s.set(PrmLayout.BE_LONG, offset + 24L + index * 8L, v);
