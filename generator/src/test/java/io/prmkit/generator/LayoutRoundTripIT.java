@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.prmkit.dsl.Property;
 import io.prmkit.dsl.SourceLocation;
 import io.prmkit.dsl.ir.Access;
 import io.prmkit.dsl.ir.Constraints;
