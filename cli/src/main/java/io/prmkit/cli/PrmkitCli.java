@@ -29,7 +29,23 @@ public final class PrmkitCli implements Runnable {
 
     /** The command line with all subcommands registered. */
     public static CommandLine commandLine() {
-        return new CommandLine(new PrmkitCli());
+        return new CommandLine(new PrmkitCli()).setExecutionExceptionHandler(PrmkitCli::internalError);
+    }
+
+    /** Exit code for a bug in prmkit itself (sysexits' EX_SOFTWARE), distinct from bad input (1). */
+    static final int INTERNAL_ERROR = 70;
+
+    /**
+     * Bad input is reported by the commands themselves; anything that still escapes is a bug in prmkit.
+     * Say so in one line rather than dump a stack trace on the user; PRMKIT_DEBUG=1 shows the trace.
+     */
+    private static int internalError(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
+        java.io.PrintWriter err = cl.getErr();
+        err.println(cl.getCommandSpec().qualifiedName() + ": internal error: " + e
+                + " (a bug in prmkit; run with PRMKIT_DEBUG=1 for the stack trace)");
+        if (System.getenv("PRMKIT_DEBUG") != null) e.printStackTrace(err);
+        err.flush();
+        return INTERNAL_ERROR;
     }
 
     /** Called when no subcommand is given. */

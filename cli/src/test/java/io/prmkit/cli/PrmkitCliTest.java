@@ -25,6 +25,27 @@ class PrmkitCliTest {
         return new Run(exitCode, out.toString(), err.toString());
     }
 
+    /** A bug inside a command reaches the user as one line naming it, not as a stack trace. */
+    @Test
+    void anEscapedExceptionIsOneLineAndExitCode70() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = PrmkitCli.commandLine();
+        cli.addSubcommand("boom", new CommandLine(new Boom()));
+        cli.setErr(new PrintWriter(err, true));
+        int exitCode = cli.execute("boom");
+        assertEquals(PrmkitCli.INTERNAL_ERROR, exitCode);
+        assertEquals("prmkit boom: internal error: java.lang.IllegalStateException: wrong turn"
+                + " (a bug in prmkit; run with PRMKIT_DEBUG=1 for the stack trace)", err.toString().strip());
+    }
+
+    @CommandLine.Command(name = "boom")
+    static final class Boom implements Runnable {
+        @Override
+        public void run() {
+            throw new IllegalStateException("wrong turn");
+        }
+    }
+
     @Test
     void helpPrintsUsageAndExitsZero() {
         Run run = run("--help");
