@@ -1,4 +1,4 @@
-package io.prmkit.benchmarks;
+package io.prmkit.bench;
 
 import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.PrmCompiler;
