@@ -1,15 +1,11 @@
 package io.prmkit.cli;
 
 import io.prmkit.dsl.CompileResult;
-import io.prmkit.dsl.Diagnostic;
-import io.prmkit.dsl.DiagnosticPrinter;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -45,11 +41,7 @@ public final class CheckCommand implements Callable<Integer> {
 
     /** Prints every diagnostic with its source line and caret, then a count of errors and warnings. */
     static void report(CompileResult r, List<SourceFile> files, PrintWriter err) {
-        Map<String, SourceFile> byName = new LinkedHashMap<>();
-        files.forEach(f -> byName.put(f.name(), f));
-        for (Diagnostic d : r.diagnostics()) {
-            err.print(DiagnosticPrinter.render(d, byName));
-        }
+        SpecInput.print(r.diagnostics(), files, err);
         long errors = r.errors().size();
         long warnings = r.diagnostics().size() - errors;
         if (errors + warnings > 0) {

@@ -2,7 +2,6 @@ package io.prmkit.cli;
 
 import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.Diagnostic;
-import io.prmkit.dsl.DiagnosticPrinter;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.ir.LayoutModel;
@@ -17,9 +16,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -71,9 +68,7 @@ public final class GenerateCommand implements Callable<Integer> {
         }
 
         CompileResult result = PrmCompiler.compile(sources);
-        Map<String, SourceFile> byName = new LinkedHashMap<>();
-        sources.forEach(s -> byName.put(s.name(), s));
-        for (Diagnostic d : result.diagnostics()) err.print(DiagnosticPrinter.render(d, byName));
+        SpecInput.print(result.diagnostics(), sources, err);
         if (result.model().isEmpty()) {
             long errors = result.diagnostics().stream().filter(Diagnostic::isError).count();
             err.println("prmkit generate: " + errors + (errors == 1 ? " error" : " errors") + ", nothing written");

@@ -2,7 +2,6 @@ package io.prmkit.cli;
 
 import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.Diagnostic;
-import io.prmkit.dsl.DiagnosticPrinter;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.SpecLoader;
@@ -15,9 +14,7 @@ import java.io.PrintWriter;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -70,11 +67,7 @@ final class LayoutInput {
 
     static LayoutModel compile(List<SourceFile> sources, String what, PrintWriter err) throws Failed {
         CompileResult result = PrmCompiler.compile(sources);
-        Map<String, SourceFile> byName = new HashMap<>();
-        sources.forEach(s -> byName.put(s.name(), s));
-        for (Diagnostic d : result.diagnostics()) {
-            if (d.isError()) err.print(DiagnosticPrinter.render(d, byName));
-        }
+        SpecInput.print(result.errors(), sources, err);
         if (result.model().isEmpty()) {
             err.println("prmkit: " + what + ": the spec does not compile");
             throw new Failed();

@@ -1,16 +1,21 @@
 package io.prmkit.cli;
 
+import io.prmkit.dsl.Diagnostic;
+import io.prmkit.dsl.DiagnosticPrinter;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.SpecLoader;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
+import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /** Where the CLI gets spec text: files and directories named on the command line, or the bundled spec. */
 final class SpecInput {
@@ -25,6 +30,15 @@ final class SpecInput {
     }
 
     private SpecInput() {
+    }
+
+    /** Prints diagnostics the compiler way: {@code file:line:col: error: ...}, the source line, a caret. */
+    static void print(List<Diagnostic> diagnostics, List<SourceFile> files, PrintWriter err) {
+        Map<String, SourceFile> byName = new LinkedHashMap<>();
+        files.forEach(f -> byName.put(f.name(), f));
+        for (Diagnostic d : diagnostics) {
+            err.print(DiagnosticPrinter.render(d, byName));
+        }
     }
 
     static List<SourceFile> load(List<Path> specs) throws InputException {

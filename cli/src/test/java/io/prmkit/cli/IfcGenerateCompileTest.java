@@ -10,13 +10,13 @@ import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.importer.IfcImporter;
+import io.prmkit.dsl.importer.RealHeaders;
 import io.prmkit.dsl.importer.ImportOptions;
 import io.prmkit.dsl.importer.ImportResult;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.generator.AccessorGenerator;
 import io.prmkit.generator.GeneratedFile;
 import io.prmkit.generator.GeneratorOptions;
-import java.io.IOException;
 import java.io.StringWriter;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -27,9 +27,7 @@ import java.net.URLClassLoader;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
-import java.util.stream.Stream;
 import java.nio.charset.StandardCharsets;
 import javax.tools.JavaCompiler;
 import javax.tools.StandardJavaFileManager;
@@ -47,23 +45,9 @@ class IfcGenerateCompileTest {
     @TempDir
     Path tmp;
 
-    /** The newest installed linux-headers-*-common (or -Dprmkit.ifc.dir); fails without one. */
-    static Path mlx5Dir() throws IOException {
-        String given = System.getProperty("prmkit.ifc.dir", System.getenv("PRMKIT_IFC_DIR"));
-        if (given != null && !given.isBlank()) return Path.of(given);
-        try (Stream<Path> dirs = Files.list(Path.of("/usr/src"))) {
-            return dirs.filter(d -> d.getFileName().toString().matches("linux-headers-[0-9.]+-[0-9]+-common"))
-                    .map(d -> d.resolve("include/linux/mlx5"))
-                    .filter(d -> Files.isRegularFile(d.resolve("mlx5_ifc.h")))
-                    .max(Comparator.comparing(Path::toString))
-                    .orElseGet(() -> fail("the kernel's mlx5_ifc.h is needed: install the Debian package linux-headers-*-common"
-                            + " (e.g. apt-get install linux-headers-6.1.0-50-common) or set -Dprmkit.ifc.dir"));
-        }
-    }
-
     @Test
     void wholeHeaderGeneratesAndCompilesAndAccessorsMatchMlx5Set() throws Exception {
-        ImportResult imported = IfcImporter.importHeaders(List.of(mlx5Dir().resolve("mlx5_ifc.h")), ImportOptions.DEFAULTS);
+        ImportResult imported = IfcImporter.importHeaders(List.of(RealHeaders.mlx5Dir().resolve("mlx5_ifc.h")), ImportOptions.DEFAULTS);
         assertFalse(imported.hasErrors(), imported.notes()::toString);
         CompileResult compiled = PrmCompiler.compile(imported.dslFiles());
         assertEquals(List.of(), compiled.diagnostics().stream().filter(Diagnostic::isError).toList());

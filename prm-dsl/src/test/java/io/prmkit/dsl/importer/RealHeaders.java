@@ -15,11 +15,11 @@ import java.util.stream.Stream;
  * Finds the kernel's mlx5 headers from the Debian package linux-headers-VERSION-common. The tests
  * that use them never skip: without the package they fail and say what to install.
  */
-final class RealHeaders {
+public final class RealHeaders {
     private RealHeaders() {}
 
     /** The include/linux/mlx5 folder: -Dprmkit.ifc.dir, $PRMKIT_IFC_DIR, or the newest installed package. */
-    static Path mlx5Dir() {
+    public static Path mlx5Dir() {
         String given = System.getProperty("prmkit.ifc.dir", System.getenv("PRMKIT_IFC_DIR"));
         if (given != null && !given.isBlank()) {
             Path p = Path.of(given);
