@@ -38,6 +38,9 @@ final class StructEmitter {
 
     private final GeneratorContext ctx;
     private final List<String> problems;
+    /** Per {@link #emit}: the structure's class and the setters of its device-written fields (for {@code Device}). */
+    private ClassName self;
+    private List<MethodSpec> device;
 
     StructEmitter(GeneratorContext ctx, List<String> problems) {
         this.ctx = ctx;
@@ -46,6 +49,8 @@ final class StructEmitter {
 
     JavaFile emit(StructLayout struct) {
         ClassName self = ctx.className(struct.name());
+        this.self = self;
+        this.device = new ArrayList<>();
         ClassName layout = ctx.layoutClass(struct.name());
         boolean le = struct.byteOrder() == ByteOrder.LITTLE_ENDIAN;
         String sname = struct.name().name();
@@ -92,7 +97,8 @@ final class StructEmitter {
                     .build());
         }
         wholeStruct(struct, self, layout, methods);
-        if (WriterEmitter.applies(struct)) new WriterEmitter(ctx).emit(struct, self, layout, type, methods, this::memberDoc);
+        if (WriterEmitter.applies(struct, false)) new WriterEmitter(ctx).emit(struct, self, layout, type, methods, this::memberDoc, false);
+        deviceClass(struct, self, layout, type);
         chunkedFields(struct, layout, methods);
 
         type.addField(FieldSpec.builder(layout.nestedClass("Struct"), "LAYOUT", CONST)
@@ -101,6 +107,31 @@ final class StructEmitter {
                 .build());
         type.addMethods(methods);
         return JavaFile.builder(self.packageName(), type.build()).indent("    ").skipJavaLangImports(true).build();
+    }
+
+    /**
+     * The nested {@code Device} class: setters for the fields software must not write ({@code ro},
+     * {@code out}), for the device model that produces CQEs, EQEs and command outputs, plus a
+     * {@code Writer} over every bit field for structures of at most 64 bytes. Kept apart so the
+     * driver-facing API offers no setter for them.
+     */
+    private void deviceClass(StructLayout struct, ClassName self, ClassName layout, TypeSpec.Builder type) {
+        if (device.isEmpty()) return;
+        ClassName cls = self.nestedClass("Device");
+        TypeSpec.Builder d = TypeSpec.classBuilder(cls).addModifiers(Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+                .addJavadoc("Setters for the fields the device writes ({@code ro} and {@code out}): for a device model\n"
+                        + "(soft-hca) and tests, never for driver code. They work like the setters of {@link $T}.\n", self)
+                .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+        List<MethodSpec> methods = new ArrayList<>(device);
+        if (WriterEmitter.applies(struct, true)) {
+            new WriterEmitter(ctx).emit(struct, cls, layout, d, methods, m -> deviceDoc(Names.member(m.name())), true);
+        }
+        type.addType(d.addMethods(methods).build());
+    }
+
+    /** The Javadoc tail of a device-side setter: the member is described at its getter. */
+    private CodeBlock deviceDoc(String id) {
+        return CodeBlock.of("<p>Device side of {@link $T#$L}.\n", self, id);
     }
 
     private static String ruleMethod(Rule r) {
@@ -215,8 +246,14 @@ final class StructEmitter {
                     .returns(enumClass).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset")
                     .addStatement("return $T.of(" + toLong + ")", enumClass, id).build());
         }
-        if (!writable(m)) return;
+        if (writable(m)) setters(struct, m, id, w, code, layout, enumClass, en, about, out);
+        else setters(struct, m, id, w, code, layout, enumClass, en, deviceDoc(id), device);
+    }
 
+    /** The checked, unchecked and enum setters of a bit field, into {@code out}. */
+    private void setters(StructLayout struct, Member m, String id, int w, ScalarCode code, ClassName layout, ClassName enumClass,
+            Optional<EnumLayout> en, CodeBlock about, List<MethodSpec> out) {
+        TypeName jt = ScalarCode.javaType(w);
         CodeBlock guard = code.outOfRange();
         String range = w == 1 ? "" : w == 32 || w == 64 ? " Every value fits (a " + w + "-bit field takes the raw bits)."
                 : " Accepts 0.." + Long.toUnsignedString((1L << w) - 1) + "; throws {@link IllegalArgumentException} for any other value.";
@@ -276,11 +313,12 @@ final class StructEmitter {
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset").addParameter(byte[].class, "dst")
                 .addStatement("if (dst.length < $L) throw $T.tooShort($S, $S, $L, dst.length)", length, layout, sname, m.name(), length)
                 .addStatement("$T.copy(s, $T.BYTE, offset + $LL, dst, 0, $L)", MEMORY_SEGMENT, layout, m.byteOffset(), length).build());
-        if (!writable(m)) return;
-        out.add(method(id + "$copyFrom", about, "Copies {@code src} into the start of {@code $L} (structure at offset 0); bytes past {@code src.length} are left as they are.", m.name())
+        List<MethodSpec> sink = writable(m) ? out : device; // ro/out: only the Device class may write it
+        CodeBlock doc = writable(m) ? about : deviceDoc(id);
+        sink.add(method(id + "$copyFrom", doc, "Copies {@code src} into the start of {@code $L} (structure at offset 0); bytes past {@code src.length} are left as they are.", m.name())
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(byte[].class, "src")
                 .addStatement("$L$$copyFrom(s, 0L, src)", id).build());
-        out.add(method(id + "$copyFrom", about, "Copies {@code src} into the start of {@code $L} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than $L bytes.", m.name(), length)
+        sink.add(method(id + "$copyFrom", doc, "Copies {@code src} into the start of {@code $L} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than $L bytes.", m.name(), length)
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset").addParameter(byte[].class, "src")
                 .addStatement("if (src.length > $L) throw $T.tooLong($S, $S, $L, src.length)", length, layout, sname, m.name(), length)
                 .addStatement("$T.copy(src, 0, s, $T.BYTE, offset + $LL, src.length)", MEMORY_SEGMENT, layout, m.byteOffset()).build());
@@ -352,20 +390,21 @@ final class StructEmitter {
         out.add(method(id + "$elem", about, "Reads element {@code index} of {@code $L} of the structure at byte {@code offset} of {@code s}." + indexDoc, m.name())
                 .returns(jt).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset").addParameter(TypeName.LONG, "index")
                 .addCode(index).addCode(code.read()).build());
-        if (!writable(m)) return;
+        List<MethodSpec> sink = writable(m) ? out : device; // ro/out: only the Device class may write it
+        CodeBlock doc = writable(m) ? about : deviceDoc(id + "$elem");
         CodeBlock guard = new ScalarCode(layout, 0, e, le).outOfRange();
         String range = guard == null ? "" : " Accepts 0.." + Long.toUnsignedString((1L << e) - 1) + "; throws {@link IllegalArgumentException} for any other value.";
-        out.add(method(id + "$set", about, "Writes element {@code index} of {@code $L} of the structure at offset 0 of {@code s}." + range, m.name())
+        sink.add(method(id + "$set", doc, "Writes element {@code index} of {@code $L} of the structure at offset 0 of {@code s}." + range, m.name())
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "index").addParameter(jt, "v")
                 .addStatement("$L$$set(s, 0L, index, v)", id).build());
-        MethodSpec.Builder checked = method(id + "$set", about, "Writes element {@code index} of {@code $L} of the structure at byte {@code offset} of {@code s}." + range + indexDoc, m.name())
+        MethodSpec.Builder checked = method(id + "$set", doc, "Writes element {@code index} of {@code $L} of the structure at byte {@code offset} of {@code s}." + range + indexDoc, m.name())
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset").addParameter(TypeName.LONG, "index").addParameter(jt, "v");
         if (guard != null) checked.addStatement("if ($L) throw $T.outOfRange($S, $S, $L, v)", guard, layout, struct.name().name(), m.name() + "[]", e);
-        out.add(checked.addStatement("$L$$setUnchecked(s, offset, index, v)", id).build());
-        out.add(method(id + "$setUnchecked", about, "Writes element {@code index} of {@code $L} (structure at offset 0), keeping only the low $L bits of {@code v}.", m.name(), e)
+        sink.add(checked.addStatement("$L$$setUnchecked(s, offset, index, v)", id).build());
+        sink.add(method(id + "$setUnchecked", doc, "Writes element {@code index} of {@code $L} (structure at offset 0), keeping only the low $L bits of {@code v}.", m.name(), e)
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "index").addParameter(jt, "v")
                 .addStatement("$L$$setUnchecked(s, 0L, index, v)", id).build());
-        out.add(method(id + "$setUnchecked", about, "Writes element {@code index} of {@code $L} (structure at byte {@code offset}), keeping only the low $L bits of {@code v}." + indexDoc, m.name(), e)
+        sink.add(method(id + "$setUnchecked", doc, "Writes element {@code index} of {@code $L} (structure at byte {@code offset}), keeping only the low $L bits of {@code v}." + indexDoc, m.name(), e)
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset").addParameter(TypeName.LONG, "index").addParameter(jt, "v")
                 .addCode(index).addCode(code.write()).build());
     }

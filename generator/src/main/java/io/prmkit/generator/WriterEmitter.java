@@ -36,18 +36,25 @@ final class WriterEmitter {
         this.ctx = ctx;
     }
 
-    static boolean applies(StructLayout s) {
+    /**
+     * Whether {@code s} gets a writer: the driver's ({@code device == false}) sets the fields software
+     * writes; the device's ({@code Struct.Device.Writer}) sets every non-reserved bit field.
+     */
+    static boolean applies(StructLayout s, boolean device) {
         return s.sizeBytes() > 0 && s.sizeBytes() <= MAX_BYTES && s.sizeBytes() % 4 == 0
-                && s.members().stream().anyMatch(WriterEmitter::settable);
+                && s.members().stream().anyMatch(m -> settable(m, device));
     }
 
-    private static boolean settable(Member m) {
-        return m.type() instanceof MemberType.Bits && !m.reserved() && m.access().writable();
+    private static boolean settable(Member m, boolean device) {
+        return m.type() instanceof MemberType.Bits && !m.reserved() && (device || m.access().writable());
     }
 
-    /** Adds {@code writer(s)}, {@code writer(s, offset)} and the {@code Writer} class to {@code type}. */
+    /**
+     * Adds {@code writer(s)}, {@code writer(s, offset)} and the {@code Writer} class to {@code type}
+     * (the structure's class, or its {@code Device} class when {@code device}).
+     */
     void emit(StructLayout struct, ClassName self, ClassName layout, TypeSpec.Builder type, List<MethodSpec> methods,
-            Function<Member, CodeBlock> memberDoc) {
+            Function<Member, CodeBlock> memberDoc, boolean device) {
         ClassName writer = self.nestedClass("Writer");
         boolean le = struct.byteOrder() == ByteOrder.LITTLE_ENDIAN;
         int dwords = (int) (struct.sizeBytes() / 4);
@@ -69,6 +76,7 @@ final class WriterEmitter {
                         + "scalar-replaces the writer (keep it local: create, set, write). Setters check their values like the\n"
                         + "static {@code $$set} methods. Reserved bits, byte arrays, nested structures and arrays are written as\n"
                         + "zero; copy byte arrays in after {@code write()}.\n", dwords)
+                .addJavadoc(device ? "\n<p>The device's writer: it sets every non-reserved bit field, {@code ro} and {@code out} ones included.\n" : "")
                 .addField(MEMORY_SEGMENT, "s", Modifier.PRIVATE, Modifier.FINAL)
                 .addField(TypeName.LONG, "offset", Modifier.PRIVATE, Modifier.FINAL);
         for (int i = 0; i < dwords; i++) w.addField(FieldSpec.builder(TypeName.INT, "d" + i, Modifier.PRIVATE).build());
@@ -77,7 +85,7 @@ final class WriterEmitter {
                 .addStatement("this.s = s").addStatement("this.offset = offset").build());
 
         for (Member m : struct.members()) {
-            if (!settable(m)) continue;
+            if (!settable(m, device)) continue;
             int width = ((MemberType.Bits) m.type()).width();
             long bit = m.bitOffset();
             if (width <= 32 ? (bit & 31) + width > 32 : (bit & 31) != 0) continue; // reported by StructEmitter

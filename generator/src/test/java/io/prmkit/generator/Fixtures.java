@@ -304,6 +304,20 @@ public final class Fixtures {
                 List.of(), "Counter register (test layout)", "reg.prm", 16);
     }
 
+    // ---- 6: a device-written entry: ro bit fields, enum, byte array, bit array, one rw field ----
+
+    public static StructLayout miniCqe() {
+        return struct("mini_cqe", 16, List.of(
+                M.field("opcode", 0x00, 31, 24).access(Access.RO).enumType("send_wqe_opcode").doc("Opcode of the completed WQE").line("cqe.prm", 3),
+                M.field("user_index", 0x00, 23, 0).doc("Written by software when it posts (test field)").line("cqe.prm", 4),
+                M.at("tag", 0x20, new MemberType.Bytes(4)).access(Access.RO).doc("Opaque tag").line("cqe.prm", 5),
+                M.at("nibbles", 0x40, new MemberType.Array(new MemberType.Bits(4), 8, false)).access(Access.RO).line("cqe.prm", 6),
+                M.field("wqe_counter", 0x0c, 31, 16).access(Access.RO).line("cqe.prm", 7),
+                M.reserved(0x70, 15).line("cqe.prm", 8),
+                M.field("owner", 0x0c, 0, 0).access(Access.RO).doc("Ownership parity").line("cqe.prm", 9)),
+                List.of(), "A small completion entry the device writes (test layout)", "cqe.prm", 2);
+    }
+
     /** Values too far apart for a lookup table, and one that does not fit a signed int. */
     public static EnumLayout syndromeClass() {
         return new EnumLayout(q("syndrome_class"), EnumLayout.Kind.ENUM, 32, List.of(
@@ -325,7 +339,7 @@ public final class Fixtures {
     public static LayoutModel model() {
         return new LayoutModel(
                 sorted(List.of(createCqIn(), createCqOut(), sampleEntry(), wqeCtrlSeg(), wqeDataSeg(), wqeEthSeg(),
-                        counterReg(), counterSet(), cntrsA(), cntrsB())),
+                        counterReg(), counterSet(), cntrsA(), cntrsB(), miniCqe())),
                 List.of(cmdStatus(), completionMode(), csFlags(), sendWqeOpcode(), syndromeClass(), wideCaps()),
                 List.of(new Constant(q("send_wqe_bb"), 64, new Doc("Send WQE basic block size in bytes", "", ""), at("wqe.prm", 1))));
     }

@@ -342,4 +342,100 @@ class GeneratedFixturesIT {
         b[3] = 0x25;
         assertEquals(0x25L, struct.getMethod("get", Loaded.SEGMENT, long.class, field).invoke(layout, Loaded.segment(b), 0L, opcode));
     }
+
+    // ---- device-side setters --------------------------------------------------------------
+
+    private static boolean classExists(String binaryName) {
+        try {
+            gen.cls(binaryName);
+            return true;
+        } catch (AssertionError e) {
+            return false;
+        }
+    }
+
+    @Test
+    void readOnlyFieldsHaveSettersOnlyInTheDeviceClass() {
+        for (String f : List.of("opcode", "wqe_counter", "owner", "nibbles")) {
+            assertFalse(gen.hasMethod("MiniCqe", f + "$set"), f + "$set must not be offered to the driver");
+            assertFalse(gen.hasMethod("MiniCqe", f + "$setUnchecked"), f);
+            assertTrue(gen.hasMethod("MiniCqe$Device", f + "$set"), f);
+            assertTrue(gen.hasMethod("MiniCqe$Device", f + "$setUnchecked"), f);
+        }
+        assertFalse(gen.hasMethod("MiniCqe", "tag$copyFrom"));
+        assertTrue(gen.hasMethod("MiniCqe$Device", "tag$copyFrom"));
+        // the rw field keeps its ordinary setter and gets none in Device
+        assertTrue(gen.hasMethod("MiniCqe", "user_index$set"));
+        assertFalse(gen.hasMethod("MiniCqe$Device", "user_index$set"));
+        assertTrue(gen.hasMethod("CreateCqOut$Device", "cqn$set"));
+        assertFalse(classExists("WqeCtrlSeg$Device"), "a structure without ro/out fields has no Device class");
+        assertFalse(classExists("CreateCqIn$Device"));
+    }
+
+    @Test
+    void deviceSettersWriteWhatTheGettersRead() {
+        byte[] b = new byte[32];
+        Object s = Loaded.segment(b);
+        gen.call("MiniCqe$Device", "opcode$set", s, 16L, enumConstant("SendWqeOpcode", "LSO"));
+        gen.call("MiniCqe$Device", "wqe_counter$set", s, 16L, 0xbeef);
+        gen.call("MiniCqe$Device", "owner$set", s, 16L, true);
+        gen.call("MiniCqe$Device", "nibbles$set", s, 16L, 1L, 0xa);
+        gen.call("MiniCqe$Device", "tag$copyFrom", s, 16L, new byte[] {1, 2, 3, 4});
+        gen.call("MiniCqe", "user_index$set", s, 16L, 0x123456);
+        assertArrayEquals(new byte[] {0x0e, 0x12, 0x34, 0x56, 1, 2, 3, 4, 0x0a, 0, 0, 0, (byte) 0xbe, (byte) 0xef, 0, 1},
+                java.util.Arrays.copyOfRange(b, 16, 32));
+        assertEquals(enumConstant("SendWqeOpcode", "LSO"), gen.call("MiniCqe", "opcode$enum", s, 16L));
+        assertEquals(0xbeef, gen.call("MiniCqe", "wqe_counter", s, 16L));
+        assertEquals(true, gen.call("MiniCqe", "owner", s, 16L));
+        assertEquals(0xa, gen.call("MiniCqe", "nibbles$elem", s, 16L, 1L));
+        assertEquals(0x123456, gen.call("MiniCqe", "user_index", s, 16L));
+
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> gen.call("MiniCqe$Device", "wqe_counter$set", s, 0x10000));
+        assertTrue(e.getMessage().contains("mini_cqe.wqe_counter"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> gen.call("MiniCqe$Device", "nibbles$set", s, 0L, 0x10));
+        gen.call("MiniCqe$Device", "wqe_counter$setUnchecked", s, 0x1abcd);
+        assertEquals(0xabcd, gen.call("MiniCqe", "wqe_counter", s));
+
+        byte[] out = new byte[16];
+        Object o = Loaded.segment(out);
+        gen.call("CreateCqOut$Device", "status$set", o, enumConstant("CmdStatus", "BAD_PARAM"));
+        gen.call("CreateCqOut$Device", "syndrome$set", o, 0x1234abcd);
+        gen.call("CreateCqOut$Device", "cqn$set", o, 0x123);
+        assertArrayEquals(new byte[] {3, 0, 0, 0, 0x12, 0x34, (byte) 0xab, (byte) 0xcd, 0, 0, 0x01, 0x23, 0, 0, 0, 0}, out);
+        assertEquals(enumConstant("CmdStatus", "BAD_PARAM"), gen.call("CreateCqOut", "status$enum", o));
+        assertThrows(IllegalArgumentException.class, () -> gen.call("CreateCqOut$Device", "cqn$set", o, 0x1000000));
+    }
+
+    @Test
+    void deviceWriterSetsEveryBitFieldAndStoresEveryByte() {
+        byte[] viaSetters = new byte[16];
+        Object s = Loaded.segment(viaSetters);
+        gen.call("MiniCqe$Device", "opcode$set", s, enumConstant("SendWqeOpcode", "SEND"));
+        gen.call("MiniCqe", "user_index$set", s, 0xabcdef);
+        gen.call("MiniCqe$Device", "wqe_counter$set", s, 0x77);
+        gen.call("MiniCqe$Device", "owner$set", s, true);
+
+        byte[] viaWriter = new byte[16];
+        java.util.Arrays.fill(viaWriter, (byte) 0xff); // reserved bits, the byte array and the bit array become 0
+        Object w = gen.call("MiniCqe$Device", "writer", Loaded.segment(viaWriter));
+        w = Loaded.invoke(w, "opcode", enumConstant("SendWqeOpcode", "SEND"));
+        w = Loaded.invoke(w, "user_index", 0xabcdef);
+        w = Loaded.invoke(w, "wqe_counter", 0x77);
+        w = Loaded.invoke(w, "owner", true);
+        Loaded.invoke(w, "write");
+        assertArrayEquals(viaSetters, viaWriter);
+        Object bad = gen.call("MiniCqe$Device", "writer", Loaded.segment(viaWriter), 0L);
+        assertThrows(IllegalArgumentException.class, () -> Loaded.invoke(bad, "wqe_counter", 0x10000));
+
+        // the driver's writer of the same structure sets only what software writes
+        Object driver = gen.call("MiniCqe", "writer", Loaded.segment(new byte[16]));
+        assertThrows(AssertionError.class, () -> Loaded.invoke(driver, "owner", true));
+        Loaded.invoke(Loaded.invoke(driver, "user_index", 1), "write");
+
+        byte[] out = new byte[16];
+        Object ow = gen.call("CreateCqOut$Device", "writer", Loaded.segment(out), 0L);
+        Loaded.invoke(Loaded.invoke(Loaded.invoke(ow, "status", enumConstant("CmdStatus", "EXCEED_LIM")), "cqn", 0xabcdef), "write");
+        assertEquals(0x40, out[0]);
+        assertEquals(0xabcdef, gen.call("CreateCqOut", "cqn", Loaded.segment(out)));
+    }
 }

@@ -1,0 +1,77 @@
+package io.prmkit.cli;
+
+import io.prmkit.doc.DocSite;
+import io.prmkit.dsl.CompileResult;
+import io.prmkit.dsl.Diagnostic;
+import io.prmkit.dsl.PrmCompiler;
+import io.prmkit.dsl.SourceFile;
+import io.prmkit.dsl.ir.LayoutModel;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code prmkit doc [SPEC...] -o DIR}: a static HTML reference of the spec (the bundled mlx5 spec
+ * by default), with PRM-style bit diagrams, enum pages, back-links and a search box. Nothing is
+ * written unless the spec compiles.
+ */
+@Command(
+        name = "doc",
+        mixinStandardHelpOptions = true,
+        description = {
+            "Writes a browsable HTML reference of spec files (default: the bundled mlx5 spec): an index with a search box, "
+                    + "one page per structure (bit diagram, field table, rules, enums used, structures embedding it) and "
+                    + "one per enum or flag set. Open DIR/index.html in a browser; no server or network is needed."})
+public final class DocCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "SPEC", arity = "0..*", description = "Spec files or directories (walked for *.prm). Default: the bundled mlx5 spec.")
+    List<Path> specs = new ArrayList<>();
+
+    @Option(names = {"-o", "--output"}, paramLabel = "DIR", required = true, description = "Directory to write the site to (created if missing).")
+    Path output;
+
+    @Option(names = "--title", paramLabel = "TEXT", description = "Title of the site (default: mlx5 PRM reference for the bundled spec, else PRM reference).")
+    String title;
+
+    @Override
+    public Integer call() {
+        PrintWriter out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        List<SourceFile> sources;
+        try {
+            sources = SpecInput.load(specs);
+        } catch (SpecInput.InputException e) {
+            err.println("prmkit doc: " + e.getMessage());
+            return 1;
+        }
+        CompileResult result = PrmCompiler.compile(sources);
+        SpecInput.print(result.diagnostics(), sources, err);
+        if (result.model().isEmpty()) {
+            long errors = result.diagnostics().stream().filter(Diagnostic::isError).count();
+            err.println("prmkit doc: " + errors + (errors == 1 ? " error" : " errors") + ", nothing written");
+            return 1;
+        }
+        LayoutModel model = result.model().get();
+        String t = title != null ? title : specs.isEmpty() ? "mlx5 PRM reference" : "PRM reference";
+        int files;
+        try {
+            files = DocSite.write(model, t, output);
+        } catch (IOException e) {
+            err.println("prmkit doc: cannot write to " + output + ": " + e);
+            return 1;
+        }
+        out.println(model.structs().size() + " structures, " + model.enums().size() + " enums and flag sets, " + files
+                + " files written to " + output + "; open " + output.resolve("index.html"));
+        return 0;
+    }
+}

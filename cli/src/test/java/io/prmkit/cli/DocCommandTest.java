@@ -1,0 +1,50 @@
+package io.prmkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prmkit.cli.PrmkitCliTest.Run;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DocCommandTest {
+    @TempDir
+    Path tmp;
+
+    @Test
+    void writesTheBundledSpecsReference() throws IOException {
+        Path out = tmp.resolve("site");
+        Run run = PrmkitCliTest.run("doc", "-o", out.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertEquals("", run.err());
+        assertTrue(run.out().contains(" files written to " + out), run.out());
+        String index = Files.readString(out.resolve("index.html"));
+        assertTrue(index.contains("<title>mlx5 PRM reference</title>"), index);
+        String eth = Files.readString(out.resolve("structs/mlx5.wqe_eth_seg.html"));
+        assertTrue(eth.contains("data-field=\"insert_vlan\" data-hi=\"31\" data-lo=\"31\""), "insert_vlan cell");
+        assertTrue(Files.isRegularFile(out.resolve("enums/mlx5.cqe_error_syndrome.html")));
+    }
+
+    @Test
+    void aSpecWithErrorsWritesNothing() throws IOException {
+        Path spec = tmp.resolve("bad.prm");
+        Files.writeString(spec, "package acme;\nstruct r size 0x4 {\n    0x00 [31:0] a;\n    0x00 [7:0] b;\n}\n");
+        Path out = tmp.resolve("site");
+        Run run = PrmkitCliTest.run("doc", spec.toString(), "-o", out.toString(), "--title", "acme");
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().contains("bad.prm:4:"), run.err());
+        assertTrue(run.err().contains("prmkit doc: 1 error, nothing written"), run.err());
+        assertFalse(Files.exists(out));
+    }
+
+    @Test
+    void aMissingSpecIsOneLine() {
+        Run run = PrmkitCliTest.run("doc", tmp.resolve("nope.prm").toString(), "-o", tmp.resolve("site").toString());
+        assertEquals(1, run.exitCode());
+        assertEquals("prmkit doc: no such file or directory: " + tmp.resolve("nope.prm") + "\n", run.err().replace("\r\n", "\n"));
+    }
+}

@@ -1,0 +1,172 @@
+package io.prmkit.doc;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prmkit.dsl.CompileResult;
+import io.prmkit.dsl.PrmCompiler;
+import io.prmkit.dsl.SourceFile;
+import io.prmkit.dsl.ir.LayoutModel;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DocSiteTest {
+
+    private static final SortedMap<String, String> SITE = DocSite.render(BundledSpec.model(), "mlx5 PRM reference");
+
+    private static String page(String path) {
+        String p = SITE.get(path);
+        assertTrue(p != null, () -> "no page " + path);
+        return p;
+    }
+
+    /** The cells of the diagram row of one dword (the first such row: the base layer). */
+    private static List<String> cells(String page, String dword) {
+        Matcher row = Pattern.compile("<tr[^>]* data-dword=\"" + dword + "\">(.*?)</tr>").matcher(page);
+        assertTrue(row.find(), () -> "no row for dword " + dword);
+        List<String> cells = new ArrayList<>();
+        Matcher cell = Pattern.compile("<td([^>]*)>").matcher(row.group(1));
+        while (cell.find()) cells.add(cell.group(1));
+        return cells;
+    }
+
+    private static int colspan(String attrs) {
+        Matcher m = Pattern.compile("colspan=\"(\\d+)\"").matcher(attrs);
+        return m.find() ? Integer.parseInt(m.group(1)) : 1;
+    }
+
+    @Test
+    void everyStructureAndEnumHasAPageAndTheIndexListsThem() {
+        LayoutModel model = BundledSpec.model();
+        assertEquals(3 + model.structs().size() + model.enums().size(), SITE.size());
+        String index = page("index.html");
+        model.structs().forEach(s -> assertTrue(index.contains("href=\"structs/" + s.name() + ".html\""), s.name()::toString));
+        model.enums().forEach(e -> assertTrue(index.contains("href=\"enums/" + e.name() + ".html\""), e.name()::toString));
+    }
+
+    @Test
+    void insertVlanSpansBit31OfDword0x0cAndTheUnionTheRest() {
+        List<String> row = cells(page("structs/mlx5.wqe_eth_seg.html"), "0x0c");
+        // offset column, insert_vlan [31], union dword3 [30:0], alternative label column
+        assertEquals(4, row.size(), row::toString);
+        assertTrue(row.get(1).contains("data-field=\"insert_vlan\""), row.get(1));
+        assertTrue(row.get(1).contains("data-hi=\"31\" data-lo=\"31\""), row.get(1));
+        assertEquals(1, colspan(row.get(1)));
+        assertTrue(row.get(2).contains("data-union=\"dword3\""), row.get(2));
+        assertEquals(31, colspan(row.get(2)));
+    }
+
+    @Test
+    void everyDwordRowSpansExactly32Bits() {
+        Pattern rowPattern = Pattern.compile("<tr[^>]* data-dword=\"(0x[0-9a-f]+)\">(.*?)</tr>");
+        for (Map.Entry<String, String> f : SITE.entrySet()) {
+            if (!f.getKey().startsWith("structs/")) continue;
+            Matcher row = rowPattern.matcher(f.getValue());
+            int rows = 0;
+            while (row.find()) {
+                rows++;
+                List<String> cells = new ArrayList<>();
+                Matcher cell = Pattern.compile("<td([^>]*)>").matcher(row.group(2));
+                while (cell.find()) cells.add(cell.group(1));
+                int bits = cells.subList(1, cells.size() - 1).stream().mapToInt(DocSiteTest::colspan).sum();
+                assertEquals(32, bits, () -> f.getKey() + " dword " + row.group(1) + " spans " + bits + " columns");
+            }
+            assertTrue(rows > 0, () -> f.getKey() + " has no diagram rows");
+        }
+    }
+
+    @Test
+    void unionAlternativesAreRowsWithTheirTagCondition() {
+        String page = page("structs/mlx5.wqe_eth_seg.html");
+        assertTrue(page.contains("dword3: inline_hdr (insert_vlan == 0x0)"), "inline_hdr alternative row");
+        assertTrue(page.contains("dword3: vlan_insert (insert_vlan == 0x1)"), "vlan_insert alternative row");
+        int base = page.indexOf("data-union=\"dword3\"");
+        int alt = page.indexOf("data-field=\"vlan_tci\"");
+        assertTrue(base > 0 && alt > base, "alternatives follow the union's base row");
+    }
+
+    @Test
+    void nestedStructuresLinkBothWays() {
+        String createCq = page("structs/mlx5.create_cq_in.html");
+        assertTrue(createCq.contains("href=\"../structs/mlx5.cqc.html\""), "create_cq_in links its cq_context to cqc");
+        String cqc = page("structs/mlx5.cqc.html");
+        assertTrue(cqc.contains("href=\"../structs/mlx5.create_cq_in.html#f-cq_context\""), "cqc links back to create_cq_in");
+        assertTrue(cqc.contains("href=\"../structs/mlx5.modify_cq_in.html#f-cq_context\""), "and to modify_cq_in");
+    }
+
+    @Test
+    void enumPagesListMeaningsLikelyCausesAndUsers() {
+        String e = page("enums/mlx5.cqe_error_syndrome.html");
+        assertTrue(e.contains("<td class=\"num\">0x4</td><td class=\"name\">LOCAL_PROT_ERR</td><td>Local protection error</td>"), e);
+        assertTrue(e.contains("<th>likely cause</th>"));
+        assertTrue(e.contains("The lkey does not cover the address range"));
+        assertTrue(e.contains("href=\"../structs/mlx5.err_cqe.html#f-syndrome\""), "used by err_cqe.syndrome");
+    }
+
+    @Test
+    void everyLinkResolvesToAPageAndAnchor() {
+        Pattern href = Pattern.compile("href=\"([^\"]*)\"");
+        for (Map.Entry<String, String> f : SITE.entrySet()) {
+            Matcher m = href.matcher(f.getValue());
+            while (m.find()) {
+                String link = m.group(1);
+                String file = link.contains("#") ? link.substring(0, link.indexOf('#')) : link;
+                String anchor = link.contains("#") ? link.substring(link.indexOf('#') + 1) : "";
+                String target = file.isEmpty() ? f.getKey() : Path.of(f.getKey()).resolveSibling(file).normalize().toString().replace('\\', '/');
+                assertTrue(SITE.containsKey(target), () -> f.getKey() + " links to missing " + link);
+                if (!anchor.isEmpty()) {
+                    assertTrue(SITE.get(target).contains("id=\"" + anchor + "\""), () -> f.getKey() + " links to missing anchor " + link);
+                }
+            }
+        }
+    }
+
+    @Test
+    void outputIsDeterministicWhateverTheFileOrder() {
+        List<SourceFile> files = new ArrayList<>(BundledSpec.files());
+        Collections.reverse(files);
+        assertEquals(SITE, DocSite.render(BundledSpec.compile(files), "mlx5 PRM reference"));
+    }
+
+    @Test
+    void noPageFetchesAnythingFromTheNetwork() {
+        for (Map.Entry<String, String> f : SITE.entrySet()) {
+            assertFalse(f.getValue().matches("(?s).*(src|href)=\"(https?:)?//.*"), () -> f.getKey() + " refers to the network");
+        }
+    }
+
+    @Test
+    void specTextIsEscaped() {
+        CompileResult r = PrmCompiler.compile(List.of(new SourceFile("x.prm", """
+                package acme;
+                /// A <b>bold</b> & "quoted" structure
+                struct regs size 0x4 {
+                    0x00 [31:16] high "uses <script>alert(1)</script>";
+                    0x00 [15:0]  low;
+                }
+                """)));
+        assertFalse(r.hasErrors(), r.errors()::toString);
+        String page = DocSite.render(r.model().orElseThrow(), "t").get("structs/acme.regs.html");
+        assertTrue(page.contains("A &lt;b&gt;bold&lt;/b&gt; &amp; &quot;quoted&quot; structure"), page);
+        assertFalse(page.contains("<script>alert"), page);
+    }
+
+    @Test
+    void writeCreatesTheSiteOnDisk(@TempDir Path dir) throws Exception {
+        Path out = dir.resolve("a/b");
+        int n = DocSite.write(BundledSpec.model(), "mlx5 PRM reference", out);
+        assertEquals(SITE.size(), n);
+        assertEquals(SITE.get("structs/mlx5.wqe_eth_seg.html"), Files.readString(out.resolve("structs/mlx5.wqe_eth_seg.html")));
+        assertTrue(Files.isRegularFile(out.resolve("search.js")));
+    }
+}
