@@ -83,16 +83,6 @@ public final class CompletionQueue extends DeviceObject {
         }
     }
 
-    /** What the datapath needs of a CQ: ring, size, number, doorbell record, and the UAR to arm it. */
-    public record Ring(DmaRegion ring, int logSize, int cqn, MemorySegment doorbellRecord, io.prmkit.platform.Mmio uar,
-                       long armDoorbellOffset) {
-    }
-
-    /** The seam to the datapath. */
-    public Ring ring() {
-        return new Ring(ring, logSize, id(), doorbellRecord(), uar.bar(), uar.barOffset() + io.prmkit.mlx5.UarPage.cq_doorbell$BYTE_OFFSET);
-    }
-
     public int cqn() {
         return id();
     }

@@ -27,11 +27,6 @@ import java.lang.foreign.MemorySegment;
  */
 public final class ReceiveQueue extends DeviceObject {
 
-    /** What the RX datapath needs of a created RQ. */
-    public record Ring(DmaRegion ring, int logSize, int logStride, int rqn, MemorySegment doorbellRecord, int lkey,
-                       CompletionQueue.Ring cq) {
-    }
-
     private final DmaRegion ring;
     private final DmaRegion doorbell;
     private final int logSize;
@@ -123,9 +118,16 @@ public final class ReceiveQueue extends DeviceObject {
         return doorbell.segment().asSlice(0, WqDoorbellRecord.SIZE);
     }
 
-    /** The seam to the RX datapath. */
-    public Ring ring() {
-        return new Ring(ring, logSize, logStride, id(), doorbellRecord(), lkey, cq.ring());
+    public DmaRegion ringRegion() {
+        return ring;
+    }
+
+    public int logWqes() {
+        return logSize;
+    }
+
+    public int lkey() {
+        return lkey;
     }
 
     @Override

@@ -30,11 +30,6 @@ import java.lang.foreign.MemorySegment;
  */
 public final class SendQueue extends DeviceObject {
 
-    /** What the TX datapath needs of a created SQ. */
-    public record Ring(DmaRegion ring, int logWqeBbs, int sqn, MemorySegment doorbellRecord, io.prmkit.platform.Mmio uar,
-                       long doorbellOffset, int lkey, InlineMode minInline, CompletionQueue.Ring cq) {
-    }
-
     private final DmaRegion ring;
     private final DmaRegion doorbell;
     private final int logSize;
@@ -149,10 +144,17 @@ public final class SendQueue extends DeviceObject {
         return cq;
     }
 
-    /** The seam to the TX datapath; the doorbell goes to the first BlueFlame register of the UAR. */
-    public Ring ring() {
-        return new Ring(ring, logSize, id(), doorbellRecord(), uar.bar(), uar.barOffset() + UarPage.bf_registers$BYTE_OFFSET, lkey,
-                minInline, cq.ring());
+    public int logWqeBbs() {
+        return logSize;
+    }
+
+    public InlineMode minInline() {
+        return minInline;
+    }
+
+    /** BAR 0 offset of the first BlueFlame register of the SQ's UAR page, where its doorbell goes. */
+    public long doorbellOffset() {
+        return uar.barOffset() + UarPage.bf_registers$BYTE_OFFSET;
     }
 
     @Override
