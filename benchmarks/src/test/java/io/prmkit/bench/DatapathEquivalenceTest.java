@@ -1,5 +1,6 @@
 package io.prmkit.bench;
 
+import io.prmkit.dsl.HostTools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
@@ -48,10 +49,10 @@ class DatapathEquivalenceTest {
             Files.copy(in, source);
         }
         Path bin = dir.resolve("prm_bench");
-        Process cc = new ProcessBuilder("gcc", "-O2", "-DPRM_BENCH_SELFTEST", "-o", bin.toString(), source.toString())
+        Process cc = new ProcessBuilder(HostTools.gcc(), "-O2", "-DPRM_BENCH_SELFTEST", "-o", bin.toString(), source.toString())
                 .redirectErrorStream(true).start();
         String log = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, cc.waitFor(), "gcc (install gcc to run the benchmarks): " + log);
+        assertEquals(0, cc.waitFor(), "gcc failed on prm_bench.c: " + log);
         Process run = new ProcessBuilder(bin.toString(), "selftest", "0").redirectErrorStream(true).start();
         String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
         assertEquals(0, run.waitFor(), out);

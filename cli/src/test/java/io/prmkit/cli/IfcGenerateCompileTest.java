@@ -10,7 +10,7 @@ import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.importer.IfcImporter;
-import io.prmkit.dsl.importer.RealHeaders;
+import io.prmkit.dsl.HostTools;
 import io.prmkit.dsl.importer.ImportOptions;
 import io.prmkit.dsl.importer.ImportResult;
 import io.prmkit.dsl.ir.LayoutModel;
@@ -47,7 +47,7 @@ class IfcGenerateCompileTest {
 
     @Test
     void wholeHeaderGeneratesAndCompilesAndAccessorsMatchMlx5Set() throws Exception {
-        ImportResult imported = IfcImporter.importHeaders(List.of(RealHeaders.mlx5Dir().resolve("mlx5_ifc.h")), ImportOptions.DEFAULTS);
+        ImportResult imported = IfcImporter.importHeaders(List.of(HostTools.kernelMlx5Dir().resolve("mlx5_ifc.h")), ImportOptions.DEFAULTS);
         assertFalse(imported.hasErrors(), imported.notes()::toString);
         CompileResult compiled = PrmCompiler.compile(imported.dslFiles());
         assertEquals(List.of(), compiled.diagnostics().stream().filter(Diagnostic::isError).toList());

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import io.prmkit.dsl.HostTools;
+
 import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.PrmCompiler;
@@ -47,7 +49,7 @@ class IfcRoundTripTest {
 
     @BeforeAll
     static void importAndCompile() throws IOException {
-        dir = RealHeaders.mlx5Dir();
+        dir = HostTools.kernelMlx5Dir();
         imported = IfcImporter.importHeaders(List.of(dir.resolve("mlx5_ifc.h")), ImportOptions.DEFAULTS);
         assertFalse(imported.hasErrors(), () -> "import errors: " + imported.notes());
         CompileResult compiled = PrmCompiler.compile(imported.dslFiles());
@@ -158,7 +160,7 @@ class IfcRoundTripTest {
         Files.createDirectories(work);
         Path src = work.resolve("layout.c"), exe = work.resolve("layout");
         Files.writeString(src, prog.toString(), StandardCharsets.UTF_8);
-        run(work, "gcc", "-std=gnu11", "-w", "-O0", "-o", exe.toString(), src.toString());
+        run(work, HostTools.gcc(), "-std=gnu11", "-w", "-O0", "-o", exe.toString(), src.toString());
         List<String> got = run(work, exe.toAbsolutePath().toString()).lines().toList();
 
         assertEquals(expected.size(), got.size(), "one gcc line per structure and member");

@@ -1,0 +1,62 @@
+package io.prmkit.driver.cmd;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.CmdStatus;
+import io.prmkit.mlx5.EnableHcaIn;
+import io.prmkit.mlx5.EnableHcaOut;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CommandExceptionTest {
+
+    @Test
+    void commandStatusNamesCommandOpModStatusMeaningSyndromeAndSlot() {
+        var e = new CommandException(CmdOpcode.CREATE_CQ$VALUE, 0, 3, 0, CmdStatus.BAD_PARAM_ERR$VALUE, 0x1f3a2b01);
+        String m = e.getMessage();
+        assertTrue(m.startsWith("CREATE_CQ (0x400) op_mod 0x0 on slot 3: status BAD_PARAM_ERR (0x3): Bad parameter"), m);
+        assertTrue(m.contains("syndrome 0x1f3a2b01"), m);
+        assertEquals(CmdStatus.BAD_PARAM_ERR, e.statusEnum());
+    }
+
+    @Test
+    void deliveryStatusIsReportedInsteadOfTheCommandStatus() {
+        var e = new CommandException(CmdOpcode.QUERY_HCA_CAP$VALUE, 1, 0, 0x2, 0, 0);
+        assertTrue(e.getMessage().contains("delivery status TOKEN_ERR (0x2)"), e.getMessage());
+    }
+
+    @Test
+    void unknownOpcodeAndStatusStillReadable() {
+        var e = new CommandException(0x9999, 7, -1, 0, 0x77, 5);
+        assertTrue(e.getMessage().startsWith("opcode 0x9999 op_mod 0x7: status unknown (0x77)"), e.getMessage());
+    }
+
+    @Test
+    void timeoutSaysSlotAndDuration() {
+        var e = new CommandTimeoutException(CmdOpcode.INIT_HCA$VALUE, 0, 2, 1500);
+        assertTrue(e.getMessage().contains("INIT_HCA (0x102) op_mod 0x0 on slot 2: no completion within 1500 ms"), e.getMessage());
+        assertTrue(CommandTimeoutException.noFreeSlot(CmdOpcode.NOP$VALUE, 0, 10).getMessage().contains("no free command slot"));
+    }
+
+    @Test
+    void traceLineAndDetail() {
+        MemorySegment in = CommandInterface.input(EnableHcaIn.SIZE);
+        EnableHcaIn.opcode$set(in, CmdOpcode.ENABLE_HCA);
+        MemorySegment out = CommandInterface.input(EnableHcaOut.SIZE);
+        List<String> lines = new ArrayList<>();
+        CommandTrace t = CommandTrace.lines(lines::add, false);
+        var entry = new CommandTrace.Entry(CmdOpcode.ENABLE_HCA$VALUE, 0, 16, 12, 0, 0, 0, 0, 85_000, in, EnableHcaIn.LAYOUT, out,
+                EnableHcaOut.LAYOUT, null);
+        t.command(entry);
+        assertEquals("ENABLE_HCA (0x104) op_mod 0x0 in=16 out=12 slot=0 status=OK time=0.085ms", lines.get(0));
+        CommandTrace.lines(lines::add, true).command(entry);
+        assertTrue(lines.get(1).contains("in:  enable_hca_in"), lines.get(1));
+        assertTrue(lines.get(1).contains("opcode = 0x104 ENABLE_HCA"), lines.get(1));
+        var failed = new CommandTrace.Entry(CmdOpcode.ENABLE_HCA$VALUE, 0, 16, 12, 1, 0, 3, 0xabc, 1_000, in, null, out, null, "x");
+        assertTrue(failed.line().endsWith("slot=1 status=BAD_PARAM_ERR syndrome=0xabc time=0.001ms"), failed.line());
+    }
+}

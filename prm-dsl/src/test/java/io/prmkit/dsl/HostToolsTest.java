@@ -1,0 +1,78 @@
+package io.prmkit.dsl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.EnumSet;
+import java.util.Optional;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.opentest4j.TestAbortedException;
+
+class HostToolsTest {
+    @TempDir
+    Path root;
+
+    @Test
+    void anEmptyRootHasNoneOfTheTools() {
+        HostTools.Found f = HostTools.locate(root.toString(), null, null, "/usr/bin:/bin");
+        assertEquals(EnumSet.allOf(HostTools.Tool.class), f.missing());
+    }
+
+    @Test
+    void missingToolsSkipOutsideCiAndFailInCi() {
+        Set<HostTools.Tool> missing = EnumSet.of(HostTools.Tool.KERNEL_HEADERS, HostTools.Tool.GCC);
+        RuntimeException local = HostTools.decide(missing, false);
+        assertInstanceOf(TestAbortedException.class, local);
+        assertTrue(local.getMessage().contains("linux-headers-<version>-common"), local.getMessage());
+        assertTrue(local.getMessage().contains("apt-get install gcc"), local.getMessage());
+
+        RuntimeException ci = HostTools.decide(missing, true);
+        assertFalse(ci instanceof TestAbortedException, "in CI a missing tool fails the test");
+        assertTrue(ci.getMessage().contains("CI=true"), ci.getMessage());
+    }
+
+    @Test
+    void theSkipLineSaysWhatToInstall() {
+        assertEquals("[prmkit] SKIPPED: tests that need gcc (to run them: apt-get install gcc)", HostTools.skipLine(HostTools.Tool.GCC));
+    }
+
+    @Test
+    void findsTheNewestKernelHeadersMlx5dvAndGccBelowARoot() throws IOException {
+        Path old = header("usr/src/linux-headers-6.1.0-9-common/include/linux/mlx5/mlx5_ifc.h");
+        Path newest = header("usr/src/linux-headers-6.1.0-50-common/include/linux/mlx5/mlx5_ifc.h");
+        header("usr/src/linux-headers-6.1.0-60-amd64/include/linux/mlx5/mlx5_ifc.h"); // not a -common package
+        Path dv = header("usr/include/infiniband/mlx5dv.h");
+        Path gcc = header("usr/bin/gcc");
+        assertTrue(gcc.toFile().setExecutable(true));
+
+        HostTools.Found f = HostTools.locate(root.toString(), "", "", "/nowhere");
+        assertEquals(Optional.of(newest.getParent()), f.kernelMlx5Dir());
+        assertEquals(Optional.of(dv), f.mlx5dvHeader());
+        assertEquals(Optional.of(gcc), f.gcc());
+        assertEquals("linux-headers-6.1.0-50-common", HostTools.kernelPackage(f.kernelMlx5Dir().get()));
+        assertTrue(f.missing().isEmpty());
+        assertFalse(old.getParent().equals(f.kernelMlx5Dir().get()));
+    }
+
+    @Test
+    void anExplicitHeaderFolderWinsAndMustHoldMlx5Ifc() throws IOException {
+        header("usr/src/linux-headers-6.1.0-50-common/include/linux/mlx5/mlx5_ifc.h");
+        Path mine = header("mine/mlx5_ifc.h").getParent();
+        assertEquals(Optional.of(mine), HostTools.locate(root.toString(), mine.toString(), null, "").kernelMlx5Dir());
+        assertEquals(Optional.empty(), HostTools.locate(root.toString(), root.resolve("empty").toString(), null, "").kernelMlx5Dir());
+    }
+
+    private Path header(String rel) throws IOException {
+        Path p = root.resolve(rel);
+        Files.createDirectories(p.getParent());
+        Files.writeString(p, "/* test */\n");
+        return p;
+    }
+}

@@ -1,0 +1,10 @@
+package io.prmkit.softhca.wire;
+
+import java.lang.foreign.MemorySegment;
+
+/** Where a port hands the frames that arrive from its wire (the device's receive path). */
+@FunctionalInterface
+public interface FrameSink {
+    /** Receives {@code len} bytes at {@code off}; the bytes are valid only during the call. */
+    void receive(Port port, MemorySegment frame, long off, int len);
+}

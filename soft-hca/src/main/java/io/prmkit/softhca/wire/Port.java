@@ -1,0 +1,158 @@
+package io.prmkit.softhca.wire;
+
+import static io.prmkit.softhca.wire.Ethernet.ETH_HLEN;
+import static io.prmkit.softhca.wire.Ethernet.VLAN_HLEN;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One Ethernet port of a device: link state, MTU, counters, and the wire it is plugged into. The
+ * device transmits through {@link #transmit}; frames from the wire reach the device's {@link FrameSink}.
+ * A port without a wire has no link. Link changes are reported to a {@link LinkListener} (the device
+ * turns them into PORT_CHANGE events).
+ */
+public final class Port {
+    /** Told when the port's operational link state changes. */
+    @FunctionalInterface
+    public interface LinkListener {
+        void linkChanged(Port port, boolean up);
+    }
+
+    public static final int DEFAULT_MTU = 1500;
+    /** Largest MTU the port accepts (a ConnectX-4 reports 9978 in PMTU max_mtu; we take 9600 as the model's). */
+    public static final int MAX_MTU = 9600;
+
+    private final int number;
+    private final PortCounters counters = new PortCounters();
+    private volatile int mtu = DEFAULT_MTU;
+    private volatile boolean adminUp = true;
+    private volatile boolean linkUp;
+    private volatile Wire wire;
+    private volatile FrameSink sink;
+    private volatile LinkListener listener;
+
+    public Port(int number) {
+        this.number = number;
+    }
+
+    /** Port number, 1-based as the PRM counts them. */
+    public int number() {
+        return number;
+    }
+
+    public PortCounters counters() {
+        return counters;
+    }
+
+    /** The L3 MTU: the largest IP packet; a frame may be this plus 14 bytes of Ethernet header and 4 per VLAN tag. */
+    public int mtu() {
+        return mtu;
+    }
+
+    public void setMtu(int mtu) {
+        if (mtu < 68 || mtu > MAX_MTU) throw new IllegalArgumentException("port " + number + ": MTU " + mtu + " outside 68.." + MAX_MTU);
+        this.mtu = mtu;
+    }
+
+    /** Largest frame (without FCS) the port sends or accepts with {@code vlans} VLAN tags. */
+    public int maxFrame(int vlans) {
+        return mtu + ETH_HLEN + VLAN_HLEN * vlans;
+    }
+
+    public boolean linkUp() {
+        return linkUp;
+    }
+
+    public boolean adminUp() {
+        return adminUp;
+    }
+
+    /** Administrative state (PAOS admin_status): a port taken down loses its link. */
+    public void setAdminUp(boolean up) {
+        adminUp = up;
+        refreshLink();
+    }
+
+    public Wire wire() {
+        return wire;
+    }
+
+    public void setSink(FrameSink sink) {
+        this.sink = sink;
+    }
+
+    public void setLinkListener(LinkListener listener) {
+        this.listener = listener;
+    }
+
+    void attach(Wire w) {
+        if (wire != null && w != null) throw new IllegalStateException("port " + number + " is already plugged into a wire");
+        wire = w;
+        refreshLink();
+    }
+
+    /** Unplugs the port from its wire (the link goes down). */
+    public void unplug() {
+        Wire w = wire;
+        if (w != null) w.unplug();
+    }
+
+    void refreshLink() {
+        Wire w = wire;
+        boolean up = adminUp && w != null && w.carrier();
+        if (up == linkUp) return;
+        linkUp = up;
+        if (!up) counters.linkDownEvents++;
+        LinkListener l = listener;
+        if (l != null) l.linkChanged(this, up);
+    }
+
+    /**
+     * Puts a finished frame (VLAN tags in place, checksums filled, padded) on the wire. Returns false,
+     * counting a discard, when the link is down; the frame is then lost, as on a cable.
+     */
+    public boolean transmit(MemorySegment frame, long off, int len) {
+        Wire w = wire;
+        if (!linkUp || w == null) {
+            counters.txDiscards++;
+            return false;
+        }
+        counters.countTx(ParsedFrame.dmac(frame, off), len);
+        w.carry(this, frame, off, len);
+        return true;
+    }
+
+    /** A frame arrives from the wire: the MAC checks it and hands it to the device. */
+    void arrive(MemorySegment frame, long off, int len, boolean fcsBad) {
+        counters.countRxSeen(len);
+        if (fcsBad) {
+            counters.rxFcsErrors++;
+            return;
+        }
+        if (!linkUp) {
+            counters.rxDiscards++;
+            return;
+        }
+        int vlans = 0;
+        if (len >= 18) {
+            int t = frame.get(Checksum.BE16, off + 12) & 0xffff;
+            if (t == Ethernet.TYPE_VLAN || t == Ethernet.TYPE_QINQ) vlans = 1;
+        }
+        if (len > maxFrame(vlans)) {
+            counters.rxTooLong++;
+            return;
+        }
+        counters.countRxGood(ParsedFrame.dmac(frame, off), len);
+        FrameSink s = sink;
+        if (s == null) {
+            counters.rxDiscards++;
+            return;
+        }
+        s.receive(this, frame, off, len);
+    }
+
+    @Override
+    public String toString() {
+        return "port " + number + (linkUp ? " (link up, MTU " : " (link down, MTU ") + mtu + ")";
+    }
+}

@@ -1,0 +1,120 @@
+package io.prmkit.softhca.wire;
+
+import static io.prmkit.softhca.wire.Checksum.BE16;
+import static io.prmkit.softhca.wire.Checksum.BE32;
+import static io.prmkit.softhca.wire.Ethernet.*;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * What the device does to an outgoing frame before it leaves (the Ethernet segment's offloads): VLAN
+ * insertion, IPv4 header and TCP/UDP checksums, padding to the minimum frame, and LSO segmentation.
+ * All work happens in place in a scratch buffer the caller owns; nothing is allocated.
+ */
+public final class TxOffload {
+    private TxOffload() {}
+
+    /**
+     * Inserts an 802.1Q ({@code svlan} false) or 802.1ad tag after the MAC addresses of the frame at
+     * {@code start}. The 12 address bytes move 4 bytes down, so the buffer needs 4 bytes of headroom
+     * before {@code start}; returns the frame's new start (its length grows by 4).
+     */
+    public static long insertVlan(MemorySegment buf, long start, boolean svlan, int tci) {
+        long ns = start - VLAN_HLEN;
+        MemorySegment.copy(buf, start, buf, ns, 12);
+        buf.set(BE16, ns + 12, (short) (svlan ? TYPE_QINQ : TYPE_VLAN));
+        buf.set(BE16, ns + 14, (short) tci);
+        return ns;
+    }
+
+    /** Zero-fills a frame shorter than 60 bytes up to 60 (the buffer must have room); returns the new length. */
+    public static int pad(MemorySegment buf, long start, int len) {
+        if (len >= MIN_FRAME) return len;
+        buf.asSlice(start + len, MIN_FRAME - len).fill((byte) 0);
+        return MIN_FRAME;
+    }
+
+    /** Writes the IPv4 header checksum of the parsed frame (nothing for IPv6 or non-IP). */
+    public static void fillL3Checksum(MemorySegment buf, long start, ParsedFrame f) {
+        if (f.l3 != ParsedFrame.L3.IPV4) return;
+        long h = start + f.l3Offset;
+        buf.set(BE16, h + 10, (short) 0);
+        buf.set(BE16, h + 10, (short) Checksum.of(buf, h, f.l3HeaderLength));
+    }
+
+    /**
+     * Writes the TCP or UDP checksum of the parsed frame, over the L4 length the IP header gives
+     * (which a parsed frame clamps to the bytes present). A UDP checksum that computes to 0 is sent as 0xffff.
+     */
+    public static void fillL4Checksum(MemorySegment buf, long start, ParsedFrame f) {
+        if (f.l4 != ParsedFrame.L4.TCP && f.l4 != ParsedFrame.L4.UDP) return;
+        long l4 = start + f.l4Offset;
+        int l4Len = f.l4HeaderLength + f.payloadLength;
+        long csumAt = l4 + (f.l4 == ParsedFrame.L4.TCP ? 16 : 6);
+        buf.set(BE16, csumAt, (short) 0);
+        long sum = Checksum.pseudoHeader(buf, start + f.l3Offset, f.l3 == ParsedFrame.L3.IPV6, f.ipProtocol, l4Len);
+        int c = Checksum.finish(Checksum.add(buf, l4, l4Len, sum));
+        if (c == 0 && f.l4 == ParsedFrame.L4.UDP) c = 0xffff;
+        buf.set(BE16, csumAt, (short) c);
+    }
+
+    /** Receives each segment LSO produces (in a buffer owned by the segmenter; copy before returning). */
+    @FunctionalInterface
+    public interface SegmentSink {
+        void segment(MemorySegment buf, long start, int len);
+    }
+
+    /**
+     * Large send offload: cuts the TCP (or UDP) payload of the parsed frame {@code f} at {@code src}
+     * into pieces of {@code mss} bytes, each behind a copy of the L2-L4 headers, and hands each to
+     * {@code sink} with its IP total length (IPv6 payload length), IPv4 id (+1 per segment), TCP
+     * sequence number, TCP flags (FIN/PSH only on the last, CWR only on the first) or UDP length, and
+     * checksums filled in. {@code out} needs room for the headers plus {@code mss}. Returns the
+     * number of segments.
+     */
+    public static int segment(MemorySegment src, long start, ParsedFrame f, int mss, MemorySegment out, long outStart, SegmentSink sink) {
+        int hdr = f.l4Offset + f.l4HeaderLength;
+        int payload = f.payloadLength;
+        int n = Math.max(1, (payload + mss - 1) / mss);
+        long l3 = outStart + f.l3Offset;
+        long l4 = outStart + f.l4Offset;
+        boolean ipv4 = f.l3 == ParsedFrame.L3.IPV4;
+        int id0 = ipv4 ? src.get(BE16, start + f.l3Offset + 4) & 0xffff : 0;
+        int seq0 = f.l4 == ParsedFrame.L4.TCP ? src.get(BE32, start + f.l4Offset + 4) : 0;
+        int flags0 = f.tcpFlags;
+        for (int i = 0; i < n; i++) {
+            int off = i * mss;
+            int chunk = Math.min(mss, payload - off);
+            MemorySegment.copy(src, start, out, outStart, hdr);
+            MemorySegment.copy(src, start + hdr + off, out, outStart + hdr, chunk);
+            int l4Len = f.l4HeaderLength + chunk;
+            if (ipv4) {
+                out.set(BE16, l3 + 2, (short) (f.l3HeaderLength + l4Len));
+                out.set(BE16, l3 + 4, (short) (id0 + i));
+            } else {
+                out.set(BE16, l3 + 4, (short) l4Len);
+            }
+            if (f.l4 == ParsedFrame.L4.TCP) {
+                out.set(BE32, l4 + 4, seq0 + off);
+                int flags = flags0;
+                if (i != n - 1) flags &= ~(TCP_FIN | TCP_PSH);
+                if (i != 0) flags &= ~TCP_CWR;
+                int b12 = out.get(ValueLayout.JAVA_BYTE, l4 + 12) & 0xfe; // keep data offset, NS bit from flags
+                out.set(ValueLayout.JAVA_BYTE, l4 + 12, (byte) (b12 | ((flags >>> 8) & 1)));
+                out.set(ValueLayout.JAVA_BYTE, l4 + 13, (byte) flags);
+            } else {
+                out.set(BE16, l4 + 4, (short) l4Len);
+            }
+            int len = hdr + chunk;
+            ParsedFrame seg = SEG.get().parse(out, outStart, len, false);
+            fillL3Checksum(out, outStart, seg);
+            fillL4Checksum(out, outStart, seg);
+            sink.segment(out, outStart, len);
+        }
+        return n;
+    }
+
+    // One parser per thread for segment re-parsing (allocated once per device thread).
+    private static final ThreadLocal<ParsedFrame> SEG = ThreadLocal.withInitial(ParsedFrame::new);
+}

@@ -1,0 +1,163 @@
+package io.prmkit.softhca.wire;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class FrameWorkTest {
+    private final Arena arena = Arena.ofAuto();
+
+    private MemorySegment seg(byte[] b, int headroom) {
+        MemorySegment s = arena.allocate(b.length + headroom + 128);
+        MemorySegment.copy(b, 0, s, ValueLayout.JAVA_BYTE, headroom, b.length);
+        return s;
+    }
+
+    @Test
+    void ipv4HeaderChecksumOfTheTextbookExample() {
+        byte[] h = HexFormat.of().parseHex("450000730000400040110000c0a80001c0a800c7");
+        assertEquals(0xb861, Checksum.of(MemorySegment.ofArray(h), 0, 20));
+    }
+
+    @Test
+    void oddLengthIsPaddedWithZero() {
+        byte[] h = {0x01, 0x02, 0x03};
+        assertEquals(~(0x0102 + 0x0300) & 0xffff, Checksum.of(MemorySegment.ofArray(h), 0, 3));
+    }
+
+    @Test
+    void filledChecksumsVerifyForUdpAndTcpOverIpv4AndIpv6() {
+        for (byte[] f : List.of(
+                TestFrames.ipv4(Ethernet.PROTO_UDP, 1000, 2000, TestFrames.payload(33, 1)),
+                TestFrames.ipv4(Ethernet.PROTO_TCP, 1000, 2000, TestFrames.payload(100, 2)),
+                TestFrames.ipv6(Ethernet.PROTO_UDP, 53, 5353, TestFrames.payload(7, 3)),
+                TestFrames.ipv6(Ethernet.PROTO_TCP, 80, 8080, TestFrames.payload(1000, 4)))) {
+            MemorySegment s = seg(f, 0);
+            ParsedFrame p = new ParsedFrame().parse(s, 0, f.length, true);
+            boolean v4udp = p.l3 == ParsedFrame.L3.IPV4 && p.l4 == ParsedFrame.L4.UDP;
+            assertEquals(v4udp, p.l4ChecksumOk, "a zero checksum verifies only as 'no checksum' of UDP over IPv4");
+            TxOffload.fillL3Checksum(s, 0, p);
+            TxOffload.fillL4Checksum(s, 0, p);
+            p.parse(s, 0, f.length, true);
+            assertTrue(p.wellFormed);
+            assertEquals(p.l3 == ParsedFrame.L3.IPV4, p.l3ChecksumOk);
+            assertTrue(p.l4ChecksumOk, "l4 checksum of " + p.l3 + "/" + p.l4);
+            // one flipped payload bit breaks it
+            s.set(ValueLayout.JAVA_BYTE, f.length - 1, (byte) (s.get(ValueLayout.JAVA_BYTE, f.length - 1) ^ 4));
+            assertFalse(p.parse(s, 0, f.length, true).l4ChecksumOk);
+        }
+    }
+
+    @Test
+    void parserFindsHeadersAndPorts() {
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_TCP, 1234, 80, TestFrames.payload(10, 0));
+        ParsedFrame p = new ParsedFrame().parse(seg(f, 0), 0, f.length, false);
+        assertEquals(ParsedFrame.L3.IPV4, p.l3);
+        assertEquals(ParsedFrame.L4.TCP, p.l4);
+        assertEquals(14, p.l3Offset);
+        assertEquals(34, p.l4Offset);
+        assertEquals(1234, p.srcPort);
+        assertEquals(80, p.dstPort);
+        assertEquals(10, p.payloadLength);
+        assertEquals(0, p.vlanCount);
+        assertEquals(0x0200_0000_0002L, ParsedFrame.dmac(seg(f, 0), 0));
+        assertEquals(0x0200_0000_0001L, ParsedFrame.smac(seg(f, 0), 0));
+    }
+
+    @Test
+    void truncatedHeadersAreNotWellFormedAndDoNotThrow() {
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_TCP, 1, 2, new byte[0]);
+        MemorySegment s = seg(f, 0);
+        for (int len = 0; len <= f.length; len++) {
+            ParsedFrame p = new ParsedFrame().parse(s, 0, len, true);
+            if (len < f.length) assertFalse(p.wellFormed && p.l4 == ParsedFrame.L4.TCP, "length " + len);
+        }
+    }
+
+    @Test
+    void vlanInsertPutsTheTagAfterTheMacsAndTheParserFindsIt() {
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, TestFrames.payload(20, 0));
+        MemorySegment s = seg(f, 4);
+        long start = TxOffload.insertVlan(s, 4, false, 0x6005);
+        assertEquals(0, start);
+        assertEquals(0x8100, s.get(Checksum.BE16, 12) & 0xffff);
+        assertEquals(0x6005, s.get(Checksum.BE16, 14) & 0xffff);
+        assertEquals(0x0800, s.get(Checksum.BE16, 16) & 0xffff);
+        ParsedFrame p = new ParsedFrame().parse(s, 0, f.length + 4, false);
+        assertEquals(1, p.vlanCount);
+        assertEquals(0x8100, p.outerTpid);
+        assertEquals(0x6005, p.outerTci);
+        assertEquals(18, p.l3Offset);
+        assertEquals(ParsedFrame.L4.UDP, p.l4);
+        long q = TxOffload.insertVlan(seg(f, 4), 4, true, 7);
+        assertEquals(0, q);
+    }
+
+    @Test
+    void shortFramesArePaddedWithZeros() {
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[0]); // 42 bytes
+        MemorySegment s = seg(f, 0);
+        s.asSlice(42, 30).fill((byte) 0x55);
+        assertEquals(60, TxOffload.pad(s, 0, 42));
+        for (int i = 42; i < 60; i++) assertEquals(0, s.get(ValueLayout.JAVA_BYTE, i));
+        assertEquals(61, TxOffload.pad(s, 0, 61));
+    }
+
+    @Test
+    void lsoCutsTcpPayloadIntoMssSegmentsWithFixedHeaders() {
+        for (boolean v6 : new boolean[] {false, true}) {
+            byte[] payload = TestFrames.payload(3000, 9);
+            byte[] f = v6 ? TestFrames.ipv6(Ethernet.PROTO_TCP, 5000, 80, payload)
+                    : TestFrames.ipv4(TestFrames.DMAC, Ethernet.PROTO_TCP, new byte[] {1, 2, 3, 4}, new byte[] {5, 6, 7, 8}, 5000, 80, payload,
+                            Ethernet.TCP_ACK | Ethernet.TCP_PSH | Ethernet.TCP_FIN | Ethernet.TCP_CWR);
+            MemorySegment s = seg(f, 0);
+            ParsedFrame p = new ParsedFrame().parse(s, 0, f.length, false);
+            MemorySegment out = arena.allocate(4096);
+            List<byte[]> segs = new ArrayList<>();
+            int n = TxOffload.segment(s, 0, p, 1448, out, 0, (b, st, len) -> segs.add(b.asSlice(st, len).toArray(ValueLayout.JAVA_BYTE)));
+            assertEquals(3, n);
+            assertEquals(3, segs.size());
+            java.io.ByteArrayOutputStream joined = new java.io.ByteArrayOutputStream();
+            for (int i = 0; i < 3; i++) {
+                byte[] b = segs.get(i);
+                MemorySegment bs = MemorySegment.ofArray(b);
+                ParsedFrame q = new ParsedFrame().parse(bs, 0, b.length, true);
+                assertTrue(q.wellFormed, "segment " + i);
+                assertEquals(v6 ? false : true, q.l3ChecksumOk);
+                assertTrue(q.l4ChecksumOk, "segment " + i);
+                assertEquals(i < 2 ? 1448 : 3000 - 2 * 1448, q.payloadLength);
+                assertEquals(1000 + i * 1448, bs.get(Checksum.BE32, q.l4Offset + 4));
+                if (!v6) {
+                    assertEquals(0x1234 + i, bs.get(Checksum.BE16, q.l3Offset + 4) & 0xffff);
+                    int fl = q.tcpFlags;
+                    assertEquals(i == 2, (fl & Ethernet.TCP_FIN) != 0);
+                    assertEquals(i == 2, (fl & Ethernet.TCP_PSH) != 0);
+                    assertEquals(i == 0, (fl & Ethernet.TCP_CWR) != 0);
+                    assertTrue((fl & Ethernet.TCP_ACK) != 0);
+                }
+                joined.write(b, q.l4Offset + q.l4HeaderLength, q.payloadLength);
+            }
+            assertArrayEquals(payload, joined.toByteArray());
+        }
+    }
+
+    @Test
+    void lsoOfUdpSetsEachDatagramLength() {
+        byte[] payload = TestFrames.payload(1000, 1);
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, payload);
+        MemorySegment s = seg(f, 0);
+        ParsedFrame p = new ParsedFrame().parse(s, 0, f.length, false);
+        List<byte[]> segs = new ArrayList<>();
+        TxOffload.segment(s, 0, p, 400, arena.allocate(2048), 0, (b, st, len) -> segs.add(b.asSlice(st, len).toArray(ValueLayout.JAVA_BYTE)));
+        assertEquals(3, segs.size());
+        byte[] last = segs.get(2);
+        assertEquals(8 + 200, MemorySegment.ofArray(last).get(Checksum.BE16, 34 + 4) & 0xffff);
+        assertTrue(new ParsedFrame().parse(MemorySegment.ofArray(last), 0, last.length, true).l4ChecksumOk);
+    }
+}

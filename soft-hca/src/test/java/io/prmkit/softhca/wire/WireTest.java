@@ -1,0 +1,160 @@
+package io.prmkit.softhca.wire;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class WireTest {
+    private final Arena arena = Arena.ofAuto();
+    private final List<byte[]> got = new ArrayList<>();
+    private final List<String> events = new ArrayList<>();
+
+    private MemorySegment seg(byte[] b) {
+        MemorySegment s = arena.allocate(b.length);
+        MemorySegment.copy(b, 0, s, ValueLayout.JAVA_BYTE, 0, b.length);
+        return s;
+    }
+
+    private Port port(int n) {
+        Port p = new Port(n);
+        p.setSink((port, f, off, len) -> got.add(f.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE)));
+        p.setLinkListener((port, up) -> events.add(port.number() + (up ? " up" : " down")));
+        return p;
+    }
+
+    @Test
+    void loopbackDeliversToTheSamePortAndCounts() {
+        Port p = port(1);
+        assertFalse(p.linkUp());
+        Wire w = Wire.loopback(p);
+        assertTrue(p.linkUp());
+        assertTrue(w.isLoopback());
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, TestFrames.payload(100, 0));
+        assertTrue(p.transmit(seg(f), 0, f.length));
+        assertEquals(1, got.size());
+        assertArrayEquals(f, got.get(0));
+        PortCounters c = p.counters();
+        assertEquals(1, c.txFrames);
+        assertEquals(f.length, c.txOctets);
+        assertEquals(1, c.rxFrames);
+        assertEquals(1, c.rxUnicast);
+        assertEquals(f.length, c.rxOctets);
+        assertEquals(1, c.rxSizeHistogram[2]); // 142 + 4 bytes: 128..255
+    }
+
+    @Test
+    void joinedPortsDeliverToTheOtherEnd() {
+        Port a = new Port(1), b = port(2);
+        List<byte[]> atA = new ArrayList<>();
+        a.setSink((port, f, off, len) -> atA.add(f.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE)));
+        Wire w = Wire.join(a, b);
+        assertSame(b, w.peer(a));
+        byte[] f = TestFrames.ipv6(Ethernet.PROTO_TCP, 1, 2, TestFrames.payload(10, 0));
+        a.transmit(seg(f), 0, f.length);
+        assertEquals(1, got.size());
+        assertTrue(atA.isEmpty());
+        b.transmit(seg(f), 0, f.length);
+        assertEquals(1, atA.size());
+        assertThrows(IllegalStateException.class, () -> Wire.loopback(a));
+    }
+
+    @Test
+    void carrierLossTakesBothEndsDownAndFramesAreLost() {
+        Port a = port(1), b = port(2);
+        Wire w = Wire.join(a, b);
+        events.clear();
+        w.setCarrier(false);
+        assertEquals(List.of("1 down", "2 down"), events);
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[30]);
+        assertFalse(a.transmit(seg(f), 0, f.length));
+        assertEquals(1, a.counters().txDiscards);
+        assertEquals(1, a.counters().linkDownEvents);
+        w.setCarrier(true);
+        assertEquals(List.of("1 down", "2 down", "1 up", "2 up"), events);
+        assertTrue(a.transmit(seg(f), 0, f.length));
+        assertEquals(1, got.size());
+        a.setAdminUp(false);
+        assertFalse(a.linkUp());
+        assertTrue(b.linkUp());
+    }
+
+    @Test
+    void dropAndCorruptFaults() {
+        Port p = port(1);
+        Wire w = Wire.loopback(p);
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, TestFrames.payload(50, 0));
+        MemorySegment s = seg(f);
+        ParsedFrame pf = new ParsedFrame().parse(s, 0, f.length, false);
+        TxOffload.fillL3Checksum(s, 0, pf);
+        TxOffload.fillL4Checksum(s, 0, pf);
+        w.dropNext(2);
+        for (int i = 0; i < 3; i++) p.transmit(s, 0, f.length);
+        assertEquals(1, got.size());
+        assertEquals(2, w.dropped());
+        w.corruptNext(1, Wire.Corruption.FCS);
+        p.transmit(s, 0, f.length);
+        assertEquals(1, got.size());
+        assertEquals(1, p.counters().rxFcsErrors);
+        w.corruptNext(1, Wire.Corruption.PAYLOAD);
+        p.transmit(s, 0, f.length);
+        assertEquals(2, got.size());
+        byte[] bad = got.get(1);
+        ParsedFrame q = new ParsedFrame().parse(MemorySegment.ofArray(bad), 0, bad.length, true);
+        assertFalse(q.l3ChecksumOk && q.l4ChecksumOk, "a corrupted frame fails a checksum");
+        assertTrue(new ParsedFrame().parse(s, 0, f.length, true).l4ChecksumOk, "the sender's buffer is untouched");
+        assertEquals(5, w.carried());
+    }
+
+    @Test
+    void framesLongerThanTheMtuAreDroppedByTheReceiver() {
+        Port p = port(1);
+        Wire.loopback(p);
+        p.setMtu(100);
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[100 - 28 + 1]);
+        p.transmit(seg(f), 0, f.length);
+        assertEquals(0, got.size());
+        assertEquals(1, p.counters().rxTooLong);
+        assertEquals(114, p.maxFrame(0));
+        assertThrows(IllegalArgumentException.class, () -> p.setMtu(20));
+    }
+
+    @Test
+    void pcapTapIsReadableByTshark(@TempDir Path dir) throws Exception {
+        Port p = port(1);
+        Wire w = Wire.loopback(p);
+        Path file = dir.resolve("wire.pcap");
+        w.tap(file);
+        byte[] udp = TestFrames.ipv4(Ethernet.PROTO_UDP, 1111, 2222, TestFrames.payload(20, 0));
+        MemorySegment s = seg(udp);
+        ParsedFrame pf = new ParsedFrame().parse(s, 0, udp.length, false);
+        TxOffload.fillL3Checksum(s, 0, pf);
+        TxOffload.fillL4Checksum(s, 0, pf);
+        p.transmit(s, 0, udp.length);
+        byte[] tcp = TestFrames.ipv6(Ethernet.PROTO_TCP, 3333, 80, TestFrames.payload(5, 0));
+        p.transmit(seg(tcp), 0, tcp.length);
+        w.untap();
+        byte[] bytes = Files.readAllBytes(file);
+        assertEquals(24 + 16 + udp.length + 16 + tcp.length, bytes.length);
+        assertEquals((byte) 0xd4, bytes[0]); // little-endian magic a1b2c3d4
+        assertEquals(1, bytes[20]); // link type Ethernet
+
+        String out = Tools.run("tshark", "-r", file.toString(), "-T", "fields", "-e", "frame.len", "-e", "udp.srcport", "-e", "tcp.dstport",
+                "-e", "ip.checksum.status", "-o", "ip.check_checksum:TRUE");
+        if (out == null) return;
+        String[] lines = out.strip().split("\n");
+        assertEquals(2, lines.length, out);
+        assertTrue(lines[0].startsWith(udp.length + "\t1111"), lines[0]);
+        assertTrue(lines[0].endsWith("\t1"), "tshark (1 = PROTO_CHECKSUM_E_GOOD) says the IPv4 checksum is good: " + lines[0]);
+        assertTrue(lines[1].startsWith(tcp.length + "\t\t80"), lines[1]);
+    }
+}
