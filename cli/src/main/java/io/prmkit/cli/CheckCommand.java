@@ -1,10 +1,14 @@
 package io.prmkit.cli;
 
 import io.prmkit.dsl.CompileResult;
+import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import java.io.PrintWriter;
+import io.prmkit.generator.AccessorGenerator;
+import io.prmkit.generator.GeneratorOptions;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -34,9 +38,22 @@ public final class CheckCommand implements Callable<Integer> {
             err.println("prmkit: " + e.getMessage());
             return 1;
         }
-        CompileResult r = PrmCompiler.compile(files);
+        CompileResult r = withGeneratorChecks(PrmCompiler.compile(files));
         report(r, files, err);
         return r.hasErrors() ? 1 : 0;
+    }
+
+    /**
+     * Adds what the generator would refuse (colliding Java names, unplaceable members), so a spec
+     * {@code check} accepts also generates.
+     */
+    static CompileResult withGeneratorChecks(CompileResult r) {
+        if (r.model().isEmpty()) return r;
+        List<Diagnostic> generator = new AccessorGenerator(GeneratorOptions.defaults()).check(r.model().get());
+        if (generator.isEmpty()) return r;
+        List<Diagnostic> all = new ArrayList<>(r.diagnostics());
+        all.addAll(generator);
+        return new CompileResult(all, generator.stream().anyMatch(Diagnostic::isError) ? java.util.Optional.empty() : r.model());
     }
 
     /** Prints every diagnostic with its source line and caret, then a count of errors and warnings. */

@@ -80,7 +80,7 @@ public final class GenerateCommand implements Callable<Integer> {
         try {
             files = new AccessorGenerator(options).generate(model);
         } catch (GeneratorException e) {
-            for (String p : e.problems()) err.println("error: " + p);
+            SpecInput.print(e.diagnostics(), sources, err);
             err.println("prmkit generate: the generator rejected the spec, nothing written");
             return 1;
         }

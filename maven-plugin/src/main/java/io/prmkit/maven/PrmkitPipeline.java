@@ -48,8 +48,9 @@ final class PrmkitPipeline implements SpecPipeline {
         try {
             generated = new AccessorGenerator(options).generate(compiled.model().get());
         } catch (GeneratorException e) {
-            // The specs are valid but can't all become Java (e.g. colliding class names).
-            return new Result(diagnostics, e.problems(), List.of());
+            // The specs are valid but can't all become Java (e.g. colliding class names): located diagnostics too.
+            diagnostics.addAll(e.diagnostics());
+            return new Result(diagnostics, List.of(), List.of());
         }
         List<OutputFile> files = new ArrayList<>(generated.size());
         for (GeneratedFile g : generated) {
