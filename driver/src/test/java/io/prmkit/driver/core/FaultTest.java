@@ -92,4 +92,31 @@ class FaultTest {
             assertEquals(before, hca.function().dma().allocatedBytes());
         }
     }
+
+    @Test
+    void pagesRequestedAndReturnedAtRunTime() {
+        try (SoftHca hca = SoftHca.create(SoftHcaFixture.device());
+             Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options())) {
+            long lent = dev.pages().lent();
+            hca.faults().requestPages(700); // more than one MANAGE_PAGES command carries
+            assertTrue(SoftHcaFixture.await(() -> dev.pages().lent() == lent + 700, 10), "gave 700 pages: " + dev.pages().lent());
+            hca.faults().requestPages(-300);
+            assertTrue(SoftHcaFixture.await(() -> dev.pages().lent() == lent + 400, 10), "took 300 back: " + dev.pages().lent());
+            assertEquals(null, dev.pageWorker().lastError());
+        }
+    }
+
+    @Test
+    void aPageRequestBeyondTheLimitIsAnsweredWithAllocationFail() {
+        try (SoftHca hca = SoftHca.create(SoftHcaFixture.device().pages(8, 32, 0));
+             Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options().withPageLimit(50))) {
+            hca.faults().requestPages(100);
+            assertTrue(SoftHcaFixture.await(() -> dev.pageWorker().lastError() != null, 10));
+            Mlx5Exception e = dev.pageWorker().lastError();
+            assertTrue(e.getMessage().contains("answered MANAGE_PAGES ALLOCATION_FAIL"), e.getMessage());
+            assertEquals(1, dev.pages().allocationFailures());
+            assertEquals(40, dev.pages().lent());
+            nop(dev); // the device carries on
+        }
+    }
 }
