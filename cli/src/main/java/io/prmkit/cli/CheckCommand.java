@@ -3,6 +3,7 @@ package io.prmkit.cli;
 import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
+import io.prmkit.dsl.Words;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -12,16 +13,15 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code prmkit check SPEC...}: compiles specs and prints only their diagnostics. Exit 1 on any error. */
+/** {@code prmkit check [SPEC...]}: compiles specs (the bundled spec by default) and prints only their diagnostics. */
 @Command(name = "check", mixinStandardHelpOptions = true,
-        description = "Checks spec files (or directories of *.prm files) and prints their diagnostics.",
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:no errors (warnings may be printed)", "1:the specs have errors, or cannot be read", "2:usage error"})
+        description = "Checks spec files (or folders of *.prm files; default: the bundled mlx5 spec) and prints their diagnostics.",
+        exitCodeList = {"0:no errors (warnings may be printed)", "1:the specs have errors, or cannot be read"})
 public final class CheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "SPEC", description = "Spec files or directories.")
+    @Parameters(arity = "0..*", paramLabel = "SPEC", description = "Spec files or folders (default: the bundled mlx5 spec).")
     List<Path> specs;
 
     @Override
@@ -29,14 +29,13 @@ public final class CheckCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<SourceFile> files;
         try {
-            files = SpecInput.load(specs);
-        } catch (SpecInput.InputException e) {
-            err.println("prmkit: " + e.getMessage());
-            return 1;
+            files = SpecInput.load(specs, spec);
+        } catch (SpecInput.Failed e) {
+            return PrmkitCli.INPUT_ERROR;
         }
         CompileResult r = PrmCompiler.compile(files);
         report(r, files, err);
-        return r.hasErrors() ? 1 : 0;
+        return r.hasErrors() ? PrmkitCli.INPUT_ERROR : PrmkitCli.OK;
     }
 
     /** Prints every diagnostic with its source line and caret, then a count of errors and warnings. */
@@ -45,12 +44,8 @@ public final class CheckCommand implements Callable<Integer> {
         long errors = r.errors().size();
         long warnings = r.diagnostics().size() - errors;
         if (errors + warnings > 0) {
-            err.println(count(errors, "error") + (warnings > 0 ? ", " + count(warnings, "warning") : ""));
+            err.println(Words.plural(errors, "error") + (warnings > 0 ? ", " + Words.plural(warnings, "warning") : ""));
         }
         err.flush();
-    }
-
-    private static String count(long n, String word) {
-        return n + " " + word + (n == 1 ? "" : "s");
     }
 }
