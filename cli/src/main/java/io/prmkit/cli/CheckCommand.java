@@ -1,9 +1,10 @@
 package io.prmkit.cli;
 
 import io.prmkit.dsl.CompileResult;
-import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.Words;
+import io.prmkit.generator.GeneratorOptions;
+import io.prmkit.pipeline.Pipeline;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.List;
@@ -33,8 +34,14 @@ public final class CheckCommand implements Callable<Integer> {
         } catch (SpecInput.Failed e) {
             return PrmkitCli.INPUT_ERROR;
         }
-        CompileResult r = PrmCompiler.compile(files);
-        report(r, files, err);
+        Pipeline.Result r = Pipeline.check(files, List.of(), GeneratorOptions.defaults());
+        SpecInput.print(r.diagnostics(), files, err);
+        long errors = r.errorCount();
+        long warnings = r.diagnostics().size() - errors;
+        if (errors + warnings > 0) {
+            err.println(Words.plural(errors, "error") + (warnings > 0 ? ", " + Words.plural(warnings, "warning") : ""));
+        }
+        err.flush();
         return r.hasErrors() ? PrmkitCli.INPUT_ERROR : PrmkitCli.OK;
     }
 

@@ -84,7 +84,6 @@ public final class GenerateCommand implements Callable<Integer> {
         List<SourceFile> all = new ArrayList<>(sources);
         all.addAll(headerSources);
         SpecInput.print(result.diagnostics(), all, err);
-        for (String p : result.problems()) err.println("error: " + p);
         if (result.hasErrors()) {
             SpecInput.say(spec, err, Words.plural(result.errorCount(), "error") + ", nothing written");
             return PrmkitCli.INPUT_ERROR;

@@ -14,6 +14,25 @@ class CheckCommandTest {
     Path dir;
 
     @Test
+    void javaNameCollisionsTheGeneratorWouldRefuseAreReportedWithTheirPlace() throws IOException {
+        Path f = dir.resolve("twins.prm");
+        Files.writeString(f, "package p;\nstruct a {\n    0x00 [31:16] clear;\n    0x00 [15:0] clear_;\n}\n");
+        PrmkitCliTest.Run run = PrmkitCliTest.run("check", f.toString());
+        assertEquals(1, run.exitCode(), run.err());
+        assertEquals(f + ":4:17: error: members 'clear' and 'clear_' of a both become Java accessors named clear_; rename one\n"
+                + "    0x00 [15:0] clear_;\n"
+                + "                ^\n"
+                + f + ":3:18: note: 'clear' declared here\n"
+                + "    0x00 [31:16] clear;\n"
+                + "                 ^\n"
+                + "1 error\n", run.err());
+        PrmkitCliTest.Run gen = PrmkitCliTest.run("generate", f.toString(), "-o", dir.resolve("out").toString());
+        assertEquals(1, gen.exitCode(), gen.err());
+        assertEquals(true, gen.err().startsWith(f + ":4:17: error: members 'clear' and 'clear_'"), gen.err());
+        assertEquals(false, Files.exists(dir.resolve("out")), "nothing written");
+    }
+
+    @Test
     void validSpecsPrintNothing() throws IOException {
         Files.writeString(dir.resolve("a.prm"), "package p;\nstruct a { 0x00 [31:0] x; }\n");
         PrmkitCliTest.Run run = PrmkitCliTest.run("check", dir.toString());

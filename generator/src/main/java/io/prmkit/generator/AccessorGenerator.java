@@ -2,13 +2,12 @@ package io.prmkit.generator;
 
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.JavaFile;
+import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.ir.Constant;
 import io.prmkit.dsl.ir.EnumLayout;
 import io.prmkit.dsl.ir.LayoutModel;
-import io.prmkit.dsl.ir.QualifiedName;
 import io.prmkit.dsl.ir.StructLayout;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,20 +28,30 @@ public final class AccessorGenerator {
     }
 
     /**
-     * Generates all files, sorted by path, or throws {@link GeneratorException} listing every
-     * problem (colliding Java names, unplaceable members) without producing partial output.
+     * Every reason {@code model} cannot become Java (colliding class or member names, members whose
+     * placement the accessors cannot express), each located at the declaration concerned; empty when
+     * {@link #generate} will succeed. Front ends run it with the compiler's own checks, so a spec that
+     * {@code check} accepts also generates.
+     */
+    public List<Diagnostic> check(LayoutModel model) {
+        Objects.requireNonNull(model, "model == null");
+        return GeneratorChecks.run(new GeneratorContext(options, model), model);
+    }
+
+    /**
+     * Generates all files, sorted by path, or throws {@link GeneratorException} with every
+     * diagnostic {@link #check} finds, without producing partial output.
      */
     public List<GeneratedFile> generate(LayoutModel model) {
         Objects.requireNonNull(model, "model == null");
         GeneratorContext ctx = new GeneratorContext(options, model);
-        List<String> problems = new ArrayList<>();
-        checkNames(ctx, model, problems);
-        if (!problems.isEmpty()) throw new GeneratorException(problems);
+        List<Diagnostic> problems = GeneratorChecks.run(ctx, model);
+        if (problems.stream().anyMatch(Diagnostic::isError)) throw new GeneratorException(problems);
 
         Map<String, String> files = new TreeMap<>();
         Map<String, List<Constant>> constantsByPackage = new LinkedHashMap<>();
-        StructEmitter structs = new StructEmitter(ctx, problems);
-        EnumEmitter enums = new EnumEmitter(ctx, problems);
+        StructEmitter structs = new StructEmitter(ctx);
+        EnumEmitter enums = new EnumEmitter(ctx);
         SupportEmitter support = new SupportEmitter();
         for (StructLayout s : model.structs()) {
             put(files, structs.emit(s));
@@ -52,7 +61,6 @@ public final class AccessorGenerator {
         for (Constant c : model.constants()) constantsByPackage.computeIfAbsent(ctx.javaPackage(c.name()), k -> new ArrayList<>()).add(c);
         ConstantsEmitter constants = new ConstantsEmitter();
         constantsByPackage.forEach((pkg, list) -> put(files, constants.emit(pkg, list)));
-        if (!problems.isEmpty()) throw new GeneratorException(problems);
 
         List<GeneratedFile> out = new ArrayList<>();
         files.forEach((path, text) -> out.add(new GeneratedFile(path, text)));
@@ -67,23 +75,5 @@ public final class AccessorGenerator {
     private static String path(ClassName name) {
         String pkg = name.packageName();
         return (pkg.isEmpty() ? "" : pkg.replace('.', '/') + "/") + name.simpleName() + ".java";
-    }
-
-    /** Two declarations must not map to one class, nor to a support class name. */
-    private static void checkNames(GeneratorContext ctx, LayoutModel model, List<String> problems) {
-        Map<ClassName, String> owners = new TreeMap<>(Comparator.comparing(ClassName::canonicalName));
-        List<QualifiedName> names = new ArrayList<>();
-        model.structs().forEach(s -> names.add(s.name()));
-        model.enums().forEach(e -> names.add(e.name()));
-        for (QualifiedName n : names) {
-            ClassName cn = ctx.className(n);
-            String simple = cn.simpleName();
-            if (simple.equals(GeneratorContext.LAYOUT_CLASS) || simple.equals(GeneratorContext.CONSTANTS_CLASS)) {
-                problems.add(n + ": its class name " + simple + " is reserved for the generated support class; rename it");
-                continue;
-            }
-            String prev = owners.putIfAbsent(cn, n.toString());
-            if (prev != null) problems.add(prev + " and " + n + " both map to class " + cn.canonicalName() + "; rename one");
-        }
     }
 }

@@ -1,20 +1,27 @@
 package io.prmkit.generator;
 
+import io.prmkit.dsl.Diagnostic;
 import java.util.List;
 
 /**
  * The layout model cannot be turned into Java: names that collide once converted, or a member whose
- * placement the accessors cannot express. Carries every problem found, each naming where.
+ * placement the accessors cannot express. Carries every problem found as a located
+ * {@link Diagnostic} (the same ones {@link AccessorGenerator#check} returns).
  */
 public final class GeneratorException extends RuntimeException {
-    private final List<String> problems;
+    private final List<Diagnostic> diagnostics;
 
-    public GeneratorException(List<String> problems) {
-        super(String.join("\n", problems));
-        this.problems = List.copyOf(problems);
+    public GeneratorException(List<Diagnostic> diagnostics) {
+        super(String.join("\n", diagnostics.stream().map(Diagnostic::toString).toList()));
+        this.diagnostics = List.copyOf(diagnostics);
     }
 
+    public List<Diagnostic> diagnostics() {
+        return diagnostics;
+    }
+
+    /** Each diagnostic in its one-line form {@code file:line:col: error: message}. */
     public List<String> problems() {
-        return problems;
+        return diagnostics.stream().map(Diagnostic::toString).toList();
     }
 }

@@ -5,7 +5,6 @@ import com.palantir.javapoet.CodeBlock;
 import io.prmkit.dsl.ir.Expr;
 import io.prmkit.dsl.ir.Member;
 import io.prmkit.dsl.ir.StructLayout;
-import java.util.List;
 
 /**
  * Compiles a resolved rule expression into a Java {@code long} expression with the spec's
@@ -15,12 +14,10 @@ import java.util.List;
 final class RuleCode {
     private final StructLayout struct;
     private final ClassName layout;
-    private final List<String> problems;
 
-    RuleCode(StructLayout struct, ClassName layout, List<String> problems) {
+    RuleCode(StructLayout struct, ClassName layout) {
         this.struct = struct;
         this.layout = layout;
-        this.problems = problems;
     }
 
     CodeBlock compile(Expr e) {
@@ -60,11 +57,8 @@ final class RuleCode {
     }
 
     private CodeBlock field(String name) {
-        Member m = struct.member(name).orElse(null);
-        if (m == null || !m.isScalar()) {
-            problems.add(struct.name() + ": rule refers to " + name + ", which is not a bit field of the structure");
-            return CodeBlock.of("0L");
-        }
+        Member m = struct.member(name).filter(Member::isScalar)
+                .orElseThrow(() -> new IllegalStateException("unchecked rule field " + name)); // GeneratorChecks reports it
         long w = m.bitWidth();
         if (m.reserved()) {
             // reserved space has no getter: read it inline

@@ -37,14 +37,13 @@ final class StructEmitter {
     private static final ClassName STRING = ClassName.get(String.class);
 
     private final GeneratorContext ctx;
-    private final List<String> problems;
     /** Per {@link #emit}: the structure's class and the setters of its device-written fields (for {@code Device}). */
     private ClassName self;
     private List<MethodSpec> device;
 
-    StructEmitter(GeneratorContext ctx, List<String> problems) {
+    /** For a model that passed {@link GeneratorChecks}. */
+    StructEmitter(GeneratorContext ctx) {
         this.ctx = ctx;
-        this.problems = problems;
     }
 
     JavaFile emit(StructLayout struct) {
@@ -86,7 +85,7 @@ final class StructEmitter {
         }
 
         for (Rule r : struct.rules()) {
-            CodeBlock expr = new RuleCode(struct, layout, problems).compile(r.condition());
+            CodeBlock expr = new RuleCode(struct, layout).compile(r.condition());
             methods.add(MethodSpec.methodBuilder(ruleMethod(r))
                     .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
                     .addJavadoc("Rule {@code $L}: $L\n", Javadocs.escape(r.name()), Javadocs.escape(r.condition().source()))
@@ -204,10 +203,6 @@ final class StructEmitter {
                 .addJavadoc(doc);
     }
 
-    private static String bitRange(Member m) {
-        return String.format("bits 0x%x..0x%x", m.bitOffset(), m.bitEnd() - 1);
-    }
-
     private static boolean writable(Member m) {
         return !m.reserved() && m.access().writable();
     }
@@ -216,12 +211,6 @@ final class StructEmitter {
 
     private void scalar(StructLayout struct, Member m, String id, int w, CodeBlock about, ClassName self, ClassName layout,
             boolean le, List<MethodSpec> out) {
-        long p = m.bitOffset() & 31;
-        if (w <= 32 ? p + w > 32 : p != 0) {
-            problems.add(struct.name() + "." + m.name() + ": a " + w + "-bit field at " + bitRange(m)
-                    + (w <= 32 ? " crosses a dword boundary" : " must start on a dword boundary"));
-            return;
-        }
         ScalarCode code = new ScalarCode(layout, m.bitOffset(), w, le);
         TypeName jt = ScalarCode.javaType(w);
         out.add(method(id, about, "Reads {@code $L} of the structure at offset 0 of {@code s}.", m.name())
@@ -232,10 +221,6 @@ final class StructEmitter {
                 .addStatement("return $L", code.read()).build());
 
         Optional<EnumLayout> en = m.enumType().flatMap(ctx::enumType);
-        if (m.enumType().isPresent() && en.isEmpty()) problems.add(struct.name() + "." + m.name() + ": unknown enum " + m.enumType().get());
-        if (m.flagsType().isPresent() && m.flagsType().flatMap(ctx::enumType).isEmpty()) {
-            problems.add(struct.name() + "." + m.name() + ": unknown flag set " + m.flagsType().get());
-        }
         ClassName enumClass = en.filter(e -> e.kind() == EnumLayout.Kind.ENUM).map(e -> ctx.className(e.name())).orElse(null);
         if (enumClass != null) {
             String toLong = w == 1 ? "($L(s, offset) ? 1L : 0L)" : w <= 32 ? "Integer.toUnsignedLong($L(s, offset))" : "$L(s, offset)";
@@ -293,10 +278,6 @@ final class StructEmitter {
 
     private void bytes(StructLayout struct, Member m, String id, int length, CodeBlock about, ClassName layout, TypeSpec.Builder type,
             List<MethodSpec> out) {
-        if (m.bitOffset() % 8 != 0) {
-            problems.add(struct.name() + "." + m.name() + ": byte array at " + m.prmPosition() + " is not byte-aligned");
-            return;
-        }
         type.addField(constant(id + "$BYTE_OFFSET", TypeName.LONG, m.byteOffset() + "L", "Byte offset of {@code $L}.", m));
         type.addField(constant(id + "$LENGTH", TypeName.INT, Integer.toString(length), "Length of {@code $L} in bytes.", m));
         String sname = struct.name().name();
@@ -349,10 +330,6 @@ final class StructEmitter {
         String indexDoc = a.flexible() ? " The index is bounded only by the segment (flexible array)." : "";
         if (a.element() instanceof MemberType.StructRef ref) {
             long esize = ref.targetBits() / 8;
-            if (m.bitOffset() % 8 != 0) {
-                problems.add(struct.name() + "." + m.name() + ": array of structures at " + m.prmPosition() + " is not byte-aligned");
-                return;
-            }
             ClassName target = ctx.className(ref.target());
             type.addField(constant(id + "$BYTE_OFFSET", TypeName.LONG, m.byteOffset() + "L", "Byte offset of element 0 of {@code $L}.", m));
             type.addField(constant(id + "$ELEMENT_SIZE", TypeName.LONG, esize + "L", "Size of one element of {@code $L} in bytes.", m));
@@ -368,18 +345,7 @@ final class StructEmitter {
                     .addStatement("return s.asSlice(offset + $L$$offset(index), $LL)", id, esize).build());
             return;
         }
-        int e;
-        if (a.element() instanceof MemberType.Bits b) {
-            e = b.width();
-        } else {
-            problems.add(struct.name() + "." + m.name() + ": arrays of " + a.element().getClass().getSimpleName() + " are not supported");
-            return;
-        }
-        if (!elementsPlaceable(m.bitOffset(), e, a)) {
-            problems.add(struct.name() + "." + m.name() + ": elements of " + e + " bits at " + bitRange(m)
-                    + " would cross dword boundaries (element widths must divide 32, or be 64 bits dword-aligned)");
-            return;
-        }
+        int e = ((MemberType.Bits) a.element()).width();
         type.addField(constant(id + "$ELEMENT_BITS", TypeName.LONG, e + "L", "Width of one element of {@code $L} in bits.", m));
         if (m.bitOffset() % 8 == 0) type.addField(constant(id + "$BYTE_OFFSET", TypeName.LONG, m.byteOffset() + "L", "Byte offset of element 0 of {@code $L}.", m));
         ElementCode code = new ElementCode(layout, m.bitOffset(), e, le);
@@ -407,17 +373,6 @@ final class StructEmitter {
         sink.add(method(id + "$setUnchecked", doc, "Writes element {@code index} of {@code $L} (structure at byte {@code offset}), keeping only the low $L bits of {@code v}." + indexDoc, m.name(), e)
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset").addParameter(TypeName.LONG, "index").addParameter(jt, "v")
                 .addCode(index).addCode(code.write()).build());
-    }
-
-    /** Whether every element stays inside one dword (up to 32 bits) or starts on one (64 bits). */
-    private static boolean elementsPlaceable(long bit, int e, MemberType.Array a) {
-        if (e > 32) return e == 64 && bit % 32 == 0;
-        if (a.flexible()) return 32 % e == 0 && (bit & 31) % e == 0;
-        for (long i = 0; i < a.count(); i++) {
-            long p = (bit + i * e) & 31;
-            if (p + e > 32) return false;
-        }
-        return true;
     }
 
     // ---- whole structure -------------------------------------------------------------------

@@ -1,5 +1,6 @@
 package io.prmkit.maven;
 
+import io.prmkit.pipeline.OutputFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -83,8 +84,10 @@ class PrmkitPipelineTest {
                 """);
         SpecPipeline.Result r = pipeline.run(List.of(twins), List.of(), "");
         assertTrue(r.files().isEmpty());
-        assertEquals(1, r.problems().size(), r.problems().toString());
-        assertTrue(r.problems().get(0).contains("FooBar"), r.problems().get(0));
+        List<Diagnostic> errors = r.diagnostics().stream().filter(Diagnostic::isError).toList();
+        assertEquals(1, errors.size(), errors.toString());
+        assertTrue(errors.get(0).message().contains("FooBar"), errors.get(0).toString());
+        assertEquals(3, errors.get(0).location().line(), "the generator's diagnostic points at the second declaration");
     }
 
     private static final SourceFile HEADER = new SourceFile("headers/mlx5_ifc.h", """

@@ -25,26 +25,24 @@ public final class Pipeline {
     private Pipeline() {}
 
     /**
-     * Diagnostics of every severity (header import first, then the compiler's); generator problems
-     * that have no place in a spec, each a sentence; the model when the specs compiled; and the files,
-     * none when there is an error of any kind.
+     * Diagnostics of every severity (header import first, then the compiler's, then the generator's);
+     * the model when the specs compiled; and the files, none when there is an error.
      */
-    public record Result(List<Diagnostic> diagnostics, List<String> problems, Optional<LayoutModel> model, List<OutputFile> files) {
+    public record Result(List<Diagnostic> diagnostics, Optional<LayoutModel> model, List<OutputFile> files) {
         public Result {
             diagnostics = List.copyOf(diagnostics);
-            problems = List.copyOf(problems);
             files = List.copyOf(files);
-            if (!files.isEmpty() && (!problems.isEmpty() || diagnostics.stream().anyMatch(Diagnostic::isError))) {
+            if (!files.isEmpty() && diagnostics.stream().anyMatch(Diagnostic::isError)) {
                 throw new IllegalArgumentException("files generated despite errors");
             }
         }
 
         public boolean hasErrors() {
-            return !problems.isEmpty() || diagnostics.stream().anyMatch(Diagnostic::isError);
+            return diagnostics.stream().anyMatch(Diagnostic::isError);
         }
 
         public long errorCount() {
-            return problems.size() + diagnostics.stream().filter(Diagnostic::isError).count();
+            return diagnostics.stream().filter(Diagnostic::isError).count();
         }
     }
 
@@ -55,13 +53,27 @@ public final class Pipeline {
         if (!headers.isEmpty()) {
             ImportResult imported = IfcImporter.importSources(headers, ImportOptions.DEFAULTS);
             diagnostics.addAll(imported.notes());
-            if (imported.hasErrors()) return new Result(diagnostics, List.of(), Optional.empty(), List.of());
+            if (imported.hasErrors()) return new Result(diagnostics, Optional.empty(), List.of());
             all = new ArrayList<>(specs);
             all.addAll(imported.dslFiles());
         }
         CompileResult compiled = PrmCompiler.compile(all);
         diagnostics.addAll(compiled.diagnostics());
-        return new Result(diagnostics, List.of(), compiled.model(), List.of());
+        return new Result(diagnostics, compiled.model(), List.of());
+    }
+
+    /**
+     * {@link #compile}, plus everything the generator would refuse (colliding Java names, members it
+     * cannot place), located in the spec: a spec that passes generates.
+     */
+    public static Result check(List<SourceFile> specs, List<SourceFile> headers, GeneratorOptions options) {
+        Result compiled = compile(specs, headers);
+        if (compiled.model().isEmpty() || compiled.hasErrors()) return compiled;
+        List<Diagnostic> generator = new AccessorGenerator(options).check(compiled.model().get());
+        if (generator.isEmpty()) return compiled;
+        List<Diagnostic> all = new ArrayList<>(compiled.diagnostics());
+        all.addAll(generator);
+        return new Result(all, compiled.model(), List.of());
     }
 
     /** {@link #compile}, then the Java accessors unless there were errors. */
@@ -72,11 +84,13 @@ public final class Pipeline {
         try {
             generated = new AccessorGenerator(options).generate(compiled.model().get());
         } catch (GeneratorException e) {
-            // The specs are valid but cannot all become Java (e.g. colliding class names).
-            return new Result(compiled.diagnostics(), e.problems(), compiled.model(), List.of());
+            // The specs are valid but cannot all become Java (e.g. colliding names): located diagnostics.
+            List<Diagnostic> all = new ArrayList<>(compiled.diagnostics());
+            all.addAll(e.diagnostics());
+            return new Result(all, compiled.model(), List.of());
         }
         List<OutputFile> files = new ArrayList<>(generated.size());
         for (GeneratedFile g : generated) files.add(new OutputFile(g.relativePath(), g.content()));
-        return new Result(compiled.diagnostics(), List.of(), compiled.model(), files);
+        return new Result(compiled.diagnostics(), compiled.model(), files);
     }
 }

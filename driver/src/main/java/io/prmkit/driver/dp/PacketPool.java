@@ -1,0 +1,148 @@
+package io.prmkit.driver.dp;
+
+import io.prmkit.platform.DmaMemory;
+import io.prmkit.platform.DmaRegion;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Packet buffers: one DMA region cut into fixed-size buffers, named by {@code int} handles
+ * {@code 0 .. capacity() - 1} and kept on a free stack. A packet's metadata lives in primitive
+ * arrays indexed by its handle, so nothing on the datapath is an object per packet.
+ *
+ * <p>The device reaches buffer {@code h} at {@link #deviceAddress(int)} through {@link #lkey()}: by
+ * default the region's bus address through the PA mkey the pool was made with; {@link #useKey}
+ * switches the pool to another address space (a UMR-registered mkey).
+ *
+ * <p>Not thread-safe: one pool per queue thread (buffers may travel from an RX queue to a TX queue
+ * served by the same thread; TX completion returns them to the pool they came from).
+ */
+public final class PacketPool implements AutoCloseable {
+    private final DmaRegion region;
+    private final MemorySegment memory;
+    private final int bufferSize;
+    private final int capacity;
+    private final int[] free;
+    private int top;
+    private int lkey;
+    private long addressBase;
+
+    /** Frame length in bytes (TX: what to send; RX: what arrived). */
+    public final int[] length;
+    /** {@link PacketFlags} bits: offload requests (TX) or what the device reported (RX). */
+    public final int[] flags;
+    /** VLAN TCI to insert (TX, with {@link PacketFlags#TX_VLAN}) or stripped (RX, with {@link PacketFlags#RX_VLAN_STRIPPED}). */
+    public final short[] vlanTci;
+    /** TCP segment payload size for {@link PacketFlags#TX_LSO}. */
+    public final short[] mss;
+    /** RSS hash the device computed (RX). */
+    public final int[] rssHash;
+
+    /** A pool of {@code capacity} buffers of {@code bufferSize} bytes in one region of {@code dma}, reached through {@code lkey}. */
+    public PacketPool(DmaMemory dma, int capacity, int bufferSize, int lkey) {
+        if (capacity < 1) throw new IllegalArgumentException("a pool needs at least one buffer, not " + capacity);
+        if (bufferSize < 64 || (bufferSize & 63) != 0) throw new IllegalArgumentException("buffer size " + bufferSize + " must be a multiple of 64, at least 64");
+        this.region = dma.allocate((long) capacity * bufferSize, 4096);
+        this.memory = region.segment();
+        this.bufferSize = bufferSize;
+        this.capacity = capacity;
+        this.free = new int[capacity];
+        for (int i = 0; i < capacity; i++) free[i] = capacity - 1 - i; // handle 0 on top
+        this.top = capacity;
+        this.lkey = lkey;
+        this.addressBase = region.busAddress();
+        this.length = new int[capacity];
+        this.flags = new int[capacity];
+        this.vlanTci = new short[capacity];
+        this.mss = new short[capacity];
+        this.rssHash = new int[capacity];
+    }
+
+    /** A free buffer's handle with its metadata cleared, or -1 when none is left. */
+    public int alloc() {
+        if (top == 0) return -1;
+        int h = free[--top];
+        length[h] = 0;
+        flags[h] = 0;
+        return h;
+    }
+
+    /** Up to {@code n} buffers into {@code out[0..]}; returns how many (all or none would force callers to loop). */
+    public int alloc(int[] out, int n) {
+        int got = Math.min(n, top);
+        for (int i = 0; i < got; i++) {
+            int h = free[--top];
+            length[h] = 0;
+            flags[h] = 0;
+            out[i] = h;
+        }
+        return got;
+    }
+
+    public void free(int handle) {
+        if (top == capacity) throw new IllegalStateException("pool is full: buffer " + handle + " freed twice");
+        free[top++] = handle;
+    }
+
+    public void free(int[] handles, int offset, int n) {
+        for (int i = 0; i < n; i++) free(handles[offset + i]);
+    }
+
+    /** Buffers currently free. */
+    public int available() {
+        return top;
+    }
+
+    public int capacity() {
+        return capacity;
+    }
+
+    public int bufferSize() {
+        return bufferSize;
+    }
+
+    /** The whole region (buffer {@code h} starts at {@link #offset(int)}). */
+    public MemorySegment memory() {
+        return memory;
+    }
+
+    public long offset(int handle) {
+        return (long) handle * bufferSize;
+    }
+
+    /** Buffer {@code h}'s bytes (a slice; for tests and set-up code, the datapath uses {@link #memory()} and offsets). */
+    public MemorySegment buffer(int handle) {
+        return memory.asSlice(offset(handle), bufferSize);
+    }
+
+    /** The address of buffer {@code h} as the device sees it through {@link #lkey()}. */
+    public long deviceAddress(int handle) {
+        return addressBase + (long) handle * bufferSize;
+    }
+
+    public int lkey() {
+        return lkey;
+    }
+
+    /** The region's bus address (what a KLM entry through a PA mkey points at). */
+    public long busAddress() {
+        return region.busAddress();
+    }
+
+    public long byteSize() {
+        return region.size();
+    }
+
+    /**
+     * From now on the device reaches this pool through {@code key}, at which byte 0 of the region has
+     * address {@code base} (e.g. an indirect mkey registered by UMR over the region).
+     */
+    public void useKey(int key, long base) {
+        this.lkey = key;
+        this.addressBase = base;
+    }
+
+    @Override
+    public void close() {
+        region.close();
+    }
+}

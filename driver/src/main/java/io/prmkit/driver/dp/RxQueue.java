@@ -1,0 +1,188 @@
+package io.prmkit.driver.dp;
+
+import io.prmkit.mlx5.CqDoorbellRecord;
+import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeL3HdrType;
+import io.prmkit.mlx5.CqeL4HdrType;
+import io.prmkit.mlx5.CqeOpcode;
+import io.prmkit.mlx5.WqDoorbellRecord;
+import io.prmkit.mlx5.WqeDataSeg;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The receive side of one cyclic Ethernet RQ (PRM "Receive WQE" and "Completion Queue" chapters):
+ * {@link #receive} polls the CQ by owner bit, decodes each CQE with the generated accessors, hands the
+ * buffers out with their metadata in the pool's arrays, and refills the RQ in bulk with one doorbell
+ * record update. One thread per queue.
+ *
+ * <p>Each RQ WQE is one data segment ({@code log_wq_stride} 4) naming one whole pool buffer. The
+ * queue remembers which buffer each WQE holds; a CQE's {@code wqe_counter} says which WQE it consumed.
+ */
+public final class RxQueue {
+    private final RqResources res;
+    private final PacketPool pool;
+    private final MemorySegment ring;
+    private final int mask;
+    private final int entries;
+    private final MemorySegment dbr;
+    private final MemorySegment cqRing;
+    private final MemorySegment cqDbr;
+    private final int cqLog;
+    private final int cqMask;
+    private final int[] slotBuffer;
+    private final int[] refill;
+
+    /** WQEs posted (free-running 16-bit counter space, kept as int) and consumed. */
+    private int posted;
+    private int consumed;
+    private int cqCc;
+
+    private long packets;
+    private long bytes;
+    private long errors;
+    private long refillShortfalls;
+
+    public RxQueue(RqResources res, PacketPool pool) {
+        this.res = res;
+        this.pool = pool;
+        this.ring = res.ring().segment();
+        this.entries = res.entries();
+        this.mask = entries - 1;
+        this.dbr = res.doorbellRecord();
+        this.cqRing = res.cq().ring().segment();
+        this.cqDbr = res.cq().doorbellRecord();
+        this.cqLog = res.cq().logSize();
+        this.cqMask = res.cq().entries() - 1;
+        this.slotBuffer = new int[entries];
+        this.refill = new int[entries];
+        java.util.Arrays.fill(slotBuffer, -1);
+        fill();
+    }
+
+    public int rqn() {
+        return res.rqn();
+    }
+
+    public PacketPool pool() {
+        return pool;
+    }
+
+    /**
+     * Up to {@code max} received packets into {@code buffers[0..]}; returns how many. Their length,
+     * flags, VLAN and RSS hash are in the pool's arrays; the caller owns the buffers (free them, or
+     * send them). Error CQEs are counted and their buffers go straight back on the RQ.
+     */
+    public int receive(int[] buffers, int max) {
+        int n = 0;
+        int polled = 0;
+        while (n < max) {
+            MemorySegment cqe = cqRing.asSlice((long) (cqCc & cqMask) * Cqe64.SIZE, Cqe64.SIZE);
+            boolean owner = Cqe64.owner(cqe);
+            int opcode = Cqe64.opcode(cqe);
+            // PRM: no other CQE field may be read before the ownership byte says the entry is ours.
+            VarHandle.loadLoadFence();
+            if (owner != (((cqCc >>> cqLog) & 1) != 0) || opcode == CqeOpcode.INVALID$VALUE) break;
+            cqCc++;
+            polled++;
+            int slot = Cqe64.wqe_counter(cqe) & mask;
+            int h = slotBuffer[slot];
+            slotBuffer[slot] = -1;
+            consumed++;
+            if (opcode != CqeOpcode.RESP_SEND$VALUE || h < 0) {
+                errors++;
+                if (h >= 0) pool.free(h); // recycled: the refill below posts it again
+                continue;
+            }
+            int len = Cqe64.byte_cnt(cqe);
+            int fl = 0;
+            if (Cqe64.l2_ok(cqe)) fl |= PacketFlags.RX_L2_OK;
+            if (Cqe64.l3_ok(cqe)) fl |= PacketFlags.RX_L3_OK;
+            if (Cqe64.l4_ok(cqe)) fl |= PacketFlags.RX_L4_OK;
+            int l3 = Cqe64.l3_hdr_type(cqe);
+            if (l3 == CqeL3HdrType.IPV4$VALUE) fl |= PacketFlags.RX_IPV4;
+            else if (l3 == CqeL3HdrType.IPV6$VALUE) fl |= PacketFlags.RX_IPV6;
+            int l4 = Cqe64.l4_hdr_type(cqe);
+            if (l4 == CqeL4HdrType.UDP$VALUE) fl |= PacketFlags.RX_UDP;
+            else if (l4 != CqeL4HdrType.NONE$VALUE) fl |= PacketFlags.RX_TCP;
+            if (Cqe64.vlan_present(cqe)) {
+                fl |= PacketFlags.RX_VLAN_STRIPPED;
+                pool.vlanTci[h] = (short) Cqe64.vlan_info(cqe);
+            }
+            pool.length[h] = len;
+            pool.flags[h] = fl;
+            pool.rssHash[h] = Cqe64.rss_hash_result(cqe);
+            buffers[n++] = h;
+            bytes += len;
+        }
+        if (polled > 0) {
+            // All CQE reads are done before the device may reuse the entries.
+            VarHandle.releaseFence();
+            CqDoorbellRecord.consumer_index$setUnchecked(cqDbr, cqCc & 0xffffff);
+            packets += n;
+            fill();
+        }
+        return n;
+    }
+
+    /** Posts a fresh buffer into every empty RQ slot the pool can fill; one doorbell record update. */
+    private int fill() {
+        int want = entries - (posted - consumed);
+        if (want == 0) return 0;
+        int got = pool.alloc(refill, want);
+        if (got < want) refillShortfalls++;
+        if (got == 0) return 0;
+        int lkey = pool.lkey();
+        int size = pool.bufferSize();
+        for (int i = 0; i < got; i++) {
+            int h = refill[i];
+            int slot = posted & mask;
+            WqeDataSeg.writer(ring, (long) slot * WqeDataSeg.SIZE).byte_count(size).lkey(lkey).addr(pool.deviceAddress(h)).write();
+            slotBuffer[slot] = h;
+            posted++;
+        }
+        // WQEs before the counter that publishes them (the RQ has no MMIO doorbell: the device reads this record).
+        VarHandle.storeStoreFence();
+        WqDoorbellRecord.receive_counter$setUnchecked(dbr, posted & 0xffff);
+        return got;
+    }
+
+    /** Tries again to fill empty slots (after the pool ran dry); returns how many were posted. */
+    public int refill() {
+        return fill();
+    }
+
+    /** WQEs posted and not yet consumed. */
+    public int postedWqes() {
+        return posted - consumed;
+    }
+
+    public long packets() {
+        return packets;
+    }
+
+    public long bytes() {
+        return bytes;
+    }
+
+    /** Error CQEs (and CQEs of an unexpected kind) seen; their buffers were recycled. */
+    public long errors() {
+        return errors;
+    }
+
+    /** Times the pool could not fill every empty RQ slot. */
+    public long refillShortfalls() {
+        return refillShortfalls;
+    }
+
+    /** Returns every buffer still posted to the pool (after the RQ is destroyed or in RST). */
+    public void drainToPool() {
+        for (int i = 0; i < entries; i++) {
+            if (slotBuffer[i] >= 0) {
+                pool.free(slotBuffer[i]);
+                slotBuffer[i] = -1;
+            }
+        }
+        consumed = posted;
+    }
+}

@@ -1,0 +1,439 @@
+package io.prmkit.driver.dp;
+
+import io.prmkit.mlx5.CompletionMode;
+import io.prmkit.mlx5.CqDoorbellRecord;
+import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeErrorSyndrome;
+import io.prmkit.mlx5.CqeOpcode;
+import io.prmkit.mlx5.ErrCqe;
+import io.prmkit.mlx5.EthCsFlags;
+import io.prmkit.mlx5.InlineMode;
+import io.prmkit.mlx5.PrmConstants;
+import io.prmkit.mlx5.SendWqeOpcode;
+import io.prmkit.mlx5.SqDoorbell;
+import io.prmkit.mlx5.SqState;
+import io.prmkit.mlx5.WqDoorbellRecord;
+import io.prmkit.mlx5.WqeCtrlSeg;
+import io.prmkit.mlx5.WqeDataSeg;
+import io.prmkit.mlx5.WqeEthSeg;
+import io.prmkit.mlx5.WqeNop;
+import io.prmkit.platform.Mmio;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The send side of one Ethernet SQ (PRM "Send WQE" and "Completion Queue" chapters): ixy-shaped
+ * {@link #send} of a burst of packet buffers, one doorbell per burst, completions that return the
+ * buffers to their pools, and recovery from an error CQE. One thread per queue.
+ *
+ * <p>Ring bookkeeping is the kernel's: {@code pc} and {@code cc} count 64-byte basic blocks (WQEBBs),
+ * a WQE's {@code wqe_index} is {@code pc} (16 bits), and per first WQEBB of each WQE the queue keeps
+ * the buffer it sends, the pool it came from and the WQE's size, so the completion of
+ * {@code wqe_counter} frees everything up to and including that WQE.
+ */
+public final class TxQueue {
+    private static final System.Logger LOG = System.getLogger(TxQueue.class.getName());
+
+    /** One CQE is requested at least every this many WQEs (DPDK's MLX5_TX_COMP_THRESH). */
+    public static final int COMPLETION_BATCH = 32;
+    /** Frames up to this length are carried whole inside the WQE (no data segment, buffer freed at once). */
+    public static final int DEFAULT_INLINE_MAX = 60;
+
+    private static final long WQEBB = PrmConstants.send_wqe_bb;
+    private static final int DS = (int) PrmConstants.send_wqe_ds;
+    private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+    private static final long ETH = WqeCtrlSeg.SIZE;
+    private static final long INLINE_START = ETH + WqeEthSeg.inline_hdr_start$BYTE_OFFSET;
+    private static final int INLINE_FIRST = (int) WqeEthSeg.inline_hdr_start$LENGTH;
+    private static final int CS_L3 = (int) EthCsFlags.L3_CSUM.mask;
+    private static final int CS_L4 = (int) EthCsFlags.L4_CSUM.mask;
+
+    private final SqResources res;
+    private final MemorySegment ring;
+    private final int size;
+    private final int mask;
+    private final int sqn;
+    private final MemorySegment dbr;
+    private final Mmio uar;
+    private final int bfHalf;
+    private long bfOffset;
+    private final InlineMode inlineMode;
+    private int inlineMax = DEFAULT_INLINE_MAX;
+
+    private final MemorySegment cqRing;
+    private final MemorySegment cqDbr;
+    private final int cqLog;
+    private final int cqMask;
+    private final int cqEntries;
+
+    /** Producer and consumer counters in WQEBBs (free-running; the ring slot is {@code & mask}). */
+    private int pc;
+    private int cc;
+    /** CQ consumer counter. */
+    private int cqCc;
+    /** CQEs requested (WQEs with ce = CQE_ALWAYS) and not yet polled: never more than the CQ holds. */
+    private int cqeOutstanding;
+    /** WQEs posted since the last one that requests a CQE. */
+    private int sinceCqe;
+
+    /** Per WQEBB slot, for the first WQEBB of each WQE: buffer handle (-1: none), its pool, WQE size. */
+    private final int[] slotBuffer;
+    private final PacketPool[] slotPool;
+    private final byte[] slotWqebbs;
+
+    private final PacketPool defaultPool;
+
+    // Statistics (read by the port; single writer, this queue's thread).
+    private long packets;
+    private long bytes;
+    private long nops;
+    private long doorbells;
+    private long completions;
+    private long errors;
+    private long recoveries;
+    private boolean errorLogged;
+    private String lastError = "";
+
+    public TxQueue(SqResources res, PacketPool defaultPool) {
+        this.res = res;
+        this.ring = res.ring().segment();
+        this.size = 1 << res.logWqebbs();
+        this.mask = size - 1;
+        this.sqn = res.sqn();
+        this.dbr = res.doorbellRecord();
+        this.uar = res.uar();
+        this.bfHalf = res.bfHalfSize();
+        this.bfOffset = res.doorbellOffset();
+        this.inlineMode = res.minInlineMode();
+        this.cqRing = res.cq().ring().segment();
+        this.cqDbr = res.cq().doorbellRecord();
+        this.cqLog = res.cq().logSize();
+        this.cqEntries = res.cq().entries();
+        this.cqMask = cqEntries - 1;
+        this.slotBuffer = new int[size];
+        this.slotPool = new PacketPool[size];
+        this.slotWqebbs = new byte[size];
+        this.defaultPool = defaultPool;
+    }
+
+    /** Frames of at most {@code bytes} are sent whole inside the WQE (0: never). */
+    public void inlineMax(int bytes) {
+        if (bytes < 0 || bytes > 256) throw new IllegalArgumentException("inline maximum " + bytes + " outside 0..256");
+        this.inlineMax = bytes;
+    }
+
+    public int sqn() {
+        return sqn;
+    }
+
+    /** Sends from the queue's default pool; see {@link #send(PacketPool, int[], int, int)}. */
+    public int send(int[] buffers, int n) {
+        return send(defaultPool, buffers, 0, n);
+    }
+
+    /**
+     * Queues {@code buffers[from .. from + n)} of {@code pool} for sending, in order, and rings the
+     * doorbell once. Returns how many were taken (fewer when the ring or the CQ is full); those now
+     * belong to the queue and go back to {@code pool} when their completion arrives. Completions are
+     * reaped first.
+     */
+    public int send(PacketPool pool, int[] buffers, int from, int n) {
+        reap();
+        int sent = 0;
+        long lastWqe = -1;
+        boolean lastSignalled = false;
+        MemorySegment mem = pool.memory();
+        for (; sent < n; sent++) {
+            if (cqeOutstanding == cqEntries) break;
+            int h = buffers[from + sent];
+            int len = pool.length[h];
+            int fl = pool.flags[h];
+            long boff = pool.offset(h);
+            boolean vlan = (fl & PacketFlags.TX_VLAN) != 0;
+            boolean lso = (fl & PacketFlags.TX_LSO) != 0;
+            boolean whole = !lso && len <= inlineMax;
+            int ihs;
+            if (whole) ihs = len;
+            else if (lso) ihs = FrameHeaders.headersEnd(mem, boff, len);
+            else ihs = inlineLength(mem, boff, len);
+            if (ihs < 0) throw new IllegalArgumentException("LSO frame " + h + " has no TCP header to segment");
+            boolean vlanInline = vlan && ihs > 0;
+            int inl = vlanInline ? ihs + FrameHeaders.VLAN_HLEN : ihs;
+            // ctrl + eth (+ inline bytes past the 2 in the eth segment) (+ data segment)
+            int inlineDs = inl > INLINE_FIRST ? (inl - INLINE_FIRST + DS - 1) / DS : 0;
+            boolean data = len > ihs;
+            int ds = 2 + inlineDs + (data ? 1 : 0);
+            int wqebbs = (ds * DS + (int) WQEBB - 1) / (int) WQEBB;
+            int slot = pc & mask;
+            int pad = slot + wqebbs > size ? size - slot : 0;
+            if (size - (pc - cc) < wqebbs + pad) break;
+            if (pad > 0) {
+                padWithNops(pad);
+                slot = pc & mask;
+            }
+            boolean signal = ++sinceCqe >= COMPLETION_BATCH || sent == n - 1;
+            if (signal) {
+                sinceCqe = 0;
+                cqeOutstanding++;
+            }
+            long w = (long) slot * WQEBB;
+            MemorySegment wqe = ring.asSlice(w, (long) wqebbs * WQEBB);
+            WqeCtrlSeg.writer(wqe, 0)
+                    .opcode(lso ? SendWqeOpcode.LSO : SendWqeOpcode.SEND)
+                    .wqe_index(pc & 0xffff)
+                    .qpn(sqn)
+                    .ds(ds)
+                    .ce(signal ? CompletionMode.CQE_ALWAYS : CompletionMode.CQE_ON_ERROR)
+                    .write();
+            int cs = 0;
+            if ((fl & PacketFlags.TX_IP_CSUM) != 0 || lso) cs |= CS_L3;
+            if ((fl & PacketFlags.TX_L4_CSUM) != 0 || lso) cs |= CS_L4;
+            if (lso && FrameHeaders.etherType(mem, boff, len) != FrameHeaders.ETHERTYPE_IPV4) cs &= ~CS_L3;
+            WqeEthSeg.Writer eth = WqeEthSeg.writer(wqe, ETH).cs_flags(cs);
+            if (lso) eth.mss(pool.mss[h] & 0xffff);
+            if (vlan && !vlanInline) eth.insert_vlan(true).vlan_tci(pool.vlanTci[h] & 0xffff);
+            else eth.inline_hdr_sz(inl);
+            eth.write();
+            if (vlanInline) {
+                copyWithTag(mem, boff, wqe, ihs, pool.vlanTci[h]);
+            } else if (ihs == FrameHeaders.MIN_L2_INLINE) {
+                copy18(mem, boff, wqe);
+            } else if (ihs > 0) {
+                MemorySegment.copy(mem, boff, wqe, INLINE_START, ihs);
+            }
+            if (data) {
+                long d = ETH + WqeEthSeg.SIZE + (long) inlineDs * DS;
+                WqeDataSeg.writer(wqe, d).byte_count(len - ihs).lkey(pool.lkey()).addr(pool.deviceAddress(h) + ihs).write();
+                slotBuffer[slot] = h;
+                slotPool[slot] = pool;
+            } else {
+                // Everything is inside the WQE: the buffer is free again right away.
+                slotBuffer[slot] = -1;
+                slotPool[slot] = null;
+                pool.free(h);
+            }
+            slotWqebbs[slot] = (byte) wqebbs;
+            pc += wqebbs;
+            lastWqe = w;
+            lastSignalled = signal;
+            packets++;
+            bytes += len;
+        }
+        if (lastWqe >= 0) {
+            if (!lastSignalled) {
+                // The burst stopped early (ring or CQ full): its last WQE still asks for a CQE.
+                WqeCtrlSeg.ce$set(ring, lastWqe, CompletionMode.CQE_ALWAYS);
+                sinceCqe = 0;
+                cqeOutstanding++;
+            }
+            ringDoorbell(lastWqe);
+        }
+        return sent;
+    }
+
+    private int inlineLength(MemorySegment mem, long off, int len) {
+        return FrameHeaders.inlineLength(inlineMode, mem, off, len);
+    }
+
+    /** The 18-byte L2 inline header as one 2-byte and two 8-byte moves (cheaper than a copy call for so few bytes). */
+    private static void copy18(MemorySegment from, long off, MemorySegment wqe) {
+        wqe.set(ValueLayout.JAVA_SHORT_UNALIGNED, INLINE_START, from.get(ValueLayout.JAVA_SHORT_UNALIGNED, off));
+        wqe.set(ValueLayout.JAVA_LONG_UNALIGNED, INLINE_START + 2, from.get(ValueLayout.JAVA_LONG_UNALIGNED, off + 2));
+        wqe.set(ValueLayout.JAVA_LONG_UNALIGNED, INLINE_START + 10, from.get(ValueLayout.JAVA_LONG_UNALIGNED, off + 10));
+    }
+
+    /** Inline headers with an 802.1Q tag put in after the MAC addresses (the kernel's way when it inlines). */
+    private static void copyWithTag(MemorySegment from, long off, MemorySegment wqe, int ihs, short tci) {
+        int macs = FrameHeaders.ETH_HLEN - 2;
+        MemorySegment.copy(from, off, wqe, INLINE_START, macs);
+        wqe.set(FrameHeaders.BE_SHORT, INLINE_START + macs, (short) FrameHeaders.ETHERTYPE_VLAN);
+        wqe.set(FrameHeaders.BE_SHORT, INLINE_START + macs + 2, tci);
+        MemorySegment.copy(from, off + macs, wqe, INLINE_START + macs + FrameHeaders.VLAN_HLEN, ihs - macs);
+    }
+
+    /** NOP WQEs (ds = 1, one WQEBB each) up to the ring end, so that the next WQE starts at slot 0. */
+    private void padWithNops(int count) {
+        for (int i = 0; i < count; i++) {
+            int slot = pc & mask;
+            WqeNop.writer(ring, (long) slot * WQEBB).opcode(SendWqeOpcode.NOP).wqe_index(pc & 0xffff).qpn(sqn).ds(1).write();
+            slotBuffer[slot] = -1;
+            slotPool[slot] = null;
+            slotWqebbs[slot] = 1;
+            pc++;
+            nops++;
+        }
+    }
+
+    /**
+     * PRM "Doorbells": the device must see every WQE before the doorbell record says they exist, and
+     * the record before the UAR write that makes it look.
+     */
+    private void ringDoorbell(long lastWqe) {
+        // WQE stores before the record: the device may read the record (and then the WQEs) at any time.
+        VarHandle.storeStoreFence();
+        WqDoorbellRecord.send_counter$setUnchecked(dbr, pc & 0xffff);
+        // Record store before the MMIO store, and nothing of the MMIO store moved up: the device
+        // fetches WQEs up to the record's counter when the doorbell arrives (the kernel's wmb()).
+        VarHandle.fullFence();
+        // One 8-byte store of the last WQE's first 8 bytes (sq_doorbell) to the current BlueFlame half.
+        uar.write64(bfOffset, ring.get(BE_LONG, lastWqe));
+        bfOffset ^= bfHalf;
+        doorbells++;
+        assert SqDoorbell.SIZE == 8;
+    }
+
+    /**
+     * Reaps the TX CQ: every CQE frees the WQEs up to its {@code wqe_counter}; an error CQE triggers
+     * recovery. Returns the number of CQEs consumed.
+     */
+    public int reap() {
+        int n = 0;
+        while (true) {
+            long off = (long) (cqCc & cqMask) * Cqe64.SIZE;
+            MemorySegment cqe = cqRing.asSlice(off, Cqe64.SIZE);
+            boolean owner = Cqe64.owner(cqe);
+            int opcode = Cqe64.opcode(cqe);
+            // PRM: read the rest of the CQE only after its ownership byte (dma_rmb in the kernel).
+            VarHandle.loadLoadFence();
+            if (owner != (((cqCc >>> cqLog) & 1) != 0) || opcode == CqeOpcode.INVALID$VALUE) break;
+            cqCc++;
+            n++;
+            if (cqeOutstanding > 0) cqeOutstanding--;
+            if (opcode == CqeOpcode.REQ$VALUE) {
+                completeUpTo(Cqe64.wqe_counter(cqe));
+            } else if (opcode == CqeOpcode.REQ_ERR$VALUE) {
+                updateCqConsumer();
+                recover(cqe);
+                return n;
+            } else {
+                // Not a send completion: nothing of ours to free; counted as an error.
+                errors++;
+            }
+        }
+        if (n > 0) updateCqConsumer();
+        return n;
+    }
+
+    private void updateCqConsumer() {
+        // The CQEs have been read: only now may the device reuse their entries.
+        VarHandle.releaseFence();
+        CqDoorbellRecord.consumer_index$setUnchecked(cqDbr, cqCc & 0xffffff);
+    }
+
+    private void completeUpTo(int wqeCounter) {
+        boolean last;
+        do {
+            int slot = cc & mask;
+            last = (cc & 0xffff) == wqeCounter;
+            freeSlot(slot);
+            cc += slotWqebbs[slot];
+            completions++;
+        } while (!last && cc != pc);
+    }
+
+    private void freeSlot(int slot) {
+        int h = slotBuffer[slot];
+        if (h >= 0) {
+            slotPool[slot].free(h);
+            slotBuffer[slot] = -1;
+            slotPool[slot] = null;
+        }
+    }
+
+    /**
+     * Error CQE on the SQ (PRM "Completion with error"): the SQ is in ERR and executes nothing more.
+     * Log the syndrome once, move the SQ ERR→RST (it stops touching our memory), drop what the CQ
+     * still holds, return every in-flight buffer, restart the counters at 0 and move it RST→RDY.
+     */
+    private void recover(MemorySegment cqe) {
+        errors++;
+        int syndrome = ErrCqe.syndrome(cqe);
+        int vendor = ErrCqe.vendor_err_synd(cqe);
+        int failed = ErrCqe.wqe_counter(cqe);
+        lastError = "SQ 0x" + Integer.toHexString(sqn) + ": WQE " + failed + " failed: " + CqeErrorSyndrome.describe(syndrome)
+                + " (vendor syndrome 0x" + Integer.toHexString(vendor) + ")";
+        if (!errorLogged) {
+            errorLogged = true;
+            LOG.log(System.Logger.Level.WARNING, lastError + "; recovering (further errors on this queue are counted, not logged)");
+        }
+        res.control().modifySq(sqn, SqState.ERR, SqState.RST);
+        // In RST the device writes nothing more for this SQ: consume what it wrote before.
+        while (true) {
+            MemorySegment e = cqRing.asSlice((long) (cqCc & cqMask) * Cqe64.SIZE, Cqe64.SIZE);
+            boolean owner = Cqe64.owner(e);
+            int opcode = Cqe64.opcode(e);
+            VarHandle.loadLoadFence();
+            if (owner != (((cqCc >>> cqLog) & 1) != 0) || opcode == CqeOpcode.INVALID$VALUE) break;
+            cqCc++;
+        }
+        updateCqConsumer();
+        while (cc != pc) {
+            int slot = cc & mask;
+            freeSlot(slot);
+            cc += slotWqebbs[slot];
+        }
+        pc = 0;
+        cc = 0;
+        sinceCqe = 0;
+        cqeOutstanding = 0;
+        bfOffset = res.doorbellOffset();
+        WqDoorbellRecord.send_counter$setUnchecked(dbr, 0);
+        VarHandle.fullFence();
+        res.control().modifySq(sqn, SqState.RST, SqState.RDY);
+        recoveries++;
+    }
+
+    /** WQEBBs posted and not yet completed. */
+    public int inFlight() {
+        return pc - cc;
+    }
+
+    public int ringSize() {
+        return size;
+    }
+
+    public long packets() {
+        return packets;
+    }
+
+    public long bytes() {
+        return bytes;
+    }
+
+    public long nops() {
+        return nops;
+    }
+
+    public long doorbells() {
+        return doorbells;
+    }
+
+    public long completions() {
+        return completions;
+    }
+
+    /** Error CQEs seen (each one recovered). */
+    public long errors() {
+        return errors;
+    }
+
+    public long recoveries() {
+        return recoveries;
+    }
+
+    /** The last error, decoded ("" when there was none). */
+    public String lastError() {
+        return lastError;
+    }
+
+    /** Producer counter (WQEBBs), for tests and statistics. */
+    public int producerCounter() {
+        return pc;
+    }
+
+    /** CQEs requested and not yet reaped (at most the CQ size). */
+    public int cqeOutstanding() {
+        return cqeOutstanding;
+    }
+}

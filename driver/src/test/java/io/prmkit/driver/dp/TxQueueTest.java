@@ -1,0 +1,249 @@
+package io.prmkit.driver.dp;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.prmkit.mlx5.CompletionMode;
+import io.prmkit.mlx5.EthCsFlags;
+import io.prmkit.mlx5.InlineMode;
+import io.prmkit.mlx5.SendWqeOpcode;
+import io.prmkit.mlx5.WqDoorbellRecord;
+import io.prmkit.mlx5.WqeCtrlSeg;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.List;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class TxQueueTest {
+    private final HostMemory host = new HostMemory();
+
+    @AfterEach
+    void close() {
+        host.close();
+    }
+
+    private static int frame(PacketPool pool, int len, boolean ipv6, boolean tcp, int seq) {
+        int h = pool.alloc();
+        Frames.build(pool.memory(), pool.offset(h), len, ipv6, tcp, seq, seq, false);
+        pool.length[h] = len;
+        return h;
+    }
+
+    /** A frame of experimental ethertype 0x88b5 (not IP): bytes i = seq + i. */
+    static int rawFrame(PacketPool pool, int len, int seq) {
+        int h = pool.alloc();
+        for (int i = 0; i < len; i++) pool.memory().set(ValueLayout.JAVA_BYTE, pool.offset(h) + i, (byte) (seq + i));
+        pool.memory().set(ValueLayout.JAVA_BYTE, pool.offset(h) + 12, (byte) 0x88);
+        pool.memory().set(ValueLayout.JAVA_BYTE, pool.offset(h) + 13, (byte) 0xb5);
+        pool.length[h] = len;
+        return h;
+    }
+
+    private static byte[] bytes(PacketPool pool, int h) {
+        return pool.memory().asSlice(pool.offset(h), pool.length[h]).toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    @Test
+    void aBurstIsOneWqePerPacketWithTheL2HeaderInlineAndOneDoorbell() {
+        Rings.Tx t = new Rings.Tx(host, 6, 6, InlineMode.L2);
+        PacketPool pool = new PacketPool(host, 64, 2048, Rings.LKEY);
+        TxQueue tx = new TxQueue(t.res, pool);
+        int[] b = new int[4];
+        byte[][] expected = new byte[4][];
+        for (int i = 0; i < 4; i++) {
+            b[i] = frame(pool, 128 + i, false, false, i);
+            expected[i] = bytes(pool, b[i]);
+        }
+        assertEquals(4, tx.send(b, 4));
+        assertEquals(1, t.uar.stores.size(), "one doorbell per burst");
+        RecordingMmio.Store db = t.uar.stores.get(0);
+        assertEquals(Rings.UAR_BF, db.offset());
+        long lastCtrl = t.res.ring().segment().get(ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 3 * 64);
+        assertEquals(lastCtrl, db.value(), "the doorbell carries the first 8 bytes of the last WQE");
+        assertEquals(4, WqDoorbellRecord.send_counter(t.res.doorbellRecord()));
+        assertEquals(4, t.device.process());
+        List<FakeSq.Wqe> w = t.device.wqes;
+        for (int i = 0; i < 4; i++) {
+            assertEquals(SendWqeOpcode.SEND$VALUE, w.get(i).opcode());
+            assertEquals(4, w.get(i).ds(), "ctrl + eth with 18 inline bytes + one data segment");
+            assertEquals(18, w.get(i).inlineSize());
+            assertArrayEquals(expected[i], w.get(i).frame());
+            assertEquals(i == 3 ? CompletionMode.CQE_ALWAYS$VALUE : CompletionMode.CQE_ON_ERROR$VALUE, w.get(i).ce());
+        }
+        assertEquals(60, pool.available(), "buffers stay with the queue until their completion");
+        assertEquals(1, tx.reap());
+        assertEquals(64, pool.available());
+        assertEquals(0, tx.inFlight());
+        assertEquals(List.of(), t.device.violations);
+    }
+
+    @Test
+    void aCqeIsRequestedEvery32WqesAndAtTheEndOfTheBurst() {
+        Rings.Tx t = new Rings.Tx(host, 7, 6, InlineMode.L2);
+        PacketPool pool = new PacketPool(host, 128, 2048, Rings.LKEY);
+        TxQueue tx = new TxQueue(t.res, pool);
+        int[] b = new int[70];
+        for (int i = 0; i < 70; i++) b[i] = frame(pool, 100, false, true, i);
+        assertEquals(70, tx.send(b, 70));
+        t.device.process();
+        for (int i = 0; i < 70; i++) {
+            boolean signalled = i == 31 || i == 63 || i == 69;
+            assertEquals(signalled ? CompletionMode.CQE_ALWAYS$VALUE : CompletionMode.CQE_ON_ERROR$VALUE, t.device.wqes.get(i).ce(), "WQE " + i);
+        }
+        assertEquals(3, tx.reap());
+        assertEquals(128, pool.available());
+        assertEquals(70, tx.completions());
+    }
+
+    @Test
+    void aWqeThatWouldCrossTheRingEndIsPrecededByNops() {
+        // IPv6 with IP inline mode: 54 inline bytes -> ds 7 -> 2 WQEBBs per WQE.
+        Rings.Tx t = new Rings.Tx(host, 4, 6, InlineMode.IP);
+        PacketPool pool = new PacketPool(host, 64, 2048, Rings.LKEY);
+        TxQueue tx = new TxQueue(t.res, pool);
+        int[] b = new int[16];
+        for (int round = 0; round < 5; round++) {
+            // 16-WQEBB ring, rounds of 2 + 2 + 1 WQEBBs: the fourth round starts at slot 15.
+            b[0] = frame(pool, 200, true, true, round);
+            b[1] = frame(pool, 200, true, true, round + 1);
+            b[2] = rawFrame(pool, 100, round); // not IP: 18 inline bytes, 1 WQEBB
+            byte[][] expected = {bytes(pool, b[0]), bytes(pool, b[1]), bytes(pool, b[2])};
+            int before = t.device.wqes.size();
+            assertEquals(3, tx.send(b, 3));
+            t.device.process();
+            List<byte[]> frames = t.device.frames();
+            for (int i = 0; i < 3; i++) assertArrayEquals(expected[i], frames.get(frames.size() - 3 + i));
+            assertTrue(t.device.wqes.size() >= before + 3);
+            tx.reap();
+        }
+        assertTrue(tx.nops() > 0, "NOP padding was needed");
+        long nopWqes = t.device.wqes.stream().filter(w -> w.opcode() == SendWqeOpcode.NOP$VALUE).count();
+        assertEquals(tx.nops(), nopWqes);
+        for (FakeSq.Wqe w : t.device.wqes) {
+            if (w.opcode() == SendWqeOpcode.NOP$VALUE) assertEquals(1, w.ds());
+            else assertTrue(w.ds() == 4 || w.ds() == 7, "ds " + w.ds());
+        }
+        assertEquals(List.of(), t.device.violations, "no WQE crossed the ring end");
+        assertEquals(64, pool.available());
+    }
+
+    @Test
+    void aFullCqStopsTheBurstAndSendingResumesAfterReaping() {
+        Rings.Tx t = new Rings.Tx(host, 6, 1, InlineMode.L2); // a CQ of 2 entries
+        PacketPool pool = new PacketPool(host, 64, 2048, Rings.LKEY);
+        TxQueue tx = new TxQueue(t.res, pool);
+        int[] one = new int[1];
+        int sent = 0;
+        for (int i = 0; i < 5; i++) {
+            one[0] = frame(pool, 80, false, false, i);
+            int n = tx.send(one, 1);
+            if (n == 0) pool.free(one[0]);
+            sent += n;
+        }
+        assertEquals(2, sent, "two one-packet bursts, each asking for a CQE, fill a 2-entry CQ");
+        assertEquals(2, tx.cqeOutstanding());
+        t.device.process();
+        one[0] = frame(pool, 80, false, false, 9);
+        assertEquals(1, tx.send(one, 1), "reaping at the start of send makes room");
+        t.device.process();
+        tx.reap();
+        assertEquals(64, pool.available());
+        assertEquals(List.of(), t.device.violations, "the device never overran the CQ");
+    }
+
+    @Test
+    void anErrorCqeIsDecodedTheSqIsResetAndSendingContinues() {
+        Rings.Tx t = new Rings.Tx(host, 5, 5, InlineMode.L2);
+        PacketPool pool = new PacketPool(host, 64, 2048, Rings.LKEY);
+        PacketPool bad = new PacketPool(host, 4, 2048, 0xbad00);
+        TxQueue tx = new TxQueue(t.res, pool);
+        int[] b = new int[3];
+        for (int i = 0; i < 3; i++) b[i] = frame(pool, 300, false, false, i);
+        assertEquals(3, tx.send(b, 3));
+        t.device.process();
+        int[] x = {frame(bad, 300, false, false, 7)};
+        assertEquals(1, tx.send(bad, x, 0, 1));
+        b[0] = frame(pool, 300, false, false, 8);
+        assertEquals(1, tx.send(b, 1));
+        t.device.process(); // fails on the bad lkey, stops
+        assertEquals(1, tx.reap());
+        assertEquals(1, tx.errors());
+        assertEquals(1, tx.recoveries());
+        assertTrue(tx.lastError().contains("LOCAL_PROT_ERR"), tx.lastError());
+        assertEquals(List.of("ERR->RST", "RST->RDY"), t.device.transitions);
+        assertEquals(64, pool.available(), "in-flight buffers returned");
+        assertEquals(4, bad.available());
+        assertEquals(0, tx.producerCounter(), "counters restart at 0");
+        assertEquals(0, WqDoorbellRecord.send_counter(t.res.doorbellRecord()));
+        int before = t.device.wqes.size();
+        b[0] = frame(pool, 300, false, false, 10);
+        byte[] expected = bytes(pool, b[0]);
+        assertEquals(1, tx.send(b, 1));
+        t.device.process();
+        assertEquals(before + 1, t.device.wqes.size());
+        FakeSq.Wqe w = t.device.wqes.get(before);
+        assertEquals(0, w.index(), "the first WQE after recovery has wqe_index 0");
+        assertArrayEquals(expected, w.frame());
+        tx.reap();
+        assertEquals(64, pool.available());
+        assertEquals(List.of(), t.device.violations);
+    }
+
+    @Test
+    void offloadsVlanChecksumsLsoAndWholeFrameInline() {
+        Rings.Tx t = new Rings.Tx(host, 6, 6, InlineMode.L2);
+        PacketPool pool = new PacketPool(host, 64, 8192, Rings.LKEY);
+        TxQueue tx = new TxQueue(t.res, pool);
+        int[] b = new int[4];
+        b[0] = frame(pool, 200, false, false, 1);
+        pool.flags[b[0]] = PacketFlags.TX_VLAN | PacketFlags.TX_IP_CSUM | PacketFlags.TX_L4_CSUM;
+        pool.vlanTci[b[0]] = (short) 0x6007;
+        b[1] = frame(pool, 300, true, true, 2);
+        pool.flags[b[1]] = PacketFlags.TX_L4_CSUM;
+        b[2] = frame(pool, 4000, false, true, 3);
+        pool.flags[b[2]] = PacketFlags.TX_LSO;
+        pool.mss[b[2]] = 1000;
+        b[3] = frame(pool, 42 + 8 - 8, false, false, 4); // 42 bytes: UDP over IPv4 with no payload
+        byte[][] expected = new byte[4][];
+        for (int i = 0; i < 4; i++) expected[i] = bytes(pool, b[i]);
+        assertEquals(4, tx.send(b, 4));
+        assertEquals(61, pool.available(), "the whole-inline frame's buffer is free at once");
+        t.device.process();
+        List<FakeSq.Wqe> w = t.device.wqes;
+        int l3l4 = (int) (EthCsFlags.L3_CSUM.mask | EthCsFlags.L4_CSUM.mask);
+        assertArrayEquals(FakeSq.insertTag(expected[0], 0x6007), w.get(0).frame(), "tag inserted into the inline copy");
+        assertEquals(22, w.get(0).inlineSize());
+        assertEquals(l3l4, w.get(0).csFlags());
+        assertEquals((int) EthCsFlags.L4_CSUM.mask, w.get(1).csFlags(), "IPv6 has no header checksum");
+        assertEquals(SendWqeOpcode.LSO$VALUE, w.get(2).opcode());
+        assertEquals(1000, w.get(2).mss());
+        assertEquals(14 + 20 + 20, w.get(2).inlineSize(), "LSO inlines all L2-L4 headers");
+        assertEquals(l3l4, w.get(2).csFlags());
+        assertArrayEquals(expected[2], w.get(2).frame());
+        assertEquals(42, w.get(3).inlineSize());
+        assertEquals(2 + 3, w.get(3).ds(), "no data segment");
+        assertArrayEquals(expected[3], w.get(3).frame());
+        assertEquals(List.of(), t.device.violations);
+    }
+
+    @Test
+    void withoutInlineHeadersTheDeviceInsertsTheVlanTag() {
+        Rings.Tx t = new Rings.Tx(host, 6, 6, InlineMode.NONE);
+        PacketPool pool = new PacketPool(host, 8, 2048, Rings.LKEY);
+        TxQueue tx = new TxQueue(t.res, pool);
+        int[] b = {frame(pool, 500, false, false, 1)};
+        pool.flags[b[0]] = PacketFlags.TX_VLAN;
+        pool.vlanTci[b[0]] = (short) 0x0123;
+        byte[] expected = bytes(pool, b[0]);
+        tx.send(b, 1);
+        t.device.process();
+        FakeSq.Wqe w = t.device.wqes.get(0);
+        assertEquals(0x0123, w.insertedVlan());
+        assertEquals(3, w.ds(), "ctrl + eth + data");
+        assertArrayEquals(FakeSq.insertTag(expected, 0x0123), w.frame());
+        // the WQE itself is valid by the spec's own rules
+        MemorySegment ring = t.res.ring().segment();
+        assertEquals(List.of(), WqeCtrlSeg.validate(ring.asSlice(0, WqeCtrlSeg.SIZE)));
+    }
+}

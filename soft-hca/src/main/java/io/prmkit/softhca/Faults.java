@@ -1,0 +1,68 @@
+package io.prmkit.softhca;
+
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.CmdStatus;
+import io.prmkit.mlx5.HealthSyndrome;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * Faults a test injects into the device. Command faults apply to the next matching command; device
+ * faults (health, pages, link) are carried out on the device side at its next step.
+ */
+public final class Faults {
+    private final SoftHca device;
+    private final Map<Integer, Deque<int[]>> failures = new ConcurrentHashMap<>();
+    private final Set<Integer> never = ConcurrentHashMap.newKeySet();
+
+    Faults(SoftHca device) {
+        this.device = device;
+    }
+
+    /** The next command with {@code opcode} completes (delivery OK) with {@code status} and {@code syndrome}, without running. */
+    public Faults failNext(CmdOpcode opcode, CmdStatus status, int syndrome) {
+        failures.computeIfAbsent((int) opcode.value, k -> new ArrayDeque<>()).add(new int[] {(int) status.value, syndrome});
+        return this;
+    }
+
+    /** Commands with {@code opcode} are taken from the queue and never completed (the driver's timeout path); false undoes it. */
+    public Faults neverComplete(CmdOpcode opcode, boolean on) {
+        if (on) never.add((int) opcode.value);
+        else never.remove((int) opcode.value);
+        return this;
+    }
+
+    /** Raises a fatal health syndrome: the device stops (no more completions, the heartbeat stops). */
+    public Faults fatal(HealthSyndrome syndrome) {
+        device.submit(() -> device.fatal((int) syndrome.value, InitSegment.EXT_SYND_INJECTED));
+        return this;
+    }
+
+    /** The device asks for {@code pages} more pages (negative: gives that many back) with a page-request event. */
+    public Faults requestPages(int pages) {
+        device.submit(() -> device.pageRequest(pages));
+        return this;
+    }
+
+    /** Takes the link down or up, with a port change event. */
+    public Faults link(boolean up) {
+        device.submit(() -> device.link(up));
+        return this;
+    }
+
+    boolean neverComplete(int opcode) {
+        return never.contains(opcode);
+    }
+
+    /** {status, syndrome} to answer the next {@code opcode} with, or null. */
+    int[] takeFailure(int opcode) {
+        Deque<int[]> q = failures.get(opcode);
+        if (q == null) return null;
+        synchronized (q) {
+            return q.poll();
+        }
+    }
+}

@@ -1,0 +1,378 @@
+package io.prmkit.softhca;
+
+import io.prmkit.mlx5.CmdHcaCap;
+import io.prmkit.mlx5.EqDoorbell;
+import io.prmkit.mlx5.Eqe;
+import io.prmkit.mlx5.EqeType;
+import io.prmkit.mlx5.HealthSyndrome;
+import io.prmkit.mlx5.InitSeg;
+import io.prmkit.mlx5.PortChangeSubtype;
+import io.prmkit.platform.DmaMemory;
+import io.prmkit.platform.Interrupts;
+import io.prmkit.platform.Mmio;
+import io.prmkit.platform.PciFunction;
+import io.prmkit.softhca.cmd.Commands;
+import io.prmkit.softhca.cmd.HcaState;
+import io.prmkit.softhca.device.Datapath;
+import io.prmkit.softhca.device.DeviceContext;
+import io.prmkit.softhca.device.DeviceFields;
+import io.prmkit.softhca.device.DeviceObjects;
+import io.prmkit.softhca.device.Events;
+import io.prmkit.softhca.device.Iommu;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.function.Function;
+
+/**
+ * An embedded ConnectX (mlx5) device: one PCI function ({@link #function()}) with BAR 0 (the
+ * initialization segment and UAR pages), DMA memory behind an {@link Iommu}, and MSI-X vectors.
+ * A driver talks to it exactly as to hardware. By default it reports the capabilities of a real
+ * ConnectX-4 and runs on a device thread of its own ({@link ExecutionMode#THREAD}); in
+ * {@link ExecutionMode#STEP} nothing happens until the caller runs {@link #step()} or
+ * {@link #runUntilIdle()}, so every run is the same.
+ *
+ * <pre>{@code
+ * try (SoftHca hca = SoftHca.create(new SoftHca.Options().mode(ExecutionMode.STEP))) {
+ *     PciFunction f = hca.function();
+ *     ... ring the command doorbell through f.bar0() ...
+ *     hca.runUntilIdle();
+ * }
+ * }</pre>
+ */
+public final class SoftHca implements AutoCloseable {
+
+    /** Device options; every setter returns {@code this}. */
+    public static final class Options {
+        CapsProfile caps;
+        ExecutionMode mode = ExecutionMode.THREAD;
+        int bootPages = 8;
+        int initPages = 32;
+        int regularPages = 0;
+        int logCmdqSize = 5;
+        int logCmdqStride = 6;
+        int initializingPolls = 2;
+        int vectors = 32;
+        int uars = 256;
+        long dmaLimit = 1L << 30;
+        Consumer<String> trace;
+        Function<DeviceContext, Datapath> datapath = ctx -> Datapath.NONE;
+        String name = "soft-hca:0";
+
+        /** Capability pages (default {@link CapsProfile#connectX4()}). */
+        public Options caps(CapsProfile caps) {
+            this.caps = Objects.requireNonNull(caps);
+            return this;
+        }
+
+        public Options mode(ExecutionMode mode) {
+            this.mode = Objects.requireNonNull(mode);
+            return this;
+        }
+
+        /** Pages QUERY_PAGES asks for: boot, init (both needed before INIT_HCA), regular. */
+        public Options pages(int boot, int init, int regular) {
+            if (boot < 0 || init < 0 || regular < 0) throw new IllegalArgumentException("page counts must be >= 0");
+            this.bootPages = boot;
+            this.initPages = init;
+            this.regularPages = regular;
+            return this;
+        }
+
+        /** The command queue geometry the init segment reports (log2 entries 0..5, log2 stride 6..12, fitting one 4 KiB page). */
+        public Options cmdq(int logSize, int logStride) {
+            if (logSize < 0 || logSize > 5 || logStride < 6 || logStride > 12 || logSize + logStride > 12) {
+                throw new IllegalArgumentException("command queue of 2^" + logSize + " entries of 2^" + logStride
+                        + " bytes: need log size 0..5, log stride 6..12 and one 4 KiB page at most");
+            }
+            this.logCmdqSize = logSize;
+            this.logCmdqStride = logStride;
+            return this;
+        }
+
+        /** Reads of the {@code initializing} dword that still see 1 (firmware start; bounded and deterministic). */
+        public Options initializingPolls(int polls) {
+            this.initializingPolls = Math.max(0, polls);
+            return this;
+        }
+
+        public Options vectors(int count) {
+            if (count < 1 || count > 2048) throw new IllegalArgumentException("MSI-X vectors 1..2048: " + count);
+            this.vectors = count;
+            return this;
+        }
+
+        public Options dmaLimit(long bytes) {
+            this.dmaLimit = bytes;
+            return this;
+        }
+
+        /** Every command in and out, decoded and as a hexdump, to {@code sink} (device thread). */
+        public Options trace(Consumer<String> sink) {
+            this.trace = sink;
+            return this;
+        }
+
+        /** The datapath to plug in (default: none). */
+        public Options datapath(Function<DeviceContext, Datapath> factory) {
+            this.datapath = Objects.requireNonNull(factory);
+            return this;
+        }
+
+        public Options name(String name) {
+            this.name = Objects.requireNonNull(name);
+            return this;
+        }
+    }
+
+    private static final AtomicInteger THREADS = new AtomicInteger();
+    private static final long HEARTBEAT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    private static final int FIRST_UAR = (int) ((InitSeg.SIZE + Bar0.PAGE - 1) / Bar0.PAGE);
+
+    private final ExecutionMode mode;
+    private final Iommu iommu = new Iommu();
+    private final DeviceObjects objects = new DeviceObjects();
+    private final SoftInterrupts interrupts;
+    private final SoftDma dma;
+    private final Events events;
+    private final InitSegment initSeg;
+    private final HcaState hca;
+    private final CommandQueue queue;
+    private final Datapath datapath;
+    private final Faults faults = new Faults(this);
+    private final Bar0 bar0;
+    private final SoftFunction function;
+    private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<int[]> eqDoorbells = new ConcurrentLinkedQueue<>();
+    private final Thread thread;
+    private volatile boolean running = true;
+    private volatile boolean fatal;
+    private volatile Throwable error;
+    private long lastBeat = System.nanoTime();
+
+    private SoftHca(Options o) {
+        CapsProfile caps = o.caps != null ? o.caps : CapsProfile.connectX4();
+        mode = o.mode;
+        interrupts = new SoftInterrupts(o.vectors);
+        dma = new SoftDma(iommu, o.dmaLimit);
+        events = new Events(objects, iommu, interrupts::raise);
+        MemorySegment general = MemorySegment.ofArray(caps.current(0));
+        initSeg = new InitSegment(14, 12, 1220, o.logCmdqSize, o.logCmdqStride, o.initializingPolls, CmdHcaCap.device_frequency_mhz(general));
+        hca = new HcaState(iommu, objects, events, caps, o.bootPages, o.initPages, o.regularPages, FIRST_UAR, o.uars);
+        Tracer tracer = new Tracer(o.trace);
+        Commands commands = new Commands(hca);
+        tracer.commands(commands);
+        queue = new CommandQueue(iommu, commands, hca, initSeg, faults, tracer, o.logCmdqSize, o.logCmdqStride);
+        datapath = Objects.requireNonNull(o.datapath.apply(new DeviceContext(iommu, objects, events, hca.capsCurrent::get, this::wake)));
+        bar0 = new Bar0(this, FIRST_UAR, o.uars);
+        function = new SoftFunction(o.name);
+        if (mode == ExecutionMode.THREAD) {
+            thread = new Thread(this::loop, "soft-hca-" + THREADS.incrementAndGet());
+            thread.setDaemon(true);
+            thread.start();
+        } else {
+            thread = null;
+        }
+    }
+
+    /** A new device; close it (or its function) when done. */
+    public static SoftHca create(Options options) {
+        return new SoftHca(options);
+    }
+
+    /** A new device with the default options (ConnectX-4 caps, device thread). */
+    public static SoftHca create() {
+        return new SoftHca(new Options());
+    }
+
+    /** The PCI function the driver uses. */
+    public PciFunction function() {
+        return function;
+    }
+
+    public Faults faults() {
+        return faults;
+    }
+
+    /** The device's IOMMU (for fault counts in tests). */
+    public Iommu iommu() {
+        return iommu;
+    }
+
+    /** Commands completed so far (delivery status written and ownership returned). */
+    public long commandsCompleted() {
+        return queue.completed();
+    }
+
+    /** Doorbells that named no posted entry (no queue, software-owned entry, slot out of range). */
+    public long doorbellsIgnored() {
+        return queue.ignored();
+    }
+
+    /** MSI-X interrupts raised, and those dropped because no handler was bound. */
+    public long interruptsRaised() {
+        return interrupts.raised();
+    }
+
+    /** The exception that stopped the device (a bug in the model), or null. */
+    public Throwable error() {
+        return error;
+    }
+
+    /** Whether the device is dead (fatal health syndrome). */
+    public boolean isFatal() {
+        return fatal;
+    }
+
+    /**
+     * Does one unit of device work (a task, an EQ doorbell, a command, datapath work); false when
+     * there was nothing to do. Step mode only.
+     */
+    public boolean step() {
+        if (mode != ExecutionMode.STEP) throw new IllegalStateException("step() needs ExecutionMode.STEP; this device runs its own thread");
+        initSeg.heartbeat();
+        return work();
+    }
+
+    /** Steps until nothing is left to do; returns the number of steps that did work. */
+    public int runUntilIdle() {
+        for (int n = 0; n < 10_000_000; n++) {
+            if (!step()) return n;
+        }
+        throw new IllegalStateException("soft-hca did not go idle after 10,000,000 steps");
+    }
+
+    private void loop() {
+        while (running) {
+            boolean did = work();
+            long now = System.nanoTime();
+            if (now - lastBeat >= HEARTBEAT_NANOS) {
+                lastBeat = now;
+                if (!fatal) initSeg.heartbeat();
+            }
+            if (!did) LockSupport.parkNanos(HEARTBEAT_NANOS);
+        }
+    }
+
+    private boolean work() {
+        try {
+            boolean did = false;
+            for (Runnable t; (t = tasks.poll()) != null; ) {
+                t.run();
+                did = true;
+            }
+            if (fatal) return did;
+            for (int[] db; (db = eqDoorbells.poll()) != null; ) {
+                MemorySegment word = MemorySegment.ofArray(new int[1]);
+                word.set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 0, db[1]);
+                events.doorbell(EqDoorbell.eqn(word), EqDoorbell.consumer_index(word), db[2] != 0);
+                did = true;
+            }
+            did |= queue.processOne();
+            did |= datapath.poll();
+            return did;
+        } catch (Throwable t) {
+            // A bug in the model: keep it for the tests, and die like firmware does.
+            error = t;
+            fatal((int) HealthSyndrome.FW_INTERNAL_ERR.value, InitSegment.EXT_SYND_DEVICE_EXCEPTION);
+            return false;
+        }
+    }
+
+    void wake() {
+        if (thread != null) LockSupport.unpark(thread);
+    }
+
+    void submit(Runnable task) {
+        tasks.add(task);
+        wake();
+    }
+
+    void eqDoorbell(int uar, int word, boolean arm) {
+        eqDoorbells.add(new int[] {uar, word, arm ? 1 : 0});
+        wake();
+    }
+
+    void fatal(int syndrome, int ext) {
+        fatal = true;
+        initSeg.raiseHealth(syndrome, ext);
+    }
+
+    void pageRequest(int pages) {
+        hca.regularPages = Math.max(-(hca.bootPages + hca.initPages), hca.regularPages + pages);
+        events.post((int) EqeType.PAGE_REQUEST.value, 0, e -> {
+            DeviceFields.set(Eqe.LAYOUT, e, 0, "func_id", 0);
+            DeviceFields.set(Eqe.LAYOUT, e, 0, "num_pages", Integer.toUnsignedLong(pages));
+        });
+    }
+
+    void link(boolean up) {
+        objects.port.linkUp = up;
+        PortChangeSubtype sub = up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN;
+        events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> DeviceFields.set(Eqe.LAYOUT, e, 0, "port_num", 1));
+    }
+
+    InitSegment initSegment() {
+        return initSeg;
+    }
+
+    CommandQueue commandQueue() {
+        return queue;
+    }
+
+    Datapath datapath() {
+        return datapath;
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        if (thread != null) {
+            LockSupport.unpark(thread);
+            try {
+                thread.join(TimeUnit.SECONDS.toMillis(5));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private final class SoftFunction implements PciFunction {
+        private final String name;
+
+        SoftFunction(String name) {
+            this.name = name;
+        }
+
+        @Override
+        public String name() {
+            return name;
+        }
+
+        @Override
+        public Mmio bar0() {
+            return bar0;
+        }
+
+        @Override
+        public DmaMemory dma() {
+            return dma;
+        }
+
+        @Override
+        public Interrupts interrupts() {
+            return interrupts;
+        }
+
+        @Override
+        public void close() {
+            SoftHca.this.close();
+        }
+    }
+}

@@ -1,0 +1,47 @@
+package io.prmkit.softhca.cmd;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One delivered command as the device sees it after fetching it: the whole input (inline bytes and
+ * mailbox data, in order) and an output buffer of output_length bytes that is copied back to the
+ * entry and the output mailboxes when the handler returns. Both are device-side copies.
+ */
+public final class Command {
+    public final int slot;
+    public final int opcode;
+    public final int opMod;
+    public final MemorySegment in;
+    public final MemorySegment out;
+
+    public Command(int slot, int opcode, int opMod, MemorySegment in, MemorySegment out) {
+        this.slot = slot;
+        this.opcode = opcode;
+        this.opMod = opMod;
+        this.in = in;
+        this.out = out;
+    }
+
+    public long inLength() {
+        return in.byteSize();
+    }
+
+    public long outLength() {
+        return out.byteSize();
+    }
+
+    /** Sets output field {@code field} of the command's output structure {@code layout} (device side). */
+    public void out(io.prmkit.mlx5.PrmLayout.Struct layout, String field, long value) {
+        io.prmkit.softhca.device.DeviceFields.set(layout, out, 0, field, value);
+    }
+
+    /** Sets element {@code index} of output array {@code field}. */
+    public void outElement(io.prmkit.mlx5.PrmLayout.Struct layout, String field, long index, long value) {
+        io.prmkit.softhca.device.DeviceFields.setElement(layout, out, 0, field, index, value);
+    }
+
+    /** The error for {@code syndrome} in this command. */
+    public CommandError fail(Syndrome syndrome, String why) {
+        return syndrome.error(opcode, why);
+    }
+}

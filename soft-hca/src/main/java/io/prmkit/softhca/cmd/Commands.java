@@ -1,0 +1,72 @@
+package io.prmkit.softhca.cmd;
+
+import io.prmkit.mlx5.CmdStatus;
+import io.prmkit.mlx5.NopOut;
+import java.lang.foreign.MemorySegment;
+import java.util.Collections;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * The commands the device implements, by opcode, and their common checks: input and output at
+ * least as long as the command's structures (BAD_INP_LEN / BAD_OUTP_LEN), no reserved bit set in
+ * the input (delivery status RES_FLD_NOT_CLR_ERR, found from the spec's metadata), the function in
+ * the state the command needs (BAD_SYS_STATE). Any other opcode: BAD_OP.
+ */
+public final class Commands {
+    private final Map<Integer, CommandSpec> specs = new TreeMap<>();
+    private final HcaState hca;
+
+    public Commands(HcaState hca) {
+        this.hca = hca;
+        BringUpCommands.register(specs, hca);
+        RegisterCommands.register(specs, hca);
+    }
+
+    /** The implemented commands by opcode (for docs and tests). */
+    public Map<Integer, CommandSpec> specs() {
+        return Collections.unmodifiableMap(specs);
+    }
+
+    /**
+     * Runs a fetched command and writes its output header (status, syndrome) and body into
+     * {@code c.out}. Throws {@link DeliveryError} when the input has reserved bits set (the command
+     * then has no output at all).
+     */
+    public void execute(Command c) {
+        CommandSpec spec = specs.get(c.opcode);
+        // An unknown opcode's layout is unknown, so only known commands are checked for reserved bits.
+        String reserved = spec == null ? null : ReservedBits.firstSet(spec.in(), c.in, 0, Math.min(c.inLength(), spec.in().sizeBytes()));
+        if (reserved != null) throw new DeliveryError(reserved);
+        try {
+            if (spec == null) throw c.fail(Syndrome.BAD_OPCODE, "opcode 0x" + Integer.toHexString(c.opcode));
+            if (c.inLength() < spec.in().sizeBytes()) {
+                throw c.fail(Syndrome.INPUT_TOO_SHORT, c.inLength() + " < " + spec.in().sizeBytes());
+            }
+            if (c.outLength() < spec.out().sizeBytes()) {
+                throw c.fail(Syndrome.OUTPUT_TOO_SHORT, c.outLength() + " < " + spec.out().sizeBytes());
+            }
+            switch (spec.phase()) {
+                case ANY -> {}
+                case ENABLED -> {
+                    if (!hca.enabled) throw c.fail(Syndrome.NOT_ENABLED, spec.opcode().name());
+                }
+                case INITIALIZED -> {
+                    if (!hca.enabled) throw c.fail(Syndrome.NOT_ENABLED, spec.opcode().name());
+                    if (!hca.initialized) throw c.fail(Syndrome.NOT_INITIALIZED, spec.opcode().name());
+                }
+            }
+            spec.handler().run(c);
+            setStatus(c.out, (int) CmdStatus.OK.value, 0);
+        } catch (CommandError e) {
+            c.out.fill((byte) 0);
+            setStatus(c.out, e.status, e.syndrome);
+        }
+    }
+
+    /** Writes status and syndrome of the generic output header (the same in every {@code *_out}). */
+    public static void setStatus(MemorySegment out, int status, int syndrome) {
+        io.prmkit.softhca.device.DeviceFields.set(NopOut.LAYOUT, out, 0, "status", status);
+        io.prmkit.softhca.device.DeviceFields.set(NopOut.LAYOUT, out, 0, "syndrome", Integer.toUnsignedLong(syndrome));
+    }
+}

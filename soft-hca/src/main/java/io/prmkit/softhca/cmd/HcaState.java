@@ -1,0 +1,92 @@
+package io.prmkit.softhca.cmd;
+
+import io.prmkit.softhca.CapsProfile;
+import io.prmkit.softhca.device.DeviceObjects;
+import io.prmkit.softhca.device.Events;
+import io.prmkit.softhca.device.Iommu;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * The function's state as the command handlers see it (PRM "HCA initialization" chapter): enabled,
+ * initialized, ISSI, the pages the driver gave, capability pages, registers, and the numbers handed
+ * out for objects. Device thread only.
+ */
+public final class HcaState {
+    /** Adapter page size (kernel MLX5_ADAPTER_PAGE_SIZE): pages given by MANAGE_PAGES. */
+    public static final long PAGE_SIZE = 4096;
+
+    public final Iommu iommu;
+    public final DeviceObjects objects;
+    public final Events events;
+    public final Map<Integer, MemorySegment> capsMax = new TreeMap<>();
+    public final Map<Integer, MemorySegment> capsCurrent = new TreeMap<>();
+
+    public boolean enabled;
+    public boolean initialized;
+    /** TEARDOWN_HCA ran: every page may go back. */
+    public boolean tornDown;
+    public int issi;
+    /** Pages held, in the order given (returned last-given first). */
+    public final ArrayDeque<Long> pages = new ArrayDeque<>();
+    public final Set<Long> pageSet = new HashSet<>();
+    public final int bootPages;
+    public final int initPages;
+    /** Pages needed while running; moved by page-request faults. */
+    public int regularPages;
+    public boolean hostBigEndian;
+    public String driverVersion = "";
+    /** UAR indexes in use; BAR 0 page index = UAR index. */
+    public final Set<Integer> uars = new HashSet<>();
+    public final int firstUar;
+    public final int uarCount;
+    public final Set<Integer> pds = new HashSet<>();
+    public final Set<Integer> transportDomains = new HashSet<>();
+    private final Map<String, Integer> next = new TreeMap<>();
+
+    public HcaState(Iommu iommu, DeviceObjects objects, Events events, CapsProfile caps, int bootPages, int initPages, int regularPages,
+            int firstUar, int uarCount) {
+        this.iommu = iommu;
+        this.objects = objects;
+        this.events = events;
+        this.bootPages = bootPages;
+        this.initPages = initPages;
+        this.regularPages = regularPages;
+        this.firstUar = firstUar;
+        this.uarCount = uarCount;
+        for (int t : CapsProfile.TYPES) {
+            capsMax.put(t, MemorySegment.ofArray(caps.max(t)));
+            capsCurrent.put(t, MemorySegment.ofArray(caps.current(t)));
+        }
+    }
+
+    /** The current general capability page ({@code cmd_hca_cap}). */
+    public MemorySegment general() {
+        return capsCurrent.get(0);
+    }
+
+    /** Pages the device needs in its present state. */
+    public int requiredPages() {
+        if (initialized) return bootPages + initPages + regularPages;
+        return tornDown ? 0 : bootPages + initPages;
+    }
+
+    /** The next number for objects of {@code kind}, starting at {@code first}. */
+    public int nextNumber(String kind, int first) {
+        int n = next.getOrDefault(kind, first);
+        next.put(kind, n + 1);
+        return n;
+    }
+
+    /** Forgets object numbering and resources (TEARDOWN_HCA). */
+    public void forgetObjects() {
+        objects.clear();
+        uars.clear();
+        pds.clear();
+        transportDomains.clear();
+    }
+}

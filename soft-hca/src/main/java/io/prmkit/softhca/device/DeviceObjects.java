@@ -1,0 +1,53 @@
+package io.prmkit.softhca.device;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The registry of everything commands created, by number: the seam between the control path
+ * (commands create, modify and destroy) and the datapath (looks objects up by the numbers it finds
+ * in doorbells, WQEs and contexts). Used on the device thread only.
+ */
+public final class DeviceObjects {
+    public final Map<Integer, Queues.Eq> eqs = new HashMap<>();
+    public final Map<Integer, Queues.Cq> cqs = new HashMap<>();
+    public final Map<Integer, Queues.Sq> sqs = new HashMap<>();
+    public final Map<Integer, Queues.Rq> rqs = new HashMap<>();
+    /** Memory keys by key index (key >>> 8). */
+    public final Map<Integer, Objects.Mkey> mkeys = new HashMap<>();
+    public final Map<Integer, Objects.Tis> tises = new HashMap<>();
+    public final Map<Integer, Objects.Tir> tirs = new HashMap<>();
+    public final Map<Integer, Objects.Rqt> rqts = new HashMap<>();
+    public final Map<Integer, Objects.FlowTable> flowTables = new HashMap<>();
+    public final Map<Integer, Objects.QCounter> qCounters = new HashMap<>();
+    public final Objects.VportCounters vportCounters = new Objects.VportCounters();
+    public final Port port = new Port();
+    /** NIC RX root flow table id (SET_FLOW_TABLE_ROOT), or -1. */
+    public int nicRxRoot = -1;
+    /** NIC TX root flow table id, or -1. */
+    public int nicTxRoot = -1;
+    /** The reserved lkey (QUERY_SPECIAL_CONTEXTS resd_lkey): WQE addresses are bus addresses. */
+    public int reservedLkey = 0x100;
+
+    /** The memory key for {@code key}, or null when its index is unknown or its low byte differs. */
+    public Objects.Mkey mkey(int key) {
+        Objects.Mkey m = mkeys.get(key >>> 8);
+        return m != null && m.key == key ? m : null;
+    }
+
+    /** Forgets every object (TEARDOWN_HCA). */
+    public void clear() {
+        eqs.clear();
+        cqs.clear();
+        sqs.clear();
+        rqs.clear();
+        mkeys.clear();
+        tises.clear();
+        tirs.clear();
+        rqts.clear();
+        flowTables.clear();
+        qCounters.clear();
+        nicRxRoot = -1;
+        nicTxRoot = -1;
+    }
+}

@@ -1,0 +1,95 @@
+package io.prmkit.softhca.device;
+
+import java.lang.foreign.MemorySegment;
+import java.util.TreeMap;
+
+/**
+ * Objects other than queues that commands create (memory keys, TIS/TIR/RQT, flow steering,
+ * counters). Contexts are device-side copies read through the generated accessors.
+ */
+public final class Objects {
+    private Objects() {}
+
+    /**
+     * Memory key (PRM "Memory Region"): context {@code mkc}; {@code translation} holds the MTT
+     * entries ({@code cmd_pas}-like, 8 bytes each) or KLMs (16 bytes each) as the driver gave them,
+     * {@code translation_octword_size} 16-byte units. A {@code umr_en} key may be rewritten by a UMR WQE.
+     */
+    public static final class Mkey {
+        /** The full key: index << 8 | mkc.mkey_7_0. */
+        public final int key;
+        public final MemorySegment mkc;
+        public MemorySegment translation;
+
+        public Mkey(int key, MemorySegment mkc, MemorySegment translation) {
+            this.key = key;
+            this.mkc = mkc;
+            this.translation = translation;
+        }
+
+        public int index() {
+            return key >>> 8;
+        }
+    }
+
+    /** Transport interface send: context {@code tisc}. */
+    public record Tis(int tisn, MemorySegment tisc) {}
+
+    /** Transport interface receive: context {@code tirc} (direct to an RQ, or indirect through an RQT with RSS). */
+    public record Tir(int tirn, MemorySegment tirc) {}
+
+    /** RQ table: context {@code rqtc} and the RQ numbers it spreads over. */
+    public static final class Rqt {
+        public final int rqtn;
+        public final MemorySegment rqtc;
+        public int[] rqns;
+
+        public Rqt(int rqtn, MemorySegment rqtc, int[] rqns) {
+            this.rqtn = rqtn;
+            this.rqtc = rqtc;
+            this.rqns = rqns;
+        }
+    }
+
+    /** A flow group: entries [start, end] match on {@code criteria} ({@code fte_match_param}) under {@code criteriaEnable}. */
+    public record FlowGroup(int groupId, int start, int end, int criteriaEnable, MemorySegment criteria) {}
+
+    /** A flow table entry: its {@code flow_context} (match value, action, destinations) as set. */
+    public record FlowEntry(int index, int groupId, MemorySegment flowContext) {}
+
+    /** A flow table of a type ({@code FlowTableType}) with context {@code flow_table_context}. */
+    public static final class FlowTable {
+        public final int tableId;
+        public final int tableType;
+        public final MemorySegment context;
+        public final int size;
+        public final TreeMap<Integer, FlowGroup> groups = new TreeMap<>();
+        public final TreeMap<Integer, FlowEntry> entries = new TreeMap<>();
+
+        public FlowTable(int tableId, int tableType, MemorySegment context, int size) {
+            this.tableId = tableId;
+            this.tableType = tableType;
+            this.context = context;
+            this.size = size;
+        }
+    }
+
+    /** A Q counter set (ALLOC_Q_COUNTER); the datapath counts into it, QUERY_Q_COUNTER reads it. */
+    public static final class QCounter {
+        public final int id;
+        public long outOfBuffer;
+        public long rxWqeErr;
+        public long rxWritePackets;
+
+        public QCounter(int id) {
+            this.id = id;
+        }
+    }
+
+    /** Vport traffic counters (QUERY_VPORT_COUNTER), counted by the datapath. */
+    public static final class VportCounters {
+        public long rxUnicastPackets, rxUnicastOctets, rxMulticastPackets, rxMulticastOctets, rxBroadcastPackets, rxBroadcastOctets;
+        public long txUnicastPackets, txUnicastOctets, txMulticastPackets, txMulticastOctets, txBroadcastPackets, txBroadcastOctets;
+        public long rxErrorPackets, rxErrorOctets, txErrorPackets, txErrorOctets;
+    }
+}
