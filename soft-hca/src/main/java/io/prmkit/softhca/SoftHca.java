@@ -179,7 +179,7 @@ public final class SoftHca implements AutoCloseable {
         initSeg = new InitSegment(14, 12, 1220, o.logCmdqSize, o.logCmdqStride, o.initializingPolls, CmdHcaCap.device_frequency_mhz(general));
         hca = new HcaState(iommu, objects, events, caps, o.bootPages, o.initPages, o.regularPages, FIRST_UAR, o.uars);
         Tracer tracer = new Tracer(o.trace);
-        Commands commands = new Commands(hca);
+        Commands commands = new Commands(hca, o.vectors);
         tracer.commands(commands);
         queue = new CommandQueue(iommu, commands, hca, initSeg, faults, tracer, o.logCmdqSize, o.logCmdqStride);
         DeviceContext dctx = new DeviceContext(iommu, objects, events, hca.capsCurrent::get, this::wake);

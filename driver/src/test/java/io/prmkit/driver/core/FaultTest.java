@@ -38,16 +38,18 @@ class FaultTest {
     void aFailedCommandNamesCommandStatusAndSyndromeAndOpenUndoesEverything() {
         try (SoftHca hca = SoftHca.create(SoftHcaFixture.device())) {
             long before = hca.function().dma().allocatedBytes();
-            hca.faults().failNext(CmdOpcode.INIT_HCA, CmdStatus.BAD_PARAM_ERR, 0x00c0ffee);
+            hca.faults().failNext(CmdOpcode.SET_ISSI, CmdStatus.BAD_PARAM_ERR, 0x00c0ffee);
             CommandException e = assertThrows(CommandException.class, () -> Mlx5Device.open(hca.function(), fx.options()));
-            assertEquals(CmdOpcode.INIT_HCA$VALUE, e.opcode());
+            assertEquals(CmdOpcode.SET_ISSI$VALUE, e.opcode());
             assertEquals(CmdStatus.BAD_PARAM_ERR$VALUE, e.status());
             assertEquals(0x00c0ffee, e.syndrome());
-            assertTrue(e.getMessage().startsWith("INIT_HCA (0x102) op_mod 0x0 on slot "), e.getMessage());
+            assertTrue(e.getMessage().startsWith("SET_ISSI (0x10b) op_mod 0x0 on slot "), e.getMessage());
             assertTrue(e.getMessage().contains("status BAD_PARAM_ERR (0x3): Bad parameter"), e.getMessage());
             assertTrue(e.getMessage().contains("syndrome 0xc0ffee"), e.getMessage());
-            // The failed open gave the pages back and disabled the HCA.
+            // The failed open disabled the HCA and freed the queue.
             assertTrue(fx.trace.get(fx.trace.size() - 1).startsWith("DISABLE_HCA"), fx.trace.toString());
+            assertTrue(fx.trace.get(fx.trace.size() - 1).contains("status=OK"), String.join("\n", fx.trace));
+            assertEquals(0, e.getSuppressed().length, java.util.Arrays.toString(e.getSuppressed()));
             assertEquals(before, hca.function().dma().allocatedBytes());
             // The device is usable again.
             Mlx5Device.open(hca.function(), fx.options()).close();
@@ -88,6 +90,33 @@ class FaultTest {
             assertTrue(later.getMessage().startsWith("NOP (0x80d) op_mod 0x0: device fatal: health syndrome HW_FATAL_ERR"), later.getMessage());
             dev.close(); // no hang, no exception: host memory is freed without the device
             assertEquals(before, hca.function().dma().allocatedBytes());
+        }
+    }
+
+    @Test
+    void pagesRequestedAndReturnedAtRunTime() {
+        try (SoftHca hca = SoftHca.create(SoftHcaFixture.device());
+             Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options())) {
+            long lent = dev.pages().lent();
+            hca.faults().requestPages(700); // more than one MANAGE_PAGES command carries
+            assertTrue(SoftHcaFixture.await(() -> dev.pages().lent() == lent + 700, 10), "gave 700 pages: " + dev.pages().lent());
+            hca.faults().requestPages(-300);
+            assertTrue(SoftHcaFixture.await(() -> dev.pages().lent() == lent + 400, 10), "took 300 back: " + dev.pages().lent());
+            assertEquals(null, dev.pageWorker().lastError());
+        }
+    }
+
+    @Test
+    void aPageRequestBeyondTheLimitIsAnsweredWithAllocationFail() {
+        try (SoftHca hca = SoftHca.create(SoftHcaFixture.device().pages(8, 32, 0));
+             Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options().withPageLimit(50))) {
+            hca.faults().requestPages(100);
+            assertTrue(SoftHcaFixture.await(() -> dev.pageWorker().lastError() != null, 10));
+            Mlx5Exception e = dev.pageWorker().lastError();
+            assertTrue(e.getMessage().contains("answered MANAGE_PAGES ALLOCATION_FAIL"), e.getMessage());
+            assertEquals(1, dev.pages().allocationFailures());
+            assertEquals(40, dev.pages().lent());
+            nop(dev); // the device carries on
         }
     }
 }

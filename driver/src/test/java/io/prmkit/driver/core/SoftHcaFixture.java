@@ -23,8 +23,7 @@ final class SoftHcaFixture {
         return DeviceOptions.defaults()
                 .withCommandTimeout(Duration.ofSeconds(5))
                 .withHealth(Duration.ofMillis(20), 0)
-                .withTrace(CommandTrace.lines(trace::add, false))
-                .withAsyncEqLogSize(0);
+                .withTrace(CommandTrace.lines(trace::add, false));
     }
 
     /** Waits until {@code done} holds, at most {@code seconds}; returns whether it did. */
