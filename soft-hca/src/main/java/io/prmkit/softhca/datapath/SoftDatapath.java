@@ -89,6 +89,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         port.setSink(this);
         port.setLinkListener(this::linkChanged);
         ctx.objects().port.linkUp = port.linkUp();
+        ctx.objects().port.counters = port.counters(); // PPCNT reads the wire port's counters
     }
 
     public Port port() {
