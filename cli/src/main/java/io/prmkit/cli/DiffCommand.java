@@ -11,6 +11,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -18,8 +19,6 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "diff",
         mixinStandardHelpOptions = true,
-        exitCodeOnInvalidInput = 1,
-        exitCodeOnExecutionException = 1,
         description = {
             "Compares two revisions of a spec, structure by structure: fields added, removed, moved, resized, "
                     + "retyped or renamed (same bits, new name, e.g. a reserved range that became a field), size changes, "
@@ -28,12 +27,13 @@ import picocli.CommandLine.Spec;
                     + "with the headers it #includes from its folder), or a folder holding mlx5_ifc*.h headers.",
             "Breaking: fields removed, moved, resized, retyped or renamed (unless they were reserved); structures "
                     + "removed or shrunk; enum values and constants removed or changed. Everything else is additive."},
-        exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:no breaking change (identical, or additive changes only)",
-            "1:error (unreadable input, import or compile errors, bad option)",
-            "2:breaking changes"})
+            "1:errors in the input (unreadable, import or compile errors)",
+            "3:breaking changes"})
 public final class DiffCommand implements Callable<Integer> {
+    /** Exit code when NEW breaks users of OLD (2 is the usage error, as in every command). */
+    static final int BREAKING = 3;
 
     @Spec
     CommandSpec spec;
@@ -55,25 +55,23 @@ public final class DiffCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         DiffRenderer.Format f;
         ImportOptions options;
         try {
             f = DiffRenderer.Format.parse(format);
             options = new ImportOptions(packageName);
         } catch (IllegalArgumentException e) {
-            err.println("prmkit diff: " + e.getMessage());
-            return 1;
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         try {
-            LayoutModel a = LayoutInput.load(older, options, err);
-            LayoutModel b = LayoutInput.load(newer, options, err);
+            LayoutModel a = LayoutInput.load(older, options, spec);
+            LayoutModel b = LayoutInput.load(newer, options, spec);
             DiffReport report = LayoutDiff.diff(a, b);
             out.print(DiffRenderer.render(report, f));
             out.flush();
-            return report.isBreaking() ? 2 : 0;
-        } catch (LayoutInput.Failed e) {
-            return 1;
+            return report.isBreaking() ? BREAKING : PrmkitCli.OK;
+        } catch (SpecInput.Failed e) {
+            return PrmkitCli.INPUT_ERROR;
         }
     }
 }

@@ -45,6 +45,7 @@ class DocCommandTest {
     void aMissingSpecIsOneLine() {
         Run run = PrmkitCliTest.run("doc", tmp.resolve("nope.prm").toString(), "-o", tmp.resolve("site").toString());
         assertEquals(1, run.exitCode());
-        assertEquals("prmkit doc: no such file or directory: " + tmp.resolve("nope.prm") + "\n", run.err().replace("\r\n", "\n"));
+        assertEquals(tmp.resolve("nope.prm") + ": error: no such file or folder\nprmkit doc: 1 error reading the specs\n",
+                run.err().replace("\r\n", "\n"));
     }
 }
