@@ -236,7 +236,7 @@ public final class SoftHca implements AutoCloseable {
      */
     public boolean step() {
         if (mode != ExecutionMode.STEP) throw new IllegalStateException("step() needs ExecutionMode.STEP; this device runs its own thread");
-        initSeg.heartbeat();
+        if (!fatal) initSeg.heartbeat();
         return work();
     }
 
