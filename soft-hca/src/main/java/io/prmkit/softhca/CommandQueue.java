@@ -87,9 +87,10 @@ final class CommandQueue {
 
     /**
      * The dword holding cmdq_phy_addr_low, nic_interface and the read-only log sizes was written
-     * (driver thread). Our choice for a bad registration (the PRM leaves it undefined): any bit set
-     * below the address other than nic_interface (the address is not 4 KiB aligned) or a queue page
-     * that is not mapped for DMA leaves the queue unregistered (the address reads back as 0) and
+     * (driver thread). Our choice for a bad registration (the PRM leaves it undefined): bits below the
+     * address that are neither nic_interface nor the read-only sizes as the device reports them (or
+     * zero) mean the address is not 4 KiB aligned; that, or a queue page that is not mapped for DMA,
+     * leaves the queue unregistered (the address reads back as 0) and
      * raises health syndrome FW_INTERNAL_ERR with ext_synd 0x5c01 (misaligned) or 0x5c02 (unmapped),
      * so the driver sees a clear failure instead of a command that never completes.
      */
@@ -99,8 +100,13 @@ final class CommandQueue {
         int nic = InitSeg.nic_interface(scratch);
         initSeg.set("nic_interface", nic);
         DeviceFields.set(InitSeg.LAYOUT, scratch, 0, "nic_interface", 0);
-        boolean misaligned = InitSeg.log_cmdq_size(scratch) != 0 || InitSeg.log_cmdq_stride(scratch) != 0
-                || ReservedBits.firstSet(InitSeg.LAYOUT, scratch, 0, InitSeg.SIZE) != null;
+        // The read-only size fields may come back as read (a read-modify-write) or as zero (Linux
+        // writes the plain low address); any other value there, or the reserved bit, is address bits.
+        boolean logsAsRead = InitSeg.log_cmdq_size(scratch) == logSize && InitSeg.log_cmdq_stride(scratch) == logStride;
+        boolean logsZero = InitSeg.log_cmdq_size(scratch) == 0 && InitSeg.log_cmdq_stride(scratch) == 0;
+        boolean misaligned = !(logsAsRead || logsZero) || ReservedBits.firstSet(InitSeg.LAYOUT, scratch, 0, InitSeg.SIZE) != null;
+        DeviceFields.set(InitSeg.LAYOUT, scratch, 0, "log_cmdq_size", 0);
+        DeviceFields.set(InitSeg.LAYOUT, scratch, 0, "log_cmdq_stride", 0);
         long address = addressHigh << Integer.SIZE | Integer.toUnsignedLong(scratch.get(BE_INT, ADDR_LOW_BYTE));
         long bytes = 1L << (logSize + logStride);
         if (misaligned || !iommu.isMapped(address, bytes)) {

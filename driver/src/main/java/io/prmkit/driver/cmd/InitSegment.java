@@ -81,7 +81,8 @@ public final class InitSegment {
     public synchronized void setCmdqAddress(long busAddress) {
         InitSeg.cmdq_phy_addr_high$set(shadow, (int) (busAddress >>> 32));
         store(InitSeg.cmdq_phy_addr_high$BIT_OFFSET);
-        load(InitSeg.cmdq_phy_addr_low$BIT_OFFSET);
+        // A fresh dword: the read-only log sizes in it are written as 0, like Linux's iowrite32be of the address.
+        shadow.set(BE_INT, dword(InitSeg.cmdq_phy_addr_low$BIT_OFFSET), 0);
         InitSeg.cmdq_phy_addr_low$set(shadow, (int) ((busAddress & 0xffff_ffffL) >>> (32 - InitSeg.cmdq_phy_addr_low$BIT_WIDTH)));
         InitSeg.nic_interface$set(shadow, io.prmkit.mlx5.NicInterfaceMode.FULL_DRIVER);
         store(InitSeg.cmdq_phy_addr_low$BIT_OFFSET);

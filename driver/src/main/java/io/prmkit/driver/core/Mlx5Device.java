@@ -234,6 +234,11 @@ public final class Mlx5Device implements AutoCloseable {
         cmd.fail(e);
     }
 
+    /** Opens an Ethernet port on this function (closed by the port's close, or by this device's). */
+    public io.prmkit.driver.eth.EthPort ethPort(io.prmkit.driver.eth.EthPortConfig config) {
+        return io.prmkit.driver.eth.EthPort.open(this, config);
+    }
+
     public void addEventListener(EventListener l) {
         listeners.add(l);
     }

@@ -143,12 +143,13 @@ final class BringUpCommands {
                 long room = (c.inLength() - ManagePagesIn.pas$BYTE_OFFSET) / (ManagePagesIn.pas$ELEMENT_BITS / 8);
                 if (n > room) throw c.fail(Syndrome.PAGE_COUNT, n + " entries in " + c.inLength() + " input bytes");
                 long[] given = new long[(int) n];
+                java.util.Set<Long> fresh = new java.util.HashSet<>();
                 for (int i = 0; i < n; i++) {
                     long pa = ManagePagesIn.pas$elem(c.in, i);
                     if (pa % HcaState.PAGE_SIZE != 0 || !hca.iommu.isMapped(pa, HcaState.PAGE_SIZE)) {
                         throw c.fail(Syndrome.BAD_PAGE_ADDRESS, "page 0x" + Long.toHexString(pa));
                     }
-                    if (hca.pageSet.contains(pa)) throw c.fail(Syndrome.DUPLICATE_PAGE, "page 0x" + Long.toHexString(pa));
+                    if (hca.pageSet.contains(pa) || !fresh.add(pa)) throw c.fail(Syndrome.DUPLICATE_PAGE, "page 0x" + Long.toHexString(pa));
                     given[i] = pa;
                 }
                 for (long pa : given) {
@@ -242,12 +243,14 @@ final class BringUpCommands {
         int need = hca.bootPages + hca.initPages;
         if (hca.pages.size() < need) throw c.fail(Syndrome.MISSING_PAGES, hca.pages.size() + " of " + need + " pages");
         hca.initialized = true;
+        hca.tornDown = false;
     }
 
     private void teardownHca(Command c) {
         TeardownHcaProfile p = TeardownHcaIn.profile$enum(c.in);
         if (p == null) throw c.fail(Syndrome.BAD_TEARDOWN_PROFILE, "profile " + TeardownHcaIn.profile(c.in));
         hca.initialized = false;
+        hca.tornDown = true;
         hca.forgetObjects();
         c.out(TeardownHcaOut.LAYOUT, "state", TeardownHcaState.SUCCESS.value);
     }

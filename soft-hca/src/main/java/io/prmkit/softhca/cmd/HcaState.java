@@ -28,6 +28,8 @@ public final class HcaState {
 
     public boolean enabled;
     public boolean initialized;
+    /** TEARDOWN_HCA ran: every page may go back. */
+    public boolean tornDown;
     public int issi;
     /** Pages held, in the order given (returned last-given first). */
     public final ArrayDeque<Long> pages = new ArrayDeque<>();
@@ -69,7 +71,8 @@ public final class HcaState {
 
     /** Pages the device needs in its present state. */
     public int requiredPages() {
-        return initialized ? bootPages + initPages + regularPages : 0;
+        if (initialized) return bootPages + initPages + regularPages;
+        return tornDown ? 0 : bootPages + initPages;
     }
 
     /** The next number for objects of {@code kind}, starting at {@code first}. */

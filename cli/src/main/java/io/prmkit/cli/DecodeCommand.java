@@ -1,0 +1,280 @@
+package io.prmkit.cli;
+
+import io.prmkit.dsl.CompileResult;
+import io.prmkit.dsl.PrmCompiler;
+import io.prmkit.dsl.SourceFile;
+import io.prmkit.dsl.ir.EnumLayout;
+import io.prmkit.dsl.ir.LayoutModel;
+import io.prmkit.dsl.ir.QualifiedName;
+import io.prmkit.dsl.ir.StructLayout;
+import io.prmkit.generator.Names;
+import io.prmkit.mlx5.PrmLayout;
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.lang.foreign.MemorySegment;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code prmkit decode}: a hex dump read through the bundled mlx5 spec. The bytes are printed with
+ * the generated {@code dump()} (every non-zero field with its PRM position, value and enum name,
+ * reserved bits flagged) followed by the generated {@code validate()} findings. {@code --command}
+ * picks {@code <command>_in} by the opcode in the mailbox header, {@code --output} the
+ * {@code <command>_out} of a given opcode, {@code --cqe} the normal or error CQE by the opcode
+ * nibble of the last byte.
+ */
+@Command(
+        name = "decode",
+        mixinStandardHelpOptions = true,
+        sortOptions = false,
+        description = {
+            "Decodes a hex dump with the bundled mlx5 spec: every non-zero field with its PRM position, value and enum name, "
+                    + "reserved bits that are set, then what validate() finds (rules, ranges, must-be-zero bits).",
+            "The dump may be plain hex, xxd, hexdump -C, or the kernel's print_hex_dump lines with or without an offset or "
+                    + "address column (log prefixes and ASCII columns are skipped). FILE defaults to standard input.",
+            "Examples:",
+            "  prmkit decode wqe_ctrl_seg wqe.hex",
+            "  prmkit decode --cqe cqe.txt            # cqe64, or err_cqe with its syndrome explained",
+            "  prmkit decode --command mailbox.hex    # the opcode picks <command>_in, e.g. create_cq_in",
+            "  prmkit decode --output CREATE_CQ out.hex"},
+        exitCodeListHeading = "%nExit codes:%n",
+        exitCodeList = {"0:decoded (validate() findings do not change it)", "1:bad input (unreadable file, bad hex, unknown structure or opcode, too few bytes)", "2:bad usage"})
+public final class DecodeCommand implements Callable<Integer> {
+    @Spec
+    CommandSpec spec;
+
+    @Parameters(paramLabel = "STRUCT|FILE", arity = "0..2",
+            description = "The structure to decode the bytes as (e.g. wqe_eth_seg), then the dump FILE (- or none: standard input). "
+                    + "With --command, --output or --cqe only FILE.")
+    List<String> args = new ArrayList<>();
+
+    @Option(names = "--command", description = "The bytes are a command input mailbox; its opcode picks <command>_in.")
+    boolean command;
+
+    @Option(names = "--output", paramLabel = "OPCODE",
+            description = "The bytes are the output of command OPCODE (a name like CREATE_CQ or a number like 0x400); status and syndrome are explained.")
+    String output;
+
+    @Option(names = "--cqe", description = "The bytes are a 64-byte CQE: cqe64, or err_cqe when the opcode is REQ_ERR or RESP_ERR.")
+    boolean cqe;
+
+    @Option(names = "--le-groups",
+            description = "Multi-byte hex groups were printed as little-endian numbers (print_hex_dump with groupsize > 1 on x86, xxd -e).")
+    boolean littleEndianGroups;
+
+    /** Bad input: one line, exit 1. */
+    private static final class Failure extends Exception {
+        Failure(String message) {
+            super(message);
+        }
+    }
+
+    private PrintWriter out;
+    private LayoutModel model;
+
+    @Override
+    public Integer call() {
+        out = spec.commandLine().getOut();
+        PrintWriter err = spec.commandLine().getErr();
+        int modes = (command ? 1 : 0) + (output != null ? 1 : 0) + (cqe ? 1 : 0);
+        if (modes > 1) {
+            err.println("prmkit decode: --command, --output and --cqe exclude each other");
+            return 2;
+        }
+        if (modes == 0 && args.isEmpty()) {
+            err.println("prmkit decode: name the structure to decode as (e.g. prmkit decode wqe_eth_seg FILE), or use --command, --output or --cqe");
+            return 2;
+        }
+        if (modes == 1 && args.size() > 1) {
+            err.println("prmkit decode: with --command, --output or --cqe the only argument is the FILE (got " + String.join(" ", args) + ")");
+            return 2;
+        }
+        try {
+            model = bundledModel();
+            String file = modes == 0 ? (args.size() > 1 ? args.get(1) : "-") : (args.isEmpty() ? "-" : args.get(0));
+            byte[] bytes = read(file);
+            if (command) {
+                decodeCommandInput(bytes);
+            } else if (output != null) {
+                decodeCommandOutput(bytes, output);
+            } else if (cqe) {
+                decodeCqe(bytes);
+            } else {
+                decode(struct(args.get(0)), bytes, 0);
+            }
+            out.flush();
+            return 0;
+        } catch (Failure e) {
+            out.flush();
+            err.println("prmkit decode: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static LayoutModel bundledModel() throws Failure {
+        try {
+            List<SourceFile> sources = SpecInput.bundled(DecodeCommand.class.getClassLoader());
+            CompileResult r = PrmCompiler.compile(sources);
+            return r.model().orElseThrow(() -> new Failure("the bundled spec does not compile; run prmkit check"));
+        } catch (SpecInput.InputException e) {
+            throw new Failure(e.getMessage());
+        }
+    }
+
+    private byte[] read(String file) throws Failure {
+        String text;
+        String source = file.equals("-") ? "<stdin>" : file;
+        try {
+            text = file.equals("-") ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8) : Files.readString(Path.of(file), StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            throw new Failure(file + ": no such file");
+        } catch (IOException | java.io.UncheckedIOException e) {
+            throw new Failure(source + ": cannot read: " + e.getMessage());
+        }
+        try {
+            return HexInput.parse(text, source, littleEndianGroups);
+        } catch (HexInput.BadHex e) {
+            throw new Failure(e.getMessage());
+        }
+    }
+
+    private StructLayout struct(String name) throws Failure {
+        Optional<StructLayout> s = name.contains(".") ? model.struct(QualifiedName.parse(name)) : model.struct(name);
+        if (s.isPresent()) return s.get();
+        List<String> close = model.structs().stream().map(x -> x.name().name())
+                .filter(n -> n.contains(name.toLowerCase(Locale.ROOT)) || name.toLowerCase(Locale.ROOT).contains(n)).sorted().limit(5).toList();
+        throw new Failure("unknown structure '" + name + "'" + (close.isEmpty() ? "" : " (did you mean " + String.join(", ", close) + "?)"));
+    }
+
+    private void decode(StructLayout s, byte[] bytes, int offset) throws Failure {
+        PrmLayout.Struct layout = generated(s);
+        long have = bytes.length - offset;
+        if (have < layout.sizeBytes()) {
+            throw new Failure(s.name().name() + " needs " + layout.sizeBytes() + " bytes, the input has " + have);
+        }
+        MemorySegment seg = MemorySegment.ofArray(bytes);
+        out.print(layout.dump(seg, offset));
+        long extra = have - layout.sizeBytes();
+        if (extra > 0) {
+            boolean flexible = s.flexibleArray().isPresent();
+            out.println("  (" + extra + " more bytes " + (flexible ? "after the fixed part: the flexible array " + s.flexibleArray().get().name()
+                    : "after the structure, not decoded") + ")");
+        }
+        List<String> problems = layout.validate(seg, offset, c -> true);
+        if (problems.isEmpty()) {
+            out.println("validate: ok");
+        } else {
+            out.println("validate: " + problems.size() + (problems.size() == 1 ? " problem" : " problems"));
+            problems.forEach(p -> out.println("  " + p));
+        }
+    }
+
+    /** The generated class's layout metadata (the same accessors a driver uses). */
+    private static PrmLayout.Struct generated(StructLayout s) throws Failure {
+        String cls = "io.prmkit." + s.name().pkg() + "." + Names.upperCamel(s.name().name());
+        try {
+            Object layout = Class.forName(cls).getField("LAYOUT").get(null);
+            return (PrmLayout.Struct) layout;
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new Failure("no generated class " + cls + " for " + s.name() + " (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    private void decodeCommandInput(byte[] bytes) throws Failure {
+        if (bytes.length < 2) throw new Failure("a command input starts with a 2-byte opcode, the input has " + bytes.length + " byte");
+        long opcode = ((bytes[0] & 0xff) << 8) | (bytes[1] & 0xff);
+        EnumLayout.EnumValue op = enumOf("cmd_opcode").byValue(opcode)
+                .orElseThrow(() -> new Failure("unknown command opcode 0x" + Long.toHexString(opcode) + " (not in enum cmd_opcode)"));
+        StructLayout s = commandStruct(op, "_in");
+        out.println("command " + op.name() + " (0x" + Long.toHexString(opcode) + ") input: " + s.name().name());
+        decode(s, bytes, 0);
+    }
+
+    private void decodeCommandOutput(byte[] bytes, String opcodeText) throws Failure {
+        EnumLayout opcodes = enumOf("cmd_opcode");
+        EnumLayout.EnumValue op = opcode(opcodes, opcodeText);
+        StructLayout s = commandStruct(op, "_out");
+        out.println("command " + op.name() + " (0x" + Long.toHexString(op.value()) + ") output: " + s.name().name());
+        decode(s, bytes, 0);
+        // Every command output starts with status (0x00 [31:24]) and syndrome (0x04); read through the generated layout.
+        PrmLayout.Struct layout = generated(s);
+        MemorySegment seg = MemorySegment.ofArray(bytes);
+        Optional<PrmLayout.Field> status = layout.field("status");
+        Optional<PrmLayout.Field> syndrome = layout.field("syndrome");
+        if (status.isPresent()) {
+            long v = layout.get(seg, 0, status.get());
+            out.println("status: " + describe(enumOf("cmd_status"), v));
+        }
+        if (syndrome.isPresent()) {
+            long v = layout.get(seg, 0, syndrome.get());
+            out.println("syndrome: 0x" + Long.toHexString(v) + (v == 0 ? "" : " (firmware-specific: quote it with the status when asking for help)"));
+        }
+    }
+
+    private void decodeCqe(byte[] bytes) throws Failure {
+        StructLayout cqe64 = struct("cqe64");
+        PrmLayout.Struct layout = generated(cqe64);
+        if (bytes.length < layout.sizeBytes()) throw new Failure("a CQE has " + layout.sizeBytes() + " bytes, the input has " + bytes.length);
+        MemorySegment seg = MemorySegment.ofArray(bytes);
+        long opcode = layout.get(seg, 0, layout.field("opcode").orElseThrow());
+        EnumLayout opcodes = enumOf("cqe_opcode");
+        String name = opcodes.byValue(opcode).map(EnumLayout.EnumValue::name).orElse("unknown");
+        boolean error = name.equals("REQ_ERR") || name.equals("RESP_ERR");
+        StructLayout s = error ? struct("err_cqe") : cqe64;
+        out.println("CQE opcode " + name + " (0x" + Long.toHexString(opcode) + "): " + s.name().name());
+        decode(s, bytes, 0);
+        if (error) {
+            PrmLayout.Struct err = generated(s);
+            long syndrome = err.get(seg, 0, err.field("syndrome").orElseThrow());
+            out.println("syndrome: " + describe(enumOf("cqe_error_syndrome"), syndrome));
+            long vendor = err.get(seg, 0, err.field("vendor_err_synd").orElseThrow());
+            if (vendor != 0) out.println("vendor syndrome: 0x" + Long.toHexString(vendor) + " (device-specific)");
+        }
+    }
+
+    private StructLayout commandStruct(EnumLayout.EnumValue op, String suffix) throws Failure {
+        String name = op.name().toLowerCase(Locale.ROOT) + suffix;
+        return model.struct(name).orElseThrow(() -> new Failure("command " + op.name() + " (0x" + Long.toHexString(op.value())
+                + "): the bundled spec has no structure " + name));
+    }
+
+    private static EnumLayout.EnumValue opcode(EnumLayout opcodes, String text) throws Failure {
+        String t = text.strip();
+        try {
+            long v = t.startsWith("0x") || t.startsWith("0X") ? Long.parseLong(t.substring(2), 16) : Long.parseLong(t);
+            return opcodes.byValue(v).orElseThrow(() -> new Failure("unknown command opcode " + t + " (not in enum cmd_opcode)"));
+        } catch (NumberFormatException e) {
+            for (EnumLayout.EnumValue v : opcodes.values()) {
+                if (v.name().equalsIgnoreCase(t)) return v;
+            }
+            throw new Failure("unknown command opcode '" + t + "' (give a name from enum cmd_opcode, e.g. CREATE_CQ, or a number like 0x400)");
+        }
+    }
+
+    private EnumLayout enumOf(String name) throws Failure {
+        return model.enums().stream().filter(e -> e.name().name().equals(name)).findFirst()
+                .orElseThrow(() -> new Failure("the bundled spec has no enum " + name));
+    }
+
+    /** {@code LOCAL_PROT_ERR (0x4): Local protection error. Likely cause: ...}, or {@code unknown (0x77)}. */
+    static String describe(EnumLayout e, long value) {
+        Optional<EnumLayout.EnumValue> v = e.byValue(value);
+        if (v.isEmpty()) return "unknown (0x" + Long.toHexString(value) + ", not in enum " + e.name().name() + ")";
+        StringBuilder sb = new StringBuilder(v.get().name()).append(" (0x").append(Long.toHexString(value)).append(')');
+        if (!v.get().doc().text().isEmpty()) sb.append(": ").append(v.get().doc().text());
+        if (!v.get().detail().isEmpty()) sb.append(". Likely cause: ").append(v.get().detail());
+        return sb.toString();
+    }
+}

@@ -1,0 +1,159 @@
+package io.prmkit.cli;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads the bytes of a hex dump as people paste them: plain hex ({@code 00 00 04 00},
+ * {@code 00000400 00000000}, {@code 0x0400}), {@code xxd}, {@code hexdump -C} (including its
+ * {@code *} lines for repeated rows) and the kernel's {@code print_hex_dump} lines, with or
+ * without an offset or address column, a log prefix ({@code [  12.345] mlx5_core 0000:08:00.0: })
+ * or an ASCII column. Multi-byte groups are read in the order their digits are written (the PRM's
+ * big-endian order), unless {@code littleEndianGroups} says they were printed as little-endian
+ * numbers (the kernel's print_hex_dump with groupsize 2, 4 or 8 on x86, {@code xxd -e}).
+ * Every problem is an {@link BadHex} naming the line.
+ */
+final class HexInput {
+
+    /** A dump that cannot be read: one line for the user, naming where and why. */
+    static final class BadHex extends Exception {
+        BadHex(String message) {
+            super(message);
+        }
+    }
+
+    private static final Pattern TIMESTAMP = Pattern.compile("^\\s*\\[\\s*\\d+\\.\\d+\\]\\s*");
+    /** hexdump -C: an offset, two spaces, byte pairs, an ASCII column between bars. */
+    private static final Pattern HEXDUMP_C = Pattern.compile("^([0-9a-fA-F]{4,16})  ((?:[0-9a-fA-F]{2} {1,2})*[0-9a-fA-F]{2})\\s+\\|.*\\|\\s*$");
+    private static final Pattern HEXDUMP_END = Pattern.compile("^[0-9a-fA-F]{4,16}\\s*$");
+    /** An offset or address column ending in a colon, after any prefix that ends in ": ". */
+    private static final Pattern ADDRESSED = Pattern.compile("^(?:.*?:\\s+)??(?:0x)?([0-9a-fA-F]{1,16}):\\s+(\\S.*)$");
+    private static final Pattern PREFIXED = Pattern.compile("^.*?:\\s+((?:0x)?[0-9a-fA-F]+(?:\\s.*)?)$");
+    private static final Pattern GROUP = Pattern.compile("(?:0x)?([0-9a-fA-F]+),?");
+
+    private HexInput() {
+    }
+
+    static byte[] parse(String text, String source, boolean littleEndianGroups) throws BadHex {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        String[] lines = text.split("\r?\n", -1);
+        long base = -1;
+        byte[] previous = null;
+        boolean repeat = false;
+        for (int i = 0; i < lines.length; i++) {
+            String where = source + ":" + (i + 1);
+            String line = TIMESTAMP.matcher(lines[i]).replaceFirst("").stripTrailing();
+            if (line.isBlank()) continue;
+            if (line.strip().equals("*")) {
+                if (previous == null) throw new BadHex(where + ": '*' (hexdump's repeated rows) before any row");
+                repeat = true;
+                continue;
+            }
+            Matcher c = HEXDUMP_C.matcher(line);
+            Matcher end = HEXDUMP_END.matcher(line);
+            long address;
+            String data;
+            if (c.matches()) {
+                address = Long.parseUnsignedLong(c.group(1), 16);
+                data = c.group(2);
+            } else if (end.matches() && (base >= 0 || repeat)) {
+                // hexdump's last line: the total length, which ends a run of '*'
+                address = Long.parseUnsignedLong(line.strip(), 16);
+                data = "";
+            } else {
+                Matcher a = ADDRESSED.matcher(line);
+                if (a.matches() && startsWithHex(a.group(2))) {
+                    address = Long.parseUnsignedLong(a.group(1), 16);
+                    // xxd and print_hex_dump separate groups by one space and the ASCII column by two or more
+                    data = a.group(2).split("\\s{2,}", 2)[0];
+                } else {
+                    if (base >= 0) throw new BadHex(where + ": expected an offset column like the lines before, found '" + shorten(line) + "'");
+                    Matcher p = PREFIXED.matcher(line);
+                    data = p.matches() && !allHex(line) ? asciiColumnRemoved(p.group(1)) : line;
+                    address = -1;
+                }
+            }
+            if (address >= 0) {
+                if (base < 0) {
+                    if (out.size() > 0) throw new BadHex(where + ": an offset column appears after lines without one");
+                    base = address;
+                }
+                long expected = base + out.size();
+                if (repeat) {
+                    // hexdump -C printed '*' for rows equal to the previous one, up to this address
+                    while (base + out.size() < address) out.write(previous, 0, previous.length);
+                    if (base + out.size() != address) throw new BadHex(where + ": offset " + hex(address) + " does not end a run of repeated rows");
+                    repeat = false;
+                } else if (address != expected) {
+                    throw new BadHex(where + ": offset " + hex(address) + " where " + hex(expected) + " was expected (a line missing or repeated?)");
+                }
+            } else if (repeat) {
+                throw new BadHex(where + ": '*' needs offsets to say how many rows it stands for");
+            }
+            byte[] row = bytes(data, where, littleEndianGroups);
+            out.write(row, 0, row.length);
+            if (row.length > 0) previous = row;
+        }
+        if (repeat) throw new BadHex(source + ": the dump ends in '*' without the final offset that says how long it is");
+        if (out.size() == 0) throw new BadHex(source + ": no hex bytes in the input");
+        return out.toByteArray();
+    }
+
+    /** The hex groups of a line's data part, each an even number of digits. */
+    private static byte[] bytes(String data, String where, boolean littleEndianGroups) throws BadHex {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (String token : data.trim().split("\\s+")) {
+            if (token.isEmpty()) continue;
+            Matcher g = GROUP.matcher(token);
+            if (!g.matches()) throw new BadHex(where + ": '" + shorten(token) + "' is not hex");
+            String digits = g.group(1);
+            if (digits.length() % 2 != 0) {
+                throw new BadHex(where + ": '" + shorten(token) + "' has an odd number of hex digits (" + digits.length() + ")");
+            }
+            int n = digits.length() / 2;
+            byte[] group = new byte[n];
+            for (int k = 0; k < n; k++) group[k] = (byte) Integer.parseInt(digits, 2 * k, 2 * k + 2, 16);
+            for (int k = 0; k < n; k++) out.write(group[littleEndianGroups ? n - 1 - k : k]);
+        }
+        return out.toByteArray();
+    }
+
+    /**
+     * Drops an ASCII column from a line without offsets (print_hex_dump with DUMP_PREFIX_NONE): it
+     * follows the hex after two or more spaces. What follows the gap is kept when it is all hex
+     * (plain hex written with wider gaps), so no data is dropped.
+     */
+    private static String asciiColumnRemoved(String data) {
+        Matcher gap = Pattern.compile("\\s{2,}").matcher(data);
+        if (!gap.find()) return data;
+        String rest = data.substring(gap.end());
+        return allHex(rest) ? data : data.substring(0, gap.start());
+    }
+
+    private static boolean allHex(String s) {
+        for (String t : s.trim().split("\\s+")) {
+            if (!t.isEmpty() && !GROUP.matcher(t).matches()) return false;
+        }
+        return true;
+    }
+
+    private static boolean startsWithHex(String s) {
+        return GROUP.matcher(s.split("\\s+", 2)[0]).matches();
+    }
+
+    private static String hex(long v) {
+        return "0x" + Long.toHexString(v);
+    }
+
+    private static String shorten(String s) {
+        return s.length() > 40 ? s.substring(0, 37) + "..." : s;
+    }
+
+    /** For messages: the dump's formats, as the help text names them. */
+    static List<String> formats() {
+        return new ArrayList<>(List.of("plain hex", "xxd", "hexdump -C", "print_hex_dump (with or without offset/address)"));
+    }
+}

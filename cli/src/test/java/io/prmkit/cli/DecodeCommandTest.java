@@ -1,0 +1,129 @@
+package io.prmkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prmkit.cli.PrmkitCliTest.Run;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DecodeCommandTest {
+    /** hexdump -C of an error CQE: REQ_ERR, syndrome 0x04 (local protection), vendor syndrome 0x51, qpn 0x123. */
+    static final String ERR_CQE = """
+            00000000  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|
+            *
+            00000030  00 00 00 00 00 00 51 04  0a 00 01 23 00 05 00 d1  |......Q....#....|
+            00000040
+            """;
+
+    @TempDir
+    Path tmp;
+
+    private String file(String text) throws IOException {
+        Path p = Files.createTempFile(tmp, "dump", ".txt");
+        Files.writeString(p, text);
+        return p.toString();
+    }
+
+    /** Asserts exit code 1 and exactly this one error line. */
+    private void assertError(String expected, String... args) {
+        Run run = PrmkitCliTest.run(args);
+        assertEquals(1, run.exitCode(), run.out() + run.err());
+        assertEquals("prmkit decode: " + expected + "\n", run.err().replace("\r\n", "\n"));
+    }
+
+    @Test
+    void anErrorCqeNamesAndExplainsItsSyndrome() throws IOException {
+        Run run = PrmkitCliTest.run("decode", "--cqe", file(ERR_CQE));
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().startsWith("CQE opcode REQ_ERR (0xd): err_cqe\nerr_cqe (64 bytes)\n"), run.out());
+        assertTrue(run.out().contains("dword 0x34 [7:0]     syndrome = 0x4 LOCAL_PROT_ERR"), run.out());
+        assertTrue(run.out().contains("dword 0x38 [23:0]    qpn = 0x123"), run.out());
+        assertTrue(run.out().contains("syndrome: LOCAL_PROT_ERR (0x4): Local protection error. Likely cause: The lkey does not cover"), run.out());
+        assertTrue(run.out().contains("vendor syndrome: 0x51"), run.out());
+        assertTrue(run.out().contains("validate: ok"), run.out());
+    }
+
+    @Test
+    void aNormalCqeIsReadAsCqe64() throws IOException {
+        // opcode REQ (0), s_wqe_opcode SEND, qpn 0x123, wqe_counter 5, byte_cnt 60
+        String hex = "00".repeat(0x2c) + "0000003c" + "00".repeat(8) + "0a000123" + "00050001";
+        Run run = PrmkitCliTest.run("decode", "--cqe", file(hex));
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().startsWith("CQE opcode REQ (0x0): cqe64\ncqe64 (64 bytes)\n"), run.out());
+        assertTrue(run.out().contains("byte_cnt = 0x3c"), run.out());
+        assertTrue(run.out().contains("s_wqe_opcode = 0xa SEND"), run.out());
+        assertTrue(!run.out().contains("syndrome:"), run.out());
+    }
+
+    @Test
+    void aCreateCqMailboxDecodesTheEmbeddedCqc() throws IOException {
+        StringBuilder dump = new StringBuilder();
+        byte[] b = new byte[0x118];
+        b[0] = 0x04; // opcode CREATE_CQ
+        b[0x10 + 0x0c] = 0x0a; // cqc.log_cq_size
+        b[0x10 + 0x0f] = 0x07; // cqc.uar_page
+        b[0x10 + 0x17] = 0x03; // cqc.c_eqn_or_apu_element
+        b[0x110 + 3] = 0x01; // pas[0] = 0x1_2345_6000
+        b[0x110 + 4] = 0x23;
+        b[0x110 + 5] = 0x45;
+        b[0x110 + 6] = 0x60;
+        for (int row = 0; row < b.length; row += 16) {
+            dump.append(String.format("[   42.000001] mlx5_core 0000:08:00.0: %08x:", row));
+            for (int i = row; i < Math.min(row + 16, b.length); i++) dump.append(String.format(" %02x", b[i]));
+            dump.append('\n');
+        }
+        Run run = PrmkitCliTest.run("decode", "--command", file(dump.toString()));
+        assertEquals(0, run.exitCode(), run.err());
+        String o = run.out();
+        assertTrue(o.startsWith("command CREATE_CQ (0x400) input: create_cq_in\ncreate_cq_in (272 bytes)\n"), o);
+        assertTrue(o.contains("dword 0x00 [31:16]   opcode = 0x400 CREATE_CQ"), o);
+        assertTrue(o.contains("bytes 0x10..0x4f     cq_context : mlx5.cqc\n"), o);
+        assertTrue(o.contains("    dword 0x0c [28:24]   log_cq_size = 0xa\n"), o);
+        assertTrue(o.contains("    dword 0x0c [23:0]    uar_page = 0x7\n"), o);
+        assertTrue(o.contains("pas[0] = 0x123456000"), o);
+        assertTrue(o.contains("validate: ok"), o);
+    }
+
+    @Test
+    void aCommandOutputExplainsItsStatus() throws IOException {
+        Run run = PrmkitCliTest.run("decode", "--output", "create_cq", file("03000000 00a1b2c3 00000000 00000000"));
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().startsWith("command CREATE_CQ (0x400) output: create_cq_out\n"), run.out());
+        assertTrue(run.out().contains("status: BAD_PARAM_ERR (0x3): Bad parameter. Likely cause: A field holds a value out of range"), run.out());
+        assertTrue(run.out().contains("syndrome: 0xa1b2c3"), run.out());
+        Run byNumber = PrmkitCliTest.run("decode", "--output", "0x400", file("00000000 00000000 00000042 00000000"));
+        assertEquals(0, byNumber.exitCode(), byNumber.err());
+        assertTrue(byNumber.out().contains("cqn = 0x42"), byNumber.out());
+        assertTrue(byNumber.out().contains("status: OK (0x0): Success"), byNumber.out());
+    }
+
+    @Test
+    void aNamedStructureShowsReservedBitsAndValidateFindings() throws IOException {
+        // wqe_ctrl_seg: opcode SEND, qpn 0xabcdef, ds 0 (violates range 1..63), reserved 0x04 [7:6] set
+        Run run = PrmkitCliTest.run("decode", "wqe_ctrl_seg", file("0000010a abcdefc0 00000000 00000000"));
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("opcode = 0xa SEND"), run.out());
+        assertTrue(run.out().contains("!! reserved bits set"), run.out());
+        assertTrue(run.out().matches("(?s).*validate: \\d+ problems?\n.*ds.*"), run.out());
+    }
+
+    @Test
+    void eachKindOfBadInputIsOneLine() throws IOException {
+        String odd = file("00 01 0");
+        assertError(odd + ":1: '0' has an odd number of hex digits (1)", "decode", "cqe64", odd);
+        assertError("err_cqe needs 64 bytes, the input has 4", "decode", "err_cqe", file("00000000"));
+        assertError("a CQE has 64 bytes, the input has 8", "decode", "--cqe", file("00000000 000000d1"));
+        assertError("unknown structure 'no_such_struct'", "decode", "no_such_struct", file("00"));
+        assertError("unknown command opcode 0x999 (not in enum cmd_opcode)", "decode", "--command", file("09990000 00000000"));
+        assertError("unknown command opcode 'FROB' (give a name from enum cmd_opcode, e.g. CREATE_CQ, or a number like 0x400)",
+                "decode", "--output", "FROB", file("00"));
+        assertError(tmp.resolve("missing.txt") + ": no such file", "decode", "cqe64", tmp.resolve("missing.txt").toString());
+        Run usage = PrmkitCliTest.run("decode", "--cqe", "--command", file("00"));
+        assertEquals(2, usage.exitCode());
+        assertEquals("prmkit decode: --command, --output and --cqe exclude each other\n", usage.err().replace("\r\n", "\n"));
+    }
+}

@@ -1,0 +1,136 @@
+package io.prmkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.prmkit.dsl.Property;
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+
+class HexInputTest {
+    /** 0x00..0x2f, then the last 16 bytes of an error CQE. */
+    private static final byte[] BYTES = HexFormat.of().parseHex(
+            "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f"
+                    + "0000000000005104" + "0a00012300 0500d1".replace(" ", ""));
+
+    private static byte[] parse(String text) throws HexInput.BadHex {
+        return HexInput.parse(text, "in", false);
+    }
+
+    private static String error(String text) {
+        return assertThrows(HexInput.BadHex.class, () -> parse(text)).getMessage();
+    }
+
+    @Test
+    void xxd() throws Exception {
+        // real xxd output for these bytes, ASCII column included (its third row starts with a space)
+        assertArrayEquals(BYTES, parse("""
+                00000000: 0001 0203 0405 0607 0809 0a0b 0c0d 0e0f  ................
+                00000010: 1011 1213 1415 1617 1819 1a1b 1c1d 1e1f  ................
+                00000020: 2021 2223 2425 2627 2829 2a2b 2c2d 2e2f   !"#$%&'()*+,-./
+                00000030: 0000 0000 0000 5104 0a00 0123 0005 00d1  ......Q....#....
+                """));
+    }
+
+    @Test
+    void hexdumpCanonicalWithRepeatedRows() throws Exception {
+        byte[] zeros = new byte[0x40];
+        zeros[0x3f] = (byte) 0xd1;
+        assertArrayEquals(zeros, parse("""
+                00000000  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|
+                *
+                00000030  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 d1  |................|
+                00000040
+                """));
+        assertArrayEquals(BYTES, parse("""
+                00000000  00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f  |................|
+                00000010  10 11 12 13 14 15 16 17  18 19 1a 1b 1c 1d 1e 1f  |................|
+                00000020  20 21 22 23 24 25 26 27  28 29 2a 2b 2c 2d 2e 2f  | !"#$%&'()*+,-./|
+                00000030  00 00 00 00 00 00 51 04  0a 00 01 23 00 05 00 d1  |......Q....#....|
+                00000040
+                """));
+    }
+
+    @Test
+    void kernelPrintHexDumpWithOffsetAddressOrNothing() throws Exception {
+        StringBuilder offset = new StringBuilder();
+        StringBuilder address = new StringBuilder();
+        StringBuilder none = new StringBuilder();
+        for (int row = 0; row < 4; row++) {
+            StringBuilder hex = new StringBuilder();
+            for (int i = 0; i < 16; i++) hex.append(i == 0 ? "" : " ").append(String.format("%02x", BYTES[row * 16 + i]));
+            offset.append(String.format("[  123.456789] mlx5_core 0000:08:00.0: %08x: %s  ................%n", row * 16, hex));
+            address.append(String.format("ffff8881049c%04x: %s%n", 0x4000 + row * 16, hex));
+            none.append("mlx5_core 0000:08:00.0: ").append(hex).append('\n');
+        }
+        assertArrayEquals(BYTES, parse(offset.toString()));
+        assertArrayEquals(BYTES, parse(address.toString()));
+        assertArrayEquals(BYTES, parse(none.toString()));
+    }
+
+    @Test
+    void mlx5CommandTraceDwords() throws Exception {
+        assertArrayEquals(HexFormat.of().parseHex("0000040000000000"), parse("""
+                mlx5_core 0000:08:00.0: dump_buf:834:(pid 512): 000: 00000400 00000000
+                """));
+    }
+
+    @Test
+    void plainHexInAnyGrouping() throws Exception {
+        byte[] expected = HexFormat.of().parseHex("00000400deadbeef");
+        assertArrayEquals(expected, parse("00 00 04 00 de ad be ef"));
+        assertArrayEquals(expected, parse("00000400deadbeef\n"));
+        assertArrayEquals(expected, parse("0x00000400 0xdeadbeef"));
+        assertArrayEquals(expected, parse("0x00, 0x00, 0x04, 0x00,\n0xde, 0xad, 0xbe, 0xef"));
+        assertArrayEquals(expected, parse("00000400  deadbeef"));
+    }
+
+    @Test
+    void littleEndianGroupsAreSwapped() throws Exception {
+        assertArrayEquals(HexFormat.of().parseHex("0000040001020304"), HexInput.parse("00000000: 00040000 04030201", "in", true));
+    }
+
+    @Test
+    void badInputIsOneLineNamingTheLine() {
+        assertEquals("in:2: '0400000' has an odd number of hex digits (7)", error("00000000\n0400000\n"));
+        assertEquals("in:1: 'zz' is not hex", error("00 zz 11"));
+        assertEquals("in: no hex bytes in the input", error("\n  \n"));
+        assertEquals("in:2: offset 0x20 where 0x10 was expected (a line missing or repeated?)",
+                error("00000000: 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n00000020: 00\n"));
+        assertEquals("in:1: '*' (hexdump's repeated rows) before any row", error("*\n"));
+        assertEquals("in: the dump ends in '*' without the final offset that says how long it is",
+                error("00000000  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|\n*\n"));
+    }
+
+    /** Whatever the text, the parser returns bytes or a BadHex: never another exception. */
+    @Test
+    void fuzzedDumpsNeverCrash() {
+        String[] seeds = {
+            "00000000: 0001 0203 0405 0607 0809 0a0b 0c0d 0e0f  ................\n",
+            "00000000  00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f  |................|\n*\n00000040\n",
+            "[  1.2] mlx5_core 0000:08:00.0: 00000000: 04 00 00 00\n",
+            "0x00, 0x01,\n0xff\n",
+        };
+        String alphabet = "0123456789abcdefx:|*[] .\n\t,-Zq";
+        Property.check(500, g -> {
+            StringBuilder sb = new StringBuilder(g.oneOf(seeds));
+            int edits = g.between("edits", 1, 8);
+            for (int i = 0; i < edits; i++) {
+                int at = g.between(0, sb.length());
+                char c = alphabet.charAt(g.between(0, alphabet.length() - 1));
+                switch (g.between(0, 2)) {
+                    case 0 -> sb.insert(at, c);
+                    case 1 -> { if (at < sb.length()) sb.deleteCharAt(at); }
+                    default -> { if (at < sb.length()) sb.setCharAt(at, c); }
+                }
+            }
+            String text = g.note("text", sb.toString());
+            try {
+                HexInput.parse(text, "in", g.bool("le"));
+            } catch (HexInput.BadHex e) {
+                if (e.getMessage().contains("\n")) throw new AssertionError("multi-line message: " + e.getMessage());
+            }
+        });
+    }
+}

@@ -1,0 +1,180 @@
+package io.prmkit.driver.dp;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The demo's traffic, a pure function of a frame id: which kind of frame id is, its bytes and
+ * offload requests ({@link #build}), and the exact frames the wire must carry for it
+ * ({@link #expected}): tag inserted, checksums filled, short frames padded to 60 bytes, an LSO send
+ * cut into {@code mss}-byte TCP segments. A received frame names its id in its headers
+ * ({@link #identify}), so any frame can be checked byte for byte without keeping copies.
+ *
+ * <p>Kinds, by {@code id % 16}: UDP/IPv4 of {@code size} bytes (0-5, 12-15); VLAN-inserted UDP/IPv4
+ * (6); TCP/IPv4 with IPv4 and TCP checksum offload (7); UDP/IPv4 with checksum offload (8); TCP/IPv6
+ * and UDP/IPv6 with L4 checksum offload (9, 10); a UDP/IPv4 frame of 46..59 bytes the device pads
+ * (11). Id {@link #LSO_ID} is an LSO send of {@link #LSO_PAYLOAD} TCP bytes in {@link #LSO_MSS}-byte
+ * segments. Every UDP payload starts with the id; every TCP sequence number is {@code id << 16}
+ * plus the payload offset.
+ */
+public final class TrafficMix {
+    public static final int LSO_ID = 5;
+    public static final int LSO_PAYLOAD = 4000;
+    public static final int LSO_MSS = 1000;
+    public static final int MIN_FRAME = 60;
+
+    public enum Kind { UDP4, VLAN_UDP4, TCP4_CSUM, UDP4_CSUM, TCP6_CSUM, UDP6_CSUM, SHORT_UDP4, LSO_TCP4 }
+
+    private final int size;
+
+    /** {@code size}: length of the plain frames (without FCS), at least 64, at most 1514. */
+    public TrafficMix(int size) {
+        if (size < 64 || size > 1514) throw new IllegalArgumentException("frame size " + size + " outside 64..1514");
+        this.size = size;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    public Kind kind(int id) {
+        if (id == LSO_ID) return Kind.LSO_TCP4;
+        return switch (id & 15) {
+            case 6 -> Kind.VLAN_UDP4;
+            case 7 -> Kind.TCP4_CSUM;
+            case 8 -> Kind.UDP4_CSUM;
+            case 9 -> Kind.TCP6_CSUM;
+            case 10 -> Kind.UDP6_CSUM;
+            case 11 -> Kind.SHORT_UDP4;
+            default -> Kind.UDP4;
+        };
+    }
+
+    /** Length the driver sends for id (before VLAN insertion and padding). */
+    public int length(int id) {
+        return switch (kind(id)) {
+            case SHORT_UDP4 -> 46 + (id >>> 4) % 14;
+            case LSO_TCP4 -> Frames.minLength(false, true) + LSO_PAYLOAD;
+            case TCP6_CSUM, UDP6_CSUM -> Math.max(size, Frames.minLength(true, true) + 4);
+            default -> size;
+        };
+    }
+
+    /** Frames id puts on the wire. */
+    public int wireFrames(int id) {
+        return kind(id) == Kind.LSO_TCP4 ? (LSO_PAYLOAD + LSO_MSS - 1) / LSO_MSS : 1;
+    }
+
+    /** Largest frame {@link #expected} writes. */
+    public int maxWireLength() {
+        return Math.max(size, Frames.minLength(false, true) + LSO_MSS) + FrameHeaders.VLAN_HLEN;
+    }
+
+    /** Writes id's frame into buffer {@code h} of {@code pool} and sets its length and offload metadata. */
+    public void build(PacketPool pool, int h, int id) {
+        int len = length(id);
+        writeFrame(pool.memory(), pool.offset(h), id, len, true);
+        pool.length[h] = len;
+        int fl = 0;
+        switch (kind(id)) {
+            case VLAN_UDP4 -> {
+                fl = PacketFlags.TX_VLAN;
+                pool.vlanTci[h] = (short) vlanTci(id);
+            }
+            case TCP4_CSUM, UDP4_CSUM -> fl = PacketFlags.TX_IP_CSUM | PacketFlags.TX_L4_CSUM;
+            case TCP6_CSUM, UDP6_CSUM -> fl = PacketFlags.TX_L4_CSUM;
+            case LSO_TCP4 -> {
+                fl = PacketFlags.TX_LSO;
+                pool.mss[h] = (short) LSO_MSS;
+            }
+            default -> {}
+        }
+        pool.flags[h] = fl;
+    }
+
+    static int vlanTci(int id) {
+        return (3 << 13) | (1 + (id >>> 4) % 4094);
+    }
+
+    /** The frame as the driver sends it; offloaded checksums left 0 when {@code forDevice}, computed otherwise. */
+    private void writeFrame(MemorySegment s, long off, int id, int len, boolean forDevice) {
+        Kind k = kind(id);
+        boolean ipv6 = k == Kind.TCP6_CSUM || k == Kind.UDP6_CSUM;
+        boolean tcp = k == Kind.TCP4_CSUM || k == Kind.TCP6_CSUM || k == Kind.LSO_TCP4;
+        boolean offloaded = k == Kind.TCP4_CSUM || k == Kind.UDP4_CSUM || ipv6 || k == Kind.LSO_TCP4;
+        Frames.build(s, off, len, ipv6, tcp, id, id, offloaded && forDevice);
+        int l4 = FrameHeaders.l4Offset(s, off, len);
+        if (tcp) {
+            s.set(Frames.BE32, off + l4 + 4, id << 16);
+        } else {
+            s.set(Frames.BE32, off + l4 + Frames.UDP_HLEN, id);
+        }
+        if (!(offloaded && forDevice)) {
+            Frames.setIpv4Checksum(s, off, len);
+            Frames.setL4Checksum(s, off, len);
+        }
+    }
+
+    /**
+     * Writes the {@code segment}-th frame the wire must carry for {@code id} at {@code off} of
+     * {@code out} (room: {@link #maxWireLength()} + the original frame for LSO) and returns its length.
+     */
+    public int expected(int id, int segment, MemorySegment out, long off) {
+        Kind k = kind(id);
+        int len = length(id);
+        if (k == Kind.LSO_TCP4) {
+            // Build the whole frame after the segment's room, then cut segment `segment` out of it.
+            long whole = off + maxWireLength();
+            writeFrame(out, whole, id, len, false);
+            int hdr = FrameHeaders.headersEnd(out, whole, len);
+            int pay = len - hdr;
+            int from = segment * LSO_MSS;
+            int chunk = Math.min(LSO_MSS, pay - from);
+            MemorySegment.copy(out, whole, out, off, hdr);
+            MemorySegment.copy(out, whole + hdr + from, out, off + hdr, chunk);
+            long l3 = off + FrameHeaders.ETH_HLEN;
+            long l4 = l3 + Frames.IPV4_HLEN;
+            out.set(Frames.BE16, l3 + 2, (short) (Frames.IPV4_HLEN + Frames.TCP_HLEN + chunk));
+            out.set(Frames.BE16, l3 + 4, (short) ((out.get(Frames.BE16, l3 + 4) & 0xffff) + segment));
+            out.set(Frames.BE32, l4 + 4, (id << 16) + from);
+            int flags = out.get(ValueLayout.JAVA_BYTE, l4 + 13) & 0xff;
+            if (from + chunk < pay) flags &= ~0x09; // FIN and PSH only on the last segment
+            if (segment > 0) flags &= ~0x80; // CWR only on the first
+            out.set(ValueLayout.JAVA_BYTE, l4 + 13, (byte) flags);
+            int seglen = hdr + chunk;
+            Frames.setIpv4Checksum(out, off, seglen);
+            Frames.setL4Checksum(out, off, seglen);
+            return seglen;
+        }
+        writeFrame(out, off, id, len, false);
+        if (k == Kind.VLAN_UDP4) {
+            MemorySegment.copy(out, off + 12, out, off + 16, len - 12);
+            out.set(Frames.BE16, off + 12, (short) FrameHeaders.ETHERTYPE_VLAN);
+            out.set(Frames.BE16, off + 14, (short) vlanTci(id));
+            len += FrameHeaders.VLAN_HLEN;
+        }
+        if (len < MIN_FRAME) {
+            out.asSlice(off + len, MIN_FRAME - len).fill((byte) 0);
+            len = MIN_FRAME;
+        }
+        return len;
+    }
+
+    /**
+     * The id and segment a received frame claims to be, as {@code id << 8 | segment}, or -1 when it
+     * names none (then it is corrupt). The claim is checked by comparing with {@link #expected}.
+     */
+    public static long identify(MemorySegment s, long off, int len) {
+        int l4 = FrameHeaders.l4Offset(s, off, len);
+        int proto = FrameHeaders.ipProtocol(s, off, len);
+        if (l4 < 0) return -1;
+        if (proto == FrameHeaders.IPPROTO_TCP && len >= l4 + 8) {
+            int seq = s.get(Frames.BE32, off + l4 + 4);
+            return ((long) (seq >>> 16) << 8) | ((seq & 0xffff) / LSO_MSS);
+        }
+        if (proto == FrameHeaders.IPPROTO_UDP && len >= l4 + Frames.UDP_HLEN + 4) {
+            return (long) s.get(Frames.BE32, off + l4 + Frames.UDP_HLEN) << 8;
+        }
+        return -1;
+    }
+}

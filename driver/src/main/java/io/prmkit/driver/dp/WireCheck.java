@@ -1,0 +1,95 @@
+package io.prmkit.driver.dp;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Checks received frames against what the wire must carry for a {@link TrafficMix}: each frame is
+ * identified by its headers, its expected bytes are rebuilt and compared byte for byte, and each
+ * (id, segment) may arrive once. Counts lost, corrupt and duplicated frames; allocates only at
+ * construction. One per receiving thread (merge the counts), or shared by one thread.
+ */
+public final class WireCheck {
+    private final TrafficMix mix;
+    private final int ids;
+    private final int[] seen; // per id: bit per wire segment received
+    private final MemorySegment scratch;
+    private long received;
+    private long corrupt;
+    private long duplicate;
+    private long expectedFrames;
+
+    public WireCheck(TrafficMix mix, int ids) {
+        this.mix = mix;
+        this.ids = ids;
+        this.seen = new int[ids];
+        this.scratch = Arena.ofAuto().allocate(2L * mix.maxWireLength() + 16384, 64);
+    }
+
+    /** Counts {@code id}'s frames as expected on the wire (call for every frame that was sent). */
+    public void sent(int id) {
+        expectedFrames += mix.wireFrames(id);
+    }
+
+    /**
+     * Checks one received frame. With {@code strippedTci >= 0} the device stripped that VLAN tag and
+     * the frame is compared with the tag put back. Returns true when it is an expected, first copy.
+     */
+    public boolean check(MemorySegment s, long off, int len, int strippedTci) {
+        received++;
+        long claim = TrafficMix.identify(s, off, len);
+        if (claim < 0 || (claim >>> 8) >= ids) {
+            corrupt++;
+            return false;
+        }
+        int id = (int) (claim >>> 8);
+        int seg = (int) (claim & 0xff);
+        if (seg >= mix.wireFrames(id)) {
+            corrupt++;
+            return false;
+        }
+        int elen = mix.expected(id, seg, scratch, 0);
+        boolean same;
+        if (strippedTci >= 0) {
+            same = len + FrameHeaders.VLAN_HLEN == elen
+                    && (scratch.get(Frames.BE16, 12) & 0xffff) == FrameHeaders.ETHERTYPE_VLAN
+                    && (scratch.get(Frames.BE16, 14) & 0xffff) == strippedTci
+                    && MemorySegment.mismatch(s, off, off + 12, scratch, 0, 12) < 0
+                    && MemorySegment.mismatch(s, off + 12, off + len, scratch, 16, elen) < 0;
+        } else {
+            same = len == elen && MemorySegment.mismatch(s, off, off + len, scratch, 0, elen) < 0;
+        }
+        if (!same) {
+            corrupt++;
+            return false;
+        }
+        int bit = 1 << seg;
+        if ((seen[id] & bit) != 0) {
+            duplicate++;
+            return false;
+        }
+        seen[id] |= bit;
+        return true;
+    }
+
+    public long received() {
+        return received;
+    }
+
+    public long corrupt() {
+        return corrupt;
+    }
+
+    public long duplicate() {
+        return duplicate;
+    }
+
+    public long expectedFrames() {
+        return expectedFrames;
+    }
+
+    /** Expected frames that did not arrive intact. */
+    public long lost() {
+        return expectedFrames - (received - corrupt - duplicate);
+    }
+}

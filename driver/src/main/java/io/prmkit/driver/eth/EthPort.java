@@ -1,0 +1,332 @@
+package io.prmkit.driver.eth;
+
+import io.prmkit.driver.Mlx5Exception;
+import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.core.Caps;
+import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.dp.CqResources;
+import io.prmkit.driver.dp.RqResources;
+import io.prmkit.driver.dp.SqResources;
+import io.prmkit.driver.res.CompletionQueue;
+import io.prmkit.driver.res.DeviceObject;
+import io.prmkit.driver.res.FlowEntry;
+import io.prmkit.driver.res.FlowGroup;
+import io.prmkit.driver.res.FlowTable;
+import io.prmkit.driver.res.Mkey;
+import io.prmkit.driver.res.ProtectionDomain;
+import io.prmkit.driver.res.QCounter;
+import io.prmkit.driver.res.ReceiveQueue;
+import io.prmkit.driver.res.Rqt;
+import io.prmkit.driver.res.SendQueue;
+import io.prmkit.driver.res.Tir;
+import io.prmkit.driver.res.Tis;
+import io.prmkit.driver.res.TransportDomain;
+import io.prmkit.mlx5.AccessRegisterIn;
+import io.prmkit.mlx5.AccessRegisterOpMod;
+import io.prmkit.mlx5.AccessRegisterOut;
+import io.prmkit.mlx5.CmdHcaCap;
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.Eth8023CntrsGrpDataLayout;
+import io.prmkit.mlx5.EthCntrsGrpDataLayoutAuto;
+import io.prmkit.mlx5.EqeType;
+import io.prmkit.mlx5.InlineMode;
+import io.prmkit.mlx5.MacAddressLayout;
+import io.prmkit.mlx5.ModifyNicVportContextIn;
+import io.prmkit.mlx5.ModifyNicVportContextOut;
+import io.prmkit.mlx5.ModifyNicVportFieldSelect;
+import io.prmkit.mlx5.NicVportContext;
+import io.prmkit.mlx5.PerProtocolNetworkingOffloadCaps;
+import io.prmkit.mlx5.PmtuReg;
+import io.prmkit.mlx5.PortChangeSubtype;
+import io.prmkit.mlx5.PpcntGrp;
+import io.prmkit.mlx5.PpcntReg;
+import io.prmkit.mlx5.QueryNicVportContextIn;
+import io.prmkit.mlx5.QueryNicVportContextOut;
+import io.prmkit.mlx5.QueryVportCounterIn;
+import io.prmkit.mlx5.QueryVportCounterOut;
+import io.prmkit.mlx5.QueryVportStateIn;
+import io.prmkit.mlx5.QueryVportStateOut;
+import io.prmkit.mlx5.RegisterId;
+import io.prmkit.mlx5.SqState;
+import io.prmkit.mlx5.TrafficCounter;
+import io.prmkit.mlx5.VportOperState;
+import io.prmkit.mlx5.VportStateOpMod;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+
+/**
+ * An Ethernet port on an mlx5 function, built the way Linux's mlx5e builds its channels (PRM
+ * "Ethernet" chapters): PD, transport domain, a physical-address mkey, a TIS and a Q counter; per
+ * queue pair an SQ with its CQ and an RQ with its CQ (both moved to RDY); an RQT over the RQs and
+ * an RSS TIR (Toeplitz over IPv4 addresses and TCP ports); a NIC RX flow table whose catch-all
+ * entry forwards to that TIR, made the root; then MTU (vport context and PMTU) and promiscuous mode.
+ * The rings go to the datapath through {@link #txResources}/{@link #rxResources}.
+ *
+ * <p>Link state follows PORT_CHANGE events (and {@link #refreshLinkState}). Everything is closed
+ * in reverse order by {@link #close()}, also by the device's close.
+ */
+public final class EthPort implements AutoCloseable {
+
+    private final Mlx5Device dev;
+    private final CommandInterface cmd;
+    private final EthPortConfig config;
+    private final Deque<DeviceObject> objects = new ArrayDeque<>();
+    private final List<SendQueue> sqs = new ArrayList<>();
+    private final List<ReceiveQueue> rqs = new ArrayList<>();
+    private final Mlx5Device.EventListener listener = this::event;
+    private QCounter counter;
+    private Mkey mkey;
+    private int bfHalf;
+    private volatile boolean linkUp;
+    private volatile long linkChanges;
+    private boolean closed;
+
+    private EthPort(Mlx5Device dev, EthPortConfig config) {
+        this.dev = dev;
+        this.cmd = dev.commands();
+        this.config = config;
+    }
+
+    /** Builds the port; on failure undoes what it built and rethrows. */
+    public static EthPort open(Mlx5Device dev, EthPortConfig config) {
+        EthPort p = new EthPort(dev, config);
+        try {
+            p.build();
+        } catch (RuntimeException e) {
+            try {
+                p.close();
+            } catch (RuntimeException s) {
+                e.addSuppressed(s);
+            }
+            throw e;
+        }
+        dev.own(p);
+        return p;
+    }
+
+    private <T extends DeviceObject> T keep(T o) {
+        objects.push(o);
+        return o;
+    }
+
+    private void build() {
+        Caps caps = dev.caps();
+        MemorySegment gen = caps.general();
+        Caps.require(CmdHcaCap.eth_net_offloads(gen), "Ethernet port", "cmd_hca_cap.eth_net_offloads");
+        Caps.require(CmdHcaCap.nic_flow_table(gen), "Ethernet port receive steering", "cmd_hca_cap.nic_flow_table");
+        Caps.requireLog(config.queuePairs(), CmdHcaCap.log_max_sq(gen), "Ethernet port SQs", "cmd_hca_cap.log_max_sq");
+        Caps.requireLog(config.queuePairs(), CmdHcaCap.log_max_rq(gen), "Ethernet port RQs", "cmd_hca_cap.log_max_rq");
+        Caps.requireLog(2L * config.queuePairs(), CmdHcaCap.log_max_cq(gen), "Ethernet port CQs", "cmd_hca_cap.log_max_cq");
+        int logBf = CmdHcaCap.log_bf_reg_size(gen);
+        bfHalf = logBf == 0 ? 0 : (1 << logBf) / 2;
+        InlineMode inline = minInline(caps);
+
+        var pd = keep(ProtectionDomain.allocate(cmd));
+        var td = keep(TransportDomain.allocate(cmd));
+        mkey = keep(Mkey.physical(cmd, pd));
+        var tis = keep(Tis.create(cmd, td));
+        if (CmdHcaCap.max_qp_cnt(gen) > 0) counter = keep(QCounter.allocate(cmd));
+        int eqn = dev.asyncEq().eqn();
+        for (int i = 0; i < config.queuePairs(); i++) {
+            var txCq = keep(CompletionQueue.create(cmd, dev.dma(), caps, dev.uar(), eqn, config.logSqWqeBbs()));
+            sqs.add(keep(SendQueue.create(cmd, dev.dma(), caps, dev.uar(), pd, tis, txCq, mkey, config.logSqWqeBbs(), inline)));
+            var rxCq = keep(CompletionQueue.create(cmd, dev.dma(), caps, dev.uar(), eqn, config.logRqWqes()));
+            rqs.add(keep(ReceiveQueue.create(cmd, dev.dma(), caps, pd, rxCq, mkey, counter, config.logRqWqes())));
+        }
+        var rqt = keep(Rqt.create(cmd, caps, rqs, config.rqtSize()));
+        var tir = keep(Tir.rss(cmd, td, rqt, Tir.DEFAULT_TOEPLITZ_KEY));
+        // Default steering rule: one catch-all group and entry in the root NIC RX table.
+        var table = keep(FlowTable.nicRx(cmd, caps, 0, 1));
+        var group = keep(FlowGroup.create(table, 0, 0, 0, null));
+        keep(FlowEntry.forwardToTir(group, 0, null, tir));
+        table.setRoot();
+        setMtu(config.mtu());
+        setPromiscuous(config.promiscuous());
+        dev.addEventListener(listener);
+        refreshLinkState();
+    }
+
+    /**
+     * The inline mode every WQE honours: per the Ethernet cap {@code wqe_inline_mode} (0: L2 headers
+     * inline, 1: what the vport context says, 2: none needed), as Linux's mlx5_query_min_inline.
+     */
+    private InlineMode minInline(Caps caps) {
+        int mode = PerProtocolNetworkingOffloadCaps.wqe_inline_mode(caps.eth());
+        if (mode == 2) return InlineMode.NONE;
+        if (mode == 1) {
+            var in = CommandInterface.input(QueryNicVportContextIn.SIZE);
+            QueryNicVportContextIn.opcode$set(in, CmdOpcode.QUERY_NIC_VPORT_CONTEXT);
+            var out = cmd.execute(in, QueryNicVportContextIn.LAYOUT, QueryNicVportContextOut.SIZE, QueryNicVportContextOut.LAYOUT);
+            InlineMode m = NicVportContext.min_wqe_inline_mode$enum(QueryNicVportContextOut.nic_vport_context(out));
+            return m != null ? m : InlineMode.L2;
+        }
+        return InlineMode.L2;
+    }
+
+    /** MTU: PMTU admin_mtu (ACCESS_REG write) and the vport context's mtu (MODIFY_NIC_VPORT_CONTEXT). */
+    public void setMtu(int mtu) {
+        long reg = AccessRegisterIn.register_data$BYTE_OFFSET;
+        var in = CommandInterface.input(reg + PmtuReg.SIZE);
+        AccessRegisterIn.opcode$set(in, CmdOpcode.ACCESS_REG);
+        AccessRegisterIn.op_mod$set(in, AccessRegisterOpMod.WRITE);
+        AccessRegisterIn.register_id$set(in, RegisterId.PMTU);
+        PmtuReg.local_port$set(in, reg, 1);
+        PmtuReg.admin_mtu$set(in, reg, mtu);
+        cmd.execute(in, AccessRegisterIn.LAYOUT, AccessRegisterOut.SIZE + PmtuReg.SIZE, AccessRegisterOut.LAYOUT);
+        modifyVport(fs -> ModifyNicVportFieldSelect.mtu$set(fs, true), ctx -> NicVportContext.mtu$set(ctx, mtu));
+    }
+
+    /** Promiscuous mode (vport promisc_all). */
+    public void setPromiscuous(boolean on) {
+        modifyVport(fs -> ModifyNicVportFieldSelect.promisc$set(fs, true), ctx -> NicVportContext.promisc_all$set(ctx, on));
+    }
+
+    private void modifyVport(java.util.function.Consumer<MemorySegment> select, java.util.function.Consumer<MemorySegment> value) {
+        var in = CommandInterface.input(ModifyNicVportContextIn.SIZE);
+        ModifyNicVportContextIn.opcode$set(in, CmdOpcode.MODIFY_NIC_VPORT_CONTEXT);
+        select.accept(ModifyNicVportContextIn.field_select(in));
+        value.accept(ModifyNicVportContextIn.nic_vport_context(in));
+        cmd.execute(in, ModifyNicVportContextIn.LAYOUT, ModifyNicVportContextOut.SIZE, ModifyNicVportContextOut.LAYOUT);
+    }
+
+    /** The vport's permanent MAC address (QUERY_NIC_VPORT_CONTEXT), as 6 bytes. */
+    public byte[] macAddress() {
+        var in = CommandInterface.input(QueryNicVportContextIn.SIZE);
+        QueryNicVportContextIn.opcode$set(in, CmdOpcode.QUERY_NIC_VPORT_CONTEXT);
+        var out = cmd.execute(in, QueryNicVportContextIn.LAYOUT, QueryNicVportContextOut.SIZE, QueryNicVportContextOut.LAYOUT);
+        MemorySegment mac = NicVportContext.permanent_address(QueryNicVportContextOut.nic_vport_context(out));
+        long v = (long) MacAddressLayout.mac_addr_47_32(mac) << 32 | Integer.toUnsignedLong(MacAddressLayout.mac_addr_31_0(mac));
+        byte[] b = new byte[6];
+        for (int i = 0; i < 6; i++) b[i] = (byte) (v >>> (40 - 8 * i));
+        return b;
+    }
+
+    /** QUERY_VPORT_STATE: the operational link state, now. */
+    public boolean refreshLinkState() {
+        var in = CommandInterface.input(QueryVportStateIn.SIZE);
+        QueryVportStateIn.opcode$set(in, CmdOpcode.QUERY_VPORT_STATE);
+        QueryVportStateIn.op_mod$set(in, VportStateOpMod.VNIC_VPORT);
+        var out = cmd.execute(in, QueryVportStateIn.LAYOUT, QueryVportStateOut.SIZE, QueryVportStateOut.LAYOUT);
+        linkUp = QueryVportStateOut.state(out) == VportOperState.UP.value;
+        return linkUp;
+    }
+
+    /** PORT_CHANGE events (interrupt thread): DOWN and ACTIVE flip the link state. */
+    private void event(int type, MemorySegment eqe) {
+        if (type != EqeType.PORT_CHANGE$VALUE) return;
+        int sub = io.prmkit.mlx5.Eqe.event_sub_type(eqe);
+        if (sub == PortChangeSubtype.DOWN.value) linkUp = false;
+        else if (sub == PortChangeSubtype.ACTIVE.value) linkUp = true;
+        else return;
+        linkChanges++;
+    }
+
+    /** The link state as last reported (by event or {@link #refreshLinkState}). */
+    public boolean linkUp() {
+        return linkUp;
+    }
+
+    /** Link state changes seen in PORT_CHANGE events. */
+    public long linkChanges() {
+        return linkChanges;
+    }
+
+    public int queuePairs() {
+        return config.queuePairs();
+    }
+
+    public SendQueue sendQueue(int i) {
+        return sqs.get(i);
+    }
+
+    public ReceiveQueue receiveQueue(int i) {
+        return rqs.get(i);
+    }
+
+    /** SQ {@code i} as the TX datapath takes it; its error recovery runs MODIFY_SQ through this port. */
+    public SqResources txResources(int i) {
+        SendQueue sq = sqs.get(i);
+        return new SqResources(sq.ringRegion(), sq.logWqeBbs(), sq.sqn(), sq.doorbellRecord(), dev.bar(), sq.doorbellOffset(), bfHalf,
+                cq(sq.cq()), mkey.key(), sq.minInline(), (sqn, from, to) -> sq.modify(from, to));
+    }
+
+    /** RQ {@code i} as the RX datapath takes it. */
+    public RqResources rxResources(int i) {
+        ReceiveQueue rq = rqs.get(i);
+        return new RqResources(rq.ringRegion(), rq.logWqes(), rq.rqn(), rq.doorbellRecord(), cq(rq.cq()), mkey.key());
+    }
+
+    private static CqResources cq(CompletionQueue cq) {
+        return new CqResources(cq.ringRegion(), cq.logSize(), cq.cqn(), cq.doorbellRecord());
+    }
+
+    /** The lkey of the port's physical-address mkey (for packet buffers). */
+    public int lkey() {
+        return mkey.key();
+    }
+
+    /** Reads the vport counters, the Q counter and PPCNT's IEEE 802.3 group. */
+    public PortStats stats() {
+        var in = CommandInterface.input(QueryVportCounterIn.SIZE);
+        QueryVportCounterIn.opcode$set(in, CmdOpcode.QUERY_VPORT_COUNTER);
+        var v = cmd.execute(in, QueryVportCounterIn.LAYOUT, QueryVportCounterOut.SIZE, QueryVportCounterOut.LAYOUT);
+
+        long reg = AccessRegisterIn.register_data$BYTE_OFFSET;
+        var pin = CommandInterface.input(reg + PpcntReg.SIZE);
+        AccessRegisterIn.opcode$set(pin, CmdOpcode.ACCESS_REG);
+        AccessRegisterIn.op_mod$set(pin, AccessRegisterOpMod.READ);
+        AccessRegisterIn.register_id$set(pin, RegisterId.PPCNT);
+        PpcntReg.local_port$set(pin, reg, 1);
+        PpcntReg.grp$set(pin, reg, PpcntGrp.IEEE_802_3);
+        var pout = cmd.execute(pin, AccessRegisterIn.LAYOUT, AccessRegisterOut.SIZE + PpcntReg.SIZE, AccessRegisterOut.LAYOUT);
+        MemorySegment c = EthCntrsGrpDataLayoutAuto.eth_802_3_cntrs_grp_data_layout(
+                PpcntReg.counter_set(pout, AccessRegisterOut.SIZE));
+
+        return new PortStats(
+                TrafficCounter.packets(QueryVportCounterOut.received_eth_unicast(v)), TrafficCounter.octets(QueryVportCounterOut.received_eth_unicast(v)),
+                TrafficCounter.packets(QueryVportCounterOut.transmitted_eth_unicast(v)), TrafficCounter.octets(QueryVportCounterOut.transmitted_eth_unicast(v)),
+                TrafficCounter.packets(QueryVportCounterOut.received_eth_multicast(v)), TrafficCounter.packets(QueryVportCounterOut.transmitted_eth_multicast(v)),
+                TrafficCounter.packets(QueryVportCounterOut.received_eth_broadcast(v)), TrafficCounter.packets(QueryVportCounterOut.transmitted_eth_broadcast(v)),
+                TrafficCounter.packets(QueryVportCounterOut.received_errors(v)), TrafficCounter.packets(QueryVportCounterOut.transmit_errors(v)),
+                counter != null ? counter.outOfBuffer() : 0,
+                hiLo(Eth8023CntrsGrpDataLayout.a_frames_transmitted_ok_high(c), Eth8023CntrsGrpDataLayout.a_frames_transmitted_ok_low(c)),
+                hiLo(Eth8023CntrsGrpDataLayout.a_frames_received_ok_high(c), Eth8023CntrsGrpDataLayout.a_frames_received_ok_low(c)),
+                hiLo(Eth8023CntrsGrpDataLayout.a_octets_transmitted_ok_high(c), Eth8023CntrsGrpDataLayout.a_octets_transmitted_ok_low(c)),
+                hiLo(Eth8023CntrsGrpDataLayout.a_octets_received_ok_high(c), Eth8023CntrsGrpDataLayout.a_octets_received_ok_low(c)),
+                hiLo(Eth8023CntrsGrpDataLayout.a_frame_check_sequence_errors_high(c), Eth8023CntrsGrpDataLayout.a_frame_check_sequence_errors_low(c)));
+    }
+
+    private static long hiLo(int hi, int lo) {
+        return (long) hi << 32 | Integer.toUnsignedLong(lo);
+    }
+
+    /** Closes every object in reverse order of creation; keeps going past failures and throws the first. */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) return;
+            closed = true;
+        }
+        dev.removeEventListener(listener);
+        dev.disown(this);
+        Mlx5Exception first = null;
+        while (!objects.isEmpty()) {
+            DeviceObject o = objects.pop();
+            try {
+                o.close();
+            } catch (Mlx5Exception e) {
+                if (first == null) first = e;
+                else first.addSuppressed(e);
+            }
+        }
+        if (first != null && dev.fatalError() == null) throw first;
+    }
+
+    /** SQ state helper for recovery tests and tools. */
+    public void modifySq(int i, SqState from, SqState to) {
+        sqs.get(i).modify(from, to);
+    }
+}

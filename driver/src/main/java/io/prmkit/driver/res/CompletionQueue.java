@@ -1,0 +1,129 @@
+package io.prmkit.driver.res;
+
+import io.prmkit.driver.Mlx5Exception;
+import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.core.Caps;
+import io.prmkit.mlx5.CmdHcaCap;
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.Cqc;
+import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeOpcode;
+import io.prmkit.mlx5.CqeSize;
+import io.prmkit.mlx5.CreateCqIn;
+import io.prmkit.mlx5.CreateCqOut;
+import io.prmkit.mlx5.DestroyCqIn;
+import io.prmkit.mlx5.DestroyCqOut;
+import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.platform.DmaMemory;
+import io.prmkit.platform.DmaRegion;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A completion queue (PRM "Completion Queues", CREATE_CQ): a ring of 2^n 64-byte CQEs in host
+ * memory, an 8-byte doorbell record (consumer index and arm word), the UAR used to arm it and the EQ
+ * that receives its completion events. Every CQE starts as opcode INVALID with owner = 1, so the
+ * first pass of the device (owner 0) is told apart from stale entries.
+ */
+public final class CompletionQueue extends DeviceObject {
+
+    private static final long PAGE = 4096;
+    private static final PrmLayout.Field OPCODE = Cqe64.LAYOUT.field("opcode").orElseThrow();
+    private static final PrmLayout.Field OWNER = Cqe64.LAYOUT.field("owner").orElseThrow();
+
+    private final DmaRegion ring;
+    private final DmaRegion doorbell;
+    private final int logSize;
+    private final Uar uar;
+    private final int eqn;
+
+    private CompletionQueue(CommandInterface cmd, int cqn, DmaRegion ring, DmaRegion doorbell, int logSize, Uar uar, int eqn) {
+        super(cmd, cqn);
+        this.ring = ring;
+        this.doorbell = doorbell;
+        this.logSize = logSize;
+        this.uar = uar;
+        this.eqn = eqn;
+    }
+
+    /** CREATE_CQ with 2^{@code logSize} 64-byte CQEs, events to EQ {@code eqn}. */
+    public static CompletionQueue create(CommandInterface cmd, DmaMemory dma, Caps caps, Uar uar, int eqn, int logSize) {
+        Caps.requireLog(1L << logSize, CmdHcaCap.log_max_cq_sz(caps.general()), "CREATE_CQ entries", "cmd_hca_cap.log_max_cq_sz");
+        long bytes = Cqe64.SIZE << logSize;
+        long pages = (bytes + PAGE - 1) / PAGE;
+        DmaRegion ring = dma.allocate(pages * PAGE, PAGE);
+        DmaRegion db;
+        try {
+            db = dma.allocate(64, 64);
+        } catch (RuntimeException e) {
+            ring.close();
+            throw e;
+        }
+        try {
+            MemorySegment r = ring.segment();
+            for (long i = 0; i < 1L << logSize; i++) {
+                Cqe64.LAYOUT.set(r, i * Cqe64.SIZE, OPCODE, CqeOpcode.INVALID.value);
+                Cqe64.LAYOUT.set(r, i * Cqe64.SIZE, OWNER, 1);
+            }
+            var in = CommandInterface.input(CreateCqIn.SIZE + pages * (CreateCqIn.pas$ELEMENT_BITS / 8));
+            CreateCqIn.opcode$set(in, CmdOpcode.CREATE_CQ);
+            MemorySegment cqc = CreateCqIn.cq_context(in);
+            Cqc.cqe_sz$set(cqc, CqeSize.BYTES_64);
+            Cqc.log_cq_size$set(cqc, logSize);
+            Cqc.uar_page$set(cqc, uar.index());
+            Cqc.c_eqn_or_apu_element$set(cqc, eqn);
+            Cqc.log_page_size$set(cqc, 0);
+            Cqc.dbr_addr$set(cqc, db.busAddress());
+            for (long p = 0; p < pages; p++) CreateCqIn.pas$set(in, p, ring.busAddress(p * PAGE));
+            var out = cmd.execute(in, CreateCqIn.LAYOUT, CreateCqOut.SIZE, CreateCqOut.LAYOUT);
+            return new CompletionQueue(cmd, CreateCqOut.cqn(out), ring, db, logSize, uar, eqn);
+        } catch (RuntimeException e) {
+            ring.close();
+            db.close();
+            throw e;
+        }
+    }
+
+    public int cqn() {
+        return id();
+    }
+
+    /** The CQE ring (2^logSize entries of Cqe64.SIZE bytes). */
+    public DmaRegion ringRegion() {
+        return ring;
+    }
+
+    public int logSize() {
+        return logSize;
+    }
+
+    /** The CQ doorbell record ({@code cq_doorbell_record}: consumer index, arm word). */
+    public MemorySegment doorbellRecord() {
+        return doorbell.segment().asSlice(0, io.prmkit.mlx5.CqDoorbellRecord.SIZE);
+    }
+
+    public Uar uar() {
+        return uar;
+    }
+
+    public int eqn() {
+        return eqn;
+    }
+
+    @Override
+    protected void destroy() {
+        var in = CommandInterface.input(DestroyCqIn.SIZE);
+        DestroyCqIn.opcode$set(in, CmdOpcode.DESTROY_CQ);
+        DestroyCqIn.cqn$set(in, id());
+        cmd.execute(in, DestroyCqIn.LAYOUT, DestroyCqOut.SIZE, DestroyCqOut.LAYOUT);
+    }
+
+    @Override
+    protected void release() {
+        ring.close();
+        doorbell.close();
+    }
+
+    static void check(boolean ok, String message) {
+        if (!ok) throw new Mlx5Exception(message);
+    }
+}

@@ -1,0 +1,66 @@
+package io.prmkit.driver.res;
+
+import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.DeleteFteIn;
+import io.prmkit.mlx5.DeleteFteOut;
+import io.prmkit.mlx5.DestFormatStruct;
+import io.prmkit.mlx5.DestFormatStructFlowCounterListAuto;
+import io.prmkit.mlx5.ExtendedDestFormat;
+import io.prmkit.mlx5.FlowContext;
+import io.prmkit.mlx5.FlowContextAction;
+import io.prmkit.mlx5.FlowDestinationType;
+import io.prmkit.mlx5.SetFteIn;
+import io.prmkit.mlx5.SetFteOpMod;
+import io.prmkit.mlx5.SetFteOut;
+import java.lang.foreign.MemorySegment;
+import java.util.function.Consumer;
+
+/**
+ * A flow table entry (PRM SET_FLOW_TABLE_ENTRY / DELETE_FLOW_TABLE_ENTRY) at one index of a group:
+ * packets matching {@code value} under the group's mask are forwarded to a TIR. The id is the
+ * entry's flow index.
+ */
+public final class FlowEntry extends DeviceObject {
+
+    private final FlowTable table;
+
+    private FlowEntry(FlowTable table, int index) {
+        super(table.commands(), index);
+        this.table = table;
+    }
+
+    /** One entry forwarding to {@code tir}; {@code value} fills {@code match_value} (null: nothing to match). */
+    public static FlowEntry forwardToTir(FlowGroup group, int index, Consumer<MemorySegment> value, Tir tir) {
+        if (index < group.start() || index > group.end())
+            throw new IllegalArgumentException("flow index " + index + " outside its group " + group.start() + ".." + group.end());
+        FlowTable table = group.table();
+        var in = CommandInterface.input(SetFteIn.SIZE + DestFormatStruct.SIZE);
+        SetFteIn.opcode$set(in, CmdOpcode.SET_FLOW_TABLE_ENTRY);
+        SetFteIn.op_mod$set(in, SetFteOpMod.of(0));
+        SetFteIn.table_type$set(in, table.type());
+        SetFteIn.table_id$set(in, table.id());
+        SetFteIn.flow_index$set(in, index);
+        MemorySegment fc = SetFteIn.flow_context(in);
+        FlowContext.group_id$set(fc, group.id());
+        FlowContext.action$set(fc, FlowContextAction.FWD_DEST$MASK);
+        FlowContext.destination_list_size$set(fc, 1);
+        if (value != null) value.accept(FlowContext.match_value(fc));
+        MemorySegment dest = ExtendedDestFormat.destination_entry(
+                DestFormatStructFlowCounterListAuto.extended_dest_format(FlowContext.destination$elem(fc, 0)));
+        DestFormatStruct.destination_type$set(dest, FlowDestinationType.TIR);
+        DestFormatStruct.destination_id$set(dest, tir.id());
+        table.commands().execute(in, SetFteIn.LAYOUT, SetFteOut.SIZE, SetFteOut.LAYOUT);
+        return new FlowEntry(table, index);
+    }
+
+    @Override
+    protected void destroy() {
+        var in = CommandInterface.input(DeleteFteIn.SIZE);
+        DeleteFteIn.opcode$set(in, CmdOpcode.DELETE_FLOW_TABLE_ENTRY);
+        DeleteFteIn.table_type$set(in, table.type());
+        DeleteFteIn.table_id$set(in, table.id());
+        DeleteFteIn.flow_index$set(in, id());
+        cmd.execute(in, DeleteFteIn.LAYOUT, DeleteFteOut.SIZE, DeleteFteOut.LAYOUT);
+    }
+}

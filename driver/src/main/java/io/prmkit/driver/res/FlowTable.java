@@ -1,0 +1,82 @@
+package io.prmkit.driver.res;
+
+import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.core.Caps;
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.CreateFlowTableIn;
+import io.prmkit.mlx5.CreateFlowTableOut;
+import io.prmkit.mlx5.DestroyFlowTableIn;
+import io.prmkit.mlx5.DestroyFlowTableOut;
+import io.prmkit.mlx5.FlowTableContext;
+import io.prmkit.mlx5.FlowTableNicCap;
+import io.prmkit.mlx5.FlowTablePropLayout;
+import io.prmkit.mlx5.FlowTableType;
+import io.prmkit.mlx5.SetFlowTableRootIn;
+import io.prmkit.mlx5.SetFlowTableRootOut;
+
+/**
+ * A flow table (PRM "Flow Table", CREATE_FLOW_TABLE) of 2^n entries in one steering domain (the
+ * driver uses NIC receive). {@link #setRoot} makes it the first table packets of the domain meet.
+ * Groups ({@link FlowGroup}) and entries ({@link FlowEntry}) live inside it and are closed first.
+ */
+public final class FlowTable extends DeviceObject {
+
+    private final FlowTableType type;
+    private final int logSize;
+
+    private FlowTable(CommandInterface cmd, int id, FlowTableType type, int logSize) {
+        super(cmd, id);
+        this.type = type;
+        this.logSize = logSize;
+    }
+
+    /** CREATE_FLOW_TABLE for NIC receive at {@code level}; checks the NIC RX flow table caps first. */
+    public static FlowTable nicRx(CommandInterface cmd, Caps caps, int level, int logSize) {
+        var rx = FlowTableNicCap.flow_table_properties_nic_receive(caps.flowTable());
+        Caps.require(FlowTablePropLayout.ft_support(rx), "CREATE_FLOW_TABLE (NIC RX)",
+                "flow_table_nic_cap.flow_table_properties_nic_receive.ft_support");
+        Caps.requireLog(1L << logSize, FlowTablePropLayout.log_max_ft_size(rx), "CREATE_FLOW_TABLE entries",
+                "flow_table_properties_nic_receive.log_max_ft_size");
+        if (level > FlowTablePropLayout.max_ft_level(rx))
+            throw new io.prmkit.driver.Mlx5Exception("CREATE_FLOW_TABLE: level " + level + " above the device's max_ft_level "
+                    + FlowTablePropLayout.max_ft_level(rx));
+        var in = CommandInterface.input(CreateFlowTableIn.SIZE);
+        CreateFlowTableIn.opcode$set(in, CmdOpcode.CREATE_FLOW_TABLE);
+        CreateFlowTableIn.table_type$set(in, FlowTableType.NIC_RX);
+        var ctx = CreateFlowTableIn.flow_table_context(in);
+        FlowTableContext.level$set(ctx, level);
+        FlowTableContext.log_size$set(ctx, logSize);
+        var out = cmd.execute(in, CreateFlowTableIn.LAYOUT, CreateFlowTableOut.SIZE, CreateFlowTableOut.LAYOUT);
+        return new FlowTable(cmd, CreateFlowTableOut.table_id(out), FlowTableType.NIC_RX, logSize);
+    }
+
+    /** SET_FLOW_TABLE_ROOT: packets of this table's domain start here. */
+    public void setRoot() {
+        var in = CommandInterface.input(SetFlowTableRootIn.SIZE);
+        SetFlowTableRootIn.opcode$set(in, CmdOpcode.SET_FLOW_TABLE_ROOT);
+        SetFlowTableRootIn.table_type$set(in, type);
+        SetFlowTableRootIn.table_id$set(in, id());
+        cmd.execute(in, SetFlowTableRootIn.LAYOUT, SetFlowTableRootOut.SIZE, SetFlowTableRootOut.LAYOUT);
+    }
+
+    public FlowTableType type() {
+        return type;
+    }
+
+    public int size() {
+        return 1 << logSize;
+    }
+
+    CommandInterface commands() {
+        return cmd;
+    }
+
+    @Override
+    protected void destroy() {
+        var in = CommandInterface.input(DestroyFlowTableIn.SIZE);
+        DestroyFlowTableIn.opcode$set(in, CmdOpcode.DESTROY_FLOW_TABLE);
+        DestroyFlowTableIn.table_type$set(in, type);
+        DestroyFlowTableIn.table_id$set(in, id());
+        cmd.execute(in, DestroyFlowTableIn.LAYOUT, DestroyFlowTableOut.SIZE, DestroyFlowTableOut.LAYOUT);
+    }
+}

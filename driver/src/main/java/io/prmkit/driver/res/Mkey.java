@@ -1,0 +1,55 @@
+package io.prmkit.driver.res;
+
+import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.CreateMkeyIn;
+import io.prmkit.mlx5.CreateMkeyOut;
+import io.prmkit.mlx5.DestroyMkeyIn;
+import io.prmkit.mlx5.DestroyMkeyOut;
+import io.prmkit.mlx5.Mkc;
+import io.prmkit.mlx5.MkcAccessMode;
+
+/**
+ * A memory key (PRM CREATE_MKEY). {@link #physical} makes what Linux's mlx5e uses: physical-address
+ * mode (no translation), local read and write, covering the whole 64-bit space, not bound to a QP;
+ * WQE data segments then carry bus addresses with this key as lkey.
+ */
+public final class Mkey extends DeviceObject {
+
+    private final int key;
+
+    private Mkey(CommandInterface cmd, int index, int key) {
+        super(cmd, index);
+        this.key = key;
+    }
+
+    public static Mkey physical(CommandInterface cmd, ProtectionDomain pd) {
+        var in = CommandInterface.input(CreateMkeyIn.SIZE);
+        CreateMkeyIn.opcode$set(in, CmdOpcode.CREATE_MKEY);
+        var mkc = CreateMkeyIn.memory_key_mkey_entry(in);
+        int mode = (int) MkcAccessMode.PA.value;
+        Mkc.access_mode_1_0$set(mkc, mode & ((1 << Mkc.access_mode_1_0$BIT_WIDTH) - 1));
+        Mkc.access_mode_4_2$set(mkc, mode >>> Mkc.access_mode_1_0$BIT_WIDTH);
+        Mkc.lw$set(mkc, true);
+        Mkc.lr$set(mkc, true);
+        Mkc.length64$set(mkc, true);
+        Mkc.pd$set(mkc, pd.id());
+        Mkc.qpn$set(mkc, 0xffffff); // not bound to a QP
+        var out = cmd.execute(in, CreateMkeyIn.LAYOUT, CreateMkeyOut.SIZE, CreateMkeyOut.LAYOUT);
+        int index = CreateMkeyOut.mkey_index(out);
+        return new Mkey(cmd, index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
+    }
+
+    /** The key WQEs use as lkey: (mkey_index << 8) | mkey_7_0. */
+    public int key() {
+        return key;
+    }
+
+    @Override
+    protected void destroy() {
+        var in = CommandInterface.input(DestroyMkeyIn.SIZE);
+        DestroyMkeyIn.opcode$set(in, CmdOpcode.DESTROY_MKEY);
+        DestroyMkeyIn.mkey_index$set(in, id());
+        cmd.execute(in, DestroyMkeyIn.LAYOUT, DestroyMkeyOut.SIZE, DestroyMkeyOut.LAYOUT);
+    }
+}

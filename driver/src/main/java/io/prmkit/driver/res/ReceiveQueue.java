@@ -1,0 +1,146 @@
+package io.prmkit.driver.res;
+
+import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.core.Caps;
+import io.prmkit.mlx5.CmdHcaCap;
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.CreateRqIn;
+import io.prmkit.mlx5.CreateRqOut;
+import io.prmkit.mlx5.DestroyRqIn;
+import io.prmkit.mlx5.DestroyRqOut;
+import io.prmkit.mlx5.ModifyRqIn;
+import io.prmkit.mlx5.ModifyRqOut;
+import io.prmkit.mlx5.RqMemType;
+import io.prmkit.mlx5.RqState;
+import io.prmkit.mlx5.Rqc;
+import io.prmkit.mlx5.WqDoorbellRecord;
+import io.prmkit.mlx5.WqeDataSeg;
+import io.prmkit.platform.DmaMemory;
+import io.prmkit.platform.DmaRegion;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * An Ethernet receive queue (PRM "Receive Queue", CREATE_RQ / MODIFY_RQ / DESTROY_RQ): a cyclic
+ * ring of 2^n receive WQEs of one {@code wqe_data_seg} each (16 bytes), a doorbell record whose
+ * receive counter tells the device how many WQEs are posted (the RQ has no MMIO doorbell), its CQ
+ * and the Q counter that counts its drops. Created in RST and moved to RDY.
+ */
+public final class ReceiveQueue extends DeviceObject {
+
+    private final DmaRegion ring;
+    private final DmaRegion doorbell;
+    private final int logSize;
+    private final int logStride;
+    private final CompletionQueue cq;
+    private final int lkey;
+    private volatile RqState state = RqState.RST;
+
+    private ReceiveQueue(CommandInterface cmd, int rqn, DmaRegion ring, DmaRegion doorbell, int logSize, int logStride,
+                         CompletionQueue cq, int lkey) {
+        super(cmd, rqn);
+        this.ring = ring;
+        this.doorbell = doorbell;
+        this.logSize = logSize;
+        this.logStride = logStride;
+        this.cq = cq;
+        this.lkey = lkey;
+    }
+
+    /** CREATE_RQ with 2^{@code logSize} single-segment WQEs, counting drops in {@code counter}, then RST to RDY. */
+    public static ReceiveQueue create(CommandInterface cmd, DmaMemory dma, Caps caps, ProtectionDomain pd, CompletionQueue cq,
+                                      Mkey mkey, QCounter counter, int logSize) {
+        Caps.requireLog(1L << logSize, CmdHcaCap.log_max_wq_sz(caps.general()), "CREATE_RQ WQEs", "cmd_hca_cap.log_max_wq_sz");
+        int logStride = Long.numberOfTrailingZeros(WqeDataSeg.SIZE);
+        long bytes = WqeDataSeg.SIZE << logSize;
+        DmaRegion ring = dma.allocate(WorkQueues.pages(bytes) * WorkQueues.PAGE, WorkQueues.PAGE);
+        DmaRegion db;
+        try {
+            db = dma.allocate(64, 64);
+        } catch (RuntimeException e) {
+            ring.close();
+            throw e;
+        }
+        ReceiveQueue rq;
+        try {
+            var in = CommandInterface.input(CreateRqIn.SIZE + WorkQueues.pasBytes(bytes));
+            CreateRqIn.opcode$set(in, CmdOpcode.CREATE_RQ);
+            MemorySegment rqc = CreateRqIn.ctx(in);
+            Rqc.mem_rq_type$set(rqc, RqMemType.of(0));
+            Rqc.state$set(rqc, RqState.RST);
+            Rqc.flush_in_error_en$set(rqc, true);
+            Rqc.cqn$set(rqc, cq.cqn());
+            if (counter != null) Rqc.counter_set_id$set(rqc, counter.id());
+            WorkQueues.describe(Rqc.wq(rqc), ring, db, pd.id(), 0, logStride, logSize);
+            var out = cmd.execute(in, CreateRqIn.LAYOUT, CreateRqOut.SIZE, CreateRqOut.LAYOUT);
+            rq = new ReceiveQueue(cmd, CreateRqOut.rqn(out), ring, db, logSize, logStride, cq, mkey.key());
+        } catch (RuntimeException e) {
+            ring.close();
+            db.close();
+            throw e;
+        }
+        try {
+            rq.modify(RqState.RST, RqState.RDY);
+        } catch (RuntimeException e) {
+            try {
+                rq.close();
+            } catch (RuntimeException s) {
+                e.addSuppressed(s);
+            }
+            throw e;
+        }
+        return rq;
+    }
+
+    /** MODIFY_RQ from {@code from} to {@code to}. */
+    public synchronized void modify(RqState from, RqState to) {
+        var in = CommandInterface.input(ModifyRqIn.SIZE);
+        ModifyRqIn.opcode$set(in, CmdOpcode.MODIFY_RQ);
+        ModifyRqIn.rq_state$set(in, from);
+        ModifyRqIn.rqn$set(in, id());
+        Rqc.state$set(ModifyRqIn.ctx(in), to);
+        cmd.execute(in, ModifyRqIn.LAYOUT, ModifyRqOut.SIZE, ModifyRqOut.LAYOUT);
+        state = to;
+    }
+
+    public RqState state() {
+        return state;
+    }
+
+    public int rqn() {
+        return id();
+    }
+
+    public CompletionQueue cq() {
+        return cq;
+    }
+
+    public MemorySegment doorbellRecord() {
+        return doorbell.segment().asSlice(0, WqDoorbellRecord.SIZE);
+    }
+
+    public DmaRegion ringRegion() {
+        return ring;
+    }
+
+    public int logWqes() {
+        return logSize;
+    }
+
+    public int lkey() {
+        return lkey;
+    }
+
+    @Override
+    protected void destroy() {
+        var in = CommandInterface.input(DestroyRqIn.SIZE);
+        DestroyRqIn.opcode$set(in, CmdOpcode.DESTROY_RQ);
+        DestroyRqIn.rqn$set(in, id());
+        cmd.execute(in, DestroyRqIn.LAYOUT, DestroyRqOut.SIZE, DestroyRqOut.LAYOUT);
+    }
+
+    @Override
+    protected void release() {
+        ring.close();
+        doorbell.close();
+    }
+}

@@ -1,0 +1,48 @@
+package io.prmkit.driver.res;
+
+import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.core.Caps;
+import io.prmkit.mlx5.CmdHcaCap;
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.CreateRqtIn;
+import io.prmkit.mlx5.CreateRqtOut;
+import io.prmkit.mlx5.DestroyRqtIn;
+import io.prmkit.mlx5.DestroyRqtOut;
+import io.prmkit.mlx5.RqNum;
+import io.prmkit.mlx5.Rqtc;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+
+/**
+ * An RQ table (PRM CREATE_RQT): the indirection table an RSS TIR spreads packets over. The hash
+ * picks entry {@code hash mod size}; {@link #create} fills {@code size} (a power of two, as the
+ * device wants) entries round-robin from the RQs.
+ */
+public final class Rqt extends DeviceObject {
+
+    private Rqt(CommandInterface cmd, int rqtn) {
+        super(cmd, rqtn);
+    }
+
+    public static Rqt create(CommandInterface cmd, Caps caps, List<ReceiveQueue> rqs, int size) {
+        if (rqs.isEmpty() || Integer.bitCount(size) != 1)
+            throw new IllegalArgumentException("an RQT needs at least one RQ and a power-of-two size, got " + rqs.size() + " RQs, size " + size);
+        Caps.requireLog(size, CmdHcaCap.log_max_rqt_size(caps.general()), "CREATE_RQT entries", "cmd_hca_cap.log_max_rqt_size");
+        var in = CommandInterface.input(CreateRqtIn.SIZE + size * RqNum.SIZE);
+        CreateRqtIn.opcode$set(in, CmdOpcode.CREATE_RQT);
+        MemorySegment rqtc = CreateRqtIn.rqt_context(in);
+        Rqtc.rqt_max_size$set(rqtc, size);
+        Rqtc.rqt_actual_size$set(rqtc, size);
+        for (int i = 0; i < size; i++) RqNum.rq_num$set(Rqtc.rq_num$elem(rqtc, i), rqs.get(i % rqs.size()).rqn());
+        var out = cmd.execute(in, CreateRqtIn.LAYOUT, CreateRqtOut.SIZE, CreateRqtOut.LAYOUT);
+        return new Rqt(cmd, CreateRqtOut.rqtn(out));
+    }
+
+    @Override
+    protected void destroy() {
+        var in = CommandInterface.input(DestroyRqtIn.SIZE);
+        DestroyRqtIn.opcode$set(in, CmdOpcode.DESTROY_RQT);
+        DestroyRqtIn.rqtn$set(in, id());
+        cmd.execute(in, DestroyRqtIn.LAYOUT, DestroyRqtOut.SIZE, DestroyRqtOut.LAYOUT);
+    }
+}

@@ -1,0 +1,173 @@
+package io.prmkit.driver.res;
+
+import io.prmkit.driver.Mlx5Exception;
+import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.core.Caps;
+import io.prmkit.mlx5.CmdHcaCap;
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.CreateSqIn;
+import io.prmkit.mlx5.CreateSqOut;
+import io.prmkit.mlx5.DestroySqIn;
+import io.prmkit.mlx5.DestroySqOut;
+import io.prmkit.mlx5.InlineMode;
+import io.prmkit.mlx5.ModifySqIn;
+import io.prmkit.mlx5.ModifySqOut;
+import io.prmkit.mlx5.PrmConstants;
+import io.prmkit.mlx5.Sqc;
+import io.prmkit.mlx5.SqState;
+import io.prmkit.mlx5.UarPage;
+import io.prmkit.mlx5.WqDoorbellRecord;
+import io.prmkit.platform.DmaMemory;
+import io.prmkit.platform.DmaRegion;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * An Ethernet send queue (PRM "Send Queue", CREATE_SQ / MODIFY_SQ / DESTROY_SQ): a cyclic ring of
+ * 2^n 64-byte WQEBBs, a doorbell record whose send counter tells the device how far to read, the
+ * CQ its completions go to and the TIS it sends through. Created in RST and moved to RDY; {@link
+ * #modify} performs the other transitions (RDY to ERR after an error CQE, ERR to RST to RDY for
+ * recovery). Ring and doorbell are handed to the datapath as a {@link Ring}.
+ */
+public final class SendQueue extends DeviceObject {
+
+    private final DmaRegion ring;
+    private final DmaRegion doorbell;
+    private final int logSize;
+    private final CompletionQueue cq;
+    private final Uar uar;
+    private final int lkey;
+    private final InlineMode minInline;
+    private volatile SqState state = SqState.RST;
+
+    private SendQueue(CommandInterface cmd, int sqn, DmaRegion ring, DmaRegion doorbell, int logSize, CompletionQueue cq, Uar uar,
+                      int lkey, InlineMode minInline) {
+        super(cmd, sqn);
+        this.ring = ring;
+        this.doorbell = doorbell;
+        this.logSize = logSize;
+        this.cq = cq;
+        this.uar = uar;
+        this.lkey = lkey;
+        this.minInline = minInline;
+    }
+
+    /**
+     * CREATE_SQ with 2^{@code logWqeBbs} WQEBBs, then MODIFY_SQ RST to RDY. {@code minInline} is the
+     * least each WQE inlines (the device's {@code wqe_inline_mode} decides; see the eth port).
+     */
+    public static SendQueue create(CommandInterface cmd, DmaMemory dma, Caps caps, Uar uar, ProtectionDomain pd, Tis tis,
+                                   CompletionQueue cq, Mkey mkey, int logWqeBbs, InlineMode minInline) {
+        Caps.requireLog(1L << logWqeBbs, CmdHcaCap.log_max_wq_sz(caps.general()), "CREATE_SQ WQEBBs", "cmd_hca_cap.log_max_wq_sz");
+        long bytes = PrmConstants.send_wqe_bb << logWqeBbs;
+        DmaRegion ring = dma.allocate(WorkQueues.pages(bytes) * WorkQueues.PAGE, WorkQueues.PAGE);
+        DmaRegion db;
+        try {
+            db = dma.allocate(64, 64);
+        } catch (RuntimeException e) {
+            ring.close();
+            throw e;
+        }
+        SendQueue sq;
+        try {
+            var in = CommandInterface.input(CreateSqIn.SIZE + WorkQueues.pasBytes(bytes));
+            CreateSqIn.opcode$set(in, CmdOpcode.CREATE_SQ);
+            MemorySegment sqc = CreateSqIn.ctx(in);
+            Sqc.state$set(sqc, SqState.RST);
+            Sqc.flush_in_error_en$set(sqc, true);
+            Sqc.min_wqe_inline_mode$set(sqc, minInline);
+            Sqc.cqn$set(sqc, cq.cqn());
+            Sqc.tis_lst_sz$set(sqc, 1);
+            Sqc.tis_num_0$set(sqc, tis.id());
+            WorkQueues.describe(Sqc.wq(sqc), ring, db, pd.id(), uar.index(), Long.numberOfTrailingZeros(PrmConstants.send_wqe_bb), logWqeBbs);
+            var out = cmd.execute(in, CreateSqIn.LAYOUT, CreateSqOut.SIZE, CreateSqOut.LAYOUT);
+            sq = new SendQueue(cmd, CreateSqOut.sqn(out), ring, db, logWqeBbs, cq, uar, mkey.key(), minInline);
+        } catch (RuntimeException e) {
+            ring.close();
+            db.close();
+            throw e;
+        }
+        try {
+            sq.modify(SqState.RST, SqState.RDY);
+        } catch (RuntimeException e) {
+            try {
+                sq.close();
+            } catch (RuntimeException s) {
+                e.addSuppressed(s);
+            }
+            throw e;
+        }
+        return sq;
+    }
+
+    /** MODIFY_SQ from {@code from} (the state the driver believes it is in) to {@code to}. */
+    public synchronized void modify(SqState from, SqState to) {
+        var in = CommandInterface.input(ModifySqIn.SIZE);
+        ModifySqIn.opcode$set(in, CmdOpcode.MODIFY_SQ);
+        ModifySqIn.sq_state$set(in, from);
+        ModifySqIn.sqn$set(in, id());
+        Sqc.state$set(ModifySqIn.ctx(in), to);
+        cmd.execute(in, ModifySqIn.LAYOUT, ModifySqOut.SIZE, ModifySqOut.LAYOUT);
+        state = to;
+    }
+
+    /**
+     * Recovery after an error CQE (the SQ is in ERR): ERR to RST to RDY, as Linux's
+     * mlx5e_tx_reporter does. The caller resets its producer and consumer counters first.
+     */
+    public void recover() {
+        if (state != SqState.ERR && state != SqState.RDY)
+            throw new Mlx5Exception("SQ 0x" + Integer.toHexString(id()) + " is in " + state + "; recovery starts from ERR");
+        if (state == SqState.RDY) modify(SqState.RDY, SqState.ERR);
+        modify(SqState.ERR, SqState.RST);
+        MemorySegment dbr = doorbellRecord();
+        WqDoorbellRecord.send_counter$set(dbr, 0);
+        modify(SqState.RST, SqState.RDY);
+    }
+
+    public SqState state() {
+        return state;
+    }
+
+    public int sqn() {
+        return id();
+    }
+
+    public DmaRegion ringRegion() {
+        return ring;
+    }
+
+    public MemorySegment doorbellRecord() {
+        return doorbell.segment().asSlice(0, WqDoorbellRecord.SIZE);
+    }
+
+    public CompletionQueue cq() {
+        return cq;
+    }
+
+    public int logWqeBbs() {
+        return logSize;
+    }
+
+    public InlineMode minInline() {
+        return minInline;
+    }
+
+    /** BAR 0 offset of the first BlueFlame register of the SQ's UAR page, where its doorbell goes. */
+    public long doorbellOffset() {
+        return uar.barOffset() + UarPage.bf_registers$BYTE_OFFSET;
+    }
+
+    @Override
+    protected void destroy() {
+        var in = CommandInterface.input(DestroySqIn.SIZE);
+        DestroySqIn.opcode$set(in, CmdOpcode.DESTROY_SQ);
+        DestroySqIn.sqn$set(in, id());
+        cmd.execute(in, DestroySqIn.LAYOUT, DestroySqOut.SIZE, DestroySqOut.LAYOUT);
+    }
+
+    @Override
+    protected void release() {
+        ring.close();
+        doorbell.close();
+    }
+}

@@ -1,0 +1,43 @@
+package io.prmkit.driver.res;
+
+import io.prmkit.mlx5.CmdPas;
+import io.prmkit.mlx5.Wq;
+import io.prmkit.mlx5.WqType;
+import io.prmkit.platform.DmaRegion;
+import java.lang.foreign.MemorySegment;
+
+/** The {@code wq} part shared by SQs and RQs (PRM "Work Queue Format"): cyclic, 4 KiB pages. */
+final class WorkQueues {
+
+    static final long PAGE = 4096;
+
+    private WorkQueues() {
+    }
+
+    static long pages(long bytes) {
+        return (bytes + PAGE - 1) / PAGE;
+    }
+
+    /** Fills a cyclic wq of 2^logSize entries of 2^logStride bytes in {@code ring}, and its page list. */
+    static void describe(MemorySegment wq, DmaRegion ring, DmaRegion doorbell, int pd, int uarPage, int logStride, int logSize) {
+        Wq.wq_type$set(wq, WqType.CYCLIC);
+        Wq.pd$set(wq, pd);
+        Wq.uar_page$set(wq, uarPage);
+        Wq.dbr_addr$set(wq, doorbell.busAddress());
+        Wq.log_wq_stride$set(wq, logStride);
+        Wq.log_wq_pg_sz$set(wq, 0);
+        Wq.log_wq_sz$set(wq, logSize);
+        long pages = ring.size() / PAGE;
+        for (long p = 0; p < pages; p++) {
+            MemorySegment pas = Wq.pas$elem(wq, p);
+            long a = ring.busAddress(p * PAGE);
+            CmdPas.pa_h$set(pas, (int) (a >>> 32));
+            CmdPas.pa_l$set(pas, (int) ((a & 0xffff_ffffL) >>> (32 - CmdPas.pa_l$BIT_WIDTH)));
+        }
+    }
+
+    /** Bytes of the page list after the wq for a ring of {@code ringBytes}. */
+    static long pasBytes(long ringBytes) {
+        return pages(ringBytes) * CmdPas.SIZE;
+    }
+}

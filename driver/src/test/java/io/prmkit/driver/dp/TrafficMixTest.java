@@ -1,0 +1,129 @@
+package io.prmkit.driver.dp;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import java.io.ByteArrayOutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.EnumSet;
+import java.util.Set;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class TrafficMixTest {
+    private final HostMemory host = new HostMemory();
+    private final Arena arena = Arena.ofConfined();
+
+    @AfterEach
+    void close() {
+        arena.close();
+        host.close();
+    }
+
+    /** Ones' complement sum over a range: 0xffff when the range holds its own correct checksum. */
+    private static int verify(MemorySegment s, long off, int len, long extra) {
+        long acc = extra;
+        for (int i = 0; i + 1 < len; i += 2) acc += s.get(Frames.BE16, off + i) & 0xffff;
+        if ((len & 1) != 0) acc += (s.get(ValueLayout.JAVA_BYTE, off + len - 1) & 0xff) << 8;
+        while ((acc >>> 16) != 0) acc = (acc & 0xffff) + (acc >>> 16);
+        return (int) acc;
+    }
+
+    private static void assertChecksumsGood(MemorySegment s, long off, int len, String what) {
+        int l3 = FrameHeaders.l3Offset(s, off, len);
+        int l4 = FrameHeaders.l4Offset(s, off, len);
+        boolean v4 = FrameHeaders.etherType(s, off, len) == FrameHeaders.ETHERTYPE_IPV4;
+        int l4len;
+        long pseudo;
+        if (v4) {
+            assertEquals(0xffff, verify(s, off + l3, 20, 0), what + ": IPv4 header checksum");
+            l4len = (s.get(Frames.BE16, off + l3 + 2) & 0xffff) - 20;
+            pseudo = verify(s, off + l3 + 12, 8, 0);
+        } else {
+            l4len = s.get(Frames.BE16, off + l3 + 4) & 0xffff;
+            pseudo = verify(s, off + l3 + 8, 32, 0);
+        }
+        pseudo += FrameHeaders.ipProtocol(s, off, len) + l4len;
+        assertEquals(0xffff, verify(s, off + l4, l4len, pseudo), what + ": L4 checksum");
+    }
+
+    @Test
+    void theExpectedWireFramesCarryTheOffloadsResults() {
+        TrafficMix mix = new TrafficMix(64);
+        MemorySegment out = arena.allocate(32768, 64);
+        Set<TrafficMix.Kind> kinds = EnumSet.noneOf(TrafficMix.Kind.class);
+        for (int id = 0; id < 64; id++) {
+            TrafficMix.Kind k = mix.kind(id);
+            kinds.add(k);
+            int frames = mix.wireFrames(id);
+            ByteArrayOutputStream payload = new ByteArrayOutputStream();
+            for (int seg = 0; seg < frames; seg++) {
+                int len = mix.expected(id, seg, out, 0);
+                assertTrue(len >= 60, "at least the minimum frame");
+                assertEquals(((long) id << 8) | seg, TrafficMix.identify(out, 0, len), "id " + id + " seg " + seg);
+                assertChecksumsGood(out, 0, len, k + " id " + id);
+                if (k == TrafficMix.Kind.VLAN_UDP4) {
+                    assertEquals(0x8100, out.get(Frames.BE16, 12) & 0xffff);
+                    assertEquals(TrafficMix.vlanTci(id), out.get(Frames.BE16, 14) & 0xffff);
+                    assertEquals(mix.length(id) + 4, len);
+                }
+                if (k == TrafficMix.Kind.SHORT_UDP4) {
+                    int real = mix.length(id);
+                    assertTrue(real < 60);
+                    assertEquals(60, len);
+                    for (int i = real; i < 60; i++) assertEquals(0, out.get(ValueLayout.JAVA_BYTE, i), "padding is zeros");
+                }
+                if (k == TrafficMix.Kind.LSO_TCP4) {
+                    assertEquals(54 + (seg < 3 ? 1000 : TrafficMix.LSO_PAYLOAD - 3000), len);
+                    assertEquals(seg == frames - 1, (out.get(ValueLayout.JAVA_BYTE, 14 + 20 + 13) & 0x08) != 0, "PSH only on the last");
+                    payload.writeBytes(out.asSlice(54, len - 54).toArray(ValueLayout.JAVA_BYTE));
+                }
+            }
+            if (k == TrafficMix.Kind.LSO_TCP4) {
+                assertEquals(4, frames);
+                PacketPool pool = new PacketPool(host, 1, 8192, 1);
+                mix.build(pool, 0, id);
+                byte[] whole = pool.memory().asSlice(54, mix.length(id) - 54).toArray(ValueLayout.JAVA_BYTE);
+                assertArrayEquals(whole, payload.toByteArray(), "the segments' payloads are the send's payload, in order");
+                assertEquals(PacketFlags.TX_LSO, pool.flags[0]);
+            }
+        }
+        assertEquals(EnumSet.allOf(TrafficMix.Kind.class), kinds, "64 ids cover every kind");
+    }
+
+    @Test
+    void theCheckerFindsCorruptDuplicateAndLostFrames() {
+        TrafficMix mix = new TrafficMix(128);
+        WireCheck check = new WireCheck(mix, 32);
+        MemorySegment f = arena.allocate(32768, 64);
+        long total = 0;
+        for (int id = 0; id < 32; id++) {
+            check.sent(id);
+            total += mix.wireFrames(id);
+        }
+        assertEquals(total, check.expectedFrames());
+        for (int id = 0; id < 32; id++) {
+            for (int seg = 0; seg < mix.wireFrames(id); seg++) {
+                if (id == 3) continue; // lost
+                int len = mix.expected(id, seg, f, 0);
+                if (mix.kind(id) == TrafficMix.Kind.VLAN_UDP4) {
+                    // as an RQ that strips tags hands it over
+                    int tci = f.get(Frames.BE16, 14) & 0xffff;
+                    MemorySegment.copy(f, 16, f, 12, len - 16);
+                    assertTrue(check.check(f, 0, len - 4, tci));
+                } else {
+                    assertTrue(check.check(f, 0, len, -1), "id " + id);
+                }
+            }
+        }
+        int len = mix.expected(1, 0, f, 0);
+        assertFalse(check.check(f, 0, len, -1), "a second copy");
+        assertEquals(1, check.duplicate());
+        len = mix.expected(3, 0, f, 0);
+        f.set(ValueLayout.JAVA_BYTE, len - 1, (byte) (f.get(ValueLayout.JAVA_BYTE, len - 1) ^ 1));
+        assertFalse(check.check(f, 0, len, -1), "one flipped bit");
+        assertEquals(1, check.corrupt());
+        assertEquals(1, check.lost(), "id 3 never arrived intact");
+    }
+}
