@@ -115,7 +115,7 @@ final class StructEmitter {
                 .addJavadoc("This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on\n"
                         + "first use (the accessors never need it).\n")
                 .addStatement("return $L.LAYOUT", META).build());
-        type.addMethods(methods);
+        type.addMethods(atOffsetZero(methods));
         return JavaFile.builder(self.packageName(), type.build()).indent("    ").skipJavaLangImports(true).build();
     }
 
@@ -136,7 +136,7 @@ final class StructEmitter {
         if (WriterEmitter.applies(struct, true)) {
             new WriterEmitter(ctx).emit(struct, cls, layout, d, methods, this::linkDoc, true);
         }
-        type.addType(d.addMethods(methods).build());
+        type.addType(d.addMethods(atOffsetZero(methods)).build());
     }
 
     /**
@@ -144,17 +144,51 @@ final class StructEmitter {
      * constraints, spec line) is on the getter {@code id(MemorySegment, long[, long])} only.
      */
     private static CodeBlock seeDoc(String getter, String extraParams) {
-        return CodeBlock.of("<p>See {@link #$L(MemorySegment, long$L)}.\n", getter, extraParams);
+        return CodeBlock.of("See {@link #$L(MemorySegment, long$L)}.\n", getter, extraParams);
+    }
+
+    /**
+     * The {@code (s, ...)} form of an accessor that also has an {@code (s, long offset, ...)} form says
+     * only that it is the latter at offset 0 (most of the generated text otherwise).
+     */
+    private static List<MethodSpec> atOffsetZero(List<MethodSpec> methods) {
+        List<MethodSpec> out = new ArrayList<>(methods.size());
+        for (MethodSpec m : methods) {
+            List<com.palantir.javapoet.ParameterSpec> p = m.parameters();
+            boolean zeroForm = !p.isEmpty() && p.get(0).type().equals(MEMORY_SEGMENT) && (p.size() == 1 || !p.get(1).name().equals("offset"));
+            MethodSpec full = zeroForm ? methods.stream().filter(o -> o.name().equals(m.name()) && withOffset(o, p)).findFirst().orElse(null) : null;
+            if (full == null) {
+                out.add(m);
+                continue;
+            }
+            CodeBlock.Builder link = CodeBlock.builder().add("Same as {@link #$L(MemorySegment, long", m.name());
+            for (int i = 1; i < p.size(); i++) link.add(", $T", p.get(i).type());
+            MethodSpec.Builder b = MethodSpec.methodBuilder(m.name()).addModifiers(m.modifiers()).returns(m.returnType())
+                    .addJavadoc(link.add(")} with {@code offset} 0.\n").build()).addParameters(p).addCode(m.code());
+            out.add(b.build());
+        }
+        return out;
+    }
+
+    /** Whether {@code o} takes {@code (MemorySegment s, long offset)} followed by the parameter types of {@code zero} after its first. */
+    private static boolean withOffset(MethodSpec o, List<com.palantir.javapoet.ParameterSpec> zero) {
+        List<com.palantir.javapoet.ParameterSpec> q = o.parameters();
+        if (q.size() != zero.size() + 1 || !q.get(0).type().equals(MEMORY_SEGMENT) || !q.get(1).name().equals("offset")
+                || !q.get(1).type().equals(TypeName.LONG)) return false;
+        for (int i = 1; i < zero.size(); i++) {
+            if (!q.get(i + 1).type().equals(zero.get(i).type())) return false;
+        }
+        return true;
     }
 
     /** The Javadoc tail of a writer's setter: a link to the member's getter. */
     private CodeBlock linkDoc(Member m) {
-        return CodeBlock.of("<p>See {@link $T#$L(MemorySegment, long)}.\n", self, Names.member(m.name()));
+        return CodeBlock.of("See {@link $T#$L(MemorySegment, long)}.\n", self, Names.member(m.name()));
     }
 
     /** The Javadoc tail of a device-side setter: the member is described at its getter. */
     private CodeBlock deviceDoc(String getter, String extraParams) {
-        return CodeBlock.of("<p>Device side of {@link $T#$L(MemorySegment, long$L)}.\n", self, getter, extraParams);
+        return CodeBlock.of("Device side of {@link $T#$L(MemorySegment, long$L)}.\n", self, getter, extraParams);
     }
 
     private static String ruleMethod(Rule r) {
@@ -220,10 +254,12 @@ final class StructEmitter {
                 .build();
     }
 
+    /** A public static accessor; a one-line {@code doc} (a link to the member's description) joins the first sentence. */
     private static MethodSpec.Builder method(String name, CodeBlock doc, String firstSentence, Object... args) {
+        boolean paragraph = doc.toString().startsWith("<p>");
         return MethodSpec.methodBuilder(name)
                 .addModifiers(API)
-                .addJavadoc(firstSentence + "\n\n", args)
+                .addJavadoc(firstSentence + (paragraph ? "\n\n" : " "), args)
                 .addJavadoc(doc);
     }
 

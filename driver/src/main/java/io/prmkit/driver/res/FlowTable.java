@@ -46,7 +46,7 @@ public final class FlowTable extends DeviceObject {
         var ctx = CreateFlowTableIn.flow_table_context(in);
         FlowTableContext.level$set(ctx, level);
         FlowTableContext.log_size$set(ctx, logSize);
-        var out = cmd.execute(in, CreateFlowTableIn.LAYOUT, CreateFlowTableOut.SIZE, CreateFlowTableOut.LAYOUT);
+        var out = cmd.execute(in, CreateFlowTableIn.layout(), CreateFlowTableOut.SIZE, CreateFlowTableOut.layout());
         return new FlowTable(cmd, CreateFlowTableOut.table_id(out), FlowTableType.NIC_RX, logSize);
     }
 
@@ -56,7 +56,7 @@ public final class FlowTable extends DeviceObject {
         SetFlowTableRootIn.opcode$set(in, CmdOpcode.SET_FLOW_TABLE_ROOT);
         SetFlowTableRootIn.table_type$set(in, type);
         SetFlowTableRootIn.table_id$set(in, id());
-        cmd.execute(in, SetFlowTableRootIn.LAYOUT, SetFlowTableRootOut.SIZE, SetFlowTableRootOut.LAYOUT);
+        cmd.execute(in, SetFlowTableRootIn.layout(), SetFlowTableRootOut.SIZE, SetFlowTableRootOut.layout());
     }
 
     public FlowTableType type() {
@@ -77,6 +77,6 @@ public final class FlowTable extends DeviceObject {
         DestroyFlowTableIn.opcode$set(in, CmdOpcode.DESTROY_FLOW_TABLE);
         DestroyFlowTableIn.table_type$set(in, type);
         DestroyFlowTableIn.table_id$set(in, id());
-        cmd.execute(in, DestroyFlowTableIn.LAYOUT, DestroyFlowTableOut.SIZE, DestroyFlowTableOut.LAYOUT);
+        cmd.execute(in, DestroyFlowTableIn.layout(), DestroyFlowTableOut.SIZE, DestroyFlowTableOut.layout());
     }
 }

@@ -60,9 +60,7 @@ public final class CntrReg {
     }
 
     /**
-     * Reads {@code grp} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #grp(MemorySegment, long)}.
+     * Same as {@link #grp(MemorySegment, long)} with {@code offset} 0.
      */
     public static int grp(MemorySegment s) {
         return grp(s, 0L);
@@ -78,18 +76,14 @@ public final class CntrReg {
     }
 
     /**
-     * Writes {@code grp} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #grp(MemorySegment, long)}.
+     * Same as {@link #grp$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void grp$set(MemorySegment s, int v) {
         grp$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code grp} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #grp(MemorySegment, long)}.
+     * Writes {@code grp} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #grp(MemorySegment, long)}.
      */
     public static void grp$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("cntr_reg", "grp", 8, v);
@@ -97,27 +91,21 @@ public final class CntrReg {
     }
 
     /**
-     * Writes {@code grp} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #grp(MemorySegment, long)}.
+     * Same as {@link #grp$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void grp$setUnchecked(MemorySegment s, int v) {
         grp$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code grp} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #grp(MemorySegment, long)}.
+     * Writes {@code grp} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #grp(MemorySegment, long)}.
      */
     public static void grp$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 3L, (byte) v);
     }
 
     /**
-     * The nested {@link CntrSet} {@code counter_set} of the structure at offset 0 of {@code s}, as a slice.
-     *
-     * <p>See {@link #counter_set(MemorySegment, long)}.
+     * Same as {@link #counter_set(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment counter_set(MemorySegment s) {
         return counter_set(s, 0L);
@@ -134,7 +122,7 @@ public final class CntrReg {
     }
 
     /**
-     * Zeroes the 20 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -172,7 +160,7 @@ public final class CntrReg {
     }
 
     /**
-     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
         return new Writer(s, 0L);
@@ -214,9 +202,7 @@ public final class CntrReg {
         }
 
         /**
-         * Sets {@code grp}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link CntrReg#grp(MemorySegment, long)}.
+         * Sets {@code grp}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link CntrReg#grp(MemorySegment, long)}.
          */
         public Writer grp(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("cntr_reg", "grp", 8, v);

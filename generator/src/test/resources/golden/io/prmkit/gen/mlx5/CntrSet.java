@@ -66,9 +66,7 @@ public final class CntrSet {
     }
 
     /**
-     * The nested {@link CntrsA} {@code grp_a} of the structure at offset 0 of {@code s}, as a slice.
-     *
-     * <p>See {@link #grp_a(MemorySegment, long)}.
+     * Same as {@link #grp_a(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment grp_a(MemorySegment s) {
         return grp_a(s, 0L);
@@ -85,9 +83,7 @@ public final class CntrSet {
     }
 
     /**
-     * The nested {@link CntrsB} {@code grp_b} of the structure at offset 0 of {@code s}, as a slice.
-     *
-     * <p>See {@link #grp_b(MemorySegment, long)}.
+     * Same as {@link #grp_b(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment grp_b(MemorySegment s) {
         return grp_b(s, 0L);
@@ -104,7 +100,7 @@ public final class CntrSet {
     }
 
     /**
-     * Zeroes the 16 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);

@@ -45,9 +45,7 @@ public final class CntrsA {
     }
 
     /**
-     * Reads {@code frames} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #frames(MemorySegment, long)}.
+     * Same as {@link #frames(MemorySegment, long)} with {@code offset} 0.
      */
     public static long frames(MemorySegment s) {
         return frames(s, 0L);
@@ -63,7 +61,7 @@ public final class CntrsA {
     }
 
     /**
-     * Zeroes the 8 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -109,43 +107,35 @@ public final class CntrsA {
         }
 
         /**
-         * Writes {@code frames} of the structure at offset 0 of {@code s}. Every value fits (a 64-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CntrsA#frames(MemorySegment, long)}.
+         * Same as {@link #frames$set(MemorySegment, long, long)} with {@code offset} 0.
          */
         public static void frames$set(MemorySegment s, long v) {
             frames$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code frames} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CntrsA#frames(MemorySegment, long)}.
+         * Writes {@code frames} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits). Device side of {@link CntrsA#frames(MemorySegment, long)}.
          */
         public static void frames$set(MemorySegment s, long offset, long v) {
             frames$setUnchecked(s, offset, v);
         }
 
         /**
-         * Writes {@code frames} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CntrsA#frames(MemorySegment, long)}.
+         * Same as {@link #frames$setUnchecked(MemorySegment, long, long)} with {@code offset} 0.
          */
         public static void frames$setUnchecked(MemorySegment s, long v) {
             frames$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code frames} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CntrsA#frames(MemorySegment, long)}.
+         * Writes {@code frames} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. Device side of {@link CntrsA#frames(MemorySegment, long)}.
          */
         public static void frames$setUnchecked(MemorySegment s, long offset, long v) {
             s.set(PrmLayout.BE_LONG, offset, v);
         }
 
         /**
-         * A {@link Writer} for the structure at offset 0 of {@code s}.
+         * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
          */
         public static Writer writer(MemorySegment s) {
             return new Writer(s, 0L);
@@ -183,9 +173,7 @@ public final class CntrsA {
             }
 
             /**
-             * Sets {@code frames}.
-             *
-             * <p>See {@link CntrsA#frames(MemorySegment, long)}.
+             * Sets {@code frames}. See {@link CntrsA#frames(MemorySegment, long)}.
              */
             public Writer frames(long v) {
                 long x = v;

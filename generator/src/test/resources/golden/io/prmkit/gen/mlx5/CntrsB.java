@@ -56,9 +56,7 @@ public final class CntrsB {
     }
 
     /**
-     * Reads {@code level} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #level(MemorySegment, long)}.
+     * Same as {@link #level(MemorySegment, long)} with {@code offset} 0.
      */
     public static int level(MemorySegment s) {
         return level(s, 0L);
@@ -75,9 +73,7 @@ public final class CntrsB {
     }
 
     /**
-     * Reads {@code drops} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #drops(MemorySegment, long)}.
+     * Same as {@link #drops(MemorySegment, long)} with {@code offset} 0.
      */
     public static int drops(MemorySegment s) {
         return drops(s, 0L);
@@ -93,7 +89,7 @@ public final class CntrsB {
     }
 
     /**
-     * Zeroes the 8 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -139,79 +135,63 @@ public final class CntrsB {
         }
 
         /**
-         * Writes {@code level} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CntrsB#level(MemorySegment, long)}.
+         * Same as {@link #level$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void level$set(MemorySegment s, int v) {
             level$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code level} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CntrsB#level(MemorySegment, long)}.
+         * Writes {@code level} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). Device side of {@link CntrsB#level(MemorySegment, long)}.
          */
         public static void level$set(MemorySegment s, long offset, int v) {
             level$setUnchecked(s, offset, v);
         }
 
         /**
-         * Writes {@code level} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CntrsB#level(MemorySegment, long)}.
+         * Same as {@link #level$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void level$setUnchecked(MemorySegment s, int v) {
             level$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code level} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CntrsB#level(MemorySegment, long)}.
+         * Writes {@code level} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. Device side of {@link CntrsB#level(MemorySegment, long)}.
          */
         public static void level$setUnchecked(MemorySegment s, long offset, int v) {
             s.set(PrmLayout.BE_INT, offset, v);
         }
 
         /**
-         * Writes {@code drops} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CntrsB#drops(MemorySegment, long)}.
+         * Same as {@link #drops$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void drops$set(MemorySegment s, int v) {
             drops$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code drops} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CntrsB#drops(MemorySegment, long)}.
+         * Writes {@code drops} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). Device side of {@link CntrsB#drops(MemorySegment, long)}.
          */
         public static void drops$set(MemorySegment s, long offset, int v) {
             drops$setUnchecked(s, offset, v);
         }
 
         /**
-         * Writes {@code drops} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CntrsB#drops(MemorySegment, long)}.
+         * Same as {@link #drops$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void drops$setUnchecked(MemorySegment s, int v) {
             drops$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code drops} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CntrsB#drops(MemorySegment, long)}.
+         * Writes {@code drops} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. Device side of {@link CntrsB#drops(MemorySegment, long)}.
          */
         public static void drops$setUnchecked(MemorySegment s, long offset, int v) {
             s.set(PrmLayout.BE_INT, offset + 4L, v);
         }
 
         /**
-         * A {@link Writer} for the structure at offset 0 of {@code s}.
+         * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
          */
         public static Writer writer(MemorySegment s) {
             return new Writer(s, 0L);
@@ -249,9 +229,7 @@ public final class CntrsB {
             }
 
             /**
-             * Sets {@code level}.
-             *
-             * <p>See {@link CntrsB#level(MemorySegment, long)}.
+             * Sets {@code level}. See {@link CntrsB#level(MemorySegment, long)}.
              */
             public Writer level(int v) {
                 d0 = v;
@@ -259,9 +237,7 @@ public final class CntrsB {
             }
 
             /**
-             * Sets {@code drops}.
-             *
-             * <p>See {@link CntrsB#drops(MemorySegment, long)}.
+             * Sets {@code drops}. See {@link CntrsB#drops(MemorySegment, long)}.
              */
             public Writer drops(int v) {
                 d1 = v;

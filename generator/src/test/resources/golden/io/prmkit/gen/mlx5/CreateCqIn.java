@@ -151,9 +151,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code opcode} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Same as {@link #opcode(MemorySegment, long)} with {@code offset} 0.
      */
     public static int opcode(MemorySegment s) {
         return opcode(s, 0L);
@@ -169,18 +167,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code opcode} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Same as {@link #opcode$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void opcode$set(MemorySegment s, int v) {
         opcode$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "opcode", 16, v);
@@ -188,27 +182,21 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code opcode} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Same as {@link #opcode$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void opcode$setUnchecked(MemorySegment s, int v) {
         opcode$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset, (short) v);
     }
 
     /**
-     * Reads {@code uid} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #uid(MemorySegment, long)}.
+     * Same as {@link #uid(MemorySegment, long)} with {@code offset} 0.
      */
     public static int uid(MemorySegment s) {
         return uid(s, 0L);
@@ -224,18 +212,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code uid} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #uid(MemorySegment, long)}.
+     * Same as {@link #uid$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void uid$set(MemorySegment s, int v) {
         uid$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code uid} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #uid(MemorySegment, long)}.
+     * Writes {@code uid} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #uid(MemorySegment, long)}.
      */
     public static void uid$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "uid", 16, v);
@@ -243,27 +227,21 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code uid} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #uid(MemorySegment, long)}.
+     * Same as {@link #uid$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void uid$setUnchecked(MemorySegment s, int v) {
         uid$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code uid} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #uid(MemorySegment, long)}.
+     * Writes {@code uid} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #uid(MemorySegment, long)}.
      */
     public static void uid$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 2L, (short) v);
     }
 
     /**
-     * Reads {@code op_mod} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #op_mod(MemorySegment, long)}.
+     * Same as {@link #op_mod(MemorySegment, long)} with {@code offset} 0.
      */
     public static int op_mod(MemorySegment s) {
         return op_mod(s, 0L);
@@ -279,18 +257,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code op_mod} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #op_mod(MemorySegment, long)}.
+     * Same as {@link #op_mod$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void op_mod$set(MemorySegment s, int v) {
         op_mod$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code op_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #op_mod(MemorySegment, long)}.
+     * Writes {@code op_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #op_mod(MemorySegment, long)}.
      */
     public static void op_mod$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "op_mod", 16, v);
@@ -298,27 +272,21 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code op_mod} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #op_mod(MemorySegment, long)}.
+     * Same as {@link #op_mod$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void op_mod$setUnchecked(MemorySegment s, int v) {
         op_mod$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code op_mod} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #op_mod(MemorySegment, long)}.
+     * Writes {@code op_mod} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #op_mod(MemorySegment, long)}.
      */
     public static void op_mod$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 6L, (short) v);
     }
 
     /**
-     * Reads {@code cq_umem_valid} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #cq_umem_valid(MemorySegment, long)}.
+     * Same as {@link #cq_umem_valid(MemorySegment, long)} with {@code offset} 0.
      */
     public static boolean cq_umem_valid(MemorySegment s) {
         return cq_umem_valid(s, 0L);
@@ -335,36 +303,28 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_umem_valid} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #cq_umem_valid(MemorySegment, long)}.
+     * Same as {@link #cq_umem_valid$set(MemorySegment, long, boolean)} with {@code offset} 0.
      */
     public static void cq_umem_valid$set(MemorySegment s, boolean v) {
         cq_umem_valid$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_umem_valid} of the structure at byte {@code offset} of {@code s}.
-     *
-     * <p>See {@link #cq_umem_valid(MemorySegment, long)}.
+     * Writes {@code cq_umem_valid} of the structure at byte {@code offset} of {@code s}. See {@link #cq_umem_valid(MemorySegment, long)}.
      */
     public static void cq_umem_valid$set(MemorySegment s, long offset, boolean v) {
         cq_umem_valid$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code cq_umem_valid} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #cq_umem_valid(MemorySegment, long)}.
+     * Same as {@link #cq_umem_valid$setUnchecked(MemorySegment, long, boolean)} with {@code offset} 0.
      */
     public static void cq_umem_valid$setUnchecked(MemorySegment s, boolean v) {
         cq_umem_valid$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_umem_valid} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #cq_umem_valid(MemorySegment, long)}.
+     * Writes {@code cq_umem_valid} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #cq_umem_valid(MemorySegment, long)}.
      */
     public static void cq_umem_valid$setUnchecked(MemorySegment s, long offset, boolean v) {
         long o = offset + 8L;
@@ -373,9 +333,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code log_cq_size} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #log_cq_size(MemorySegment, long)}.
+     * Same as {@link #log_cq_size(MemorySegment, long)} with {@code offset} 0.
      */
     public static int log_cq_size(MemorySegment s) {
         return log_cq_size(s, 0L);
@@ -393,18 +351,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code log_cq_size} of the structure at offset 0 of {@code s}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #log_cq_size(MemorySegment, long)}.
+     * Same as {@link #log_cq_size$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void log_cq_size$set(MemorySegment s, int v) {
         log_cq_size$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code log_cq_size} of the structure at byte {@code offset} of {@code s}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #log_cq_size(MemorySegment, long)}.
+     * Writes {@code log_cq_size} of the structure at byte {@code offset} of {@code s}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value. See {@link #log_cq_size(MemorySegment, long)}.
      */
     public static void log_cq_size$set(MemorySegment s, long offset, int v) {
         if ((v >>> 5) != 0) throw PrmLayout.outOfRange("create_cq_in", "log_cq_size", 5, v);
@@ -412,18 +366,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code log_cq_size} of the structure at offset 0 of {@code s}. Keeps only the low 5 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #log_cq_size(MemorySegment, long)}.
+     * Same as {@link #log_cq_size$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void log_cq_size$setUnchecked(MemorySegment s, int v) {
         log_cq_size$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code log_cq_size} of the structure at byte {@code offset} of {@code s}. Keeps only the low 5 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #log_cq_size(MemorySegment, long)}.
+     * Writes {@code log_cq_size} of the structure at byte {@code offset} of {@code s}. Keeps only the low 5 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #log_cq_size(MemorySegment, long)}.
      */
     public static void log_cq_size$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 8L;
@@ -432,9 +382,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code cq_kind} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #cq_kind(MemorySegment, long)}.
+     * Same as {@link #cq_kind(MemorySegment, long)} with {@code offset} 0.
      */
     public static int cq_kind(MemorySegment s) {
         return cq_kind(s, 0L);
@@ -450,18 +398,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_kind} of the structure at offset 0 of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #cq_kind(MemorySegment, long)}.
+     * Same as {@link #cq_kind$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cq_kind$set(MemorySegment s, int v) {
         cq_kind$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_kind} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #cq_kind(MemorySegment, long)}.
+     * Writes {@code cq_kind} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value. See {@link #cq_kind(MemorySegment, long)}.
      */
     public static void cq_kind$set(MemorySegment s, long offset, int v) {
         if ((v >>> 2) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_kind", 2, v);
@@ -469,18 +413,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_kind} of the structure at offset 0 of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #cq_kind(MemorySegment, long)}.
+     * Same as {@link #cq_kind$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cq_kind$setUnchecked(MemorySegment s, int v) {
         cq_kind$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_kind} of the structure at byte {@code offset} of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #cq_kind(MemorySegment, long)}.
+     * Writes {@code cq_kind} of the structure at byte {@code offset} of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #cq_kind(MemorySegment, long)}.
      */
     public static void cq_kind$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 11L;
@@ -489,9 +429,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code eqn} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #eqn(MemorySegment, long)}.
+     * Same as {@link #eqn(MemorySegment, long)} with {@code offset} 0.
      */
     public static int eqn(MemorySegment s) {
         return eqn(s, 0L);
@@ -508,45 +446,35 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code eqn} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>See {@link #eqn(MemorySegment, long)}.
+     * Same as {@link #eqn$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void eqn$set(MemorySegment s, int v) {
         eqn$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code eqn} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>See {@link #eqn(MemorySegment, long)}.
+     * Writes {@code eqn} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). See {@link #eqn(MemorySegment, long)}.
      */
     public static void eqn$set(MemorySegment s, long offset, int v) {
         eqn$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code eqn} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #eqn(MemorySegment, long)}.
+     * Same as {@link #eqn$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void eqn$setUnchecked(MemorySegment s, int v) {
         eqn$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code eqn} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #eqn(MemorySegment, long)}.
+     * Writes {@code eqn} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #eqn(MemorySegment, long)}.
      */
     public static void eqn$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_INT, offset + 12L, v);
     }
 
     /**
-     * Reads {@code cq_period} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #cq_period(MemorySegment, long)}.
+     * Same as {@link #cq_period(MemorySegment, long)} with {@code offset} 0.
      */
     public static int cq_period(MemorySegment s) {
         return cq_period(s, 0L);
@@ -563,18 +491,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_period} of the structure at offset 0 of {@code s}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #cq_period(MemorySegment, long)}.
+     * Same as {@link #cq_period$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cq_period$set(MemorySegment s, int v) {
         cq_period$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_period} of the structure at byte {@code offset} of {@code s}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #cq_period(MemorySegment, long)}.
+     * Writes {@code cq_period} of the structure at byte {@code offset} of {@code s}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value. See {@link #cq_period(MemorySegment, long)}.
      */
     public static void cq_period$set(MemorySegment s, long offset, int v) {
         if ((v >>> 12) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_period", 12, v);
@@ -582,18 +506,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_period} of the structure at offset 0 of {@code s}. Keeps only the low 12 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #cq_period(MemorySegment, long)}.
+     * Same as {@link #cq_period$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cq_period$setUnchecked(MemorySegment s, int v) {
         cq_period$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_period} of the structure at byte {@code offset} of {@code s}. Keeps only the low 12 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #cq_period(MemorySegment, long)}.
+     * Writes {@code cq_period} of the structure at byte {@code offset} of {@code s}. Keeps only the low 12 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #cq_period(MemorySegment, long)}.
      */
     public static void cq_period$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 12L;
@@ -601,9 +521,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code cq_max_count} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #cq_max_count(MemorySegment, long)}.
+     * Same as {@link #cq_max_count(MemorySegment, long)} with {@code offset} 0.
      */
     public static int cq_max_count(MemorySegment s) {
         return cq_max_count(s, 0L);
@@ -620,18 +538,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_max_count} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #cq_max_count(MemorySegment, long)}.
+     * Same as {@link #cq_max_count$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cq_max_count$set(MemorySegment s, int v) {
         cq_max_count$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_max_count} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #cq_max_count(MemorySegment, long)}.
+     * Writes {@code cq_max_count} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #cq_max_count(MemorySegment, long)}.
      */
     public static void cq_max_count$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_max_count", 16, v);
@@ -639,27 +553,21 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_max_count} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #cq_max_count(MemorySegment, long)}.
+     * Same as {@link #cq_max_count$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cq_max_count$setUnchecked(MemorySegment s, int v) {
         cq_max_count$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_max_count} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #cq_max_count(MemorySegment, long)}.
+     * Writes {@code cq_max_count} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #cq_max_count(MemorySegment, long)}.
      */
     public static void cq_max_count$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 14L, (short) v);
     }
 
     /**
-     * Reads element {@code index} of {@code pas} of the structure at offset 0 of {@code s}. The index is bounded only by the segment (flexible array).
-     *
-     * <p>See {@link #pas$elem(MemorySegment, long, long)}.
+     * Same as {@link #pas$elem(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static long pas$elem(MemorySegment s, long index) {
         return pas$elem(s, 0L, index);
@@ -676,36 +584,28 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes element {@code index} of {@code pas} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #pas$elem(MemorySegment, long, long)}.
+     * Same as {@link #pas$set(MemorySegment, long, long, long)} with {@code offset} 0.
      */
     public static void pas$set(MemorySegment s, long index, long v) {
         pas$set(s, 0L, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code pas} of the structure at byte {@code offset} of {@code s}. The index is bounded only by the segment (flexible array).
-     *
-     * <p>See {@link #pas$elem(MemorySegment, long, long)}.
+     * Writes element {@code index} of {@code pas} of the structure at byte {@code offset} of {@code s}. The index is bounded only by the segment (flexible array). See {@link #pas$elem(MemorySegment, long, long)}.
      */
     public static void pas$set(MemorySegment s, long offset, long index, long v) {
         pas$setUnchecked(s, offset, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code pas} (structure at offset 0), keeping only the low 64 bits of {@code v}.
-     *
-     * <p>See {@link #pas$elem(MemorySegment, long, long)}.
+     * Same as {@link #pas$setUnchecked(MemorySegment, long, long, long)} with {@code offset} 0.
      */
     public static void pas$setUnchecked(MemorySegment s, long index, long v) {
         pas$setUnchecked(s, 0L, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code pas} (structure at byte {@code offset}), keeping only the low 64 bits of {@code v}. The index is bounded only by the segment (flexible array).
-     *
-     * <p>See {@link #pas$elem(MemorySegment, long, long)}.
+     * Writes element {@code index} of {@code pas} (structure at byte {@code offset}), keeping only the low 64 bits of {@code v}. The index is bounded only by the segment (flexible array). See {@link #pas$elem(MemorySegment, long, long)}.
      */
     public static void pas$setUnchecked(MemorySegment s, long offset, long index, long v) {
         s.set(PrmLayout.BE_LONG, offset + 24L + index * 8L, v);
@@ -719,7 +619,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Zeroes the 24 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -757,7 +657,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
         return new Writer(s, 0L);
@@ -801,9 +701,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code opcode}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link CreateCqIn#opcode(MemorySegment, long)}.
+         * Sets {@code opcode}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#opcode(MemorySegment, long)}.
          */
         public Writer opcode(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "opcode", 16, v);
@@ -812,9 +710,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code uid}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link CreateCqIn#uid(MemorySegment, long)}.
+         * Sets {@code uid}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#uid(MemorySegment, long)}.
          */
         public Writer uid(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "uid", 16, v);
@@ -823,9 +719,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code op_mod}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link CreateCqIn#op_mod(MemorySegment, long)}.
+         * Sets {@code op_mod}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#op_mod(MemorySegment, long)}.
          */
         public Writer op_mod(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "op_mod", 16, v);
@@ -834,9 +728,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code cq_umem_valid}.
-         *
-         * <p>See {@link CreateCqIn#cq_umem_valid(MemorySegment, long)}.
+         * Sets {@code cq_umem_valid}. See {@link CreateCqIn#cq_umem_valid(MemorySegment, long)}.
          */
         public Writer cq_umem_valid(boolean v) {
             d2 = v ? d2 | 0x80000000 : d2 & 0x7fffffff;
@@ -844,9 +736,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code log_cq_size}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link CreateCqIn#log_cq_size(MemorySegment, long)}.
+         * Sets {@code log_cq_size}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#log_cq_size(MemorySegment, long)}.
          */
         public Writer log_cq_size(int v) {
             if ((v >>> 5) != 0) throw PrmLayout.outOfRange("create_cq_in", "log_cq_size", 5, v);
@@ -855,9 +745,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code cq_kind}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link CreateCqIn#cq_kind(MemorySegment, long)}.
+         * Sets {@code cq_kind}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#cq_kind(MemorySegment, long)}.
          */
         public Writer cq_kind(int v) {
             if ((v >>> 2) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_kind", 2, v);
@@ -866,9 +754,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code eqn}.
-         *
-         * <p>See {@link CreateCqIn#eqn(MemorySegment, long)}.
+         * Sets {@code eqn}. See {@link CreateCqIn#eqn(MemorySegment, long)}.
          */
         public Writer eqn(int v) {
             d3 = v;
@@ -876,9 +762,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code cq_period}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link CreateCqIn#cq_period(MemorySegment, long)}.
+         * Sets {@code cq_period}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#cq_period(MemorySegment, long)}.
          */
         public Writer cq_period(int v) {
             if ((v >>> 12) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_period", 12, v);
@@ -887,9 +771,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code cq_max_count}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link CreateCqIn#cq_max_count(MemorySegment, long)}.
+         * Sets {@code cq_max_count}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#cq_max_count(MemorySegment, long)}.
          */
         public Writer cq_max_count(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_max_count", 16, v);

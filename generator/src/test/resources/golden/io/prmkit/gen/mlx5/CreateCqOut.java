@@ -65,9 +65,7 @@ public final class CreateCqOut {
     }
 
     /**
-     * Reads {@code status} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #status(MemorySegment, long)}.
+     * Same as {@link #status(MemorySegment, long)} with {@code offset} 0.
      */
     public static int status(MemorySegment s) {
         return status(s, 0L);
@@ -84,27 +82,21 @@ public final class CreateCqOut {
     }
 
     /**
-     * Reads {@code status} as a {@link CmdStatus}; null when no constant has the value.
-     *
-     * <p>See {@link #status(MemorySegment, long)}.
+     * Same as {@link #status$enum(MemorySegment, long)} with {@code offset} 0.
      */
     public static CmdStatus status$enum(MemorySegment s) {
         return status$enum(s, 0L);
     }
 
     /**
-     * Reads {@code status} as a {@link CmdStatus}; null when no constant has the value.
-     *
-     * <p>See {@link #status(MemorySegment, long)}.
+     * Reads {@code status} as a {@link CmdStatus}; null when no constant has the value. See {@link #status(MemorySegment, long)}.
      */
     public static CmdStatus status$enum(MemorySegment s, long offset) {
         return CmdStatus.of(Integer.toUnsignedLong(status(s, offset)));
     }
 
     /**
-     * Reads {@code syndrome} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #syndrome(MemorySegment, long)}.
+     * Same as {@link #syndrome(MemorySegment, long)} with {@code offset} 0.
      */
     public static int syndrome(MemorySegment s) {
         return syndrome(s, 0L);
@@ -120,9 +112,7 @@ public final class CreateCqOut {
     }
 
     /**
-     * Reads {@code cqn} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #cqn(MemorySegment, long)}.
+     * Same as {@link #cqn(MemorySegment, long)} with {@code offset} 0.
      */
     public static int cqn(MemorySegment s) {
         return cqn(s, 0L);
@@ -138,7 +128,7 @@ public final class CreateCqOut {
     }
 
     /**
-     * Zeroes the 16 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -184,18 +174,14 @@ public final class CreateCqOut {
         }
 
         /**
-         * Writes {@code status} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link CreateCqOut#status(MemorySegment, long)}.
+         * Same as {@link #status$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void status$set(MemorySegment s, int v) {
             status$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code status} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link CreateCqOut#status(MemorySegment, long)}.
+         * Writes {@code status} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. Device side of {@link CreateCqOut#status(MemorySegment, long)}.
          */
         public static void status$set(MemorySegment s, long offset, int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("create_cq_out", "status", 8, v);
@@ -203,90 +189,70 @@ public final class CreateCqOut {
         }
 
         /**
-         * Writes {@code status} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link CreateCqOut#status(MemorySegment, long)}.
+         * Same as {@link #status$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void status$setUnchecked(MemorySegment s, int v) {
             status$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code status} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link CreateCqOut#status(MemorySegment, long)}.
+         * Writes {@code status} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. Device side of {@link CreateCqOut#status(MemorySegment, long)}.
          */
         public static void status$setUnchecked(MemorySegment s, long offset, int v) {
             s.set(PrmLayout.BYTE, offset, (byte) v);
         }
 
         /**
-         * Writes constant {@code v} into {@code status} of the structure at offset 0 of {@code s}.
-         *
-         * <p>Device side of {@link CreateCqOut#status(MemorySegment, long)}.
+         * Same as {@link #status$set(MemorySegment, long, CmdStatus)} with {@code offset} 0.
          */
         public static void status$set(MemorySegment s, CmdStatus v) {
             status$set(s, 0L, v);
         }
 
         /**
-         * Writes constant {@code v} into {@code status} of the structure at byte {@code offset} of {@code s}.
-         *
-         * <p>Device side of {@link CreateCqOut#status(MemorySegment, long)}.
+         * Writes constant {@code v} into {@code status} of the structure at byte {@code offset} of {@code s}. Device side of {@link CreateCqOut#status(MemorySegment, long)}.
          */
         public static void status$set(MemorySegment s, long offset, CmdStatus v) {
             status$setUnchecked(s, offset, (int) v.value);
         }
 
         /**
-         * Writes {@code syndrome} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CreateCqOut#syndrome(MemorySegment, long)}.
+         * Same as {@link #syndrome$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void syndrome$set(MemorySegment s, int v) {
             syndrome$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code syndrome} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CreateCqOut#syndrome(MemorySegment, long)}.
+         * Writes {@code syndrome} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). Device side of {@link CreateCqOut#syndrome(MemorySegment, long)}.
          */
         public static void syndrome$set(MemorySegment s, long offset, int v) {
             syndrome$setUnchecked(s, offset, v);
         }
 
         /**
-         * Writes {@code syndrome} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CreateCqOut#syndrome(MemorySegment, long)}.
+         * Same as {@link #syndrome$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void syndrome$setUnchecked(MemorySegment s, int v) {
             syndrome$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code syndrome} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CreateCqOut#syndrome(MemorySegment, long)}.
+         * Writes {@code syndrome} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. Device side of {@link CreateCqOut#syndrome(MemorySegment, long)}.
          */
         public static void syndrome$setUnchecked(MemorySegment s, long offset, int v) {
             s.set(PrmLayout.BE_INT, offset + 4L, v);
         }
 
         /**
-         * Writes {@code cqn} of the structure at offset 0 of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link CreateCqOut#cqn(MemorySegment, long)}.
+         * Same as {@link #cqn$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void cqn$set(MemorySegment s, int v) {
             cqn$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code cqn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link CreateCqOut#cqn(MemorySegment, long)}.
+         * Writes {@code cqn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. Device side of {@link CreateCqOut#cqn(MemorySegment, long)}.
          */
         public static void cqn$set(MemorySegment s, long offset, int v) {
             if ((v >>> 24) != 0) throw PrmLayout.outOfRange("create_cq_out", "cqn", 24, v);
@@ -294,18 +260,14 @@ public final class CreateCqOut {
         }
 
         /**
-         * Writes {@code cqn} of the structure at offset 0 of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link CreateCqOut#cqn(MemorySegment, long)}.
+         * Same as {@link #cqn$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void cqn$setUnchecked(MemorySegment s, int v) {
             cqn$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code cqn} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link CreateCqOut#cqn(MemorySegment, long)}.
+         * Writes {@code cqn} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. Device side of {@link CreateCqOut#cqn(MemorySegment, long)}.
          */
         public static void cqn$setUnchecked(MemorySegment s, long offset, int v) {
             long o = offset + 8L;
@@ -313,7 +275,7 @@ public final class CreateCqOut {
         }
 
         /**
-         * A {@link Writer} for the structure at offset 0 of {@code s}.
+         * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
          */
         public static Writer writer(MemorySegment s) {
             return new Writer(s, 0L);
@@ -355,9 +317,7 @@ public final class CreateCqOut {
             }
 
             /**
-             * Sets {@code status}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-             *
-             * <p>See {@link CreateCqOut#status(MemorySegment, long)}.
+             * Sets {@code status}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqOut#status(MemorySegment, long)}.
              */
             public Writer status(int v) {
                 if ((v >>> 8) != 0) throw PrmLayout.outOfRange("create_cq_out", "status", 8, v);
@@ -366,18 +326,14 @@ public final class CreateCqOut {
             }
 
             /**
-             * Sets {@code status} to constant {@code v}.
-             *
-             * <p>See {@link CreateCqOut#status(MemorySegment, long)}.
+             * Sets {@code status} to constant {@code v}. See {@link CreateCqOut#status(MemorySegment, long)}.
              */
             public Writer status(CmdStatus v) {
                 return status((int) v.value);
             }
 
             /**
-             * Sets {@code syndrome}.
-             *
-             * <p>See {@link CreateCqOut#syndrome(MemorySegment, long)}.
+             * Sets {@code syndrome}. See {@link CreateCqOut#syndrome(MemorySegment, long)}.
              */
             public Writer syndrome(int v) {
                 d1 = v;
@@ -385,9 +341,7 @@ public final class CreateCqOut {
             }
 
             /**
-             * Sets {@code cqn}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-             *
-             * <p>See {@link CreateCqOut#cqn(MemorySegment, long)}.
+             * Sets {@code cqn}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqOut#cqn(MemorySegment, long)}.
              */
             public Writer cqn(int v) {
                 if ((v >>> 24) != 0) throw PrmLayout.outOfRange("create_cq_out", "cqn", 24, v);

@@ -177,9 +177,7 @@ public final class FlowSample {
     }
 
     /**
-     * Reads {@code packet_count} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #packet_count(MemorySegment, long)}.
+     * Same as {@link #packet_count(MemorySegment, long)} with {@code offset} 0.
      */
     public static long packet_count(MemorySegment s) {
         return packet_count(s, 0L);
@@ -196,45 +194,35 @@ public final class FlowSample {
     }
 
     /**
-     * Writes {@code packet_count} of the structure at offset 0 of {@code s}. Every value fits (a 64-bit field takes the raw bits).
-     *
-     * <p>See {@link #packet_count(MemorySegment, long)}.
+     * Same as {@link #packet_count$set(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static void packet_count$set(MemorySegment s, long v) {
         packet_count$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code packet_count} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits).
-     *
-     * <p>See {@link #packet_count(MemorySegment, long)}.
+     * Writes {@code packet_count} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits). See {@link #packet_count(MemorySegment, long)}.
      */
     public static void packet_count$set(MemorySegment s, long offset, long v) {
         packet_count$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code packet_count} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #packet_count(MemorySegment, long)}.
+     * Same as {@link #packet_count$setUnchecked(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static void packet_count$setUnchecked(MemorySegment s, long v) {
         packet_count$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code packet_count} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #packet_count(MemorySegment, long)}.
+     * Writes {@code packet_count} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #packet_count(MemorySegment, long)}.
      */
     public static void packet_count$setUnchecked(MemorySegment s, long offset, long v) {
         s.set(PrmLayout.BE_LONG, offset, v);
     }
 
     /**
-     * Reads {@code timestamp} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #timestamp(MemorySegment, long)}.
+     * Same as {@link #timestamp(MemorySegment, long)} with {@code offset} 0.
      */
     public static long timestamp(MemorySegment s) {
         return timestamp(s, 0L);
@@ -252,18 +240,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes {@code timestamp} of the structure at offset 0 of {@code s}. Accepts 0..281474976710655; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #timestamp(MemorySegment, long)}.
+     * Same as {@link #timestamp$set(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static void timestamp$set(MemorySegment s, long v) {
         timestamp$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code timestamp} of the structure at byte {@code offset} of {@code s}. Accepts 0..281474976710655; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #timestamp(MemorySegment, long)}.
+     * Writes {@code timestamp} of the structure at byte {@code offset} of {@code s}. Accepts 0..281474976710655; throws {@link IllegalArgumentException} for any other value. See {@link #timestamp(MemorySegment, long)}.
      */
     public static void timestamp$set(MemorySegment s, long offset, long v) {
         if ((v >>> 48) != 0L) throw PrmLayout.outOfRange("flow_sample", "timestamp", 48, v);
@@ -271,18 +255,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes {@code timestamp} of the structure at offset 0 of {@code s}. Keeps only the low 48 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #timestamp(MemorySegment, long)}.
+     * Same as {@link #timestamp$setUnchecked(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static void timestamp$setUnchecked(MemorySegment s, long v) {
         timestamp$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code timestamp} of the structure at byte {@code offset} of {@code s}. Keeps only the low 48 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #timestamp(MemorySegment, long)}.
+     * Writes {@code timestamp} of the structure at byte {@code offset} of {@code s}. Keeps only the low 48 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #timestamp(MemorySegment, long)}.
      */
     public static void timestamp$setUnchecked(MemorySegment s, long offset, long v) {
         long o = offset + 8L;
@@ -290,9 +270,7 @@ public final class FlowSample {
     }
 
     /**
-     * The bytes of {@code dmac} of the structure at offset 0 of {@code s}, as a slice (no copy).
-     *
-     * <p>See {@link #dmac(MemorySegment, long)}.
+     * Same as {@link #dmac(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment dmac(MemorySegment s) {
         return dmac(s, 0L);
@@ -309,18 +287,14 @@ public final class FlowSample {
     }
 
     /**
-     * Copies the 6 bytes of {@code dmac} (structure at offset 0) into the start of {@code dst}.
-     *
-     * <p>See {@link #dmac(MemorySegment, long)}.
+     * Same as {@link #dmac$copyTo(MemorySegment, long, byte[])} with {@code offset} 0.
      */
     public static void dmac$copyTo(MemorySegment s, byte[] dst) {
         dmac$copyTo(s, 0L, dst);
     }
 
     /**
-     * Copies the 6 bytes of {@code dmac} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter.
-     *
-     * <p>See {@link #dmac(MemorySegment, long)}.
+     * Copies the 6 bytes of {@code dmac} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter. See {@link #dmac(MemorySegment, long)}.
      */
     public static void dmac$copyTo(MemorySegment s, long offset, byte[] dst) {
         if (dst.length < 6) throw PrmLayout.tooShort("flow_sample", "dmac", 6, dst.length);
@@ -328,18 +302,14 @@ public final class FlowSample {
     }
 
     /**
-     * Copies {@code src} into the start of {@code dmac} (structure at offset 0); bytes past {@code src.length} are left as they are.
-     *
-     * <p>See {@link #dmac(MemorySegment, long)}.
+     * Same as {@link #dmac$copyFrom(MemorySegment, long, byte[])} with {@code offset} 0.
      */
     public static void dmac$copyFrom(MemorySegment s, byte[] src) {
         dmac$copyFrom(s, 0L, src);
     }
 
     /**
-     * Copies {@code src} into the start of {@code dmac} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 6 bytes.
-     *
-     * <p>See {@link #dmac(MemorySegment, long)}.
+     * Copies {@code src} into the start of {@code dmac} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 6 bytes. See {@link #dmac(MemorySegment, long)}.
      */
     public static void dmac$copyFrom(MemorySegment s, long offset, byte[] src) {
         if (src.length > 6) throw PrmLayout.tooLong("flow_sample", "dmac", 6, src.length);
@@ -347,9 +317,7 @@ public final class FlowSample {
     }
 
     /**
-     * Reads {@code vlan} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #vlan(MemorySegment, long)}.
+     * Same as {@link #vlan(MemorySegment, long)} with {@code offset} 0.
      */
     public static int vlan(MemorySegment s) {
         return vlan(s, 0L);
@@ -366,18 +334,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes {@code vlan} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #vlan(MemorySegment, long)}.
+     * Same as {@link #vlan$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void vlan$set(MemorySegment s, int v) {
         vlan$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code vlan} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #vlan(MemorySegment, long)}.
+     * Writes {@code vlan} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #vlan(MemorySegment, long)}.
      */
     public static void vlan$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("flow_sample", "vlan", 16, v);
@@ -385,27 +349,21 @@ public final class FlowSample {
     }
 
     /**
-     * Writes {@code vlan} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #vlan(MemorySegment, long)}.
+     * Same as {@link #vlan$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void vlan$setUnchecked(MemorySegment s, int v) {
         vlan$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code vlan} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #vlan(MemorySegment, long)}.
+     * Writes {@code vlan} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #vlan(MemorySegment, long)}.
      */
     public static void vlan$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 22L, (short) v);
     }
 
     /**
-     * Reads element {@code index} of {@code prio} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #prio$elem(MemorySegment, long, long)}.
+     * Same as {@link #prio$elem(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static int prio$elem(MemorySegment s, long index) {
         return prio$elem(s, 0L, index);
@@ -426,18 +384,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes element {@code index} of {@code prio} of the structure at offset 0 of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #prio$elem(MemorySegment, long, long)}.
+     * Same as {@link #prio$set(MemorySegment, long, long, int)} with {@code offset} 0.
      */
     public static void prio$set(MemorySegment s, long index, int v) {
         prio$set(s, 0L, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code prio} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #prio$elem(MemorySegment, long, long)}.
+     * Writes element {@code index} of {@code prio} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value. See {@link #prio$elem(MemorySegment, long, long)}.
      */
     public static void prio$set(MemorySegment s, long offset, long index, int v) {
         if ((v >>> 4) != 0) throw PrmLayout.outOfRange("flow_sample", "prio[]", 4, v);
@@ -445,18 +399,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes element {@code index} of {@code prio} (structure at offset 0), keeping only the low 4 bits of {@code v}.
-     *
-     * <p>See {@link #prio$elem(MemorySegment, long, long)}.
+     * Same as {@link #prio$setUnchecked(MemorySegment, long, long, int)} with {@code offset} 0.
      */
     public static void prio$setUnchecked(MemorySegment s, long index, int v) {
         prio$setUnchecked(s, 0L, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code prio} (structure at byte {@code offset}), keeping only the low 4 bits of {@code v}.
-     *
-     * <p>See {@link #prio$elem(MemorySegment, long, long)}.
+     * Writes element {@code index} of {@code prio} (structure at byte {@code offset}), keeping only the low 4 bits of {@code v}. See {@link #prio$elem(MemorySegment, long, long)}.
      */
     public static void prio$setUnchecked(MemorySegment s, long offset, long index, int v) {
         Objects.checkIndex(index, 8);
@@ -467,9 +417,7 @@ public final class FlowSample {
     }
 
     /**
-     * Reads element {@code index} of {@code words} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #words$elem(MemorySegment, long, long)}.
+     * Same as {@link #words$elem(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static int words$elem(MemorySegment s, long index) {
         return words$elem(s, 0L, index);
@@ -486,18 +434,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes element {@code index} of {@code words} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #words$elem(MemorySegment, long, long)}.
+     * Same as {@link #words$set(MemorySegment, long, long, int)} with {@code offset} 0.
      */
     public static void words$set(MemorySegment s, long index, int v) {
         words$set(s, 0L, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code words} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #words$elem(MemorySegment, long, long)}.
+     * Writes element {@code index} of {@code words} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #words$elem(MemorySegment, long, long)}.
      */
     public static void words$set(MemorySegment s, long offset, long index, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("flow_sample", "words[]", 16, v);
@@ -505,18 +449,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes element {@code index} of {@code words} (structure at offset 0), keeping only the low 16 bits of {@code v}.
-     *
-     * <p>See {@link #words$elem(MemorySegment, long, long)}.
+     * Same as {@link #words$setUnchecked(MemorySegment, long, long, int)} with {@code offset} 0.
      */
     public static void words$setUnchecked(MemorySegment s, long index, int v) {
         words$setUnchecked(s, 0L, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code words} (structure at byte {@code offset}), keeping only the low 16 bits of {@code v}.
-     *
-     * <p>See {@link #words$elem(MemorySegment, long, long)}.
+     * Writes element {@code index} of {@code words} (structure at byte {@code offset}), keeping only the low 16 bits of {@code v}. See {@link #words$elem(MemorySegment, long, long)}.
      */
     public static void words$setUnchecked(MemorySegment s, long offset, long index, int v) {
         Objects.checkIndex(index, 2);
@@ -524,9 +464,7 @@ public final class FlowSample {
     }
 
     /**
-     * The nested {@link WqeDataSeg} {@code data} of the structure at offset 0 of {@code s}, as a slice.
-     *
-     * <p>See {@link #data(MemorySegment, long)}.
+     * Same as {@link #data(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment data(MemorySegment s) {
         return data(s, 0L);
@@ -543,9 +481,7 @@ public final class FlowSample {
     }
 
     /**
-     * Byte offset of element {@code index} of {@code more} within the structure.
-     *
-     * <p>See {@link #more$elem(MemorySegment, long, long)}.
+     * Byte offset of element {@code index} of {@code more} within the structure. See {@link #more$elem(MemorySegment, long, long)}.
      */
     public static long more$offset(long index) {
         Objects.checkIndex(index, 2);
@@ -553,9 +489,7 @@ public final class FlowSample {
     }
 
     /**
-     * Element {@code index} ({@link WqeDataSeg}) of {@code more} of the structure at offset 0 of {@code s}, as a slice.
-     *
-     * <p>See {@link #more$elem(MemorySegment, long, long)}.
+     * Same as {@link #more$elem(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static MemorySegment more$elem(MemorySegment s, long index) {
         return more$elem(s, 0L, index);
@@ -571,7 +505,7 @@ public final class FlowSample {
     }
 
     /**
-     * Zeroes the 80 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);

@@ -121,9 +121,7 @@ public final class MiniCqe {
     }
 
     /**
-     * Reads {@code opcode} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Same as {@link #opcode(MemorySegment, long)} with {@code offset} 0.
      */
     public static int opcode(MemorySegment s) {
         return opcode(s, 0L);
@@ -141,27 +139,21 @@ public final class MiniCqe {
     }
 
     /**
-     * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Same as {@link #opcode$enum(MemorySegment, long)} with {@code offset} 0.
      */
     public static SendWqeOpcode opcode$enum(MemorySegment s) {
         return opcode$enum(s, 0L);
     }
 
     /**
-     * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value. See {@link #opcode(MemorySegment, long)}.
      */
     public static SendWqeOpcode opcode$enum(MemorySegment s, long offset) {
         return SendWqeOpcode.of(Integer.toUnsignedLong(opcode(s, offset)));
     }
 
     /**
-     * Reads {@code user_index} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #user_index(MemorySegment, long)}.
+     * Same as {@link #user_index(MemorySegment, long)} with {@code offset} 0.
      */
     public static int user_index(MemorySegment s) {
         return user_index(s, 0L);
@@ -178,18 +170,14 @@ public final class MiniCqe {
     }
 
     /**
-     * Writes {@code user_index} of the structure at offset 0 of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #user_index(MemorySegment, long)}.
+     * Same as {@link #user_index$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void user_index$set(MemorySegment s, int v) {
         user_index$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code user_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #user_index(MemorySegment, long)}.
+     * Writes {@code user_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link #user_index(MemorySegment, long)}.
      */
     public static void user_index$set(MemorySegment s, long offset, int v) {
         if ((v >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, v);
@@ -197,18 +185,14 @@ public final class MiniCqe {
     }
 
     /**
-     * Writes {@code user_index} of the structure at offset 0 of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #user_index(MemorySegment, long)}.
+     * Same as {@link #user_index$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void user_index$setUnchecked(MemorySegment s, int v) {
         user_index$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code user_index} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #user_index(MemorySegment, long)}.
+     * Writes {@code user_index} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #user_index(MemorySegment, long)}.
      */
     public static void user_index$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset;
@@ -216,9 +200,7 @@ public final class MiniCqe {
     }
 
     /**
-     * The bytes of {@code tag} of the structure at offset 0 of {@code s}, as a slice (no copy).
-     *
-     * <p>See {@link #tag(MemorySegment, long)}.
+     * Same as {@link #tag(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment tag(MemorySegment s) {
         return tag(s, 0L);
@@ -235,18 +217,14 @@ public final class MiniCqe {
     }
 
     /**
-     * Copies the 4 bytes of {@code tag} (structure at offset 0) into the start of {@code dst}.
-     *
-     * <p>See {@link #tag(MemorySegment, long)}.
+     * Same as {@link #tag$copyTo(MemorySegment, long, byte[])} with {@code offset} 0.
      */
     public static void tag$copyTo(MemorySegment s, byte[] dst) {
         tag$copyTo(s, 0L, dst);
     }
 
     /**
-     * Copies the 4 bytes of {@code tag} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter.
-     *
-     * <p>See {@link #tag(MemorySegment, long)}.
+     * Copies the 4 bytes of {@code tag} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter. See {@link #tag(MemorySegment, long)}.
      */
     public static void tag$copyTo(MemorySegment s, long offset, byte[] dst) {
         if (dst.length < 4) throw PrmLayout.tooShort("mini_cqe", "tag", 4, dst.length);
@@ -254,9 +232,7 @@ public final class MiniCqe {
     }
 
     /**
-     * Reads element {@code index} of {@code nibbles} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #nibbles$elem(MemorySegment, long, long)}.
+     * Same as {@link #nibbles$elem(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static int nibbles$elem(MemorySegment s, long index) {
         return nibbles$elem(s, 0L, index);
@@ -276,9 +252,7 @@ public final class MiniCqe {
     }
 
     /**
-     * Reads {@code wqe_counter} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #wqe_counter(MemorySegment, long)}.
+     * Same as {@link #wqe_counter(MemorySegment, long)} with {@code offset} 0.
      */
     public static int wqe_counter(MemorySegment s) {
         return wqe_counter(s, 0L);
@@ -294,9 +268,7 @@ public final class MiniCqe {
     }
 
     /**
-     * Reads {@code owner} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #owner(MemorySegment, long)}.
+     * Same as {@link #owner(MemorySegment, long)} with {@code offset} 0.
      */
     public static boolean owner(MemorySegment s) {
         return owner(s, 0L);
@@ -313,7 +285,7 @@ public final class MiniCqe {
     }
 
     /**
-     * Zeroes the 16 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -351,7 +323,7 @@ public final class MiniCqe {
     }
 
     /**
-     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
         return new Writer(s, 0L);
@@ -391,9 +363,7 @@ public final class MiniCqe {
         }
 
         /**
-         * Sets {@code user_index}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link MiniCqe#user_index(MemorySegment, long)}.
+         * Sets {@code user_index}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link MiniCqe#user_index(MemorySegment, long)}.
          */
         public Writer user_index(int v) {
             if ((v >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, v);
@@ -420,18 +390,14 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes {@code opcode} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
+         * Same as {@link #opcode$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void opcode$set(MemorySegment s, int v) {
             opcode$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
+         * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
          */
         public static void opcode$set(MemorySegment s, long offset, int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("mini_cqe", "opcode", 8, v);
@@ -439,54 +405,42 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes {@code opcode} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
+         * Same as {@link #opcode$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void opcode$setUnchecked(MemorySegment s, int v) {
             opcode$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
+         * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
          */
         public static void opcode$setUnchecked(MemorySegment s, long offset, int v) {
             s.set(PrmLayout.BYTE, offset, (byte) v);
         }
 
         /**
-         * Writes constant {@code v} into {@code opcode} of the structure at offset 0 of {@code s}.
-         *
-         * <p>Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
+         * Same as {@link #opcode$set(MemorySegment, long, SendWqeOpcode)} with {@code offset} 0.
          */
         public static void opcode$set(MemorySegment s, SendWqeOpcode v) {
             opcode$set(s, 0L, v);
         }
 
         /**
-         * Writes constant {@code v} into {@code opcode} of the structure at byte {@code offset} of {@code s}.
-         *
-         * <p>Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
+         * Writes constant {@code v} into {@code opcode} of the structure at byte {@code offset} of {@code s}. Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
          */
         public static void opcode$set(MemorySegment s, long offset, SendWqeOpcode v) {
             opcode$setUnchecked(s, offset, (int) v.value);
         }
 
         /**
-         * Copies {@code src} into the start of {@code tag} (structure at offset 0); bytes past {@code src.length} are left as they are.
-         *
-         * <p>Device side of {@link MiniCqe#tag(MemorySegment, long)}.
+         * Same as {@link #tag$copyFrom(MemorySegment, long, byte[])} with {@code offset} 0.
          */
         public static void tag$copyFrom(MemorySegment s, byte[] src) {
             tag$copyFrom(s, 0L, src);
         }
 
         /**
-         * Copies {@code src} into the start of {@code tag} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 4 bytes.
-         *
-         * <p>Device side of {@link MiniCqe#tag(MemorySegment, long)}.
+         * Copies {@code src} into the start of {@code tag} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 4 bytes. Device side of {@link MiniCqe#tag(MemorySegment, long)}.
          */
         public static void tag$copyFrom(MemorySegment s, long offset, byte[] src) {
             if (src.length > 4) throw PrmLayout.tooLong("mini_cqe", "tag", 4, src.length);
@@ -494,18 +448,14 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes element {@code index} of {@code nibbles} of the structure at offset 0 of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link MiniCqe#nibbles$elem(MemorySegment, long, long)}.
+         * Same as {@link #nibbles$set(MemorySegment, long, long, int)} with {@code offset} 0.
          */
         public static void nibbles$set(MemorySegment s, long index, int v) {
             nibbles$set(s, 0L, index, v);
         }
 
         /**
-         * Writes element {@code index} of {@code nibbles} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link MiniCqe#nibbles$elem(MemorySegment, long, long)}.
+         * Writes element {@code index} of {@code nibbles} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value. Device side of {@link MiniCqe#nibbles$elem(MemorySegment, long, long)}.
          */
         public static void nibbles$set(MemorySegment s, long offset, long index, int v) {
             if ((v >>> 4) != 0) throw PrmLayout.outOfRange("mini_cqe", "nibbles[]", 4, v);
@@ -513,18 +463,14 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes element {@code index} of {@code nibbles} (structure at offset 0), keeping only the low 4 bits of {@code v}.
-         *
-         * <p>Device side of {@link MiniCqe#nibbles$elem(MemorySegment, long, long)}.
+         * Same as {@link #nibbles$setUnchecked(MemorySegment, long, long, int)} with {@code offset} 0.
          */
         public static void nibbles$setUnchecked(MemorySegment s, long index, int v) {
             nibbles$setUnchecked(s, 0L, index, v);
         }
 
         /**
-         * Writes element {@code index} of {@code nibbles} (structure at byte {@code offset}), keeping only the low 4 bits of {@code v}.
-         *
-         * <p>Device side of {@link MiniCqe#nibbles$elem(MemorySegment, long, long)}.
+         * Writes element {@code index} of {@code nibbles} (structure at byte {@code offset}), keeping only the low 4 bits of {@code v}. Device side of {@link MiniCqe#nibbles$elem(MemorySegment, long, long)}.
          */
         public static void nibbles$setUnchecked(MemorySegment s, long offset, long index, int v) {
             Objects.checkIndex(index, 8);
@@ -535,18 +481,14 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes {@code wqe_counter} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link MiniCqe#wqe_counter(MemorySegment, long)}.
+         * Same as {@link #wqe_counter$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void wqe_counter$set(MemorySegment s, int v) {
             wqe_counter$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code wqe_counter} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link MiniCqe#wqe_counter(MemorySegment, long)}.
+         * Writes {@code wqe_counter} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. Device side of {@link MiniCqe#wqe_counter(MemorySegment, long)}.
          */
         public static void wqe_counter$set(MemorySegment s, long offset, int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("mini_cqe", "wqe_counter", 16, v);
@@ -554,54 +496,42 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes {@code wqe_counter} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link MiniCqe#wqe_counter(MemorySegment, long)}.
+         * Same as {@link #wqe_counter$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void wqe_counter$setUnchecked(MemorySegment s, int v) {
             wqe_counter$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code wqe_counter} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link MiniCqe#wqe_counter(MemorySegment, long)}.
+         * Writes {@code wqe_counter} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. Device side of {@link MiniCqe#wqe_counter(MemorySegment, long)}.
          */
         public static void wqe_counter$setUnchecked(MemorySegment s, long offset, int v) {
             s.set(PrmLayout.BE_SHORT, offset + 12L, (short) v);
         }
 
         /**
-         * Writes {@code owner} of the structure at offset 0 of {@code s}.
-         *
-         * <p>Device side of {@link MiniCqe#owner(MemorySegment, long)}.
+         * Same as {@link #owner$set(MemorySegment, long, boolean)} with {@code offset} 0.
          */
         public static void owner$set(MemorySegment s, boolean v) {
             owner$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code owner} of the structure at byte {@code offset} of {@code s}.
-         *
-         * <p>Device side of {@link MiniCqe#owner(MemorySegment, long)}.
+         * Writes {@code owner} of the structure at byte {@code offset} of {@code s}. Device side of {@link MiniCqe#owner(MemorySegment, long)}.
          */
         public static void owner$set(MemorySegment s, long offset, boolean v) {
             owner$setUnchecked(s, offset, v);
         }
 
         /**
-         * Writes {@code owner} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link MiniCqe#owner(MemorySegment, long)}.
+         * Same as {@link #owner$setUnchecked(MemorySegment, long, boolean)} with {@code offset} 0.
          */
         public static void owner$setUnchecked(MemorySegment s, boolean v) {
             owner$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code owner} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link MiniCqe#owner(MemorySegment, long)}.
+         * Writes {@code owner} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. Device side of {@link MiniCqe#owner(MemorySegment, long)}.
          */
         public static void owner$setUnchecked(MemorySegment s, long offset, boolean v) {
             long o = offset + 15L;
@@ -610,7 +540,7 @@ public final class MiniCqe {
         }
 
         /**
-         * A {@link Writer} for the structure at offset 0 of {@code s}.
+         * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
          */
         public static Writer writer(MemorySegment s) {
             return new Writer(s, 0L);
@@ -652,9 +582,7 @@ public final class MiniCqe {
             }
 
             /**
-             * Sets {@code opcode}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-             *
-             * <p>See {@link MiniCqe#opcode(MemorySegment, long)}.
+             * Sets {@code opcode}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link MiniCqe#opcode(MemorySegment, long)}.
              */
             public Writer opcode(int v) {
                 if ((v >>> 8) != 0) throw PrmLayout.outOfRange("mini_cqe", "opcode", 8, v);
@@ -663,18 +591,14 @@ public final class MiniCqe {
             }
 
             /**
-             * Sets {@code opcode} to constant {@code v}.
-             *
-             * <p>See {@link MiniCqe#opcode(MemorySegment, long)}.
+             * Sets {@code opcode} to constant {@code v}. See {@link MiniCqe#opcode(MemorySegment, long)}.
              */
             public Writer opcode(SendWqeOpcode v) {
                 return opcode((int) v.value);
             }
 
             /**
-             * Sets {@code user_index}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-             *
-             * <p>See {@link MiniCqe#user_index(MemorySegment, long)}.
+             * Sets {@code user_index}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link MiniCqe#user_index(MemorySegment, long)}.
              */
             public Writer user_index(int v) {
                 if ((v >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, v);
@@ -683,9 +607,7 @@ public final class MiniCqe {
             }
 
             /**
-             * Sets {@code wqe_counter}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-             *
-             * <p>See {@link MiniCqe#wqe_counter(MemorySegment, long)}.
+             * Sets {@code wqe_counter}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link MiniCqe#wqe_counter(MemorySegment, long)}.
              */
             public Writer wqe_counter(int v) {
                 if ((v >>> 16) != 0) throw PrmLayout.outOfRange("mini_cqe", "wqe_counter", 16, v);
@@ -694,9 +616,7 @@ public final class MiniCqe {
             }
 
             /**
-             * Sets {@code owner}.
-             *
-             * <p>See {@link MiniCqe#owner(MemorySegment, long)}.
+             * Sets {@code owner}. See {@link MiniCqe#owner(MemorySegment, long)}.
              */
             public Writer owner(boolean v) {
                 d3 = v ? d3 | 0x1 : d3 & 0xfffffffe;

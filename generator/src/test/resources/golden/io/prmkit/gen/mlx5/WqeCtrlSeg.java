@@ -136,9 +136,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code opc_mod} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #opc_mod(MemorySegment, long)}.
+     * Same as {@link #opc_mod(MemorySegment, long)} with {@code offset} 0.
      */
     public static int opc_mod(MemorySegment s) {
         return opc_mod(s, 0L);
@@ -155,18 +153,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code opc_mod} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #opc_mod(MemorySegment, long)}.
+     * Same as {@link #opc_mod$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void opc_mod$set(MemorySegment s, int v) {
         opc_mod$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code opc_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #opc_mod(MemorySegment, long)}.
+     * Writes {@code opc_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #opc_mod(MemorySegment, long)}.
      */
     public static void opc_mod$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opc_mod", 8, v);
@@ -174,27 +168,21 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code opc_mod} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #opc_mod(MemorySegment, long)}.
+     * Same as {@link #opc_mod$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void opc_mod$setUnchecked(MemorySegment s, int v) {
         opc_mod$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code opc_mod} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #opc_mod(MemorySegment, long)}.
+     * Writes {@code opc_mod} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #opc_mod(MemorySegment, long)}.
      */
     public static void opc_mod$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset, (byte) v);
     }
 
     /**
-     * Reads {@code wqe_index} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #wqe_index(MemorySegment, long)}.
+     * Same as {@link #wqe_index(MemorySegment, long)} with {@code offset} 0.
      */
     public static int wqe_index(MemorySegment s) {
         return wqe_index(s, 0L);
@@ -211,18 +199,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code wqe_index} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #wqe_index(MemorySegment, long)}.
+     * Same as {@link #wqe_index$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void wqe_index$set(MemorySegment s, int v) {
         wqe_index$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code wqe_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #wqe_index(MemorySegment, long)}.
+     * Writes {@code wqe_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #wqe_index(MemorySegment, long)}.
      */
     public static void wqe_index$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "wqe_index", 16, v);
@@ -230,27 +214,21 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code wqe_index} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #wqe_index(MemorySegment, long)}.
+     * Same as {@link #wqe_index$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void wqe_index$setUnchecked(MemorySegment s, int v) {
         wqe_index$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code wqe_index} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #wqe_index(MemorySegment, long)}.
+     * Writes {@code wqe_index} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #wqe_index(MemorySegment, long)}.
      */
     public static void wqe_index$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 1L, (short) v);
     }
 
     /**
-     * Reads {@code opcode} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Same as {@link #opcode(MemorySegment, long)} with {@code offset} 0.
      */
     public static int opcode(MemorySegment s) {
         return opcode(s, 0L);
@@ -268,36 +246,28 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Same as {@link #opcode$enum(MemorySegment, long)} with {@code offset} 0.
      */
     public static SendWqeOpcode opcode$enum(MemorySegment s) {
         return opcode$enum(s, 0L);
     }
 
     /**
-     * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value. See {@link #opcode(MemorySegment, long)}.
      */
     public static SendWqeOpcode opcode$enum(MemorySegment s, long offset) {
         return SendWqeOpcode.of(Integer.toUnsignedLong(opcode(s, offset)));
     }
 
     /**
-     * Writes {@code opcode} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Same as {@link #opcode$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void opcode$set(MemorySegment s, int v) {
         opcode$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opcode", 8, v);
@@ -305,45 +275,35 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code opcode} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Same as {@link #opcode$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void opcode$setUnchecked(MemorySegment s, int v) {
         opcode$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 3L, (byte) v);
     }
 
     /**
-     * Writes constant {@code v} into {@code opcode} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Same as {@link #opcode$set(MemorySegment, long, SendWqeOpcode)} with {@code offset} 0.
      */
     public static void opcode$set(MemorySegment s, SendWqeOpcode v) {
         opcode$set(s, 0L, v);
     }
 
     /**
-     * Writes constant {@code v} into {@code opcode} of the structure at byte {@code offset} of {@code s}.
-     *
-     * <p>See {@link #opcode(MemorySegment, long)}.
+     * Writes constant {@code v} into {@code opcode} of the structure at byte {@code offset} of {@code s}. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$set(MemorySegment s, long offset, SendWqeOpcode v) {
         opcode$setUnchecked(s, offset, (int) v.value);
     }
 
     /**
-     * Reads {@code qpn} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #qpn(MemorySegment, long)}.
+     * Same as {@link #qpn(MemorySegment, long)} with {@code offset} 0.
      */
     public static int qpn(MemorySegment s) {
         return qpn(s, 0L);
@@ -360,18 +320,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code qpn} of the structure at offset 0 of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #qpn(MemorySegment, long)}.
+     * Same as {@link #qpn$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void qpn$set(MemorySegment s, int v) {
         qpn$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code qpn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #qpn(MemorySegment, long)}.
+     * Writes {@code qpn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link #qpn(MemorySegment, long)}.
      */
     public static void qpn$set(MemorySegment s, long offset, int v) {
         if ((v >>> 24) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "qpn", 24, v);
@@ -379,18 +335,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code qpn} of the structure at offset 0 of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #qpn(MemorySegment, long)}.
+     * Same as {@link #qpn$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void qpn$setUnchecked(MemorySegment s, int v) {
         qpn$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code qpn} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #qpn(MemorySegment, long)}.
+     * Writes {@code qpn} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #qpn(MemorySegment, long)}.
      */
     public static void qpn$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 4L;
@@ -398,9 +350,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code ds} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #ds(MemorySegment, long)}.
+     * Same as {@link #ds(MemorySegment, long)} with {@code offset} 0.
      */
     public static int ds(MemorySegment s) {
         return ds(s, 0L);
@@ -418,18 +368,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code ds} of the structure at offset 0 of {@code s}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #ds(MemorySegment, long)}.
+     * Same as {@link #ds$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void ds$set(MemorySegment s, int v) {
         ds$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code ds} of the structure at byte {@code offset} of {@code s}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #ds(MemorySegment, long)}.
+     * Writes {@code ds} of the structure at byte {@code offset} of {@code s}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value. See {@link #ds(MemorySegment, long)}.
      */
     public static void ds$set(MemorySegment s, long offset, int v) {
         if ((v >>> 6) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ds", 6, v);
@@ -437,18 +383,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code ds} of the structure at offset 0 of {@code s}. Keeps only the low 6 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #ds(MemorySegment, long)}.
+     * Same as {@link #ds$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void ds$setUnchecked(MemorySegment s, int v) {
         ds$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code ds} of the structure at byte {@code offset} of {@code s}. Keeps only the low 6 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #ds(MemorySegment, long)}.
+     * Writes {@code ds} of the structure at byte {@code offset} of {@code s}. Keeps only the low 6 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #ds(MemorySegment, long)}.
      */
     public static void ds$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 7L;
@@ -457,9 +399,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code signature} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #signature(MemorySegment, long)}.
+     * Same as {@link #signature(MemorySegment, long)} with {@code offset} 0.
      */
     public static int signature(MemorySegment s) {
         return signature(s, 0L);
@@ -475,18 +415,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code signature} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #signature(MemorySegment, long)}.
+     * Same as {@link #signature$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void signature$set(MemorySegment s, int v) {
         signature$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code signature} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #signature(MemorySegment, long)}.
+     * Writes {@code signature} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #signature(MemorySegment, long)}.
      */
     public static void signature$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "signature", 8, v);
@@ -494,27 +430,21 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code signature} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #signature(MemorySegment, long)}.
+     * Same as {@link #signature$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void signature$setUnchecked(MemorySegment s, int v) {
         signature$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code signature} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #signature(MemorySegment, long)}.
+     * Writes {@code signature} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #signature(MemorySegment, long)}.
      */
     public static void signature$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 8L, (byte) v);
     }
 
     /**
-     * Reads {@code fm} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #fm(MemorySegment, long)}.
+     * Same as {@link #fm(MemorySegment, long)} with {@code offset} 0.
      */
     public static int fm(MemorySegment s) {
         return fm(s, 0L);
@@ -531,18 +461,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code fm} of the structure at offset 0 of {@code s}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #fm(MemorySegment, long)}.
+     * Same as {@link #fm$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void fm$set(MemorySegment s, int v) {
         fm$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code fm} of the structure at byte {@code offset} of {@code s}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #fm(MemorySegment, long)}.
+     * Writes {@code fm} of the structure at byte {@code offset} of {@code s}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value. See {@link #fm(MemorySegment, long)}.
      */
     public static void fm$set(MemorySegment s, long offset, int v) {
         if ((v >>> 3) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "fm", 3, v);
@@ -550,18 +476,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code fm} of the structure at offset 0 of {@code s}. Keeps only the low 3 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #fm(MemorySegment, long)}.
+     * Same as {@link #fm$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void fm$setUnchecked(MemorySegment s, int v) {
         fm$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code fm} of the structure at byte {@code offset} of {@code s}. Keeps only the low 3 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #fm(MemorySegment, long)}.
+     * Writes {@code fm} of the structure at byte {@code offset} of {@code s}. Keeps only the low 3 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #fm(MemorySegment, long)}.
      */
     public static void fm$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 11L;
@@ -570,9 +492,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code ce} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #ce(MemorySegment, long)}.
+     * Same as {@link #ce(MemorySegment, long)} with {@code offset} 0.
      */
     public static int ce(MemorySegment s) {
         return ce(s, 0L);
@@ -590,36 +510,28 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code ce} as a {@link CompletionMode}; null when no constant has the value.
-     *
-     * <p>See {@link #ce(MemorySegment, long)}.
+     * Same as {@link #ce$enum(MemorySegment, long)} with {@code offset} 0.
      */
     public static CompletionMode ce$enum(MemorySegment s) {
         return ce$enum(s, 0L);
     }
 
     /**
-     * Reads {@code ce} as a {@link CompletionMode}; null when no constant has the value.
-     *
-     * <p>See {@link #ce(MemorySegment, long)}.
+     * Reads {@code ce} as a {@link CompletionMode}; null when no constant has the value. See {@link #ce(MemorySegment, long)}.
      */
     public static CompletionMode ce$enum(MemorySegment s, long offset) {
         return CompletionMode.of(Integer.toUnsignedLong(ce(s, offset)));
     }
 
     /**
-     * Writes {@code ce} of the structure at offset 0 of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #ce(MemorySegment, long)}.
+     * Same as {@link #ce$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void ce$set(MemorySegment s, int v) {
         ce$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code ce} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #ce(MemorySegment, long)}.
+     * Writes {@code ce} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value. See {@link #ce(MemorySegment, long)}.
      */
     public static void ce$set(MemorySegment s, long offset, int v) {
         if ((v >>> 2) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ce", 2, v);
@@ -627,18 +539,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code ce} of the structure at offset 0 of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #ce(MemorySegment, long)}.
+     * Same as {@link #ce$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void ce$setUnchecked(MemorySegment s, int v) {
         ce$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code ce} of the structure at byte {@code offset} of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #ce(MemorySegment, long)}.
+     * Writes {@code ce} of the structure at byte {@code offset} of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #ce(MemorySegment, long)}.
      */
     public static void ce$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 11L;
@@ -647,27 +555,21 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes constant {@code v} into {@code ce} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #ce(MemorySegment, long)}.
+     * Same as {@link #ce$set(MemorySegment, long, CompletionMode)} with {@code offset} 0.
      */
     public static void ce$set(MemorySegment s, CompletionMode v) {
         ce$set(s, 0L, v);
     }
 
     /**
-     * Writes constant {@code v} into {@code ce} of the structure at byte {@code offset} of {@code s}.
-     *
-     * <p>See {@link #ce(MemorySegment, long)}.
+     * Writes constant {@code v} into {@code ce} of the structure at byte {@code offset} of {@code s}. See {@link #ce(MemorySegment, long)}.
      */
     public static void ce$set(MemorySegment s, long offset, CompletionMode v) {
         ce$setUnchecked(s, offset, (int) v.value);
     }
 
     /**
-     * Reads {@code se} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #se(MemorySegment, long)}.
+     * Same as {@link #se(MemorySegment, long)} with {@code offset} 0.
      */
     public static boolean se(MemorySegment s) {
         return se(s, 0L);
@@ -684,36 +586,28 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code se} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #se(MemorySegment, long)}.
+     * Same as {@link #se$set(MemorySegment, long, boolean)} with {@code offset} 0.
      */
     public static void se$set(MemorySegment s, boolean v) {
         se$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code se} of the structure at byte {@code offset} of {@code s}.
-     *
-     * <p>See {@link #se(MemorySegment, long)}.
+     * Writes {@code se} of the structure at byte {@code offset} of {@code s}. See {@link #se(MemorySegment, long)}.
      */
     public static void se$set(MemorySegment s, long offset, boolean v) {
         se$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code se} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #se(MemorySegment, long)}.
+     * Same as {@link #se$setUnchecked(MemorySegment, long, boolean)} with {@code offset} 0.
      */
     public static void se$setUnchecked(MemorySegment s, boolean v) {
         se$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code se} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #se(MemorySegment, long)}.
+     * Writes {@code se} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #se(MemorySegment, long)}.
      */
     public static void se$setUnchecked(MemorySegment s, long offset, boolean v) {
         long o = offset + 11L;
@@ -722,9 +616,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code imm} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #imm(MemorySegment, long)}.
+     * Same as {@link #imm(MemorySegment, long)} with {@code offset} 0.
      */
     public static int imm(MemorySegment s) {
         return imm(s, 0L);
@@ -741,36 +633,28 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code imm} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>See {@link #imm(MemorySegment, long)}.
+     * Same as {@link #imm$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void imm$set(MemorySegment s, int v) {
         imm$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code imm} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>See {@link #imm(MemorySegment, long)}.
+     * Writes {@code imm} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). See {@link #imm(MemorySegment, long)}.
      */
     public static void imm$set(MemorySegment s, long offset, int v) {
         imm$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code imm} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #imm(MemorySegment, long)}.
+     * Same as {@link #imm$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void imm$setUnchecked(MemorySegment s, int v) {
         imm$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code imm} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #imm(MemorySegment, long)}.
+     * Writes {@code imm} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #imm(MemorySegment, long)}.
      */
     public static void imm$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_INT, offset + 12L, v);
@@ -791,7 +675,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Zeroes the 16 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -829,7 +713,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
         return new Writer(s, 0L);
@@ -869,9 +753,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code opc_mod}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeCtrlSeg#opc_mod(MemorySegment, long)}.
+         * Sets {@code opc_mod}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#opc_mod(MemorySegment, long)}.
          */
         public Writer opc_mod(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opc_mod", 8, v);
@@ -880,9 +762,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code wqe_index}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeCtrlSeg#wqe_index(MemorySegment, long)}.
+         * Sets {@code wqe_index}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#wqe_index(MemorySegment, long)}.
          */
         public Writer wqe_index(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "wqe_index", 16, v);
@@ -891,9 +771,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code opcode}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeCtrlSeg#opcode(MemorySegment, long)}.
+         * Sets {@code opcode}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#opcode(MemorySegment, long)}.
          */
         public Writer opcode(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opcode", 8, v);
@@ -902,18 +780,14 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code opcode} to constant {@code v}.
-         *
-         * <p>See {@link WqeCtrlSeg#opcode(MemorySegment, long)}.
+         * Sets {@code opcode} to constant {@code v}. See {@link WqeCtrlSeg#opcode(MemorySegment, long)}.
          */
         public Writer opcode(SendWqeOpcode v) {
             return opcode((int) v.value);
         }
 
         /**
-         * Sets {@code qpn}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeCtrlSeg#qpn(MemorySegment, long)}.
+         * Sets {@code qpn}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#qpn(MemorySegment, long)}.
          */
         public Writer qpn(int v) {
             if ((v >>> 24) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "qpn", 24, v);
@@ -922,9 +796,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code ds}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeCtrlSeg#ds(MemorySegment, long)}.
+         * Sets {@code ds}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#ds(MemorySegment, long)}.
          */
         public Writer ds(int v) {
             if ((v >>> 6) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ds", 6, v);
@@ -933,9 +805,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code signature}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeCtrlSeg#signature(MemorySegment, long)}.
+         * Sets {@code signature}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#signature(MemorySegment, long)}.
          */
         public Writer signature(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "signature", 8, v);
@@ -944,9 +814,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code fm}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeCtrlSeg#fm(MemorySegment, long)}.
+         * Sets {@code fm}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#fm(MemorySegment, long)}.
          */
         public Writer fm(int v) {
             if ((v >>> 3) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "fm", 3, v);
@@ -955,9 +823,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code ce}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeCtrlSeg#ce(MemorySegment, long)}.
+         * Sets {@code ce}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#ce(MemorySegment, long)}.
          */
         public Writer ce(int v) {
             if ((v >>> 2) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ce", 2, v);
@@ -966,18 +832,14 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code ce} to constant {@code v}.
-         *
-         * <p>See {@link WqeCtrlSeg#ce(MemorySegment, long)}.
+         * Sets {@code ce} to constant {@code v}. See {@link WqeCtrlSeg#ce(MemorySegment, long)}.
          */
         public Writer ce(CompletionMode v) {
             return ce((int) v.value);
         }
 
         /**
-         * Sets {@code se}.
-         *
-         * <p>See {@link WqeCtrlSeg#se(MemorySegment, long)}.
+         * Sets {@code se}. See {@link WqeCtrlSeg#se(MemorySegment, long)}.
          */
         public Writer se(boolean v) {
             d2 = v ? d2 | 0x2 : d2 & 0xfffffffd;
@@ -985,9 +847,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code imm}.
-         *
-         * <p>See {@link WqeCtrlSeg#imm(MemorySegment, long)}.
+         * Sets {@code imm}. See {@link WqeCtrlSeg#imm(MemorySegment, long)}.
          */
         public Writer imm(int v) {
             d3 = v;

@@ -65,9 +65,7 @@ public final class WqeDataSeg {
     }
 
     /**
-     * Reads {@code byte_count} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #byte_count(MemorySegment, long)}.
+     * Same as {@link #byte_count(MemorySegment, long)} with {@code offset} 0.
      */
     public static int byte_count(MemorySegment s) {
         return byte_count(s, 0L);
@@ -84,45 +82,35 @@ public final class WqeDataSeg {
     }
 
     /**
-     * Writes {@code byte_count} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>See {@link #byte_count(MemorySegment, long)}.
+     * Same as {@link #byte_count$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void byte_count$set(MemorySegment s, int v) {
         byte_count$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code byte_count} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>See {@link #byte_count(MemorySegment, long)}.
+     * Writes {@code byte_count} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). See {@link #byte_count(MemorySegment, long)}.
      */
     public static void byte_count$set(MemorySegment s, long offset, int v) {
         byte_count$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code byte_count} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #byte_count(MemorySegment, long)}.
+     * Same as {@link #byte_count$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void byte_count$setUnchecked(MemorySegment s, int v) {
         byte_count$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code byte_count} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #byte_count(MemorySegment, long)}.
+     * Writes {@code byte_count} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #byte_count(MemorySegment, long)}.
      */
     public static void byte_count$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_INT, offset, v);
     }
 
     /**
-     * Reads {@code lkey} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #lkey(MemorySegment, long)}.
+     * Same as {@link #lkey(MemorySegment, long)} with {@code offset} 0.
      */
     public static int lkey(MemorySegment s) {
         return lkey(s, 0L);
@@ -139,45 +127,35 @@ public final class WqeDataSeg {
     }
 
     /**
-     * Writes {@code lkey} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>See {@link #lkey(MemorySegment, long)}.
+     * Same as {@link #lkey$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void lkey$set(MemorySegment s, int v) {
         lkey$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code lkey} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>See {@link #lkey(MemorySegment, long)}.
+     * Writes {@code lkey} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). See {@link #lkey(MemorySegment, long)}.
      */
     public static void lkey$set(MemorySegment s, long offset, int v) {
         lkey$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code lkey} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #lkey(MemorySegment, long)}.
+     * Same as {@link #lkey$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void lkey$setUnchecked(MemorySegment s, int v) {
         lkey$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code lkey} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #lkey(MemorySegment, long)}.
+     * Writes {@code lkey} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #lkey(MemorySegment, long)}.
      */
     public static void lkey$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_INT, offset + 4L, v);
     }
 
     /**
-     * Reads {@code addr} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #addr(MemorySegment, long)}.
+     * Same as {@link #addr(MemorySegment, long)} with {@code offset} 0.
      */
     public static long addr(MemorySegment s) {
         return addr(s, 0L);
@@ -194,43 +172,35 @@ public final class WqeDataSeg {
     }
 
     /**
-     * Writes {@code addr} of the structure at offset 0 of {@code s}. Every value fits (a 64-bit field takes the raw bits).
-     *
-     * <p>See {@link #addr(MemorySegment, long)}.
+     * Same as {@link #addr$set(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static void addr$set(MemorySegment s, long v) {
         addr$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code addr} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits).
-     *
-     * <p>See {@link #addr(MemorySegment, long)}.
+     * Writes {@code addr} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits). See {@link #addr(MemorySegment, long)}.
      */
     public static void addr$set(MemorySegment s, long offset, long v) {
         addr$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code addr} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #addr(MemorySegment, long)}.
+     * Same as {@link #addr$setUnchecked(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static void addr$setUnchecked(MemorySegment s, long v) {
         addr$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code addr} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #addr(MemorySegment, long)}.
+     * Writes {@code addr} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #addr(MemorySegment, long)}.
      */
     public static void addr$setUnchecked(MemorySegment s, long offset, long v) {
         s.set(PrmLayout.BE_LONG, offset + 8L, v);
     }
 
     /**
-     * Zeroes the 16 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -268,7 +238,7 @@ public final class WqeDataSeg {
     }
 
     /**
-     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
         return new Writer(s, 0L);
@@ -308,9 +278,7 @@ public final class WqeDataSeg {
         }
 
         /**
-         * Sets {@code byte_count}.
-         *
-         * <p>See {@link WqeDataSeg#byte_count(MemorySegment, long)}.
+         * Sets {@code byte_count}. See {@link WqeDataSeg#byte_count(MemorySegment, long)}.
          */
         public Writer byte_count(int v) {
             d0 = v;
@@ -318,9 +286,7 @@ public final class WqeDataSeg {
         }
 
         /**
-         * Sets {@code lkey}.
-         *
-         * <p>See {@link WqeDataSeg#lkey(MemorySegment, long)}.
+         * Sets {@code lkey}. See {@link WqeDataSeg#lkey(MemorySegment, long)}.
          */
         public Writer lkey(int v) {
             d1 = v;
@@ -328,9 +294,7 @@ public final class WqeDataSeg {
         }
 
         /**
-         * Sets {@code addr}.
-         *
-         * <p>See {@link WqeDataSeg#addr(MemorySegment, long)}.
+         * Sets {@code addr}. See {@link WqeDataSeg#addr(MemorySegment, long)}.
          */
         public Writer addr(long v) {
             long x = v;

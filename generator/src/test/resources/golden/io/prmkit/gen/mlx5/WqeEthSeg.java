@@ -176,9 +176,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Reads {@code swp_outer_l4_offset} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #swp_outer_l4_offset(MemorySegment, long)}.
+     * Same as {@link #swp_outer_l4_offset(MemorySegment, long)} with {@code offset} 0.
      */
     public static int swp_outer_l4_offset(MemorySegment s) {
         return swp_outer_l4_offset(s, 0L);
@@ -196,18 +194,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_outer_l4_offset} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #swp_outer_l4_offset(MemorySegment, long)}.
+     * Same as {@link #swp_outer_l4_offset$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_outer_l4_offset$set(MemorySegment s, int v) {
         swp_outer_l4_offset$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #swp_outer_l4_offset(MemorySegment, long)}.
+     * Writes {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_outer_l4_offset(MemorySegment, long)}.
      */
     public static void swp_outer_l4_offset$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l4_offset", 8, v);
@@ -215,27 +209,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_outer_l4_offset} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #swp_outer_l4_offset(MemorySegment, long)}.
+     * Same as {@link #swp_outer_l4_offset$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_outer_l4_offset$setUnchecked(MemorySegment s, int v) {
         swp_outer_l4_offset$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #swp_outer_l4_offset(MemorySegment, long)}.
+     * Writes {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #swp_outer_l4_offset(MemorySegment, long)}.
      */
     public static void swp_outer_l4_offset$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset, (byte) v);
     }
 
     /**
-     * Reads {@code swp_outer_l3_offset} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #swp_outer_l3_offset(MemorySegment, long)}.
+     * Same as {@link #swp_outer_l3_offset(MemorySegment, long)} with {@code offset} 0.
      */
     public static int swp_outer_l3_offset(MemorySegment s) {
         return swp_outer_l3_offset(s, 0L);
@@ -252,18 +240,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_outer_l3_offset} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #swp_outer_l3_offset(MemorySegment, long)}.
+     * Same as {@link #swp_outer_l3_offset$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_outer_l3_offset$set(MemorySegment s, int v) {
         swp_outer_l3_offset$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #swp_outer_l3_offset(MemorySegment, long)}.
+     * Writes {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_outer_l3_offset(MemorySegment, long)}.
      */
     public static void swp_outer_l3_offset$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l3_offset", 8, v);
@@ -271,27 +255,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_outer_l3_offset} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #swp_outer_l3_offset(MemorySegment, long)}.
+     * Same as {@link #swp_outer_l3_offset$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_outer_l3_offset$setUnchecked(MemorySegment s, int v) {
         swp_outer_l3_offset$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #swp_outer_l3_offset(MemorySegment, long)}.
+     * Writes {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #swp_outer_l3_offset(MemorySegment, long)}.
      */
     public static void swp_outer_l3_offset$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 1L, (byte) v);
     }
 
     /**
-     * Reads {@code swp_inner_l4_offset} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #swp_inner_l4_offset(MemorySegment, long)}.
+     * Same as {@link #swp_inner_l4_offset(MemorySegment, long)} with {@code offset} 0.
      */
     public static int swp_inner_l4_offset(MemorySegment s) {
         return swp_inner_l4_offset(s, 0L);
@@ -308,18 +286,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_inner_l4_offset} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #swp_inner_l4_offset(MemorySegment, long)}.
+     * Same as {@link #swp_inner_l4_offset$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_inner_l4_offset$set(MemorySegment s, int v) {
         swp_inner_l4_offset$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #swp_inner_l4_offset(MemorySegment, long)}.
+     * Writes {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_inner_l4_offset(MemorySegment, long)}.
      */
     public static void swp_inner_l4_offset$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l4_offset", 8, v);
@@ -327,27 +301,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_inner_l4_offset} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #swp_inner_l4_offset(MemorySegment, long)}.
+     * Same as {@link #swp_inner_l4_offset$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_inner_l4_offset$setUnchecked(MemorySegment s, int v) {
         swp_inner_l4_offset$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #swp_inner_l4_offset(MemorySegment, long)}.
+     * Writes {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #swp_inner_l4_offset(MemorySegment, long)}.
      */
     public static void swp_inner_l4_offset$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 2L, (byte) v);
     }
 
     /**
-     * Reads {@code swp_inner_l3_offset} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #swp_inner_l3_offset(MemorySegment, long)}.
+     * Same as {@link #swp_inner_l3_offset(MemorySegment, long)} with {@code offset} 0.
      */
     public static int swp_inner_l3_offset(MemorySegment s) {
         return swp_inner_l3_offset(s, 0L);
@@ -364,18 +332,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_inner_l3_offset} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #swp_inner_l3_offset(MemorySegment, long)}.
+     * Same as {@link #swp_inner_l3_offset$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_inner_l3_offset$set(MemorySegment s, int v) {
         swp_inner_l3_offset$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #swp_inner_l3_offset(MemorySegment, long)}.
+     * Writes {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_inner_l3_offset(MemorySegment, long)}.
      */
     public static void swp_inner_l3_offset$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l3_offset", 8, v);
@@ -383,27 +347,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_inner_l3_offset} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #swp_inner_l3_offset(MemorySegment, long)}.
+     * Same as {@link #swp_inner_l3_offset$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_inner_l3_offset$setUnchecked(MemorySegment s, int v) {
         swp_inner_l3_offset$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #swp_inner_l3_offset(MemorySegment, long)}.
+     * Writes {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #swp_inner_l3_offset(MemorySegment, long)}.
      */
     public static void swp_inner_l3_offset$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 3L, (byte) v);
     }
 
     /**
-     * Reads {@code cs_flags} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #cs_flags(MemorySegment, long)}.
+     * Same as {@link #cs_flags(MemorySegment, long)} with {@code offset} 0.
      */
     public static int cs_flags(MemorySegment s) {
         return cs_flags(s, 0L);
@@ -421,18 +379,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code cs_flags} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #cs_flags(MemorySegment, long)}.
+     * Same as {@link #cs_flags$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cs_flags$set(MemorySegment s, int v) {
         cs_flags$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code cs_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #cs_flags(MemorySegment, long)}.
+     * Writes {@code cs_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #cs_flags(MemorySegment, long)}.
      */
     public static void cs_flags$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "cs_flags", 8, v);
@@ -440,27 +394,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code cs_flags} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #cs_flags(MemorySegment, long)}.
+     * Same as {@link #cs_flags$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cs_flags$setUnchecked(MemorySegment s, int v) {
         cs_flags$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code cs_flags} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #cs_flags(MemorySegment, long)}.
+     * Writes {@code cs_flags} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #cs_flags(MemorySegment, long)}.
      */
     public static void cs_flags$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 4L, (byte) v);
     }
 
     /**
-     * Reads {@code swp_flags} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #swp_flags(MemorySegment, long)}.
+     * Same as {@link #swp_flags(MemorySegment, long)} with {@code offset} 0.
      */
     public static int swp_flags(MemorySegment s) {
         return swp_flags(s, 0L);
@@ -476,18 +424,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_flags} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #swp_flags(MemorySegment, long)}.
+     * Same as {@link #swp_flags$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_flags$set(MemorySegment s, int v) {
         swp_flags$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #swp_flags(MemorySegment, long)}.
+     * Writes {@code swp_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_flags(MemorySegment, long)}.
      */
     public static void swp_flags$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_flags", 8, v);
@@ -495,27 +439,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_flags} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #swp_flags(MemorySegment, long)}.
+     * Same as {@link #swp_flags$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_flags$setUnchecked(MemorySegment s, int v) {
         swp_flags$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_flags} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #swp_flags(MemorySegment, long)}.
+     * Writes {@code swp_flags} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #swp_flags(MemorySegment, long)}.
      */
     public static void swp_flags$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 5L, (byte) v);
     }
 
     /**
-     * Reads {@code mss} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #mss(MemorySegment, long)}.
+     * Same as {@link #mss(MemorySegment, long)} with {@code offset} 0.
      */
     public static int mss(MemorySegment s) {
         return mss(s, 0L);
@@ -532,18 +470,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code mss} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #mss(MemorySegment, long)}.
+     * Same as {@link #mss$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void mss$set(MemorySegment s, int v) {
         mss$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code mss} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #mss(MemorySegment, long)}.
+     * Writes {@code mss} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #mss(MemorySegment, long)}.
      */
     public static void mss$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "mss", 16, v);
@@ -551,27 +485,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code mss} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #mss(MemorySegment, long)}.
+     * Same as {@link #mss$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void mss$setUnchecked(MemorySegment s, int v) {
         mss$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code mss} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #mss(MemorySegment, long)}.
+     * Writes {@code mss} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #mss(MemorySegment, long)}.
      */
     public static void mss$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 6L, (short) v);
     }
 
     /**
-     * Reads {@code flow_table_metadata} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #flow_table_metadata(MemorySegment, long)}.
+     * Same as {@link #flow_table_metadata(MemorySegment, long)} with {@code offset} 0.
      */
     public static int flow_table_metadata(MemorySegment s) {
         return flow_table_metadata(s, 0L);
@@ -587,45 +515,35 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code flow_table_metadata} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>See {@link #flow_table_metadata(MemorySegment, long)}.
+     * Same as {@link #flow_table_metadata$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void flow_table_metadata$set(MemorySegment s, int v) {
         flow_table_metadata$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code flow_table_metadata} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>See {@link #flow_table_metadata(MemorySegment, long)}.
+     * Writes {@code flow_table_metadata} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). See {@link #flow_table_metadata(MemorySegment, long)}.
      */
     public static void flow_table_metadata$set(MemorySegment s, long offset, int v) {
         flow_table_metadata$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code flow_table_metadata} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #flow_table_metadata(MemorySegment, long)}.
+     * Same as {@link #flow_table_metadata$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void flow_table_metadata$setUnchecked(MemorySegment s, int v) {
         flow_table_metadata$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code flow_table_metadata} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #flow_table_metadata(MemorySegment, long)}.
+     * Writes {@code flow_table_metadata} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #flow_table_metadata(MemorySegment, long)}.
      */
     public static void flow_table_metadata$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_INT, offset + 8L, v);
     }
 
     /**
-     * Reads {@code inline_hdr_sz} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #inline_hdr_sz(MemorySegment, long)}.
+     * Same as {@link #inline_hdr_sz(MemorySegment, long)} with {@code offset} 0.
      */
     public static int inline_hdr_sz(MemorySegment s) {
         return inline_hdr_sz(s, 0L);
@@ -643,18 +561,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code inline_hdr_sz} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #inline_hdr_sz(MemorySegment, long)}.
+     * Same as {@link #inline_hdr_sz$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void inline_hdr_sz$set(MemorySegment s, int v) {
         inline_hdr_sz$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #inline_hdr_sz(MemorySegment, long)}.
+     * Writes {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #inline_hdr_sz(MemorySegment, long)}.
      */
     public static void inline_hdr_sz$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "inline_hdr_sz", 16, v);
@@ -662,27 +576,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code inline_hdr_sz} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #inline_hdr_sz(MemorySegment, long)}.
+     * Same as {@link #inline_hdr_sz$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void inline_hdr_sz$setUnchecked(MemorySegment s, int v) {
         inline_hdr_sz$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #inline_hdr_sz(MemorySegment, long)}.
+     * Writes {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #inline_hdr_sz(MemorySegment, long)}.
      */
     public static void inline_hdr_sz$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 12L, (short) v);
     }
 
     /**
-     * The bytes of {@code inline_hdr_start} of the structure at offset 0 of {@code s}, as a slice (no copy).
-     *
-     * <p>See {@link #inline_hdr_start(MemorySegment, long)}.
+     * Same as {@link #inline_hdr_start(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment inline_hdr_start(MemorySegment s) {
         return inline_hdr_start(s, 0L);
@@ -700,18 +608,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Copies the 2 bytes of {@code inline_hdr_start} (structure at offset 0) into the start of {@code dst}.
-     *
-     * <p>See {@link #inline_hdr_start(MemorySegment, long)}.
+     * Same as {@link #inline_hdr_start$copyTo(MemorySegment, long, byte[])} with {@code offset} 0.
      */
     public static void inline_hdr_start$copyTo(MemorySegment s, byte[] dst) {
         inline_hdr_start$copyTo(s, 0L, dst);
     }
 
     /**
-     * Copies the 2 bytes of {@code inline_hdr_start} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter.
-     *
-     * <p>See {@link #inline_hdr_start(MemorySegment, long)}.
+     * Copies the 2 bytes of {@code inline_hdr_start} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter. See {@link #inline_hdr_start(MemorySegment, long)}.
      */
     public static void inline_hdr_start$copyTo(MemorySegment s, long offset, byte[] dst) {
         if (dst.length < 2) throw PrmLayout.tooShort("wqe_eth_seg", "inline_hdr_start", 2, dst.length);
@@ -719,18 +623,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Copies {@code src} into the start of {@code inline_hdr_start} (structure at offset 0); bytes past {@code src.length} are left as they are.
-     *
-     * <p>See {@link #inline_hdr_start(MemorySegment, long)}.
+     * Same as {@link #inline_hdr_start$copyFrom(MemorySegment, long, byte[])} with {@code offset} 0.
      */
     public static void inline_hdr_start$copyFrom(MemorySegment s, byte[] src) {
         inline_hdr_start$copyFrom(s, 0L, src);
     }
 
     /**
-     * Copies {@code src} into the start of {@code inline_hdr_start} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 2 bytes.
-     *
-     * <p>See {@link #inline_hdr_start(MemorySegment, long)}.
+     * Copies {@code src} into the start of {@code inline_hdr_start} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 2 bytes. See {@link #inline_hdr_start(MemorySegment, long)}.
      */
     public static void inline_hdr_start$copyFrom(MemorySegment s, long offset, byte[] src) {
         if (src.length > 2) throw PrmLayout.tooLong("wqe_eth_seg", "inline_hdr_start", 2, src.length);
@@ -738,9 +638,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Reads {@code insert_type} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #insert_type(MemorySegment, long)}.
+     * Same as {@link #insert_type(MemorySegment, long)} with {@code offset} 0.
      */
     public static int insert_type(MemorySegment s) {
         return insert_type(s, 0L);
@@ -757,18 +655,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code insert_type} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #insert_type(MemorySegment, long)}.
+     * Same as {@link #insert_type$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void insert_type$set(MemorySegment s, int v) {
         insert_type$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code insert_type} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #insert_type(MemorySegment, long)}.
+     * Writes {@code insert_type} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #insert_type(MemorySegment, long)}.
      */
     public static void insert_type$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "insert_type", 16, v);
@@ -776,27 +670,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code insert_type} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #insert_type(MemorySegment, long)}.
+     * Same as {@link #insert_type$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void insert_type$setUnchecked(MemorySegment s, int v) {
         insert_type$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code insert_type} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #insert_type(MemorySegment, long)}.
+     * Writes {@code insert_type} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #insert_type(MemorySegment, long)}.
      */
     public static void insert_type$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 12L, (short) v);
     }
 
     /**
-     * Reads {@code vlan_tci} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #vlan_tci(MemorySegment, long)}.
+     * Same as {@link #vlan_tci(MemorySegment, long)} with {@code offset} 0.
      */
     public static int vlan_tci(MemorySegment s) {
         return vlan_tci(s, 0L);
@@ -814,18 +702,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code vlan_tci} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #vlan_tci(MemorySegment, long)}.
+     * Same as {@link #vlan_tci$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void vlan_tci$set(MemorySegment s, int v) {
         vlan_tci$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code vlan_tci} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>See {@link #vlan_tci(MemorySegment, long)}.
+     * Writes {@code vlan_tci} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #vlan_tci(MemorySegment, long)}.
      */
     public static void vlan_tci$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "vlan_tci", 16, v);
@@ -833,27 +717,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code vlan_tci} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #vlan_tci(MemorySegment, long)}.
+     * Same as {@link #vlan_tci$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void vlan_tci$setUnchecked(MemorySegment s, int v) {
         vlan_tci$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code vlan_tci} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>See {@link #vlan_tci(MemorySegment, long)}.
+     * Writes {@code vlan_tci} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #vlan_tci(MemorySegment, long)}.
      */
     public static void vlan_tci$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 14L, (short) v);
     }
 
     /**
-     * Reads {@code trailer} of the structure at offset 0 of {@code s}.
-     *
-     * <p>See {@link #trailer(MemorySegment, long)}.
+     * Same as {@link #trailer(MemorySegment, long)} with {@code offset} 0.
      */
     public static int trailer(MemorySegment s) {
         return trailer(s, 0L);
@@ -871,43 +749,35 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code trailer} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>See {@link #trailer(MemorySegment, long)}.
+     * Same as {@link #trailer$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void trailer$set(MemorySegment s, int v) {
         trailer$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code trailer} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>See {@link #trailer(MemorySegment, long)}.
+     * Writes {@code trailer} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). See {@link #trailer(MemorySegment, long)}.
      */
     public static void trailer$set(MemorySegment s, long offset, int v) {
         trailer$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code trailer} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #trailer(MemorySegment, long)}.
+     * Same as {@link #trailer$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void trailer$setUnchecked(MemorySegment s, int v) {
         trailer$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code trailer} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>See {@link #trailer(MemorySegment, long)}.
+     * Writes {@code trailer} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #trailer(MemorySegment, long)}.
      */
     public static void trailer$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_INT, offset + 12L, v);
     }
 
     /**
-     * Zeroes the 16 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -945,7 +815,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
         return new Writer(s, 0L);
@@ -985,9 +855,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_outer_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeEthSeg#swp_outer_l4_offset(MemorySegment, long)}.
+         * Sets {@code swp_outer_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_outer_l4_offset(MemorySegment, long)}.
          */
         public Writer swp_outer_l4_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l4_offset", 8, v);
@@ -996,9 +864,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_outer_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeEthSeg#swp_outer_l3_offset(MemorySegment, long)}.
+         * Sets {@code swp_outer_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_outer_l3_offset(MemorySegment, long)}.
          */
         public Writer swp_outer_l3_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l3_offset", 8, v);
@@ -1007,9 +873,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_inner_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeEthSeg#swp_inner_l4_offset(MemorySegment, long)}.
+         * Sets {@code swp_inner_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_inner_l4_offset(MemorySegment, long)}.
          */
         public Writer swp_inner_l4_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l4_offset", 8, v);
@@ -1018,9 +882,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_inner_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeEthSeg#swp_inner_l3_offset(MemorySegment, long)}.
+         * Sets {@code swp_inner_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_inner_l3_offset(MemorySegment, long)}.
          */
         public Writer swp_inner_l3_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l3_offset", 8, v);
@@ -1029,9 +891,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code cs_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeEthSeg#cs_flags(MemorySegment, long)}.
+         * Sets {@code cs_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#cs_flags(MemorySegment, long)}.
          */
         public Writer cs_flags(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "cs_flags", 8, v);
@@ -1040,9 +900,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeEthSeg#swp_flags(MemorySegment, long)}.
+         * Sets {@code swp_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_flags(MemorySegment, long)}.
          */
         public Writer swp_flags(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_flags", 8, v);
@@ -1051,9 +909,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code mss}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeEthSeg#mss(MemorySegment, long)}.
+         * Sets {@code mss}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#mss(MemorySegment, long)}.
          */
         public Writer mss(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "mss", 16, v);
@@ -1062,9 +918,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code flow_table_metadata}.
-         *
-         * <p>See {@link WqeEthSeg#flow_table_metadata(MemorySegment, long)}.
+         * Sets {@code flow_table_metadata}. See {@link WqeEthSeg#flow_table_metadata(MemorySegment, long)}.
          */
         public Writer flow_table_metadata(int v) {
             d2 = v;
@@ -1072,9 +926,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code inline_hdr_sz}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeEthSeg#inline_hdr_sz(MemorySegment, long)}.
+         * Sets {@code inline_hdr_sz}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#inline_hdr_sz(MemorySegment, long)}.
          */
         public Writer inline_hdr_sz(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "inline_hdr_sz", 16, v);
@@ -1083,9 +935,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code insert_type}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeEthSeg#insert_type(MemorySegment, long)}.
+         * Sets {@code insert_type}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#insert_type(MemorySegment, long)}.
          */
         public Writer insert_type(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "insert_type", 16, v);
@@ -1094,9 +944,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code vlan_tci}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>See {@link WqeEthSeg#vlan_tci(MemorySegment, long)}.
+         * Sets {@code vlan_tci}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#vlan_tci(MemorySegment, long)}.
          */
         public Writer vlan_tci(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "vlan_tci", 16, v);
@@ -1105,9 +953,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code trailer}.
-         *
-         * <p>See {@link WqeEthSeg#trailer(MemorySegment, long)}.
+         * Sets {@code trailer}. See {@link WqeEthSeg#trailer(MemorySegment, long)}.
          */
         public Writer trailer(int v) {
             d3 = v;
