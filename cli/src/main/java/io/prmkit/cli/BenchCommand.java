@@ -39,14 +39,19 @@ import picocli.CommandLine.Spec;
         name = "bench",
         mixinStandardHelpOptions = true,
         description = {
-            "Run the datapath benchmarks (wqe-build, cqe-parse): generated accessors vs hand-written FFM vs C (gcc -O2).",
+            "Run the datapath benchmarks: wqe-build and cqe-parse (generated accessors vs hand-written FFM vs C, gcc -O2),",
+            "tx-burst and rx-burst (the driver's TxQueue.send / RxQueue.receive of 32 packets vs the same algorithm in C).",
             "Needs gcc. Ends with one line per case:",
-            "  <case>: generated X ns, hand-written Y ns, C Z ns, generated/C R1, generated/hand-written R2"
+            "  <case>: generated X ns, hand-written Y ns, C Z ns, generated/C R1, generated/hand-written R2",
+            "  tx-burst: generated X ns, C Z ns, generated/C R    (per packet; likewise rx-burst)"
         })
 final class BenchCommand implements Callable<Integer> {
+    /** Case, JMH class, C program (its source is {@code /io/prmkit/bench/<program>.c}), has a hand-written FFM version. */
     private static final String[][] CASES = {
-        {"wqe-build", "io.prmkit.bench.WqeBuildBench"},
-        {"cqe-parse", "io.prmkit.bench.CqeParseBench"},
+        {"wqe-build", "io.prmkit.bench.WqeBuildBench", "prm_bench", "yes"},
+        {"cqe-parse", "io.prmkit.bench.CqeParseBench", "prm_bench", "yes"},
+        {"tx-burst", "io.prmkit.bench.TxBurstBench", "dp_bench", "no"},
+        {"rx-burst", "io.prmkit.bench.RxBurstBench", "dp_bench", "no"},
     };
 
     @Spec
@@ -55,6 +60,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--quick", description = "Fewer, shorter iterations (about a minute in all).")
     boolean quick;
 
+    @Option(names = "--cases", paramLabel = "CASE", split = ",",
+            description = "Only these cases (default: all): wqe-build, cqe-parse, tx-burst, rx-burst.")
+    List<String> only;
+
     @Option(names = "--cc", paramLabel = "CC", description = "C compiler (default: ${DEFAULT-VALUE}).", defaultValue = "gcc")
     String cc;
 
@@ -62,31 +71,44 @@ final class BenchCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
+        List<String[]> cases = new ArrayList<>();
+        for (String[] kase : CASES) if (only == null || only.contains(kase[0])) cases.add(kase);
+        if (only != null && cases.size() != only.size()) {
+            err.println("prmkit bench: unknown case in --cases " + String.join(",", only) + " (known: wqe-build, cqe-parse, tx-burst, rx-burst)");
+            return 2;
+        }
         Path work = Files.createTempDirectory("prmkit-bench");
         try {
-            Path binary;
+            Map<String, Path> binaries = new LinkedHashMap<>();
             try {
-                binary = buildC(work);
+                for (String[] kase : cases) {
+                    if (!binaries.containsKey(kase[2])) binaries.put(kase[2], buildC(work, kase[2]));
+                }
             } catch (IOException e) {
                 err.println("prmkit bench: " + e.getMessage());
                 return 1;
             }
-            Map<String, double[]> java = runJmh(out);
+            Map<String, double[]> java = runJmh(cases);
             Map<String, Double> c = new LinkedHashMap<>();
-            for (String[] kase : CASES) {
-                c.put(kase[0], runC(binary, kase[0]));
+            for (String[] kase : cases) {
+                c.put(kase[0], runC(binaries.get(kase[2]), kase[0]));
             }
             out.println();
-            for (String[] kase : CASES) {
+            for (String[] kase : cases) {
                 double[] j = java.get(kase[0]);
-                out.printf(Locale.ROOT, "gc: %s generated %.1f B/op, hand-written %.1f B/op%n", kase[0], j[2], j[3]);
+                if (kase[3].equals("yes")) out.printf(Locale.ROOT, "gc: %s generated %.1f B/op, hand-written %.1f B/op%n", kase[0], j[2], j[3]);
+                else out.printf(Locale.ROOT, "gc: %s generated %.1f B/op%n", kase[0], j[2]);
             }
-            for (String[] kase : CASES) {
+            for (String[] kase : cases) {
                 double[] j = java.get(kase[0]);
                 double cns = c.get(kase[0]);
-                out.printf(Locale.ROOT,
-                        "%s: generated %.2f ns, hand-written %.2f ns, C %.2f ns, generated/C %.2f, generated/hand-written %.2f%n",
-                        kase[0], j[0], j[1], cns, j[0] / cns, j[0] / j[1]);
+                if (kase[3].equals("yes")) {
+                    out.printf(Locale.ROOT,
+                            "%s: generated %.2f ns, hand-written %.2f ns, C %.2f ns, generated/C %.2f, generated/hand-written %.2f%n",
+                            kase[0], j[0], j[1], cns, j[0] / cns, j[0] / j[1]);
+                } else {
+                    out.printf(Locale.ROOT, "%s: generated %.2f ns, C %.2f ns, generated/C %.2f%n", kase[0], j[0], cns, j[0] / cns);
+                }
             }
             out.flush();
             return 0;
@@ -97,13 +119,13 @@ final class BenchCommand implements Callable<Integer> {
         }
     }
 
-    private Path buildC(Path work) throws IOException, InterruptedException {
-        Path source = work.resolve("prm_bench.c");
-        try (InputStream in = BenchCommand.class.getResourceAsStream("/io/prmkit/bench/prm_bench.c")) {
-            if (in == null) throw new IOException("prm_bench.c is missing from the benchmarks jar");
+    private Path buildC(Path work, String program) throws IOException, InterruptedException {
+        Path source = work.resolve(program + ".c");
+        try (InputStream in = BenchCommand.class.getResourceAsStream("/io/prmkit/bench/" + program + ".c")) {
+            if (in == null) throw new IOException(program + ".c is missing from the benchmarks jar");
             Files.copy(in, source);
         }
-        Path binary = work.resolve("prm_bench");
+        Path binary = work.resolve(program);
         Process p;
         try {
             p = new ProcessBuilder(cc, "-O2", "-o", binary.toString(), source.toString())
@@ -113,7 +135,7 @@ final class BenchCommand implements Callable<Integer> {
             throw new IOException("cannot run the C compiler '" + cc + "' (install gcc, or pass --cc)");
         }
         String log = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (p.waitFor() != 0) throw new IOException(cc + " failed on prm_bench.c:\n" + log);
+        if (p.waitFor() != 0) throw new IOException(cc + " failed on " + program + ".c:\n" + log);
         return binary;
     }
 
@@ -124,7 +146,7 @@ final class BenchCommand implements Callable<Integer> {
         for (int i = 0; i < runs.length; i++) {
             Process p = new ProcessBuilder(binary.toString(), kase, seconds).redirectErrorStream(true).start();
             String line = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            if (p.waitFor() != 0) throw new IOException("prm_bench " + kase + " failed: " + line);
+            if (p.waitFor() != 0) throw new IOException(binary.getFileName() + " " + kase + " failed: " + line);
             runs[i] = Double.parseDouble(line.split(" ")[1]);
         }
         Arrays.sort(runs);
@@ -132,7 +154,7 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /** Per case: generated ns, hand-written ns, generated B/op, hand-written B/op. */
-    private Map<String, double[]> runJmh(PrintWriter out) throws RunnerException, URISyntaxException {
+    private Map<String, double[]> runJmh(List<String[]> cases) throws RunnerException, URISyntaxException {
         // JMH forks JVMs with java.class.path; under `java -jar` that is only the CLI jar, so spell out its Class-Path.
         System.setProperty("java.class.path", classPath());
         ChainedOptionsBuilder options = new OptionsBuilder()
@@ -144,17 +166,17 @@ final class BenchCommand implements Callable<Integer> {
                 .timeUnit(TimeUnit.NANOSECONDS)
                 .jvmArgsAppend("--enable-native-access=ALL-UNNAMED")
                 .addProfiler("gc");
-        for (String[] kase : CASES) {
+        for (String[] kase : cases) {
             options.include("^" + kase[1].replace(".", "\\.") + "\\.");
         }
         Collection<RunResult> results = new Runner(options.build()).run();
         Map<String, double[]> byCase = new LinkedHashMap<>();
-        for (String[] kase : CASES) {
+        for (String[] kase : cases) {
             byCase.put(kase[0], new double[4]);
         }
         for (RunResult r : results) {
             String bench = r.getParams().getBenchmark();
-            for (String[] kase : CASES) {
+            for (String[] kase : cases) {
                 if (!bench.startsWith(kase[1] + ".")) continue;
                 int column = bench.endsWith(".generated") ? 0 : 1;
                 double[] row = byCase.get(kase[0]);

@@ -1,14 +1,12 @@
 package io.prmkit.cli;
 
 import io.prmkit.dsl.CompileResult;
-import io.prmkit.dsl.Diagnostic;
-import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
-import java.io.PrintWriter;
-import io.prmkit.generator.AccessorGenerator;
+import io.prmkit.dsl.Words;
 import io.prmkit.generator.GeneratorOptions;
+import io.prmkit.pipeline.Pipeline;
+import java.io.PrintWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -16,16 +14,15 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
-/** {@code prmkit check SPEC...}: compiles specs and prints only their diagnostics. Exit 1 on any error. */
+/** {@code prmkit check [SPEC...]}: compiles specs (the bundled spec by default) and prints only their diagnostics. */
 @Command(name = "check", mixinStandardHelpOptions = true,
-        description = "Checks spec files (or directories of *.prm files) and prints their diagnostics.",
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:no errors (warnings may be printed)", "1:the specs have errors, or cannot be read", "2:usage error"})
+        description = "Checks spec files (or folders of *.prm files; default: the bundled mlx5 spec) and prints their diagnostics.",
+        exitCodeList = {"0:no errors (warnings may be printed)", "1:the specs have errors, or cannot be read"})
 public final class CheckCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Parameters(arity = "1..*", paramLabel = "SPEC", description = "Spec files or directories.")
+    @Parameters(arity = "0..*", paramLabel = "SPEC", description = "Spec files or folders (default: the bundled mlx5 spec).")
     List<Path> specs;
 
     @Override
@@ -33,27 +30,19 @@ public final class CheckCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<SourceFile> files;
         try {
-            files = SpecInput.load(specs);
-        } catch (SpecInput.InputException e) {
-            err.println("prmkit: " + e.getMessage());
-            return 1;
+            files = SpecInput.load(specs, spec);
+        } catch (SpecInput.Failed e) {
+            return PrmkitCli.INPUT_ERROR;
         }
-        CompileResult r = withGeneratorChecks(PrmCompiler.compile(files));
-        report(r, files, err);
-        return r.hasErrors() ? 1 : 0;
-    }
-
-    /**
-     * Adds what the generator would refuse (colliding Java names, unplaceable members), so a spec
-     * {@code check} accepts also generates.
-     */
-    static CompileResult withGeneratorChecks(CompileResult r) {
-        if (r.model().isEmpty()) return r;
-        List<Diagnostic> generator = new AccessorGenerator(GeneratorOptions.defaults()).check(r.model().get());
-        if (generator.isEmpty()) return r;
-        List<Diagnostic> all = new ArrayList<>(r.diagnostics());
-        all.addAll(generator);
-        return new CompileResult(all, generator.stream().anyMatch(Diagnostic::isError) ? java.util.Optional.empty() : r.model());
+        Pipeline.Result r = Pipeline.check(files, List.of(), GeneratorOptions.defaults());
+        SpecInput.print(r.diagnostics(), files, err);
+        long errors = r.errorCount();
+        long warnings = r.diagnostics().size() - errors;
+        if (errors + warnings > 0) {
+            err.println(Words.plural(errors, "error") + (warnings > 0 ? ", " + Words.plural(warnings, "warning") : ""));
+        }
+        err.flush();
+        return r.hasErrors() ? PrmkitCli.INPUT_ERROR : PrmkitCli.OK;
     }
 
     /** Prints every diagnostic with its source line and caret, then a count of errors and warnings. */
@@ -62,12 +51,8 @@ public final class CheckCommand implements Callable<Integer> {
         long errors = r.errors().size();
         long warnings = r.diagnostics().size() - errors;
         if (errors + warnings > 0) {
-            err.println(count(errors, "error") + (warnings > 0 ? ", " + count(warnings, "warning") : ""));
+            err.println(Words.plural(errors, "error") + (warnings > 0 ? ", " + Words.plural(warnings, "warning") : ""));
         }
         err.flush();
-    }
-
-    private static String count(long n, String word) {
-        return n + " " + word + (n == 1 ? "" : "s");
     }
 }

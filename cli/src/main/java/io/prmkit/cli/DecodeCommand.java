@@ -123,13 +123,13 @@ public final class DecodeCommand implements Callable<Integer> {
         }
     }
 
-    private static LayoutModel bundledModel() throws Failure {
+    private LayoutModel bundledModel() throws Failure {
         try {
-            List<SourceFile> sources = SpecInput.bundled(DecodeCommand.class.getClassLoader());
+            List<SourceFile> sources = SpecInput.bundled(DecodeCommand.class.getClassLoader(), spec);
             CompileResult r = PrmCompiler.compile(sources);
             return r.model().orElseThrow(() -> new Failure("the bundled spec does not compile; run prmkit check"));
-        } catch (SpecInput.InputException e) {
-            throw new Failure(e.getMessage());
+        } catch (SpecInput.Failed e) {
+            throw new Failure("the bundled spec cannot be read");
         }
     }
 

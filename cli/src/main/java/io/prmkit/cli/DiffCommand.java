@@ -1,5 +1,6 @@
 package io.prmkit.cli;
 
+import io.prmkit.doc.DiffPage;
 import io.prmkit.dsl.diff.DiffRenderer;
 import io.prmkit.dsl.diff.DiffReport;
 import io.prmkit.dsl.diff.LayoutDiff;
@@ -11,6 +12,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -18,8 +20,6 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "diff",
         mixinStandardHelpOptions = true,
-        exitCodeOnInvalidInput = 1,
-        exitCodeOnExecutionException = 1,
         description = {
             "Compares two revisions of a spec, structure by structure: fields added, removed, moved, resized, "
                     + "retyped or renamed (same bits, new name, e.g. a reserved range that became a field), size changes, "
@@ -28,12 +28,13 @@ import picocli.CommandLine.Spec;
                     + "with the headers it #includes from its folder), or a folder holding mlx5_ifc*.h headers.",
             "Breaking: fields removed, moved, resized, retyped or renamed (unless they were reserved); structures "
                     + "removed or shrunk; enum values and constants removed or changed. Everything else is additive."},
-        exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {
             "0:no breaking change (identical, or additive changes only)",
-            "1:error (unreadable input, import or compile errors, bad option)",
-            "2:breaking changes"})
+            "1:errors in the input (unreadable, import or compile errors)",
+            "3:breaking changes"})
 public final class DiffCommand implements Callable<Integer> {
+    /** Exit code when NEW breaks users of OLD (2 is the usage error, as in every command). */
+    static final int BREAKING = 3;
 
     @Spec
     CommandSpec spec;
@@ -45,8 +46,14 @@ public final class DiffCommand implements Callable<Integer> {
     Path newer;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
-            description = "text, json or markdown (default: ${DEFAULT-VALUE}).")
+            description = "text, json, markdown or html (default: ${DEFAULT-VALUE}). html: one self-contained page drawing each "
+                    + "changed structure old and new, with added, removed, moved and resized fields marked.")
     String format;
+
+    /** HTML comes from prm-doc (it draws the diagrams), the other formats from prm-dsl's DiffRenderer. */
+    private boolean html() {
+        return format.equalsIgnoreCase("html");
+    }
 
     @Option(names = "--package", paramLabel = "PKG", defaultValue = "mlx5",
             description = "Spec package for imported headers (default: ${DEFAULT-VALUE}).")
@@ -55,25 +62,23 @@ public final class DiffCommand implements Callable<Integer> {
     @Override
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
-        PrintWriter err = spec.commandLine().getErr();
         DiffRenderer.Format f;
         ImportOptions options;
         try {
-            f = DiffRenderer.Format.parse(format);
+            f = html() ? DiffRenderer.Format.TEXT : DiffRenderer.Format.parse(format);
             options = new ImportOptions(packageName);
         } catch (IllegalArgumentException e) {
-            err.println("prmkit diff: " + e.getMessage());
-            return 1;
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         try {
-            LayoutModel a = LayoutInput.load(older, options, err);
-            LayoutModel b = LayoutInput.load(newer, options, err);
+            LayoutModel a = LayoutInput.load(older, options, spec);
+            LayoutModel b = LayoutInput.load(newer, options, spec);
             DiffReport report = LayoutDiff.diff(a, b);
-            out.print(DiffRenderer.render(report, f));
+            out.print(html() ? DiffPage.render(a, b, report, older.toString(), newer.toString()) : DiffRenderer.render(report, f));
             out.flush();
-            return report.isBreaking() ? 2 : 0;
-        } catch (LayoutInput.Failed e) {
-            return 1;
+            return report.isBreaking() ? BREAKING : PrmkitCli.OK;
+        } catch (SpecInput.Failed e) {
+            return PrmkitCli.INPUT_ERROR;
         }
     }
 }

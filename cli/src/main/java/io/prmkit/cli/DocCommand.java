@@ -49,10 +49,9 @@ public final class DocCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<SourceFile> sources;
         try {
-            sources = SpecInput.load(specs);
-        } catch (SpecInput.InputException e) {
-            err.println("prmkit doc: " + e.getMessage());
-            return 1;
+            sources = SpecInput.load(specs, spec);
+        } catch (SpecInput.Failed e) {
+            return PrmkitCli.INPUT_ERROR;
         }
         CompileResult result = PrmCompiler.compile(sources);
         SpecInput.print(result.diagnostics(), sources, err);

@@ -1,24 +1,27 @@
 package io.prmkit.cli;
 
+import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.Severity;
 import io.prmkit.dsl.SourceFile;
+import io.prmkit.dsl.Words;
 import io.prmkit.dsl.importer.IfcImporter;
 import io.prmkit.dsl.importer.ImportOptions;
 import io.prmkit.dsl.importer.ImportResult;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.Member;
 import io.prmkit.dsl.ir.StructLayout;
+import io.prmkit.pipeline.Inputs;
+import io.prmkit.pipeline.OutputFile;
+import io.prmkit.pipeline.OutputSync;
 import java.io.IOException;
 import java.io.PrintWriter;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -26,16 +29,14 @@ import picocli.CommandLine.Spec;
 @Command(
         name = "import-ifc",
         mixinStandardHelpOptions = true,
-        exitCodeOnInvalidInput = 1,
-        exitCodeOnExecutionException = 1,
         description = {
             "Converts headers written in the Linux mlx5_ifc convention (one u8 array element per bit: "
                     + "struct mlx5_ifc_X_bits { u8 field[0x20]; ... }) into .prm files, one per header, keeping every "
                     + "structure, field and enum name. Headers that a header #includes from its own folder come along.",
             "What cannot be translated is reported with its header line, and then nothing is written. "
                     + "The output is compiled before it is written (unless --no-check)."},
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:imported", "1:error (a header could not be read or translated, or the result does not compile)"})
+        exitCodeList = {"0:imported", "1:a header could not be read or translated, the result does not compile, "
+                + "or the files cannot be written; nothing was written"})
 public final class ImportIfcCommand implements Callable<Integer> {
 
     @Spec
@@ -58,71 +59,56 @@ public final class ImportIfcCommand implements Callable<Integer> {
     public Integer call() {
         PrintWriter out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        ImportResult result;
+        ImportOptions options;
         try {
-            result = IfcImporter.importHeaders(headers, new ImportOptions(packageName));
+            options = new ImportOptions(packageName);
         } catch (IllegalArgumentException e) {
-            err.println("prmkit import-ifc: " + e.getMessage());
-            return 1;
-        } catch (NoSuchFileException e) {
-            err.println("prmkit import-ifc: " + e.getFile() + ": no such file");
-            return 1;
-        } catch (IOException e) {
-            err.println("prmkit import-ifc: " + e.getMessage());
-            return 1;
+            throw new ParameterException(spec.commandLine(), "--package: " + e.getMessage());
         }
-        printNotes(result, err);
+        Inputs.Read read = Inputs.headers(headers);
+        if (read.hasProblems()) {
+            SpecInput.print(read.problems(), read.files(), err);
+            SpecInput.say(spec, err, Words.plural(read.problems().size(), "error") + " reading the headers");
+            return PrmkitCli.INPUT_ERROR;
+        }
+        ImportResult result = IfcImporter.importSources(read.files(), options);
+        printNotes(result, read.files(), err);
         long errors = count(result, Severity.ERROR);
         if (errors > 0) {
-            err.println("prmkit import-ifc: " + errors + " error" + (errors == 1 ? "" : "s") + "; nothing written");
-            return 1;
+            SpecInput.say(spec, err, Words.plural(errors, "error") + "; nothing written");
+            return PrmkitCli.INPUT_ERROR;
         }
         String counts = "";
         if (!noCheck) {
             try {
-                LayoutModel model = LayoutInput.compile(result.dslFiles(), "imported spec", err);
+                LayoutModel model = LayoutInput.compile(result.dslFiles(), "imported spec", spec);
                 counts = counts(model);
-            } catch (LayoutInput.Failed e) {
-                err.println("prmkit import-ifc: the imported spec does not compile (an importer bug: please report it with the header)");
-                return 1;
+            } catch (SpecInput.Failed e) {
+                SpecInput.say(spec, err, "the imported spec does not compile (an importer bug: please report it with the header)");
+                return PrmkitCli.INPUT_ERROR;
             }
         }
+        List<OutputFile> files = result.dslFiles().stream().map(f -> new OutputFile(f.name(), f.text())).toList();
         try {
-            Files.createDirectories(output);
-            for (SourceFile f : result.dslFiles()) {
-                Path p = output.resolve(f.name());
-                Files.writeString(p, f.text(), StandardCharsets.UTF_8);
-                out.println("wrote " + p);
-            }
+            OutputSync.apply(output, files, List.of());
         } catch (IOException e) {
-            err.println("prmkit import-ifc: cannot write to " + output + ": " + e.getMessage());
-            return 1;
+            SpecInput.say(spec, err, "cannot write to " + output + ": " + Inputs.reason(output, e) + "; nothing written");
+            return PrmkitCli.INPUT_ERROR;
         }
-        out.println(counts + count(result, Severity.WARNING) + " warnings, " + count(result, Severity.NOTE) + " notes");
-        return 0;
+        for (OutputFile f : files) out.println("wrote " + output.resolve(f.relativePath()));
+        out.println(counts + Words.plural(count(result, Severity.WARNING), "warning") + ", "
+                + Words.plural(count(result, Severity.NOTE), "note"));
+        return PrmkitCli.OK;
     }
 
     /** Errors with their header line and a caret; warnings and notes on one line each. */
-    private static void printNotes(ImportResult result, PrintWriter err) {
-        java.util.Map<String, SourceFile> headers = new java.util.HashMap<>();
-        for (io.prmkit.dsl.Diagnostic d : result.notes()) {
-            if (!d.isError()) {
+    private static void printNotes(ImportResult result, List<SourceFile> headers, PrintWriter err) {
+        for (Diagnostic d : result.notes()) {
+            if (d.isError()) {
+                SpecInput.print(List.of(d), headers, err);
+            } else {
                 err.println(d);
-                continue;
             }
-            String file = d.location().file();
-            if (!headers.containsKey(file)) {
-                try {
-                    headers.put(file, new SourceFile(file, Files.readString(Path.of(file), StandardCharsets.UTF_8)));
-                } catch (IOException | RuntimeException e) {
-                    headers.put(file, null); // rendered without the source line
-                }
-            }
-            java.util.Map<String, SourceFile> known = new java.util.HashMap<>();
-            headers.forEach((k, v) -> {
-                if (v != null) known.put(k, v);
-            });
-            err.print(io.prmkit.dsl.DiagnosticPrinter.render(d, known));
         }
     }
 

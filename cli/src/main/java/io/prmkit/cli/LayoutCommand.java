@@ -40,8 +40,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "layout", mixinStandardHelpOptions = true,
         description = "Prints resolved layouts of spec files (or of the bundled mlx5 spec when no SPEC is given).",
-        exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:layouts printed", "1:the specs have errors, cannot be read, or --struct names no struct", "2:usage error"})
+        exitCodeList = {"0:layouts printed", "1:the specs have errors or cannot be read, or --struct names no struct"})
 public final class LayoutCommand implements Callable<Integer> {
     enum Format { table, csv, json }
 
@@ -63,10 +62,9 @@ public final class LayoutCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<SourceFile> files;
         try {
-            files = SpecInput.load(specs);
-        } catch (SpecInput.InputException e) {
-            err.println("prmkit: " + e.getMessage());
-            return 1;
+            files = SpecInput.load(specs, spec);
+        } catch (SpecInput.Failed e) {
+            return PrmkitCli.INPUT_ERROR;
         }
         CompileResult r = PrmCompiler.compile(files);
         if (r.hasErrors() || r.model().isEmpty()) {
@@ -79,9 +77,8 @@ public final class LayoutCommand implements Callable<Integer> {
         if (struct != null) {
             structs = structs.stream().filter(s -> s.name().toString().equals(struct) || s.name().name().equals(struct)).toList();
             if (structs.isEmpty()) {
-                err.println("prmkit: no struct named '" + struct + "'");
-                err.flush();
-                return 1;
+                SpecInput.say(spec, err, "no struct named '" + struct + "'");
+                return PrmkitCli.INPUT_ERROR;
             }
         }
         StringBuilder sb = new StringBuilder();

@@ -1,16 +1,35 @@
 package io.prmkit.cli;
 
+import java.io.BufferedWriter;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Properties;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
-/** The {@code prmkit} command: a container for the subcommands. */
+/**
+ * The {@code prmkit} command: a container for the subcommands, and the one place that decides the
+ * CLI's conventions, so every subcommand (also ones added later) follows them:
+ * <ul>
+ *   <li>messages are {@code prmkit COMMAND: ...}; spec problems are {@code file:line:col: error: ...};</li>
+ *   <li>exit codes: 0 success, 1 errors in the input or output, 2 usage error, 70 a bug in prmkit
+ *       (commands may add their own, e.g. diff's 3 for breaking changes);</li>
+ *   <li>every help text ends with that exit-code list;</li>
+ *   <li>a failed write to standard output is an error (exit 1), not silently lost output.</li>
+ * </ul>
+ */
 @Command(
         name = "prmkit",
         mixinStandardHelpOptions = true,
@@ -23,29 +42,97 @@ public final class PrmkitCli implements Runnable {
     @Spec
     CommandSpec spec;
 
-    public static void main(String[] args) {
-        System.exit(commandLine().execute(args));
-    }
-
-    /** The command line with all subcommands registered. */
-    public static CommandLine commandLine() {
-        return new CommandLine(new PrmkitCli()).setExecutionExceptionHandler(PrmkitCli::internalError);
-    }
-
-    /** Exit code for a bug in prmkit itself (sysexits' EX_SOFTWARE), distinct from bad input (1). */
+    /** Success. */
+    static final int OK = 0;
+    /** Errors in the input (specs, headers, files that cannot be read) or in writing the output. */
+    static final int INPUT_ERROR = 1;
+    /** Bad options or arguments (picocli's convention). */
+    static final int USAGE = CommandLine.ExitCode.USAGE;
+    /** A bug in prmkit itself (sysexits' EX_SOFTWARE). */
     static final int INTERNAL_ERROR = 70;
+
+    public static void main(String[] args) {
+        CommandLine cl = commandLine();
+        // Our own writer over fd 1, not System.out: a PrintWriter over System.out cannot report write errors.
+        cl.setOut(new PrintWriter(new BufferedWriter(
+                new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8))));
+        int exitCode = cl.execute(args);
+        cl.getOut().flush();
+        System.exit(exitCode);
+    }
+
+    /** The command line with all subcommands registered and the conventions above installed. */
+    public static CommandLine commandLine() {
+        CommandLine cl = new CommandLine(new PrmkitCli())
+                .setExecutionExceptionHandler((e, cmd, parsed) -> internalError(e, cmd))
+                .setParameterExceptionHandler(PrmkitCli::usageError)
+                .setExecutionStrategy(PrmkitCli::execute);
+        documentExitCodes(cl);
+        return cl;
+    }
+
+    /** Runs the chosen command; an Error (out of memory, stack overflow) is an internal error too, and stdout must have been written. */
+    private static int execute(ParseResult parsed) {
+        CommandLine leaf = parsed.asCommandLineList().get(parsed.asCommandLineList().size() - 1);
+        int exitCode;
+        try {
+            exitCode = new CommandLine.RunLast().execute(parsed);
+        } catch (StackOverflowError | OutOfMemoryError e) {
+            return internalError(e, leaf);
+        }
+        if (leaf.getOut().checkError() || System.out.checkError()) {
+            leaf.getErr().println(leaf.getCommandSpec().qualifiedName() + ": cannot write to standard output");
+            leaf.getErr().flush();
+            return exitCode == OK ? INPUT_ERROR : exitCode;
+        }
+        return exitCode;
+    }
 
     /**
      * Bad input is reported by the commands themselves; anything that still escapes is a bug in prmkit.
      * Say so in one line rather than dump a stack trace on the user; PRMKIT_DEBUG=1 shows the trace.
      */
-    private static int internalError(Exception e, CommandLine cl, CommandLine.ParseResult parsed) {
-        java.io.PrintWriter err = cl.getErr();
+    static int internalError(Throwable e, CommandLine cl) {
+        PrintWriter err = cl.getErr();
         err.println(cl.getCommandSpec().qualifiedName() + ": internal error: " + e
                 + " (a bug in prmkit; run with PRMKIT_DEBUG=1 for the stack trace)");
         if (System.getenv("PRMKIT_DEBUG") != null) e.printStackTrace(err);
         err.flush();
         return INTERNAL_ERROR;
+    }
+
+    /** A usage error: what is wrong in one line, then where to find the usage (not the whole usage text). */
+    private static int usageError(ParameterException e, String[] args) {
+        CommandLine cl = e.getCommandLine();
+        PrintWriter err = cl.getErr();
+        String name = cl.getCommandSpec().qualifiedName();
+        err.println(name + ": " + e.getMessage());
+        CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+        err.println(cl.getParent() == null ? "Run 'prmkit --help' for usage." : "Run 'prmkit help " + cl.getCommandName() + "' for usage.");
+        err.flush();
+        return USAGE;
+    }
+
+    /**
+     * Gives every command's help the same exit-code section: the codes all commands share, with a
+     * command's own wording for 0 and 1 and its own extra codes (from its {@code exitCodeList}).
+     */
+    static void documentExitCodes(CommandLine cl) {
+        CommandLine.Model.UsageMessageSpec usage = cl.getCommandSpec().usageMessage();
+        Map<String, String> own = usage.exitCodeList();
+        Map<String, String> codes = new LinkedHashMap<>();
+        codes.put("0", own.getOrDefault("0", "success"));
+        codes.put("1", own.getOrDefault("1", "errors in the input (printed as file:line:col: error: ...), "
+                + "or a file that cannot be read or written"));
+        codes.put("2", "usage error (unknown option, missing or bad argument)");
+        own.forEach((k, v) -> {
+            if (!codes.containsKey(k)) codes.put(k, v);
+        });
+        codes.put(String.valueOf(INTERNAL_ERROR), "internal error (a bug in prmkit)");
+        usage.exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            if (!(sub.getCommand() instanceof CommandLine.HelpCommand)) documentExitCodes(sub);
+        }
     }
 
     /** Called when no subcommand is given. */

@@ -3,29 +3,35 @@ package io.prmkit.cli;
 import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.DiagnosticPrinter;
 import io.prmkit.dsl.SourceFile;
-import io.prmkit.dsl.SpecLoader;
+import io.prmkit.dsl.Words;
+import io.prmkit.pipeline.InputFile;
+import io.prmkit.pipeline.Inputs;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import picocli.CommandLine.Model.CommandSpec;
 
-/** Where the CLI gets spec text: files and directories named on the command line, or the bundled spec. */
+/**
+ * Where the CLI gets spec text: files and folders named on the command line (read by the shared
+ * {@link Inputs}: strict UTF-8, each file once, size limit), or the bundled spec; and how it prints
+ * problems.
+ */
 final class SpecInput {
     /** Resource listing the bundled spec files, one path relative to {@code prm/} per line. */
     static final String BUNDLED_INDEX = "prm/index.txt";
 
-    /** Bad input the user can fix (a missing file, no bundled spec): one line, no stack trace. */
-    static final class InputException extends Exception {
-        InputException(String message) {
-            super(message);
+    /** The problem was already printed; the command exits with 1. */
+    static final class Failed extends Exception {
+        Failed() {
+            super(null, null, false, false);
         }
     }
 
@@ -41,27 +47,33 @@ final class SpecInput {
         }
     }
 
-    static List<SourceFile> load(List<Path> specs) throws InputException {
-        if (specs == null || specs.isEmpty()) return bundled(SpecInput.class.getClassLoader());
-        for (Path p : specs) {
-            if (!Files.exists(p)) throw new InputException("no such file or directory: " + p);
+    /** One message from a command: {@code prmkit COMMAND: message}. */
+    static void say(CommandSpec cmd, PrintWriter err, String message) {
+        err.println(cmd.qualifiedName() + ": " + message);
+        err.flush();
+    }
+
+    /** The specs named (files or folders), or the bundled spec when none is named. Problems are printed, then {@link Failed}. */
+    static List<SourceFile> load(List<Path> specs, CommandSpec cmd) throws Failed {
+        PrintWriter err = cmd.commandLine().getErr();
+        if (specs == null || specs.isEmpty()) return bundled(SpecInput.class.getClassLoader(), cmd);
+        Inputs.Read read = Inputs.specs(specs);
+        if (read.hasProblems()) {
+            print(read.problems(), read.files(), err);
+            say(cmd, err, Words.plural(read.problems().size(), "error") + " reading the specs");
+            throw new Failed();
         }
-        try {
-            List<SourceFile> files = SpecLoader.load(specs);
-            if (files.isEmpty()) throw new InputException("no .prm files in " + specs);
-            return files;
-        } catch (IOException e) {
-            throw new InputException("cannot read spec: " + e.getMessage());
-        }
+        return read.files();
     }
 
     /** The spec packaged under {@code prm/} on the class path (the generated-runtime jar), listed by {@code prm/index.txt}. */
-    static List<SourceFile> bundled(ClassLoader cl) throws InputException {
+    static List<SourceFile> bundled(ClassLoader cl, CommandSpec cmd) throws Failed {
+        PrintWriter err = cmd.commandLine().getErr();
         List<String> names = new ArrayList<>();
         try (InputStream in = cl.getResourceAsStream(BUNDLED_INDEX)) {
             if (in == null) {
-                throw new InputException("no bundled spec is available (no " + BUNDLED_INDEX
-                        + " on the class path); name spec files or directories instead");
+                say(cmd, err, "no bundled spec is available (no " + BUNDLED_INDEX + " on the class path); name spec files or folders");
+                throw new Failed();
             }
             try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 for (String line = r.readLine(); line != null; line = r.readLine()) {
@@ -73,14 +85,26 @@ final class SpecInput {
             for (String name : names) {
                 String resource = "prm/" + name;
                 try (InputStream s = cl.getResourceAsStream(resource)) {
-                    if (s == null) throw new InputException(BUNDLED_INDEX + " lists " + name + ", which is not on the class path");
-                    files.add(new SourceFile(resource, new String(s.readAllBytes(), StandardCharsets.UTF_8)));
+                    if (s == null) {
+                        say(cmd, err, BUNDLED_INDEX + " lists " + name + ", which is not on the class path");
+                        throw new Failed();
+                    }
+                    Inputs.Decoded d = Inputs.decode(new InputFile(resource, s.readNBytes((int) Inputs.MAX_FILE_BYTES)));
+                    if (!d.ok()) {
+                        print(List.of(d.problem()), List.of(), err);
+                        throw new Failed();
+                    }
+                    files.add(d.file());
                 }
             }
-            if (files.isEmpty()) throw new InputException(BUNDLED_INDEX + " lists no spec files");
+            if (files.isEmpty()) {
+                say(cmd, err, BUNDLED_INDEX + " lists no spec files");
+                throw new Failed();
+            }
             return files;
         } catch (IOException e) {
-            throw new InputException("cannot read the bundled spec: " + e.getMessage());
+            say(cmd, err, "cannot read the bundled spec: " + e.getMessage());
+            throw new Failed();
         }
     }
 }

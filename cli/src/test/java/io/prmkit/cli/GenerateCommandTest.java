@@ -58,8 +58,9 @@ class GenerateCommandTest {
         Run run = PrmkitCliTest.run("generate", spec.toString(), "-o", out.toString(), "--package", "io.example");
         assertEquals(0, run.exitCode(), run.err());
         assertEquals("", run.err());
-        assertEquals("1 structures, 6 fields, 1 enums, 3 files written to " + out + "\n", run.out().replace("\r\n", "\n"));
+        assertEquals("1 structure, 6 fields, 1 enum, 3 files written to " + out + "\n", run.out().replace("\r\n", "\n"));
         assertEquals(List.of(
+                out.resolve(".prmkit-generated"),
                 out.resolve("io/example/mlx5/PrmLayout.java"),
                 out.resolve("io/example/mlx5/SendWqeOpcode.java"),
                 out.resolve("io/example/mlx5/WqeCtrlSeg.java")), files(out));
@@ -92,20 +93,60 @@ class GenerateCommandTest {
     void missingSpecFileIsAOneLineError() {
         Run run = PrmkitCliTest.run("generate", tmp.resolve("nope.prm").toString(), "-o", tmp.resolve("out").toString());
         assertEquals(1, run.exitCode());
-        assertEquals("prmkit generate: no such file or directory: " + tmp.resolve("nope.prm") + "\n", run.err());
+        assertEquals(tmp.resolve("nope.prm") + ": error: no such file or folder\nprmkit generate: 1 error reading the specs\n", run.err());
     }
 
     @Test
     void badPackageIsAUsageError() throws IOException {
         Run run = PrmkitCliTest.run("generate", spec("wqe.prm", SPEC).toString(), "-o", tmp.toString(), "--package", "io.class");
         assertEquals(2, run.exitCode());
-        assertEquals("prmkit generate: --package: not a valid Java package: io.class\n", run.err());
+        assertEquals("prmkit generate: --package: not a valid Java package: io.class\nRun 'prmkit help generate' for usage.\n", run.err());
     }
 
     @Test
     void outputIsRequired() {
         Run run = PrmkitCliTest.run("generate");
         assertEquals(2, run.exitCode());
-        assertTrue(run.err().startsWith("Missing required option: '--output=DIR'"), run.err());
+        assertTrue(run.err().startsWith("prmkit generate: Missing required option: '--output=DIR'"), run.err());
+    }
+
+    @Test
+    void aRenamedStructsOldClassIsDeleted() throws IOException {
+        Path spec = spec("s.prm", "package p;\nstruct old_name { 0x00 [31:0] x; }\n");
+        Path out = tmp.resolve("out");
+        assertEquals(0, PrmkitCliTest.run("generate", spec.toString(), "-o", out.toString()).exitCode());
+        assertTrue(Files.exists(out.resolve("p/OldName.java")));
+        Path mine = Files.writeString(out.resolve("p/Mine.java"), "package p; class Mine {}\n");
+
+        Files.writeString(spec, "package p;\nstruct new_name { 0x00 [31:0] x; }\n");
+        Run run = PrmkitCliTest.run("generate", spec.toString(), "-o", out.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("(1 unchanged, 1 stale deleted)"), run.out());
+        assertFalse(Files.exists(out.resolve("p/OldName.java")));
+        assertTrue(Files.exists(out.resolve("p/NewName.java")));
+        assertTrue(Files.exists(mine), "files prmkit did not generate stay");
+    }
+
+    /** A write that fails halfway leaves no partial output: package a is not written when package b cannot be. */
+    @Test
+    void aFailedWriteLeavesNothingBehind() throws IOException {
+        Path a = spec("a.prm", "package a;\nstruct s { 0x00 [31:0] x; }\n");
+        Path b = spec("b.prm", "package b;\nstruct t { 0x00 [31:0] y; }\n");
+        Path out = Files.createDirectories(tmp.resolve("out"));
+        Files.writeString(out.resolve("b"), "a file where package b's folder must go");
+        Run run = PrmkitCliTest.run("generate", a.toString(), b.toString(), "-o", out.toString());
+        assertEquals(1, run.exitCode());
+        assertTrue(run.err().endsWith("is a file, not a folder; nothing written\n"), run.err());
+        assertEquals(List.of(out.resolve("b")), files(out));
+    }
+
+    @Test
+    void headersAreImportedAndGenerated() throws IOException {
+        Path h = spec("mlx5_ifc.h", "struct mlx5_ifc_thing_bits {\n\tu8         opcode[0x10];\n\tu8         reserved_at_10[0x10];\n};\n");
+        Path out = tmp.resolve("out");
+        Run run = PrmkitCliTest.run("generate", "--headers", h.toString(), "-o", out.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().startsWith("1 structure, 1 field, 0 enums"), run.out());
+        assertTrue(Files.exists(out.resolve("mlx5/Thing.java")), files(out).toString());
     }
 }

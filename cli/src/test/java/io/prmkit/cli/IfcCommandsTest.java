@@ -61,7 +61,7 @@ class IfcCommandsTest {
     void importOfAMissingHeader() {
         Run run = PrmkitCliTest.run("import-ifc", dir.resolve("nope.h").toString(), "-o", dir.toString());
         assertEquals(1, run.exitCode());
-        assertEquals("prmkit import-ifc: " + dir.resolve("nope.h") + ": no such file\n", run.err());
+        assertEquals(dir.resolve("nope.h") + ": error: no such file or folder\nprmkit import-ifc: 1 error reading the headers\n", run.err());
     }
 
     @Test
@@ -81,7 +81,7 @@ class IfcCommandsTest {
         assertEquals("additive  mlx5.cqc.new_bit: added at 0x00 [27], 1 bit\n1 change: 0 breaking, 1 additive\n", add.out());
 
         Run brk = PrmkitCliTest.run("diff", "--format", "markdown", a.getParent().toString(), breaking.getParent().toString());
-        assertEquals(2, brk.exitCode(), brk.err());
+        assertEquals(DiffCommand.BREAKING, brk.exitCode(), brk.err());
         assertEquals("""
                 ## Layout changes
 
@@ -98,7 +98,7 @@ class IfcCommandsTest {
         Path a = write("a.prm", "package p;\nstruct s size 0x4 {\n    x : 0x20;\n}\n");
         Path b = write("b.prm", "package p;\nstruct s size 0x4 {\n    y : 0x20;\n}\n");
         Run run = PrmkitCliTest.run("diff", "--format=json", a.toString(), b.toString());
-        assertEquals(2, run.exitCode(), run.err());
+        assertEquals(DiffCommand.BREAKING, run.exitCode(), run.err());
         assertTrue(run.out().startsWith("{\n  \"breaking\": true,"), run.out());
         assertTrue(run.out().contains("\"kind\": \"field_renamed\", \"breaking\": true, \"owner\": \"p.s\", \"name\": \"x\", \"newName\": \"y\""),
                 run.out());
@@ -111,27 +111,29 @@ class IfcCommandsTest {
 
         Run missing = PrmkitCliTest.run("diff", a.toString(), dir.resolve("none.prm").toString());
         assertEquals(1, missing.exitCode());
-        assertEquals("prmkit: " + dir.resolve("none.prm") + ": no such file or directory\n", missing.err());
+        assertEquals(dir.resolve("none.prm") + ": error: no such file or folder\n", missing.err());
 
         Run bad = PrmkitCliTest.run("diff", a.toString(), broken.toString());
         assertEquals(1, bad.exitCode());
         assertTrue(bad.err().startsWith(broken + ":"), bad.err());
-        assertTrue(bad.err().endsWith("prmkit: " + broken + ": the spec does not compile\n"), bad.err());
+        assertTrue(bad.err().endsWith("prmkit diff: " + broken + ": the spec does not compile (1 error)\n"), bad.err());
 
         Run format = PrmkitCliTest.run("diff", "--format", "yaml", a.toString(), a.toString());
-        assertEquals(1, format.exitCode());
-        assertEquals("prmkit diff: unknown format 'yaml' (expected text, json or markdown)\n", format.err());
+        assertEquals(2, format.exitCode());
+        assertEquals("prmkit diff: unknown format 'yaml' (expected text, json or markdown)\nRun 'prmkit help diff' for usage.\n", format.err());
 
         Run usage = PrmkitCliTest.run("diff", a.toString());
-        assertEquals(1, usage.exitCode(), "usage errors are errors (1), not 'breaking' (2)");
-        assertTrue(usage.err().startsWith("Missing required parameter: 'NEW'"), usage.err());
+        assertEquals(2, usage.exitCode(), "a usage error, as in every command");
+        assertTrue(usage.err().startsWith("prmkit diff: Missing required parameter: 'NEW'"), usage.err());
     }
 
     @Test
     void helpDocumentsTheExitCodes() {
         Run run = PrmkitCliTest.run("diff", "--help");
         assertEquals(0, run.exitCode());
-        assertTrue(run.out().contains("Exit codes:\n  0   no breaking change (identical, or additive changes only)\n"
-                + "  1   error (unreadable input, import or compile errors, bad option)\n  2   breaking changes\n"), run.out());
+        assertTrue(run.out().contains("Exit codes:\n  0    no breaking change (identical, or additive changes only)\n"
+                + "  1    errors in the input (unreadable, import or compile errors)\n"
+                + "  2    usage error (unknown option, missing or bad argument)\n  3    breaking changes\n"
+                + "  70   internal error (a bug in prmkit)\n"), run.out());
     }
 }

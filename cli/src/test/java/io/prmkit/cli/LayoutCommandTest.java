@@ -89,7 +89,7 @@ class LayoutCommandTest {
     void unknownStructIsAnError() throws IOException {
         PrmkitCliTest.Run run = PrmkitCliTest.run("layout", "--struct", "nope", spec("a.prm", SPEC).toString());
         assertEquals(1, run.exitCode());
-        assertEquals("prmkit: no struct named 'nope'\n", run.err());
+        assertEquals("prmkit layout: no struct named 'nope'\n", run.err());
         assertEquals("", run.out());
     }
 

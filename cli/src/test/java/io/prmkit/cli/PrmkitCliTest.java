@@ -78,8 +78,7 @@ class PrmkitCliTest {
         Run run = run();
 
         assertEquals(CommandLine.ExitCode.USAGE, run.exitCode());
-        assertTrue(run.err().startsWith("Missing required subcommand"), run.err());
-        assertTrue(run.err().contains("Usage: prmkit"), run.err());
+        assertEquals("prmkit: Missing required subcommand\nRun 'prmkit --help' for usage.\n", run.err());
     }
 
     @ParameterizedTest
@@ -88,7 +87,8 @@ class PrmkitCliTest {
         Run run = run(option);
 
         assertEquals(CommandLine.ExitCode.USAGE, run.exitCode());
-        assertTrue(run.err().startsWith("Unknown option: '" + option + "'"), run.err());
+        assertTrue(run.err().startsWith("prmkit: Unknown option: '" + option + "'"), run.err());
+        assertTrue(run.err().endsWith("Run 'prmkit --help' for usage.\n"), run.err());
         assertEquals("", run.out());
     }
 }

@@ -1,5 +1,6 @@
 package io.prmkit.maven;
 
+import io.prmkit.pipeline.OutputSync;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

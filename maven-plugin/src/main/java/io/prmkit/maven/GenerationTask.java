@@ -1,6 +1,10 @@
 package io.prmkit.maven;
 
 import io.prmkit.dsl.Diagnostic;
+import io.prmkit.dsl.Words;
+import io.prmkit.pipeline.InputFile;
+import io.prmkit.pipeline.Inputs;
+import io.prmkit.pipeline.OutputSync;
 import io.prmkit.dsl.Severity;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.SourceLocation;
@@ -115,11 +119,24 @@ final class GenerationTask {
         }
 
         List<SpecInput> inputs = new ArrayList<>(specPaths.size());
+        int unreadable = 0;
         for (String rel : specPaths) {
             Path file = sourceDir.resolve(rel);
-            inputs.add(new SpecInput(rel, display(req, file), Files.readAllBytes(file)));
+            try {
+                inputs.add(new SpecInput(rel, display(req, file), Inputs.read(file, display(req, file)).bytes()));
+            } catch (Inputs.Problem e) {
+                reporter.error(e.diagnostic().toString());
+                unreadable++;
+            }
         }
-        List<SpecInput> headers = HeaderReader.read(req.headers(), p -> display(req, p));
+        // Headers with the siblings they #include, each once, read and decoded the shared way.
+        Inputs.Read headerRead = Inputs.headers(req.headers(), p -> display(req, p));
+        for (Diagnostic d : headerRead.problems()) {
+            reporter.error(d.toString());
+            unreadable++;
+        }
+        if (unreadable > 0) throw new GenerationException(plural(unreadable, "error") + " in prm specs");
+        List<SpecInput> headers = headerRead.raw().stream().map(h -> new SpecInput(h.name(), h.name(), h.bytes())).toList();
         String digest = InputDigest.compute(req.toolFingerprint(), settings(req), inputs, headers);
         String what = plural(inputs.size(), "spec") + (headers.isEmpty() ? "" : " and " + plural(headers.size(), "header"));
 
@@ -133,7 +150,7 @@ final class GenerationTask {
         }
 
         List<SourceFile> sources = decode(inputs);
-        List<SourceFile> headerSources = decode(headers);
+        List<SourceFile> headerSources = headerRead.files();
         SpecPipeline.Result result = pipeline.run(sources, headerSources, req.packagePrefix());
         List<SourceFile> all = new ArrayList<>(sources);
         all.addAll(headerSources);
@@ -203,7 +220,7 @@ final class GenerationTask {
         for (Map.Entry<String, String> out : state.outputs().entrySet()) {
             if (!OutputSync.isSafeRelative(out.getKey())) return false;
             Path file = outputDir.resolve(out.getKey());
-            if (!Files.isRegularFile(file) || !Hashing.sha256(Files.readAllBytes(file)).equals(out.getValue())) {
+            if (!Files.isRegularFile(file) || !OutputSync.sha256(Files.readAllBytes(file)).equals(out.getValue())) {
                 reporter.info("Generated file " + out.getKey() + " is missing or was edited; regenerating");
                 return false;
             }
@@ -227,54 +244,23 @@ final class GenerationTask {
         return s;
     }
 
-    /**
-     * Strict UTF-8: a spec with bad bytes is an error at the place of the first bad byte, never
-     * silently replaced characters. A leading BOM is dropped.
-     */
+    /** Strict UTF-8 (the shared rule): a spec with bad bytes is an error at the place of the first bad byte. */
     private List<SourceFile> decode(List<SpecInput> inputs) throws GenerationException {
         List<SourceFile> out = new ArrayList<>(inputs.size());
         int bad = 0;
         for (SpecInput in : inputs) {
-            Optional<String> text = decodeUtf8(in);
-            if (text.isEmpty()) {
+            Inputs.Decoded d = Inputs.decode(new InputFile(in.displayName(), in.bytes()));
+            if (d.ok()) {
+                out.add(d.file());
+            } else {
+                reporter.error(d.problem().toString());
                 bad++;
-                continue;
             }
-            String t = text.get();
-            out.add(new SourceFile(in.displayName(), t.startsWith("\uFEFF") ? t.substring(1) : t));
         }
         if (bad > 0) {
             throw new GenerationException(plural(bad, "error") + " in prm specs");
         }
         return out;
-    }
-
-    private Optional<String> decodeUtf8(SpecInput in) {
-        CharsetDecoder dec = StandardCharsets.UTF_8.newDecoder()
-                .onMalformedInput(CodingErrorAction.REPORT)
-                .onUnmappableCharacter(CodingErrorAction.REPORT);
-        ByteBuffer bytes = ByteBuffer.wrap(in.bytes());
-        CharBuffer chars = CharBuffer.allocate((int) (in.bytes().length * (double) dec.maxCharsPerByte()) + 1);
-        CoderResult r = dec.decode(bytes, chars, true);
-        if (!r.isError()) {
-            r = dec.flush(chars);
-        }
-        if (r.isError()) {
-            int at = bytes.position();
-            int line = 1;
-            int lineStart = 0;
-            for (int i = 0; i < at; i++) {
-                if (in.bytes()[i] == '\n') {
-                    line++;
-                    lineStart = i + 1;
-                }
-            }
-            reporter.error(new Diagnostic(Severity.ERROR, new SourceLocation(in.displayName(), line, at - lineStart + 1),
-                    "not valid UTF-8 (byte 0x" + String.format("%02x", in.bytes()[at] & 0xff) + ")", List.of()).toString());
-            return Optional.empty();
-        }
-        chars.flip();
-        return Optional.of(chars.toString());
     }
 
     /** A path as users see it: relative to the project when inside it, with {@code /}. */
@@ -286,7 +272,7 @@ final class GenerationTask {
     }
 
     static String plural(int n, String noun) {
-        return n + " " + noun + (n == 1 ? "" : "s");
+        return Words.plural(n, noun);
     }
 
 }

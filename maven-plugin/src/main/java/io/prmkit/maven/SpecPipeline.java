@@ -2,6 +2,7 @@ package io.prmkit.maven;
 
 import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.SourceFile;
+import io.prmkit.pipeline.OutputFile;
 import java.util.List;
 import java.util.Map;
 

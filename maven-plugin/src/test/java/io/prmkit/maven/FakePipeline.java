@@ -1,5 +1,6 @@
 package io.prmkit.maven;
 
+import io.prmkit.pipeline.OutputFile;
 import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.SourceLocation;

@@ -1,5 +1,6 @@
 package io.prmkit.maven;
 
+import io.prmkit.pipeline.OutputFile;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;

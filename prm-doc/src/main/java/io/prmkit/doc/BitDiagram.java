@@ -115,9 +115,10 @@ final class BitDiagram {
         return sb.toString();
     }
 
-    private static String condition(Variant v) {
-        if (v.selector().isEmpty() || v.tag().isEmpty()) return "";
-        return " (" + v.selector() + " == " + Html.hex(v.tag().getAsLong()) + ")";
+    /** {@code (insert_vlan == 0x1)}; a union declaration's alternatives name no selector (the member holding the union does). */
+    static String condition(Variant v) {
+        if (v.tag().isEmpty()) return "";
+        return " (" + (v.selector().isEmpty() ? "tag" : v.selector()) + " == " + Html.hex(v.tag().getAsLong()) + ")";
     }
 
     private void altRows(Alternative a, long first, long last, String label) {
@@ -137,6 +138,19 @@ final class BitDiagram {
                 blockRow(it, d, n, alt);
                 return d + n;
             }
+        }
+        // Dwords no item touches (the rest of a union after a short alternative) collapse into one row.
+        long next = limit * 32;
+        for (Item it : items) {
+            if (it.end() > lo && it.start() < next && it.end() > it.start()) next = Math.max(lo, it.start());
+        }
+        long empty = (next - lo) / 32;
+        if (empty >= 2) {
+            sb.append("<tr class=\"block").append(alt == null ? "" : " altrow").append("\" data-dword=\"").append(Html.hex2(d * 4))
+                    .append("\"><td class=\"off\">").append(Html.hex2(d * 4)).append("..").append(Html.hex2((d + empty - 1) * 4))
+                    .append("</td><td class=\"gap\" colspan=\"32\"></td>");
+            altCell(alt);
+            return d + empty;
         }
         dwordRow(items, d, alt);
         return d + 1;
@@ -218,7 +232,7 @@ final class BitDiagram {
         sb.append(Html.esc(text));
         if (href != null) sb.append("</a>");
         if (!m.reserved() && m.constraints().mustBeZero()) sb.append(" <span class=\"mbzmark\" title=\"must be zero\">0</span>");
-        String type = typeSuffix(m);
+        String type = m.reserved() ? "" : typeSuffix(m);
         if (!type.isEmpty()) sb.append("<span class=\"ty\">").append(Html.esc(type)).append("</span>");
         sb.append(Html.esc(suffix));
     }

@@ -55,7 +55,7 @@ final class StructPage {
             sb.append("<td class=\"pos\">").append(Html.esc(m.prmPosition())).append("</td>");
             sb.append("<td class=\"num\">").append(m.bitWidth()).append("</td>");
             sb.append("<td class=\"name\">").append(Html.esc(m.name())).append("</td>");
-            sb.append("<td>").append(type(m, refs)).append("</td>");
+            sb.append("<td>").append(m.reserved() ? "" : type(m, refs)).append("</td>");
             sb.append("<td>").append(m.reserved() ? "" : m.access().name().toLowerCase(java.util.Locale.ROOT)).append("</td>");
             sb.append("<td>").append(m.capability().map(c -> Html.esc(c.struct().name() + "." + c.field())).orElse("")).append("</td>");
             sb.append("<td>").append(Html.esc(m.doc().since())).append("</td>");

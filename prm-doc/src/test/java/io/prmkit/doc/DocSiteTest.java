@@ -96,6 +96,15 @@ class DocSiteTest {
     }
 
     @Test
+    void dwordsNoAlternativeTouchesCollapseIntoOneRow() {
+        // hca_cap_union: 4 KiB, each alternative a capability page of 0x100..0x1000 bytes
+        String page = page("structs/mlx5.hca_cap_union.html");
+        long rows = Pattern.compile("<tr[^>]* data-dword=").matcher(page).results().count();
+        assertTrue(rows < 200, "hca_cap_union draws " + rows + " rows");
+        assertTrue(page.contains("<td class=\"off\">0x100..0xffc</td><td class=\"gap\" colspan=\"32\"></td>"), "the rest of a 0x100-byte alternative");
+    }
+
+    @Test
     void nestedStructuresLinkBothWays() {
         String createCq = page("structs/mlx5.create_cq_in.html");
         assertTrue(createCq.contains("href=\"../structs/mlx5.cqc.html\""), "create_cq_in links its cq_context to cqc");

@@ -12,16 +12,20 @@ public record SourceFile(String name, String text) {
         Objects.requireNonNull(text, "text == null");
     }
 
-    /** The text of a 1-based line without its line terminator, or "" when out of range. */
+    /** The text of a 1-based line without its line terminator (LF, CRLF or a lone CR), or "" when out of range. */
     public String line(int line) {
         int start = 0;
         for (int i = 1; i < line; i++) {
-            int nl = text.indexOf('\n', start);
-            if (nl < 0) return "";
-            start = nl + 1;
+            int nl = lineEnd(start);
+            if (nl >= text.length()) return "";
+            start = nl + (text.startsWith("\r\n", nl) ? 2 : 1);
         }
-        int end = text.indexOf('\n', start);
-        String s = end < 0 ? text.substring(start) : text.substring(start, end);
-        return s.endsWith("\r") ? s.substring(0, s.length() - 1) : s;
+        return start > text.length() ? "" : text.substring(start, lineEnd(start));
+    }
+
+    private int lineEnd(int from) {
+        int i = from;
+        while (i < text.length() && text.charAt(i) != '\n' && text.charAt(i) != '\r') i++;
+        return i;
     }
 }

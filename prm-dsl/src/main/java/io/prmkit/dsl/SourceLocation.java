@@ -24,8 +24,9 @@ public record SourceLocation(String file, int line, int column) implements Compa
         return c != 0 ? c : Integer.compare(column, o.column);
     }
 
+    /** {@code file:line:col}, or just {@code file} for a problem with the whole file (line 0). */
     @Override
     public String toString() {
-        return file + ":" + line + ":" + column;
+        return line == 0 ? file : file + ":" + line + ":" + column;
     }
 }

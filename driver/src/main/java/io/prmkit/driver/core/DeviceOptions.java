@@ -15,7 +15,9 @@ import java.time.Duration;
  *                         are answered with ALLOCATION_FAIL
  * @param commandEvents    complete commands by command-completion EQEs once the async EQ exists
  *                         (polling otherwise, and always before it exists)
- * @param asyncEqLogSize   log2 of the entries of the async EQ (page requests, port changes, commands, errors)
+ * @param asyncEqLogSize   log2 of the entries of the async EQ (page requests, port changes, commands, errors);
+ *                         0 creates no async EQ (no UAR either): commands complete by polling and
+ *                         page requests after bring-up go unanswered (a device without EQs, or tests)
  * @param driverVersion    the text SET_DRIVER_VERSION sends (at most 64 bytes)
  */
 public record DeviceOptions(CommandInterface.Options commands, Duration healthInterval, int heartbeatMisses, long pageLimit,
@@ -25,7 +27,7 @@ public record DeviceOptions(CommandInterface.Options commands, Duration healthIn
         if (healthInterval.isNegative() || healthInterval.isZero()) throw new IllegalArgumentException("healthInterval must be positive");
         if (heartbeatMisses < 0) throw new IllegalArgumentException("heartbeatMisses must be >= 0");
         if (pageLimit < 0) throw new IllegalArgumentException("pageLimit must be >= 0");
-        if (asyncEqLogSize < 1 || asyncEqLogSize > 12) throw new IllegalArgumentException("asyncEqLogSize must be 1..12");
+        if (asyncEqLogSize < 0 || asyncEqLogSize > 12) throw new IllegalArgumentException("asyncEqLogSize must be 0..12");
         if (driverVersion.length() > 64) throw new IllegalArgumentException("driverVersion longer than 64 bytes");
     }
 
@@ -52,6 +54,10 @@ public record DeviceOptions(CommandInterface.Options commands, Duration healthIn
 
     public DeviceOptions withPageLimit(long limit) {
         return new DeviceOptions(commands, healthInterval, heartbeatMisses, limit, commandEvents, asyncEqLogSize, driverVersion);
+    }
+
+    public DeviceOptions withAsyncEqLogSize(int log) {
+        return new DeviceOptions(commands, healthInterval, heartbeatMisses, pageLimit, commandEvents, log, driverVersion);
     }
 
     public DeviceOptions withCommandEvents(boolean on) {

@@ -151,6 +151,7 @@ public final class Mlx5Device implements AutoCloseable {
         pages.satisfy(QueryPagesOpMod.REGULAR_PAGES);
         // 14. UAR and async EQ: page requests, port changes, errors and command completions.
         pageWorker = new PageWorker(pci.name(), pages);
+        if (options.asyncEqLogSize() == 0) return;
         uar = Uar.allocate(cmd, pci.bar0());
         asyncEq = EventQueue.create(cmd, pci.dma(), pci.interrupts(), uar, ASYNC_VECTOR, options.asyncEqLogSize(),
                 EnumSet.of(EqeType.PAGE_REQUEST, EqeType.PORT_CHANGE, EqeType.CMD, EqeType.CQ_ERROR, EqeType.INTERNAL_ERROR,

@@ -8,6 +8,12 @@ import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.ErrCqe;
 import io.prmkit.mlx5.EthCsFlags;
 import io.prmkit.mlx5.InlineMode;
+import io.prmkit.mlx5.Mkc;
+import io.prmkit.mlx5.MkcAccessMode;
+import io.prmkit.mlx5.UmrCtrlFlags;
+import io.prmkit.mlx5.UmrMkeyMask;
+import io.prmkit.mlx5.WqeUmrCtrlSeg;
+import io.prmkit.mlx5.WqeUmrKlmSeg;
 import io.prmkit.mlx5.PrmConstants;
 import io.prmkit.mlx5.SendWqeOpcode;
 import io.prmkit.mlx5.SqDoorbell;
@@ -39,6 +45,8 @@ public final class TxQueue {
     public static final int COMPLETION_BATCH = 32;
     /** Frames up to this length are carried whole inside the WQE (no data segment, buffer freed at once). */
     public static final int DEFAULT_INLINE_MAX = 60;
+    /** KLM lists are padded to a multiple of 4 entries, 64 bytes (kernel MLX5_UMR_KLM_ALIGNMENT). */
+    static final int UMR_KLM_ALIGN = 4;
 
     private static final long WQEBB = PrmConstants.send_wqe_bb;
     private static final int DS = (int) PrmConstants.send_wqe_ds;
@@ -92,6 +100,7 @@ public final class TxQueue {
     private long completions;
     private long errors;
     private long recoveries;
+    private long umrs;
     private boolean errorLogged;
     private String lastError = "";
 
@@ -382,6 +391,80 @@ public final class TxQueue {
         VarHandle.fullFence();
         res.control().modifySq(sqn, SqState.RST, SqState.RDY);
         recoveries++;
+    }
+
+    /**
+     * Registers {@code pool}'s whole region behind the indirect mkey {@code mkey} with one UMR WQE on
+     * this SQ (PRM "UMR"): {@code pieces} KLM entries, each a slice of the region through the pool's
+     * current key, inline in the WQE; the mkey then covers {@code [base, base + region size)}. The
+     * mkey must have been created free, with {@code umr_en}, KLM access mode and room for the
+     * entries; the SQ needs {@code reg_umr}. Sends after this WQE execute after it (the SQ runs its
+     * WQEs in order), so the pool switches to the new key at once. Returns false (nothing posted)
+     * when the ring or the CQ has no room now.
+     */
+    public boolean registerUmr(int mkey, long base, PacketPool pool, int pieces) {
+        long total = pool.byteSize();
+        if (pieces < 1 || pieces > 16 || total % pieces != 0 || total / pieces > Integer.MAX_VALUE)
+            throw new IllegalArgumentException("cannot cut a region of " + total + " bytes into " + pieces + " KLM entries");
+        reap();
+        int padded = (pieces + UMR_KLM_ALIGN - 1) / UMR_KLM_ALIGN * UMR_KLM_ALIGN;
+        long klmAt = WqeCtrlSeg.SIZE + WqeUmrCtrlSeg.SIZE + Mkc.SIZE;
+        int ds = (int) ((klmAt + padded * WqeUmrKlmSeg.SIZE) / DS);
+        int wqebbs = (ds * DS + (int) WQEBB - 1) / (int) WQEBB;
+        int slot = pc & mask;
+        int pad = slot + wqebbs > size ? size - slot : 0;
+        if (size - (pc - cc) < wqebbs + pad || cqeOutstanding == cqEntries) return false;
+        if (pad > 0) {
+            padWithNops(pad);
+            slot = pc & mask;
+        }
+        long w = (long) slot * WQEBB;
+        MemorySegment wqe = ring.asSlice(w, (long) wqebbs * WQEBB);
+        WqeCtrlSeg.writer(wqe, 0)
+                .opcode(SendWqeOpcode.UMR)
+                .wqe_index(pc & 0xffff)
+                .qpn(sqn)
+                .ds(ds)
+                .ce(CompletionMode.CQE_ALWAYS)
+                .imm(mkey)
+                .write();
+        WqeUmrCtrlSeg.writer(wqe, WqeCtrlSeg.SIZE)
+                .umr_flags(UmrCtrlFlags.INLINE$MASK)
+                .klm_octowords(padded)
+                .mkey_mask(UmrMkeyMask.LEN.mask | UmrMkeyMask.START_ADDR.mask | UmrMkeyMask.LR.mask | UmrMkeyMask.LW.mask | UmrMkeyMask.FREE.mask)
+                .write();
+        Mkc.writer(wqe, WqeCtrlSeg.SIZE + WqeUmrCtrlSeg.SIZE)
+                .free(false)
+                .lr(true)
+                .lw(true)
+                .access_mode_1_0((int) MkcAccessMode.KLMS.value & 3)
+                .access_mode_4_2((int) MkcAccessMode.KLMS.value >>> 2)
+                .qpn(0xffffff)
+                .mkey_7_0(mkey & 0xff)
+                .start_addr(base)
+                .len(total)
+                .translations_octword_size(padded)
+                .write();
+        int piece = (int) (total / pieces);
+        for (int i = 0; i < padded; i++) {
+            long k = klmAt + i * WqeUmrKlmSeg.SIZE;
+            if (i < pieces) WqeUmrKlmSeg.writer(wqe, k).byte_count(piece).mkey(pool.lkey()).address(pool.deviceAddress(0) + (long) i * piece).write();
+            else WqeUmrKlmSeg.writer(wqe, k).write(); // padding entries are zero (MLX5_UMR_KLM_ALIGNMENT)
+        }
+        slotBuffer[slot] = -1;
+        slotPool[slot] = null;
+        slotWqebbs[slot] = (byte) wqebbs;
+        pc += wqebbs;
+        sinceCqe = 0;
+        cqeOutstanding++;
+        ringDoorbell(w);
+        pool.useKey(mkey, base);
+        umrs++;
+        return true;
+    }
+
+    public long umrs() {
+        return umrs;
     }
 
     /** WQEBBs posted and not yet completed. */

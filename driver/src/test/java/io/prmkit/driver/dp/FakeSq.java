@@ -12,6 +12,11 @@ import io.prmkit.mlx5.WqDoorbellRecord;
 import io.prmkit.mlx5.WqeCtrlSeg;
 import io.prmkit.mlx5.WqeDataSeg;
 import io.prmkit.mlx5.WqeEthSeg;
+import io.prmkit.mlx5.Mkc;
+import io.prmkit.mlx5.MkcAccessMode;
+import io.prmkit.mlx5.UmrCtrlFlags;
+import io.prmkit.mlx5.WqeUmrCtrlSeg;
+import io.prmkit.mlx5.WqeUmrKlmSeg;
 import java.io.ByteArrayOutputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -105,8 +110,8 @@ final class FakeSq {
                     int bc = WqeDataSeg.byte_count(ring, d);
                     int lkey = WqeDataSeg.lkey(ring, d);
                     long addr = WqeDataSeg.addr(ring, d);
-                    MemorySegment src = host.resolve(addr, bc);
-                    if (!validLkeys.contains(lkey) || src == null) {
+                    MemorySegment src = validLkeys.contains(lkey) ? host.resolve(addr, bc) : resolveIndirect(lkey, addr, bc);
+                    if (src == null) {
                         ok = false;
                         break;
                     }
@@ -114,6 +119,8 @@ final class FakeSq {
                 }
                 frame = out.toByteArray();
                 if (vlan >= 0) frame = insertTag(frame, vlan);
+            } else if (opcode == SendWqeOpcode.UMR$VALUE) {
+                ok = umr(w, WqeCtrlSeg.imm(ring, w), ds);
             } else if (opcode != SendWqeOpcode.NOP$VALUE) {
                 violations.add("unexpected opcode " + opcode + " at " + slot);
             }
@@ -128,6 +135,47 @@ final class FakeSq {
             if (ce == CompletionMode.CQE_ALWAYS$VALUE) writeCqe(index, opcode);
         }
         return ran;
+    }
+
+    /** Indirect mkeys registered by UMR: mkey -> {start, len, then (byte_count, key, address) triples}. */
+    final java.util.Map<Integer, long[]> indirect = new java.util.HashMap<>();
+
+    private boolean umr(long w, int mkey, int ds) {
+        long u = w + WqeCtrlSeg.SIZE;
+        long m = u + WqeUmrCtrlSeg.SIZE;
+        long k = m + Mkc.SIZE;
+        if ((WqeUmrCtrlSeg.umr_flags(ring, u) & UmrCtrlFlags.INLINE$MASK) == 0) violations.add("UMR without inline KLMs");
+        int n = WqeUmrCtrlSeg.klm_octowords(ring, u);
+        if (n % 4 != 0) violations.add("KLM list not padded to 4 entries: " + n);
+        if (ds != (int) ((k - w) / 16) + n) violations.add("UMR ds " + ds + " does not match " + n + " KLMs");
+        int mode = (Mkc.access_mode_4_2(ring, m) << 2) | Mkc.access_mode_1_0(ring, m);
+        if (mode != MkcAccessMode.KLMS$VALUE) violations.add("UMR access mode " + mode);
+        if (Mkc.mkey_7_0(ring, m) != (mkey & 0xff)) violations.add("UMR mkey variant byte");
+        long[] t = new long[2 + 3 * n];
+        t[0] = Mkc.start_addr(ring, m);
+        t[1] = Mkc.len(ring, m);
+        for (int i = 0; i < n; i++) {
+            long e = k + i * WqeUmrKlmSeg.SIZE;
+            t[2 + 3 * i] = Integer.toUnsignedLong(WqeUmrKlmSeg.byte_count(ring, e));
+            t[3 + 3 * i] = WqeUmrKlmSeg.mkey(ring, e);
+            t[4 + 3 * i] = WqeUmrKlmSeg.address(ring, e);
+        }
+        indirect.put(mkey, t);
+        return true;
+    }
+
+    private MemorySegment resolveIndirect(int lkey, long addr, int len) {
+        long[] t = indirect.get(lkey);
+        if (t == null || addr < t[0] || addr + len > t[0] + t[1]) return null;
+        long off = addr - t[0];
+        for (int i = 2; i < t.length; i += 3) {
+            if (off < t[i]) {
+                if (off + len > t[i] || !validLkeys.contains((int) t[i + 1])) return null;
+                return host.resolve(t[i + 2] + off, len);
+            }
+            off -= t[i];
+        }
+        return null;
     }
 
     static byte[] insertTag(byte[] f, int tci) {

@@ -246,4 +246,35 @@ class TxQueueTest {
         MemorySegment ring = t.res.ring().segment();
         assertEquals(List.of(), WqeCtrlSeg.validate(ring.asSlice(0, WqeCtrlSeg.SIZE)));
     }
+
+    @Test
+    void aUmrRegistersARegionAndSendsGoThroughTheNewMkey() {
+        Rings.Tx t = new Rings.Tx(host, 6, 6, InlineMode.L2);
+        PacketPool pool = new PacketPool(host, 8, 2048, Rings.LKEY);
+        PacketPool region = new PacketPool(host, 8, 2048, Rings.LKEY);
+        TxQueue tx = new TxQueue(t.res, pool);
+        int mkey = 0x3377;
+        assertTrue(tx.registerUmr(mkey, 0, region, 4));
+        assertEquals(mkey, region.lkey());
+        assertEquals(2048 * 5, region.deviceAddress(5), "addresses are offsets in the new mkey");
+        int[] b = new int[3];
+        byte[][] expected = new byte[3][];
+        for (int i = 0; i < 3; i++) {
+            b[i] = region.alloc();
+            region.alloc(); // skip one: frames land in different KLM pieces
+            Frames.build(region.memory(), region.offset(b[i]), 700, false, false, i, i, false);
+            region.length[b[i]] = 700;
+            expected[i] = region.memory().asSlice(region.offset(b[i]), 700).toArray(ValueLayout.JAVA_BYTE);
+        }
+        assertEquals(3, tx.send(region, b, 0, 3));
+        t.device.process();
+        FakeSq.Wqe umr = t.device.wqes.get(0);
+        assertEquals(SendWqeOpcode.UMR$VALUE, umr.opcode());
+        assertEquals(8 + 4, umr.ds(), "ctrl + umr ctrl + mkey seg + 4 KLMs");
+        List<byte[]> frames = t.device.frames();
+        for (int i = 0; i < 3; i++) assertArrayEquals(expected[i], frames.get(frames.size() - 3 + i));
+        for (int i = 0; i < 3; i++) assertEquals(mkey, io.prmkit.mlx5.WqeDataSeg.lkey(t.res.ring().segment(), (3 + i) * 64L + WqeCtrlSeg.SIZE + io.prmkit.mlx5.WqeEthSeg.SIZE + 16), "data segment lkey (after 16 more inline bytes)");
+        assertEquals(2, tx.reap());
+        assertEquals(List.of(), t.device.violations);
+    }
 }

@@ -45,7 +45,7 @@ public final class SpecParser {
     public static Result parse(SourceFile source) {
         String file = source.name();
         List<Diagnostic> diags = new ArrayList<>();
-        PrmLexer lexer = new PrmLexer(CharStreams.fromString(source.text(), file));
+        PrmLexer lexer = new PrmLexer(CharStreams.fromString(lexable(source.text()), file));
         lexer.removeErrorListeners();
         List<Token> kept = new ArrayList<>();
         int depth = 0;
@@ -183,10 +183,28 @@ public final class SpecParser {
         return out;
     }
 
+    /**
+     * The text the lexer sees, of the same length so columns stay right: a leading byte order mark is
+     * blank, and a lone CR (old Mac line end) is a line break like LF, as {@link SourceFile#line} counts.
+     */
+    static String lexable(String text) {
+        String t = text.startsWith("\uFEFF") ? " " + text.substring(1) : text;
+        return t.indexOf('\r') < 0 ? t : t.replaceAll("\r(?!\n)", "\n");
+    }
+
+    /** A character as the user can see it: invisible and control characters by code point and name. */
     private static String describeChar(String text) {
         if (text.isEmpty()) return "''";
         int cp = text.codePointAt(0);
+        if (cp == 0xFEFF) return "U+FEFF (a byte order mark, allowed only at the very start of a file)";
         if (cp < 0x20 || cp == 0x7f) return String.format("U+%04X", cp);
+        int type = Character.getType(cp);
+        if (type == Character.FORMAT || type == Character.CONTROL || type == Character.SPACE_SEPARATOR
+                || type == Character.LINE_SEPARATOR || type == Character.PARAGRAPH_SEPARATOR || type == Character.PRIVATE_USE
+                || type == Character.UNASSIGNED) {
+            String name = Character.getName(cp);
+            return String.format("U+%04X", cp) + (name == null ? "" : " (" + name.toLowerCase(java.util.Locale.ROOT) + ")");
+        }
         return "'" + text + "'";
     }
 }

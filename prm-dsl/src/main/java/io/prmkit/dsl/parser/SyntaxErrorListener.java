@@ -1,6 +1,7 @@
 package io.prmkit.dsl.parser;
 
 import io.prmkit.dsl.Diagnostic;
+import io.prmkit.dsl.DiagnosticPrinter;
 import io.prmkit.dsl.SourceLocation;
 import java.util.ArrayList;
 import java.util.List;
@@ -45,7 +46,7 @@ final class SyntaxErrorListener extends BaseErrorListener {
 
         // A ';' left out at the end of a line: point just past the last token of that line.
         if (expected.contains(PrmLexer.SEMI) && prev != null && bad.getLine() > prev.getLine()) {
-            diagnostics.add(Diagnostic.error(after(prev), "expected ';' after '" + prev.getText() + "'"));
+            diagnostics.add(Diagnostic.error(after(prev), "expected ';' after '" + DiagnosticPrinter.cut(prev.getText()) + "'"));
             return;
         }
         if (bad.getType() == Token.EOF) {
@@ -57,7 +58,7 @@ final class SyntaxErrorListener extends BaseErrorListener {
             return;
         }
         if (isDeclarationKeyword(bad.getType()) && bad.getCharPositionInLine() == 0 && expected.contains(PrmLexer.RBRACE)) {
-            diagnostics.add(Diagnostic.error(at, "missing '}' before '" + bad.getText() + "': the previous declaration is not closed"));
+            diagnostics.add(Diagnostic.error(at, "missing '}' before '" + DiagnosticPrinter.cut(bad.getText()) + "': the previous declaration is not closed"));
             return;
         }
         if (bad.getType() == PrmLexer.SEMI && prev != null && prev.getType() == PrmLexer.RBRACE) {
@@ -74,7 +75,7 @@ final class SyntaxErrorListener extends BaseErrorListener {
         if (prev != null && !keywordAsMemberName && expected.contains(PrmLexer.ID) && !expected.contains(PrmLexer.INT)
                 && (bad.getType() == PrmLexer.SEMI || bad.getType() == PrmLexer.RBRACE || bad.getType() == PrmLexer.LBRACE
                 || bad.getType() == PrmLexer.STRING)) {
-            diagnostics.add(Diagnostic.error(at, "expected a name after '" + prev.getText() + "'"));
+            diagnostics.add(Diagnostic.error(at, "expected a name after '" + DiagnosticPrinter.cut(prev.getText()) + "'"));
             return;
         }
         if (prev != null && (prev.getType() == PrmLexer.UNION || prev.getType() == PrmLexer.STRUCT)
@@ -83,7 +84,7 @@ final class SyntaxErrorListener extends BaseErrorListener {
             return;
         }
         if (isStructuralKeyword(bad.getType()) && expected.contains(PrmLexer.ID)) {
-            diagnostics.add(Diagnostic.error(at, "'" + bad.getText() + "' is a keyword and cannot be used as a name"));
+            diagnostics.add(Diagnostic.error(at, "'" + DiagnosticPrinter.cut(bad.getText()) + "' is a keyword and cannot be used as a name"));
             return;
         }
         if (ctx instanceof PrmParser.BitRangeContext || inBitRange(parser.getInputStream(), bad)) {
@@ -109,7 +110,7 @@ final class SyntaxErrorListener extends BaseErrorListener {
                 && bad.getType() >= PrmLexer.REF && bad.getType() <= PrmLexer.CAP || bad.getType() == PrmLexer.ENUM
                 || bad.getType() == PrmLexer.FLAGS) {
             if (ctx instanceof PrmParser.MemberContext && prev != null && prev.getType() == PrmLexer.STRING) {
-                diagnostics.add(Diagnostic.error(at, "the doc string comes last: move '" + bad.getText() + "' before it"));
+                diagnostics.add(Diagnostic.error(at, "the doc string comes last: move '" + DiagnosticPrinter.cut(bad.getText()) + "' before it"));
                 return;
             }
         }
@@ -128,7 +129,7 @@ final class SyntaxErrorListener extends BaseErrorListener {
 
     private static String memberName(ParserRuleContext ctx) {
         PrmParser.MemberContext m = (PrmParser.MemberContext) ctx;
-        return m.name() != null ? m.name().getText() : "?";
+        return m.name() != null ? DiagnosticPrinter.cut(m.name().getText()) : "?";
     }
 
     /** Whether the token follows an unclosed '[' that itself follows a placement offset on the same line. */
@@ -177,8 +178,8 @@ final class SyntaxErrorListener extends BaseErrorListener {
     static String quote(Token t) {
         return switch (t.getType()) {
             case Token.EOF -> "end of file";
-            case PrmLexer.STRING -> "string " + t.getText();
-            default -> "'" + t.getText() + "'";
+            case PrmLexer.STRING -> "string " + DiagnosticPrinter.cut(t.getText());
+            default -> "'" + DiagnosticPrinter.cut(t.getText()) + "'";
         };
     }
 

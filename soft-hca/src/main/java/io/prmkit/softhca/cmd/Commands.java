@@ -17,10 +17,15 @@ public final class Commands {
     private final Map<Integer, CommandSpec> specs = new TreeMap<>();
     private final HcaState hca;
 
-    public Commands(HcaState hca) {
+    public Commands(HcaState hca, int vectors) {
         this.hca = hca;
         BringUpCommands.register(specs, hca);
         RegisterCommands.register(specs, hca);
+        ResourceCommands.register(specs, hca);
+        QueueCommands.register(specs, hca, vectors);
+        TransportCommands.register(specs, hca);
+        FlowCommands.register(specs, hca);
+        VportCommands.register(specs, hca);
     }
 
     /** The implemented commands by opcode (for docs and tests). */

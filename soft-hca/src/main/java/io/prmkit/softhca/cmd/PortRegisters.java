@@ -1,11 +1,29 @@
 package io.prmkit.softhca.cmd;
 
+import io.prmkit.mlx5.Eth2819CntrsGrpDataLayout;
+import io.prmkit.mlx5.Eth2863CntrsGrpDataLayout;
+import io.prmkit.mlx5.Eth8023CntrsGrpDataLayout;
+import io.prmkit.mlx5.PaosReg;
+import io.prmkit.mlx5.PmtuReg;
+import io.prmkit.mlx5.PpcntGrp;
+import io.prmkit.mlx5.PpcntReg;
 import io.prmkit.mlx5.PrmLayout;
 import io.prmkit.mlx5.RegisterId;
+import io.prmkit.softhca.device.DeviceFields;
+import io.prmkit.softhca.device.Port;
+import io.prmkit.softhca.wire.PortCounters;
 import java.lang.foreign.MemorySegment;
 
-/** Port registers PMTU, PAOS, PPCNT (PRM "Ports" chapter). */
+/**
+ * Port registers (PRM chapter "Ports"): PMTU (MTU), PAOS (administrative and operational status)
+ * and PPCNT (counter groups IEEE 802.3, RFC 2863 and RFC 2819 from the wire port's counters). The
+ * device has one port, local_port 1.
+ */
 final class PortRegisters {
+    /** PAOS status values: 1 up, 2 down. */
+    private static final int UP = 1;
+    private static final int DOWN = 2;
+
     private final HcaState hca;
 
     PortRegisters(HcaState hca) {
@@ -13,10 +31,100 @@ final class PortRegisters {
     }
 
     PrmLayout.Struct layoutOf(RegisterId id) {
-        return null;
+        return switch (id) {
+            case PMTU -> PmtuReg.LAYOUT;
+            case PAOS -> PaosReg.LAYOUT;
+            case PPCNT -> PpcntReg.LAYOUT;
+            default -> null;
+        };
     }
 
     void access(Command c, RegisterId id, boolean write, MemorySegment in, MemorySegment out) {
-        throw c.fail(Syndrome.BAD_REGISTER, id.name());
+        Port port = hca.objects.port;
+        MemorySegment.copy(in, 0, out, 0, in.byteSize());
+        switch (id) {
+            case PMTU -> {
+                checkPort(c, PmtuReg.local_port(in));
+                if (write) {
+                    int mtu = PmtuReg.admin_mtu(in);
+                    if (mtu > port.maxMtu || mtu < 68) throw c.fail(Syndrome.MTU_ABOVE_PORT, "admin_mtu " + mtu + " outside 68.." + port.maxMtu);
+                    port.adminMtu = mtu;
+                }
+                PmtuReg.max_mtu$set(out, port.maxMtu);
+                PmtuReg.admin_mtu$set(out, port.adminMtu);
+                PmtuReg.oper_mtu$set(out, port.adminMtu);
+            }
+            case PAOS -> {
+                checkPort(c, PaosReg.local_port(in));
+                if (write && PaosReg.ase(in)) {
+                    int s = PaosReg.admin_status(in);
+                    if (s != UP && s != DOWN) throw c.fail(Syndrome.BAD_REGISTER_FIELD, "admin_status " + s);
+                    port.adminStatus = s;
+                }
+                PaosReg.admin_status$set(out, port.adminStatus);
+                PaosReg.oper_status$set(out, port.operUp() ? UP : DOWN);
+            }
+            case PPCNT -> {
+                checkPort(c, PpcntReg.local_port(in));
+                if (write) throw c.fail(Syndrome.BAD_REGISTER_FIELD, "PPCNT is read-only");
+                PpcntGrp grp = PpcntReg.grp$enum(in);
+                PortCounters k = port.counters != null ? port.counters : new PortCounters();
+                long at = PpcntReg.counter_set$BYTE_OFFSET;
+                out.asSlice(at, out.byteSize() - at).fill((byte) 0);
+                if (grp == PpcntGrp.IEEE_802_3) {
+                    PrmLayout.Struct l = Eth8023CntrsGrpDataLayout.LAYOUT;
+                    put(l, out, at, "a_frames_transmitted_ok", k.txFrames);
+                    put(l, out, at, "a_frames_received_ok", k.rxFrames);
+                    put(l, out, at, "a_frame_check_sequence_errors", k.rxFcsErrors);
+                    put(l, out, at, "a_octets_transmitted_ok", k.txOctets);
+                    put(l, out, at, "a_octets_received_ok", k.rxOctets);
+                    put(l, out, at, "a_multicast_frames_xmitted_ok", k.txMulticast);
+                    put(l, out, at, "a_broadcast_frames_xmitted_ok", k.txBroadcast);
+                    put(l, out, at, "a_multicast_frames_received_ok", k.rxMulticast);
+                    put(l, out, at, "a_broadcast_frames_received_ok", k.rxBroadcast);
+                    put(l, out, at, "a_frame_too_long_errors", k.rxTooLong);
+                } else if (grp == PpcntGrp.RFC_2863) {
+                    PrmLayout.Struct l = Eth2863CntrsGrpDataLayout.LAYOUT;
+                    put(l, out, at, "if_in_octets", k.rxOctets);
+                    put(l, out, at, "if_in_ucast_pkts", k.rxUnicast);
+                    put(l, out, at, "if_in_discards", k.rxDiscards);
+                    put(l, out, at, "if_in_errors", k.rxFcsErrors + k.rxTooLong);
+                    put(l, out, at, "if_out_octets", k.txOctets);
+                    put(l, out, at, "if_out_ucast_pkts", k.txUnicast);
+                    put(l, out, at, "if_out_discards", k.txDiscards);
+                    put(l, out, at, "if_in_multicast_pkts", k.rxMulticast);
+                    put(l, out, at, "if_in_broadcast_pkts", k.rxBroadcast);
+                    put(l, out, at, "if_out_multicast_pkts", k.txMulticast);
+                    put(l, out, at, "if_out_broadcast_pkts", k.txBroadcast);
+                } else if (grp == PpcntGrp.RFC_2819) {
+                    PrmLayout.Struct l = Eth2819CntrsGrpDataLayout.LAYOUT;
+                    put(l, out, at, "ether_stats_drop_events", k.rxDiscards);
+                    put(l, out, at, "ether_stats_octets", k.rxAllOctets);
+                    put(l, out, at, "ether_stats_pkts", k.rxAllFrames);
+                    put(l, out, at, "ether_stats_broadcast_pkts", k.rxBroadcast);
+                    put(l, out, at, "ether_stats_multicast_pkts", k.rxMulticast);
+                    put(l, out, at, "ether_stats_crc_align_errors", k.rxFcsErrors);
+                    put(l, out, at, "ether_stats_undersize_pkts", k.rxUndersize);
+                    put(l, out, at, "ether_stats_oversize_pkts", k.rxTooLong);
+                    String[] buckets = {"pkts64octets", "pkts65to127octets", "pkts128to255octets", "pkts256to511octets", "pkts512to1023octets",
+                        "pkts1024to1518octets", "pkts1519to2047octets", "pkts2048to4095octets", "pkts4096to8191octets", "pkts8192to10239octets"};
+                    for (int i = 0; i < buckets.length; i++) put(l, out, at, "ether_stats_" + buckets[i], k.rxSizeHistogram[i]);
+                } else {
+                    throw c.fail(Syndrome.BAD_REGISTER_FIELD, "PPCNT group " + PpcntReg.grp(in) + " (802.3, 2863 and 2819 are modelled)");
+                }
+                if (PpcntReg.clr(in) && port.counters != null) port.counters.clear();
+            }
+            default -> throw c.fail(Syndrome.BAD_REGISTER, id.name());
+        }
+    }
+
+    private static void checkPort(Command c, int localPort) {
+        if (localPort != 1) throw c.fail(Syndrome.BAD_REGISTER_FIELD, "local_port " + localPort + " (the device has port 1)");
+    }
+
+    /** A 64-bit PPCNT counter as its _high and _low dwords. */
+    private static void put(PrmLayout.Struct l, MemorySegment s, long at, String name, long v) {
+        DeviceFields.set(l, s, at, name + "_high", v >>> Integer.SIZE);
+        DeviceFields.set(l, s, at, name + "_low", v & 0xffff_ffffL);
     }
 }

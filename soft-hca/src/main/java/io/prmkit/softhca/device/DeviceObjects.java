@@ -20,6 +20,8 @@ public final class DeviceObjects {
     public final Map<Integer, Objects.Rqt> rqts = new HashMap<>();
     public final Map<Integer, Objects.FlowTable> flowTables = new HashMap<>();
     public final Map<Integer, Objects.QCounter> qCounters = new HashMap<>();
+    /** Flow counters by id: {packets, octets}, counted by the datapath. */
+    public final Map<Integer, long[]> flowCounters = new HashMap<>();
     public final Objects.VportCounters vportCounters = new Objects.VportCounters();
     public final Port port = new Port();
     /** NIC RX root flow table id (SET_FLOW_TABLE_ROOT), or -1. */
@@ -47,6 +49,7 @@ public final class DeviceObjects {
         rqts.clear();
         flowTables.clear();
         qCounters.clear();
+        flowCounters.clear();
         nicRxRoot = -1;
         nicTxRoot = -1;
     }

@@ -19,6 +19,14 @@ public final class Port {
     /** NIC vport context: permanent MAC address (48 bits). */
     public long permanentAddress = 0x02_00_00_00_00_01L;
     public boolean promiscUc, promiscMc, promiscAll;
+    /**
+     * The wire port's frame counters, set by the datapath when it owns a wire port; PPCNT reads them
+     * (all zero while null).
+     */
+    public volatile io.prmkit.softhca.wire.PortCounters counters;
+    /** NIC vport context: local loopback blocks and minimum inline mode. */
+    public boolean disableUcLocalLb, disableMcLocalLb;
+    public int minWqeInlineMode = 1;
     /** VPORT_STATE admin state (VportAdminState). */
     public int vportAdminState = 0;
 

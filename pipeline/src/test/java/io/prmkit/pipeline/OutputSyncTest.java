@@ -1,4 +1,4 @@
-package io.prmkit.maven;
+package io.prmkit.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -27,7 +27,7 @@ class OutputSyncTest {
         OutputSync.Report r = OutputSync.apply(out, List.of(new OutputFile("a/b/C.java", "class C {}\nü\n")), Set.of());
         assertEquals(List.of("a/b/C.java"), r.written());
         assertEquals("class C {}\nü\n", Files.readString(out.resolve("a/b/C.java"), StandardCharsets.UTF_8));
-        assertEquals(Hashing.sha256("class C {}\nü\n".getBytes(StandardCharsets.UTF_8)), r.hashes().get("a/b/C.java"));
+        assertEquals(OutputSync.sha256("class C {}\nü\n".getBytes(StandardCharsets.UTF_8)), r.hashes().get("a/b/C.java"));
     }
 
     @Test

@@ -1,0 +1,90 @@
+package io.prmkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prmkit.cli.PrmkitCliTest.Run;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/** The conventions every command shares: exit codes, message prefixes, help sections, stdout errors. */
+class CliConventionsTest {
+    @TempDir
+    Path dir;
+
+    private static List<String> commands() {
+        return PrmkitCli.commandLine().getSubcommands().keySet().stream().filter(n -> !n.equals("help")).toList();
+    }
+
+    @Test
+    void everyCommandsHelpListsTheSharedExitCodes() {
+        for (String command : commands()) {
+            Run run = PrmkitCliTest.run("help", command);
+            assertEquals(0, run.exitCode(), command);
+            String help = run.out();
+            assertTrue(help.contains("Exit codes:\n  0 "), command + ":\n" + help);
+            assertTrue(help.contains("\n  1 "), command + ":\n" + help);
+            assertTrue(help.contains("\n  2    usage error (unknown option, missing or bad argument)\n"), command + ":\n" + help);
+            assertTrue(help.contains("\n  70   internal error (a bug in prmkit)\n"), command + ":\n" + help);
+        }
+    }
+
+    @Test
+    void everyCommandExitsTwoOnAnUnknownOptionWithItsOwnPrefix() {
+        for (String command : commands()) {
+            Run run = PrmkitCliTest.run(command, "--no-such-option");
+            assertEquals(2, run.exitCode(), command + ": " + run.err());
+            assertTrue(run.err().startsWith("prmkit " + command + ": "), run.err());
+            assertTrue(run.err().contains("Unknown option: '--no-such-option'") || run.err().contains("Missing required"), run.err());
+            assertTrue(run.err().endsWith("Run 'prmkit help " + command + "' for usage.\n"), run.err());
+            assertEquals("", run.out());
+        }
+    }
+
+    /** {@code prmkit layout ok.prm > /dev/full}: output that cannot be written is an error, not exit 0. */
+    @Test
+    void aFailedWriteToStandardOutputIsAnError() throws IOException {
+        Path spec = Files.writeString(dir.resolve("ok.prm"), "package p;\nstruct a { 0x00 [31:0] x; }\n");
+        StringWriter err = new StringWriter();
+        CommandLine cli = PrmkitCli.commandLine();
+        cli.setOut(new PrintWriter(new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException("No space left on device");
+            }
+        }));
+        cli.setErr(new PrintWriter(err, true));
+        assertEquals(1, cli.execute("layout", spec.toString()));
+        assertEquals("prmkit layout: cannot write to standard output\n", err.toString());
+    }
+
+    /** An Error (out of memory, stack overflow) goes through the same one-line internal-error path as exceptions. */
+    @Test
+    void anErrorIsAnInternalErrorInOneLine() {
+        StringWriter err = new StringWriter();
+        CommandLine cli = PrmkitCli.commandLine();
+        cli.addSubcommand("deep", new CommandLine(new Deep()));
+        cli.setErr(new PrintWriter(err, true));
+        assertEquals(PrmkitCli.INTERNAL_ERROR, cli.execute("deep"));
+        assertEquals("prmkit deep: internal error: java.lang.StackOverflowError: too deep"
+                + " (a bug in prmkit; run with PRMKIT_DEBUG=1 for the stack trace)", err.toString().strip());
+        assertFalse(err.toString().contains("\tat "), err.toString());
+    }
+
+    @CommandLine.Command(name = "deep")
+    static final class Deep implements Runnable {
+        @Override
+        public void run() {
+            throw new StackOverflowError("too deep");
+        }
+    }
+}

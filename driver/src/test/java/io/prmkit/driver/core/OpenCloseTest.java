@@ -1,0 +1,79 @@
+package io.prmkit.driver.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.NopIn;
+import io.prmkit.mlx5.NopOut;
+import io.prmkit.softhca.SoftHca;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class OpenCloseTest {
+
+    private final SoftHcaFixture fx = new SoftHcaFixture();
+
+    private static long driverThreads() {
+        return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("mlx5-") && t.isAlive()).count();
+    }
+
+    @Test
+    void openAndClose100TimesLeaksNoPagesMemoryOrThreads() {
+        try (SoftHca hca = SoftHca.create(SoftHcaFixture.device().pages(8, 32, 8))) {
+            long before = hca.function().dma().allocatedBytes();
+            long threadsBefore = driverThreads();
+            for (int i = 0; i < 100; i++) {
+                try (Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options())) {
+                    assertEquals(48, dev.pages().lent());
+                }
+                assertEquals(before, hca.function().dma().allocatedBytes(), "run " + i + ": DMA memory back");
+                assertEquals(threadsBefore, driverThreads(), "run " + i + ": driver threads stopped");
+            }
+        }
+    }
+
+    @Test
+    void severalThreadsIssueCommandsAtOnceEachInItsOwnSlot() throws Exception {
+        try (SoftHca hca = SoftHca.create(SoftHcaFixture.device());
+             Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options())) {
+            int threads = 8, each = 50;
+            Set<String> slots = ConcurrentHashMap.newKeySet();
+            CountDownLatch start = new CountDownLatch(1);
+            List<Thread> ts = new ArrayList<>();
+            List<Throwable> errors = new ArrayList<>();
+            fx.trace.clear();
+            for (int t = 0; t < threads; t++) {
+                Thread th = new Thread(() -> {
+                    try {
+                        start.await();
+                        for (int i = 0; i < each; i++) {
+                            var in = CommandInterface.input(NopIn.SIZE);
+                            NopIn.opcode$set(in, CmdOpcode.NOP);
+                            dev.commands().execute(in, NopIn.LAYOUT, NopOut.SIZE, NopOut.LAYOUT);
+                        }
+                    } catch (Throwable e) {
+                        synchronized (errors) {
+                            errors.add(e);
+                        }
+                    }
+                });
+                th.start();
+                ts.add(th);
+            }
+            start.countDown();
+            for (Thread th : ts) th.join(TimeUnit.SECONDS.toMillis(60));
+            assertEquals(List.of(), errors);
+            long nops = fx.trace.stream().filter(l -> l.startsWith("NOP")).peek(l -> slots.add(l.replaceAll(".*slot=(\\d+).*", "$1"))).count();
+            assertEquals(threads * each, nops);
+            assertTrue(slots.size() > 1, "commands ran in several slots: " + slots);
+            assertTrue(!slots.contains(String.valueOf(dev.commands().slots() - 1)), "the last slot is kept for MANAGE_PAGES");
+        }
+    }
+}

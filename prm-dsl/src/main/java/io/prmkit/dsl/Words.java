@@ -1,0 +1,13 @@
+package io.prmkit.dsl;
+
+/** Small English helpers for messages, so every tool counts things the same way ("1 error", "2 errors"). */
+public final class Words {
+    private Words() {}
+
+    /** {@code n} and the noun, plural unless n is 1: "1 structure", "3 classes", "0 files". */
+    public static String plural(long n, String noun) {
+        if (n == 1) return n + " " + noun;
+        boolean es = noun.endsWith("s") || noun.endsWith("x") || noun.endsWith("ch") || noun.endsWith("sh");
+        return n + " " + noun + (es ? "es" : "s");
+    }
+}

@@ -1,0 +1,276 @@
+package io.prmkit.softhca.cmd;
+
+import io.prmkit.mlx5.AllocFlowCounterIn;
+import io.prmkit.mlx5.AllocFlowCounterOut;
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.CreateFlowGroupIn;
+import io.prmkit.mlx5.CreateFlowGroupOut;
+import io.prmkit.mlx5.CreateFlowTableIn;
+import io.prmkit.mlx5.CreateFlowTableOut;
+import io.prmkit.mlx5.DeallocFlowCounterIn;
+import io.prmkit.mlx5.DeallocFlowCounterOut;
+import io.prmkit.mlx5.DeleteFteIn;
+import io.prmkit.mlx5.DeleteFteOut;
+import io.prmkit.mlx5.DestFormatStruct;
+import io.prmkit.mlx5.DestroyFlowGroupIn;
+import io.prmkit.mlx5.DestroyFlowGroupOut;
+import io.prmkit.mlx5.DestroyFlowTableIn;
+import io.prmkit.mlx5.DestroyFlowTableOut;
+import io.prmkit.mlx5.FlowContext;
+import io.prmkit.mlx5.FlowContextAction;
+import io.prmkit.mlx5.FlowCounterList;
+import io.prmkit.mlx5.FlowDestinationType;
+import io.prmkit.mlx5.FlowGroupType;
+import io.prmkit.mlx5.FlowTableContext;
+import io.prmkit.mlx5.FlowTableMissAction;
+import io.prmkit.mlx5.FlowTableNicCap;
+import io.prmkit.mlx5.FlowTablePropLayout;
+import io.prmkit.mlx5.FlowTableType;
+import io.prmkit.mlx5.FteMatchParam;
+import io.prmkit.mlx5.MatchCriteriaEnable;
+import io.prmkit.mlx5.QueryFlowCounterIn;
+import io.prmkit.mlx5.QueryFlowCounterOut;
+import io.prmkit.mlx5.SetFlowTableRootIn;
+import io.prmkit.mlx5.SetFlowTableRootOut;
+import io.prmkit.mlx5.SetFteIn;
+import io.prmkit.mlx5.SetFteOpMod;
+import io.prmkit.mlx5.SetFteOut;
+import io.prmkit.mlx5.TrafficCounter;
+import io.prmkit.softhca.cmd.CommandSpec.Phase;
+import io.prmkit.softhca.device.Objects;
+import java.lang.foreign.MemorySegment;
+import java.util.EnumSet;
+import java.util.Map;
+
+/**
+ * PRM chapter "Flow Table": NIC receive and transmit tables, groups (TCAM sub-tables matching on
+ * outer headers and misc parameters), entries (allow, drop, forward to a TIR or a deeper table,
+ * count), the root of each domain, and flow counters. Limits from the flow table caps.
+ */
+final class FlowCommands {
+    /** Actions the device models; an entry asking for another is BAD_PARAM. */
+    private static final EnumSet<FlowContextAction> ACTIONS =
+            EnumSet.of(FlowContextAction.ALLOW, FlowContextAction.DROP, FlowContextAction.FWD_DEST, FlowContextAction.COUNT);
+    private static final EnumSet<MatchCriteriaEnable> CRITERIA = EnumSet.of(MatchCriteriaEnable.OUTER_HEADERS, MatchCriteriaEnable.MISC_PARAMETERS);
+
+    private final HcaState hca;
+
+    private FlowCommands(HcaState hca) {
+        this.hca = hca;
+    }
+
+    static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
+        FlowCommands f = new FlowCommands(hca);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_FLOW_TABLE, CreateFlowTableIn.LAYOUT, CreateFlowTableOut.LAYOUT, Phase.INITIALIZED, f::createTable);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_FLOW_TABLE, DestroyFlowTableIn.LAYOUT, DestroyFlowTableOut.LAYOUT, Phase.INITIALIZED, f::destroyTable);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_FLOW_GROUP, CreateFlowGroupIn.LAYOUT, CreateFlowGroupOut.LAYOUT, Phase.INITIALIZED, f::createGroup);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_FLOW_GROUP, DestroyFlowGroupIn.LAYOUT, DestroyFlowGroupOut.LAYOUT, Phase.INITIALIZED, f::destroyGroup);
+        BringUpCommands.put(specs, CmdOpcode.SET_FLOW_TABLE_ENTRY, SetFteIn.LAYOUT, SetFteOut.LAYOUT, Phase.INITIALIZED, f::setEntry);
+        BringUpCommands.put(specs, CmdOpcode.DELETE_FLOW_TABLE_ENTRY, DeleteFteIn.LAYOUT, DeleteFteOut.LAYOUT, Phase.INITIALIZED, f::deleteEntry);
+        BringUpCommands.put(specs, CmdOpcode.SET_FLOW_TABLE_ROOT, SetFlowTableRootIn.LAYOUT, SetFlowTableRootOut.LAYOUT, Phase.INITIALIZED, f::setRoot);
+        BringUpCommands.put(specs, CmdOpcode.ALLOC_FLOW_COUNTER, AllocFlowCounterIn.LAYOUT, AllocFlowCounterOut.LAYOUT, Phase.INITIALIZED, f::allocCounter);
+        BringUpCommands.put(specs, CmdOpcode.DEALLOC_FLOW_COUNTER, DeallocFlowCounterIn.LAYOUT, DeallocFlowCounterOut.LAYOUT, Phase.INITIALIZED,
+                f::deallocCounter);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_FLOW_COUNTER, QueryFlowCounterIn.LAYOUT, QueryFlowCounterOut.LAYOUT, Phase.INITIALIZED, f::queryCounter);
+    }
+
+    /** Whether any flow entry forwards to TIR {@code tirn}. */
+    static boolean tirInUse(HcaState hca, int tirn) {
+        for (Objects.FlowTable t : hca.objects.flowTables.values()) {
+            for (Objects.FlowEntry e : t.entries.values()) {
+                MemorySegment fc = e.flowContext();
+                int n = FlowContext.destination_list_size(fc);
+                for (int i = 0; i < n; i++) {
+                    long at = FlowContext.destination$BYTE_OFFSET + (long) i * DestFormatStruct.SIZE;
+                    if (at + DestFormatStruct.SIZE > fc.byteSize()) break;
+                    if (DestFormatStruct.destination_type$enum(fc, at) == FlowDestinationType.TIR && DestFormatStruct.destination_id(fc, at) == tirn) {
+                        return true;
+                    }
+                }
+            }
+        }
+        return false;
+    }
+
+    /** The flow table properties page of a table type (receive or transmit). */
+    private MemorySegment props(int type) {
+        long at = type == FlowTableType.NIC_TX.value ? FlowTableNicCap.flow_table_properties_nic_transmit$BYTE_OFFSET
+                : FlowTableNicCap.flow_table_properties_nic_receive$BYTE_OFFSET;
+        return hca.capsCurrent.get((int) io.prmkit.mlx5.HcaCapType.FLOW_TABLE.value).asSlice(at, FlowTablePropLayout.SIZE);
+    }
+
+    private Objects.FlowTable table(Command c, int type, int id) {
+        Objects.FlowTable t = hca.objects.flowTables.get(id);
+        if (t == null || t.tableType != type) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow table " + id + " of type " + type);
+        return t;
+    }
+
+    private static void checkType(Command c, int type) {
+        if (type != FlowTableType.NIC_RX.value && type != FlowTableType.NIC_TX.value) {
+            throw c.fail(Syndrome.BAD_FIELD, "table_type " + type + " (NIC_RX and NIC_TX are modelled)");
+        }
+    }
+
+    private void createTable(Command c) {
+        int type = CreateFlowTableIn.table_type(c.in);
+        checkType(c, type);
+        MemorySegment ftc = Support.copy(c.in, CreateFlowTableIn.flow_table_context$BYTE_OFFSET, FlowTableContext.SIZE);
+        MemorySegment p = props(type);
+        if (!FlowTablePropLayout.ft_support(p)) throw c.fail(Syndrome.BAD_FIELD, "flow tables of type " + type + " not supported");
+        if (hca.objects.flowTables.size() >= 1L << FlowTablePropLayout.log_max_ft_num(p)) throw c.fail(Syndrome.OUT_OF_NUMBERS, "log_max_ft_num");
+        if (FlowTableContext.log_size(ftc) > FlowTablePropLayout.log_max_ft_size(p)) {
+            throw c.fail(Syndrome.SIZE_ABOVE_MAX, "log_size " + FlowTableContext.log_size(ftc));
+        }
+        if (FlowTableContext.level(ftc) > FlowTablePropLayout.max_ft_level(p)) throw c.fail(Syndrome.BAD_FIELD, "level " + FlowTableContext.level(ftc));
+        FlowTableMissAction miss = FlowTableContext.table_miss_action$enum(ftc);
+        if (miss == FlowTableMissAction.FWD) {
+            Objects.FlowTable next = hca.objects.flowTables.get(FlowTableContext.table_miss_id(ftc));
+            if (next == null || next.tableType != type) throw c.fail(Syndrome.BAD_REFERENCE, "miss table " + FlowTableContext.table_miss_id(ftc));
+        } else if (miss != FlowTableMissAction.DEF) {
+            throw c.fail(Syndrome.BAD_FIELD, "table_miss_action " + FlowTableContext.table_miss_action(ftc));
+        }
+        if (FlowTableContext.reformat_en(ftc) || FlowTableContext.decap_en(ftc) || FlowTableContext.sw_owner(ftc)) {
+            throw c.fail(Syndrome.BAD_FIELD, "reformat, decap and software-owned tables are not modelled");
+        }
+        int id = hca.nextNumber("flow_table", 1);
+        hca.objects.flowTables.put(id, new Objects.FlowTable(id, type, ftc, 1 << FlowTableContext.log_size(ftc)));
+        CreateFlowTableOut.Device.table_id$set(c.out, id);
+    }
+
+    private void destroyTable(Command c) {
+        Objects.FlowTable t = table(c, DestroyFlowTableIn.table_type(c.in), DestroyFlowTableIn.table_id(c.in));
+        if (hca.objects.nicRxRoot == t.tableId || hca.objects.nicTxRoot == t.tableId) throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " is a root");
+        if (!t.groups.isEmpty()) throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " still has " + t.groups.size() + " groups");
+        for (Objects.FlowTable o : hca.objects.flowTables.values()) {
+            if (FlowTableContext.table_miss_action$enum(o.context) == FlowTableMissAction.FWD && FlowTableContext.table_miss_id(o.context) == t.tableId) {
+                throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " is the miss table of " + o.tableId);
+            }
+        }
+        hca.objects.flowTables.remove(t.tableId);
+    }
+
+    private void createGroup(Command c) {
+        Objects.FlowTable t = table(c, CreateFlowGroupIn.table_type(c.in), CreateFlowGroupIn.table_id(c.in));
+        if (CreateFlowGroupIn.group_type$enum(c.in) != FlowGroupType.TCAM_SUBTABLE) throw c.fail(Syndrome.BAD_FIELD, "group_type (TCAM only)");
+        long start = Integer.toUnsignedLong(CreateFlowGroupIn.start_flow_index(c.in));
+        long end = Integer.toUnsignedLong(CreateFlowGroupIn.end_flow_index(c.in));
+        if (start > end || end >= t.size) throw c.fail(Syndrome.BAD_INDEX, "group " + start + ".." + end + " in a table of " + t.size);
+        for (Objects.FlowGroup g : t.groups.values()) {
+            if (start <= g.end() && g.start() <= end) throw c.fail(Syndrome.INDEX_IN_USE, "overlaps group " + g.groupId());
+        }
+        int enable = CreateFlowGroupIn.match_criteria_enable(c.in);
+        if (!CRITERIA.containsAll(MatchCriteriaEnable.of(enable)) || MatchCriteriaEnable.maskOf(MatchCriteriaEnable.of(enable)) != enable) {
+            throw c.fail(Syndrome.BAD_FIELD, "match_criteria_enable 0x" + Integer.toHexString(enable) + " (outer headers and misc are modelled)");
+        }
+        MemorySegment criteria = Support.copy(c.in, CreateFlowGroupIn.match_criteria$BYTE_OFFSET, FteMatchParam.SIZE);
+        int id = hca.nextNumber("flow_group", 1);
+        t.groups.put(id, new Objects.FlowGroup(id, (int) start, (int) end, enable, criteria));
+        CreateFlowGroupOut.Device.group_id$set(c.out, id);
+    }
+
+    private void destroyGroup(Command c) {
+        Objects.FlowTable t = table(c, DestroyFlowGroupIn.table_type(c.in), DestroyFlowGroupIn.table_id(c.in));
+        int id = DestroyFlowGroupIn.group_id(c.in);
+        Objects.FlowGroup g = t.groups.get(id);
+        if (g == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "group " + id);
+        if (!t.entries.subMap(g.start(), true, g.end(), true).isEmpty()) throw c.fail(Syndrome.OBJECT_IN_USE, "group " + id + " still has entries");
+        t.groups.remove(id);
+    }
+
+    private void setEntry(Command c) {
+        Objects.FlowTable t = table(c, SetFteIn.table_type(c.in), SetFteIn.table_id(c.in));
+        SetFteOpMod mod = SetFteIn.op_mod$enum(c.in);
+        if (mod == null) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod " + c.opMod);
+        long index = Integer.toUnsignedLong(SetFteIn.flow_index(c.in));
+        long fc = SetFteIn.flow_context$BYTE_OFFSET;
+        int groupId = FlowContext.group_id(c.in, fc);
+        Objects.FlowGroup g = t.groups.get(groupId);
+        if (g == null) throw c.fail(Syndrome.BAD_REFERENCE, "group " + groupId);
+        if (index < g.start() || index > g.end()) throw c.fail(Syndrome.BAD_INDEX, "flow_index " + index + " outside group " + g.start() + ".." + g.end());
+        boolean exists = t.entries.containsKey((int) index);
+        if (mod == SetFteOpMod.NEW && exists) throw c.fail(Syndrome.INDEX_IN_USE, "flow_index " + index);
+        if (mod != SetFteOpMod.values()[0] && !exists) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow_index " + index);
+        int actionBits = FlowContext.action(c.in, fc);
+        EnumSet<FlowContextAction> actions = FlowContextAction.of(actionBits);
+        if (FlowContextAction.maskOf(actions) != actionBits || !ACTIONS.containsAll(actions) || actions.isEmpty()) {
+            throw c.fail(Syndrome.BAD_FIELD, "action 0x" + Integer.toHexString(actionBits) + " (allow, drop, forward, count)");
+        }
+        if (actions.contains(FlowContextAction.DROP) && actions.contains(FlowContextAction.FWD_DEST)) throw c.fail(Syndrome.BAD_FIELD, "drop and forward");
+        if (FlowContext.extended_destination(c.in, fc)) throw c.fail(Syndrome.BAD_FIELD, "extended destinations are not modelled");
+        int dests = FlowContext.destination_list_size(c.in, fc);
+        int counters = FlowContext.flow_counter_list_size(c.in, fc);
+        if (actions.contains(FlowContextAction.FWD_DEST) != (dests > 0)) throw c.fail(Syndrome.BAD_FIELD, dests + " destinations for action 0x" + Integer.toHexString(actionBits));
+        if (actions.contains(FlowContextAction.COUNT) != (counters > 0)) throw c.fail(Syndrome.BAD_FIELD, counters + " counters for action 0x" + Integer.toHexString(actionBits));
+        long list = fc + FlowContext.destination$BYTE_OFFSET;
+        long entryBytes = DestFormatStruct.SIZE;
+        if (c.inLength() < list + (dests + (long) counters) * entryBytes) throw c.fail(Syndrome.INPUT_TOO_SHORT, (dests + counters) + " destination entries");
+        int level = FlowTableContext.level(t.context);
+        for (int i = 0; i < dests; i++) {
+            long at = list + i * entryBytes;
+            FlowDestinationType type = DestFormatStruct.destination_type$enum(c.in, at);
+            int id = DestFormatStruct.destination_id(c.in, at);
+            if (type == FlowDestinationType.TIR) {
+                if (!hca.objects.tirs.containsKey(id)) throw c.fail(Syndrome.BAD_REFERENCE, "TIR " + id);
+            } else if (type == FlowDestinationType.FLOW_TABLE) {
+                Objects.FlowTable next = hca.objects.flowTables.get(id);
+                if (next == null || next.tableType != t.tableType) throw c.fail(Syndrome.BAD_REFERENCE, "flow table " + id);
+                if (FlowTableContext.level(next.context) <= level && !SetFteIn.ignore_flow_level(c.in)) {
+                    throw c.fail(Syndrome.BAD_FIELD, "flow table " + id + " is not deeper than level " + level);
+                }
+            } else {
+                throw c.fail(Syndrome.BAD_FIELD, "destination type " + DestFormatStruct.destination_type(c.in, at) + " (TIR or flow table)");
+            }
+        }
+        for (int i = 0; i < counters; i++) {
+            int id = FlowCounterList.flow_counter_id(c.in, list + (dests + i) * entryBytes);
+            if (!hca.objects.flowCounters.containsKey(id)) throw c.fail(Syndrome.BAD_REFERENCE, "flow counter " + id);
+        }
+        long size = Math.min(c.inLength() - fc, FlowContext.destination$BYTE_OFFSET + (dests + (long) counters) * entryBytes);
+        t.entries.put((int) index, new Objects.FlowEntry((int) index, groupId, Support.copy(c.in, fc, size)));
+    }
+
+    private void deleteEntry(Command c) {
+        Objects.FlowTable t = table(c, DeleteFteIn.table_type(c.in), DeleteFteIn.table_id(c.in));
+        int index = DeleteFteIn.flow_index(c.in);
+        if (t.entries.remove(index) == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow_index " + Integer.toUnsignedString(index));
+    }
+
+    private void setRoot(Command c) {
+        int type = SetFlowTableRootIn.table_type(c.in);
+        checkType(c, type);
+        Objects.FlowTable t = table(c, type, SetFlowTableRootIn.table_id(c.in));
+        if (type == FlowTableType.NIC_RX.value) hca.objects.nicRxRoot = t.tableId;
+        else hca.objects.nicTxRoot = t.tableId;
+    }
+
+    private void allocCounter(Command c) {
+        if (AllocFlowCounterIn.flow_counter_bulk_log_size(c.in) != 0 || AllocFlowCounterIn.flow_counter_bulk(c.in) != 0) {
+            throw c.fail(Syndrome.BAD_FIELD, "bulk flow counters are not modelled");
+        }
+        int id = hca.nextNumber("flow_counter", 1);
+        hca.objects.flowCounters.put(id, new long[2]);
+        AllocFlowCounterOut.Device.flow_counter_id$set(c.out, id);
+    }
+
+    private void deallocCounter(Command c) {
+        int id = DeallocFlowCounterIn.flow_counter_id(c.in);
+        if (hca.objects.flowCounters.remove(id) == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow counter " + id);
+    }
+
+    private void queryCounter(Command c) {
+        int first = QueryFlowCounterIn.flow_counter_id(c.in);
+        int n = Math.max(1, QueryFlowCounterIn.num_of_counters(c.in));
+        long at = QueryFlowCounterOut.flow_statistics$BYTE_OFFSET;
+        if (c.outLength() < at + n * TrafficCounter.SIZE) throw c.fail(Syndrome.OUTPUT_TOO_SHORT, n + " counters");
+        for (int i = 0; i < n; i++) {
+            long[] v = hca.objects.flowCounters.get(first + i);
+            if (v == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow counter " + (first + i));
+            TrafficCounter.packets$set(c.out, at + i * TrafficCounter.SIZE, v[0]);
+            TrafficCounter.octets$set(c.out, at + i * TrafficCounter.SIZE, v[1]);
+            if (QueryFlowCounterIn.clear_(c.in)) {
+                v[0] = 0;
+                v[1] = 0;
+            }
+        }
+    }
+}

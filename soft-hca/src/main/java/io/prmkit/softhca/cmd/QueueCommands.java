@@ -1,0 +1,343 @@
+package io.prmkit.softhca.cmd;
+
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.Cqc;
+import io.prmkit.mlx5.CqeSize;
+import io.prmkit.mlx5.CqModifyFields;
+import io.prmkit.mlx5.CreateCqIn;
+import io.prmkit.mlx5.CreateCqOut;
+import io.prmkit.mlx5.CreateEqIn;
+import io.prmkit.mlx5.CreateEqOut;
+import io.prmkit.mlx5.CreateRqIn;
+import io.prmkit.mlx5.CreateRqOut;
+import io.prmkit.mlx5.CreateSqIn;
+import io.prmkit.mlx5.CreateSqOut;
+import io.prmkit.mlx5.DestroyCqIn;
+import io.prmkit.mlx5.DestroyCqOut;
+import io.prmkit.mlx5.DestroyEqIn;
+import io.prmkit.mlx5.DestroyEqOut;
+import io.prmkit.mlx5.DestroyRqIn;
+import io.prmkit.mlx5.DestroyRqOut;
+import io.prmkit.mlx5.DestroySqIn;
+import io.prmkit.mlx5.DestroySqOut;
+import io.prmkit.mlx5.Eqc;
+import io.prmkit.mlx5.Eqe;
+import io.prmkit.mlx5.ModifyCqIn;
+import io.prmkit.mlx5.ModifyCqOpMod;
+import io.prmkit.mlx5.ModifyCqOut;
+import io.prmkit.mlx5.ModifyFieldSelect;
+import io.prmkit.mlx5.ModifyRqBitmask;
+import io.prmkit.mlx5.ModifyRqIn;
+import io.prmkit.mlx5.ModifyRqOut;
+import io.prmkit.mlx5.ModifySqIn;
+import io.prmkit.mlx5.ModifySqOut;
+import io.prmkit.mlx5.QueryCqIn;
+import io.prmkit.mlx5.QueryCqOut;
+import io.prmkit.mlx5.QueryEqIn;
+import io.prmkit.mlx5.QueryEqOut;
+import io.prmkit.mlx5.QueryRqIn;
+import io.prmkit.mlx5.QueryRqOut;
+import io.prmkit.mlx5.QuerySqIn;
+import io.prmkit.mlx5.QuerySqOut;
+import io.prmkit.mlx5.Rqc;
+import io.prmkit.mlx5.RqMemType;
+import io.prmkit.mlx5.RqState;
+import io.prmkit.mlx5.Sqc;
+import io.prmkit.mlx5.SqState;
+import io.prmkit.mlx5.Wq;
+import io.prmkit.mlx5.WqType;
+import io.prmkit.softhca.cmd.CommandSpec.Phase;
+import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Queues;
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+
+/**
+ * PRM chapters "Event Queues", "Completion Queues" and "Work Queues" (SQ, RQ): create, query,
+ * modify and destroy, validated against the contexts, the caps' log_max_* limits and the objects
+ * they reference. SQ and RQ follow the state machine RST -> RDY -> ERR -> RST (RDY -> RST and
+ * RDY -> RDY too); the current state given in MODIFY must be the queue's (BAD_QP_STATE otherwise).
+ */
+final class QueueCommands {
+    /** Stride of a send queue WQE basic block (log2 bytes); the caps' log_{min,max}_stride_sz_sq. */
+    private final HcaState hca;
+    private final int vectors;
+
+    private QueueCommands(HcaState hca, int vectors) {
+        this.hca = hca;
+        this.vectors = vectors;
+    }
+
+    static void register(Map<Integer, CommandSpec> specs, HcaState hca, int vectors) {
+        QueueCommands q = new QueueCommands(hca, vectors);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_EQ, CreateEqIn.LAYOUT, CreateEqOut.LAYOUT, Phase.INITIALIZED, q::createEq);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_EQ, DestroyEqIn.LAYOUT, DestroyEqOut.LAYOUT, Phase.INITIALIZED, q::destroyEq);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_EQ, QueryEqIn.LAYOUT, QueryEqOut.LAYOUT, Phase.INITIALIZED, q::queryEq);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_CQ, CreateCqIn.LAYOUT, CreateCqOut.LAYOUT, Phase.INITIALIZED, q::createCq);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_CQ, DestroyCqIn.LAYOUT, DestroyCqOut.LAYOUT, Phase.INITIALIZED, q::destroyCq);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_CQ, QueryCqIn.LAYOUT, QueryCqOut.LAYOUT, Phase.INITIALIZED, q::queryCq);
+        BringUpCommands.put(specs, CmdOpcode.MODIFY_CQ, ModifyCqIn.LAYOUT, ModifyCqOut.LAYOUT, Phase.INITIALIZED, q::modifyCq);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_SQ, CreateSqIn.LAYOUT, CreateSqOut.LAYOUT, Phase.INITIALIZED, q::createSq);
+        BringUpCommands.put(specs, CmdOpcode.MODIFY_SQ, ModifySqIn.LAYOUT, ModifySqOut.LAYOUT, Phase.INITIALIZED, q::modifySq);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_SQ, QuerySqIn.LAYOUT, QuerySqOut.LAYOUT, Phase.INITIALIZED, q::querySq);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_SQ, DestroySqIn.LAYOUT, DestroySqOut.LAYOUT, Phase.INITIALIZED, q::destroySq);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_RQ, CreateRqIn.LAYOUT, CreateRqOut.LAYOUT, Phase.INITIALIZED, q::createRq);
+        BringUpCommands.put(specs, CmdOpcode.MODIFY_RQ, ModifyRqIn.LAYOUT, ModifyRqOut.LAYOUT, Phase.INITIALIZED, q::modifyRq);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_RQ, QueryRqIn.LAYOUT, QueryRqOut.LAYOUT, Phase.INITIALIZED, q::queryRq);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_RQ, DestroyRqIn.LAYOUT, DestroyRqOut.LAYOUT, Phase.INITIALIZED, q::destroyRq);
+    }
+
+    private void checkUar(Command c, int uar) {
+        if (!hca.uars.contains(uar)) throw c.fail(Syndrome.BAD_REFERENCE, "UAR " + uar);
+    }
+
+    private static void checkPageOffset(Command c, int pageOffset) {
+        if (pageOffset != 0) throw c.fail(Syndrome.BAD_FIELD, "page_offset " + pageOffset + " (the device takes rings from the start of their first page)");
+    }
+
+    // ---- EQ ----
+
+    private void createEq(Command c) {
+        MemorySegment eqc = Support.copy(c.in, CreateEqIn.eq_context_entry$BYTE_OFFSET, Eqc.SIZE);
+        Support.checkCount(c, hca, hca.objects.eqs.size(), "log_max_eq");
+        Support.checkLogSize(c, hca, Eqc.log_eq_size(eqc), "log_max_eq_sz");
+        checkUar(c, Eqc.uar_page(eqc));
+        if (Eqc.intr(eqc) >= vectors) throw c.fail(Syndrome.BAD_FIELD, "intr " + Eqc.intr(eqc) + " but " + vectors + " MSI-X vectors");
+        checkPageOffset(c, Eqc.page_offset(eqc));
+        long bytes = (1L << Eqc.log_eq_size(eqc)) * Eqe.SIZE;
+        Queues.Ring ring = Support.ring(c, hca, CreateEqIn.pas$BYTE_OFFSET, bytes, Eqc.log_page_size(eqc));
+        long[] mask = new long[CreateEqIn.event_bitmask$COUNT];
+        for (int i = 0; i < mask.length; i++) mask[i] = CreateEqIn.event_bitmask$elem(c.in, i);
+        int eqn = -1;
+        for (int n = 0; n < 256; n++) {
+            if (!hca.objects.eqs.containsKey(n)) {
+                eqn = n;
+                break;
+            }
+        }
+        if (eqn < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "256 EQ numbers");
+        Queues.Eq eq = new Queues.Eq(eqn, eqc, ring, mask);
+        // A new EQ is armed: its first event interrupts (the driver arms again after each one).
+        eq.armed = true;
+        hca.objects.eqs.put(eqn, eq);
+        CreateEqOut.Device.eq_number$set(c.out, eqn);
+    }
+
+    private void destroyEq(Command c) {
+        int eqn = DestroyEqIn.eq_number(c.in);
+        if (!hca.objects.eqs.containsKey(eqn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "EQ " + eqn);
+        for (Queues.Cq cq : hca.objects.cqs.values()) {
+            if (Cqc.c_eqn_or_apu_element(cq.cqc) == eqn) throw c.fail(Syndrome.OBJECT_IN_USE, "EQ " + eqn + " serves CQ " + cq.cqn);
+        }
+        hca.objects.eqs.remove(eqn);
+    }
+
+    private void queryEq(Command c) {
+        Queues.Eq eq = hca.objects.eqs.get(QueryEqIn.eq_number(c.in));
+        if (eq == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "EQ " + QueryEqIn.eq_number(c.in));
+        long at = QueryEqOut.eq_context_entry$BYTE_OFFSET;
+        MemorySegment.copy(eq.eqc, 0, c.out, at, Eqc.SIZE);
+        Eqc.producer_counter$setUnchecked(c.out, at, eq.producerCounter);
+        Eqc.consumer_counter$setUnchecked(c.out, at, eq.consumerCounter);
+        QueryEqOut.Device.event_bitmask$set(c.out, eq.eventBitmask[0]);
+    }
+
+    // ---- CQ ----
+
+    private void createCq(Command c) {
+        MemorySegment cqc = Support.copy(c.in, CreateCqIn.cq_context$BYTE_OFFSET, Cqc.SIZE);
+        Support.checkCount(c, hca, hca.objects.cqs.size(), "log_max_cq");
+        Support.checkLogSize(c, hca, Cqc.log_cq_size(cqc), "log_max_cq_sz");
+        checkUar(c, Cqc.uar_page(cqc));
+        int eqn = Cqc.c_eqn_or_apu_element(cqc);
+        if (!hca.objects.eqs.containsKey(eqn)) throw c.fail(Syndrome.BAD_REFERENCE, "EQ " + eqn);
+        CqeSize size = Cqc.cqe_sz$enum(cqc);
+        if (size == null) throw c.fail(Syndrome.BAD_FIELD, "cqe_sz " + Cqc.cqe_sz(cqc));
+        if (Cqc.cqe_comp_en(cqc)) throw c.fail(Syndrome.BAD_FIELD, "CQE compression is not modelled");
+        checkPageOffset(c, Cqc.page_offset(cqc));
+        Support.checkDoorbellRecord(c, hca, Cqc.dbr_addr(cqc));
+        long stride = size == CqeSize.BYTES_64 ? 64 : 128;
+        Queues.Ring ring = Support.ring(c, hca, CreateCqIn.pas$BYTE_OFFSET, (1L << Cqc.log_cq_size(cqc)) * stride, Cqc.log_page_size(cqc));
+        int cqn = hca.nextNumber("cq", 0x400);
+        hca.objects.cqs.put(cqn, new Queues.Cq(cqn, cqc, ring));
+        CreateCqOut.Device.cqn$set(c.out, cqn);
+    }
+
+    private Queues.Cq cq(Command c, int cqn) {
+        Queues.Cq cq = hca.objects.cqs.get(cqn);
+        if (cq == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "CQ " + cqn);
+        return cq;
+    }
+
+    private void destroyCq(Command c) {
+        Queues.Cq cq = cq(c, DestroyCqIn.cqn(c.in));
+        if (cq.users > 0) throw c.fail(Syndrome.OBJECT_IN_USE, "CQ " + cq.cqn + " serves " + cq.users + " queues");
+        hca.objects.cqs.remove(cq.cqn);
+    }
+
+    private void queryCq(Command c) {
+        Queues.Cq cq = cq(c, QueryCqIn.cqn(c.in));
+        long at = QueryCqOut.cq_context$BYTE_OFFSET;
+        MemorySegment.copy(cq.cqc, 0, c.out, at, Cqc.SIZE);
+        Cqc.producer_counter$setUnchecked(c.out, at, cq.producerCounter);
+        Cqc.consumer_counter$setUnchecked(c.out, at, cq.consumerCounter);
+    }
+
+    private void modifyCq(Command c) {
+        Queues.Cq cq = cq(c, ModifyCqIn.cqn(c.in));
+        ModifyCqOpMod mod = ModifyCqIn.op_mod$enum(c.in);
+        if (mod != ModifyCqOpMod.MODIFY_CQ) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod " + c.opMod + " (resize is not modelled)");
+        int bits = ModifyFieldSelect.modify_field_select(c.in, ModifyCqIn.modify_field_select_resize_field_select$BYTE_OFFSET);
+        var fields = CqModifyFields.of(Integer.toUnsignedLong(bits));
+        if (CqModifyFields.maskOf(fields) != Integer.toUnsignedLong(bits)) throw c.fail(Syndrome.BAD_FIELD, "modify_field_select 0x" + Integer.toHexString(bits));
+        long ctx = ModifyCqIn.cq_context$BYTE_OFFSET;
+        if (fields.contains(CqModifyFields.C_EQN) && !hca.objects.eqs.containsKey(Cqc.c_eqn_or_apu_element(c.in, ctx))) {
+            throw c.fail(Syndrome.BAD_REFERENCE, "EQ " + Cqc.c_eqn_or_apu_element(c.in, ctx));
+        }
+        if (fields.contains(CqModifyFields.CQ_PERIOD)) Cqc.cq_period$set(cq.cqc, Cqc.cq_period(c.in, ctx));
+        if (fields.contains(CqModifyFields.CQ_MAX_COUNT)) Cqc.cq_max_count$set(cq.cqc, Cqc.cq_max_count(c.in, ctx));
+        if (fields.contains(CqModifyFields.OI)) Cqc.oi$set(cq.cqc, Cqc.oi(c.in, ctx));
+        if (fields.contains(CqModifyFields.C_EQN)) Cqc.c_eqn_or_apu_element$set(cq.cqc, Cqc.c_eqn_or_apu_element(c.in, ctx));
+    }
+
+    // ---- SQ / RQ ----
+
+    /** Checks the work queue part of an SQ or RQ context at {@code wq} of {@code ctx}; returns its ring. */
+    private Queues.Ring workQueue(Command c, MemorySegment ctx, long wq, long pasOffset, boolean send) {
+        if (Wq.wq_type$enum(ctx, wq) != WqType.CYCLIC) throw c.fail(Syndrome.BAD_FIELD, "wq_type " + Wq.wq_type(ctx, wq) + " (only cyclic)");
+        if (!hca.pds.contains(Wq.pd(ctx, wq))) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + Wq.pd(ctx, wq));
+        int stride = Wq.log_wq_stride(ctx, wq);
+        String min = send ? "log_min_stride_sz_sq" : "log_min_stride_sz_rq";
+        String max = send ? "log_max_stride_sz_sq" : "log_max_stride_sz_rq";
+        if (stride < Support.cap(hca, min) || stride > Support.cap(hca, max)) throw c.fail(Syndrome.BAD_FIELD, "log_wq_stride " + stride);
+        Support.checkLogSize(c, hca, Wq.log_wq_sz(ctx, wq), "log_max_wq_sz");
+        checkPageOffset(c, Wq.page_offset(ctx, wq));
+        Support.checkDoorbellRecord(c, hca, Wq.dbr_addr(ctx, wq));
+        long bytes = (1L << Wq.log_wq_sz(ctx, wq)) << stride;
+        return Support.ring(c, hca, pasOffset, bytes, Wq.log_wq_pg_sz(ctx, wq));
+    }
+
+    private void createSq(Command c) {
+        long at = CreateSqIn.ctx$BYTE_OFFSET;
+        MemorySegment sqc = Support.copy(c.in, at, Sqc.SIZE);
+        Support.checkCount(c, hca, hca.objects.sqs.size(), "log_max_sq");
+        if (Sqc.state$enum(sqc) != SqState.RST) throw c.fail(Syndrome.BAD_FIELD, "a new SQ starts in RST, not state " + Sqc.state(sqc));
+        Queues.Cq cq = hca.objects.cqs.get(Sqc.cqn(sqc));
+        if (cq == null) throw c.fail(Syndrome.BAD_REFERENCE, "CQ " + Sqc.cqn(sqc));
+        if (Sqc.tis_lst_sz(sqc) != 1) throw c.fail(Syndrome.BAD_FIELD, "tis_lst_sz " + Sqc.tis_lst_sz(sqc) + " (one TIS)");
+        if (!hca.objects.tises.containsKey(Sqc.tis_num_0(sqc))) throw c.fail(Syndrome.BAD_REFERENCE, "TIS " + Sqc.tis_num_0(sqc));
+        checkUar(c, Wq.uar_page(sqc, Sqc.wq$BYTE_OFFSET));
+        Queues.Ring ring = workQueue(c, sqc, Sqc.wq$BYTE_OFFSET, at + Sqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, true);
+        int sqn = hca.nextNumber("sq", 0x800);
+        cq.users++;
+        hca.objects.sqs.put(sqn, new Queues.Sq(sqn, sqc, ring, (int) SqState.RST.value));
+        CreateSqOut.Device.sqn$set(c.out, sqn);
+    }
+
+    private Queues.Sq sq(Command c, int sqn) {
+        Queues.Sq sq = hca.objects.sqs.get(sqn);
+        if (sq == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "SQ " + sqn);
+        return sq;
+    }
+
+    /** The SQ/RQ state machine: RST->RDY, RDY->RDY, RDY->ERR, RDY->RST, ERR->RST. */
+    static boolean legal(int from, int to) {
+        int rst = (int) SqState.RST.value, rdy = (int) SqState.RDY.value, err = (int) SqState.ERR.value;
+        return (from == rst && to == rdy) || (from == rdy && (to == rdy || to == err || to == rst)) || (from == err && to == rst);
+    }
+
+    private void modifySq(Command c) {
+        Queues.Sq sq = sq(c, ModifySqIn.sqn(c.in));
+        int current = ModifySqIn.sq_state(c.in);
+        if (current != sq.state) throw c.fail(Syndrome.CURRENT_STATE_MISMATCH, "sq_state " + current + " but the SQ is in " + sq.state);
+        long at = ModifySqIn.ctx$BYTE_OFFSET;
+        int next = Sqc.state(c.in, at);
+        if (SqState.of(next) == null || !legal(sq.state, next)) throw c.fail(Syndrome.BAD_STATE_TRANSITION, "SQ " + sq.state + " -> " + next);
+        sq.state = next;
+        Sqc.state$setUnchecked(sq.sqc, next);
+        if (next == SqState.RST.value) sq.consumerCounter = 0;
+    }
+
+    private void querySq(Command c) {
+        Queues.Sq sq = sq(c, QuerySqIn.sqn(c.in));
+        long at = QuerySqOut.sq_context$BYTE_OFFSET;
+        MemorySegment.copy(sq.sqc, 0, c.out, at, Sqc.SIZE);
+        Wq.hw_counter$set(c.out, at + Sqc.wq$BYTE_OFFSET, sq.consumerCounter);
+    }
+
+    private void destroySq(Command c) {
+        Queues.Sq sq = sq(c, DestroySqIn.sqn(c.in));
+        hca.objects.sqs.remove(sq.sqn);
+        Queues.Cq cq = hca.objects.cqs.get(Sqc.cqn(sq.sqc));
+        if (cq != null) cq.users--;
+    }
+
+    private void createRq(Command c) {
+        long at = CreateRqIn.ctx$BYTE_OFFSET;
+        MemorySegment rqc = Support.copy(c.in, at, Rqc.SIZE);
+        Support.checkCount(c, hca, hca.objects.rqs.size(), "log_max_rq");
+        if (Rqc.state$enum(rqc) != RqState.RST) throw c.fail(Syndrome.BAD_FIELD, "a new RQ starts in RST, not state " + Rqc.state(rqc));
+        if (Rqc.mem_rq_type$enum(rqc) != RqMemType.MEMORY_RQ_INLINE) throw c.fail(Syndrome.BAD_FIELD, "mem_rq_type " + Rqc.mem_rq_type(rqc) + " (RMP is not modelled)");
+        Queues.Cq cq = hca.objects.cqs.get(Rqc.cqn(rqc));
+        if (cq == null) throw c.fail(Syndrome.BAD_REFERENCE, "CQ " + Rqc.cqn(rqc));
+        int counter = Rqc.counter_set_id(rqc);
+        if (counter != 0 && !hca.objects.qCounters.containsKey(counter)) throw c.fail(Syndrome.BAD_REFERENCE, "Q counter " + counter);
+        Queues.Ring ring = workQueue(c, rqc, Rqc.wq$BYTE_OFFSET, at + Rqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, false);
+        int rqn = hca.nextNumber("rq", 0xc00);
+        cq.users++;
+        hca.objects.rqs.put(rqn, new Queues.Rq(rqn, rqc, ring, (int) RqState.RST.value));
+        CreateRqOut.Device.rqn$set(c.out, rqn);
+    }
+
+    private Queues.Rq rq(Command c, int rqn) {
+        Queues.Rq rq = hca.objects.rqs.get(rqn);
+        if (rq == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQ " + rqn);
+        return rq;
+    }
+
+    private void modifyRq(Command c) {
+        Queues.Rq rq = rq(c, ModifyRqIn.rqn(c.in));
+        int current = ModifyRqIn.rq_state(c.in);
+        if (current != rq.state) throw c.fail(Syndrome.CURRENT_STATE_MISMATCH, "rq_state " + current + " but the RQ is in " + rq.state);
+        long at = ModifyRqIn.ctx$BYTE_OFFSET;
+        int next = Rqc.state(c.in, at);
+        if (RqState.of(next) == null || !legal(rq.state, next)) throw c.fail(Syndrome.BAD_STATE_TRANSITION, "RQ " + rq.state + " -> " + next);
+        long bits = ModifyRqIn.modify_bitmask(c.in);
+        var fields = ModifyRqBitmask.of(bits);
+        if (ModifyRqBitmask.maskOf(fields) != bits) throw c.fail(Syndrome.BAD_FIELD, "modify_bitmask 0x" + Long.toHexString(bits));
+        if (fields.contains(ModifyRqBitmask.RQ_COUNTER_SET_ID)) {
+            int counter = Rqc.counter_set_id(c.in, at);
+            if (counter != 0 && !hca.objects.qCounters.containsKey(counter)) throw c.fail(Syndrome.BAD_REFERENCE, "Q counter " + counter);
+            Rqc.counter_set_id$set(rq.rqc, counter);
+        }
+        if (fields.contains(ModifyRqBitmask.VSD)) Rqc.vsd$set(rq.rqc, Rqc.vsd(c.in, at));
+        if (fields.contains(ModifyRqBitmask.SCATTER_FCS)) Rqc.scatter_fcs$set(rq.rqc, Rqc.scatter_fcs(c.in, at));
+        rq.state = next;
+        Rqc.state$setUnchecked(rq.rqc, next);
+        if (next == RqState.RST.value) rq.consumerCounter = 0;
+    }
+
+    private void queryRq(Command c) {
+        Queues.Rq rq = rq(c, QueryRqIn.rqn(c.in));
+        long at = QueryRqOut.rq_context$BYTE_OFFSET;
+        MemorySegment.copy(rq.rqc, 0, c.out, at, Rqc.SIZE);
+        Wq.hw_counter$set(c.out, at + Rqc.wq$BYTE_OFFSET, rq.consumerCounter);
+    }
+
+    private void destroyRq(Command c) {
+        Queues.Rq rq = rq(c, DestroyRqIn.rqn(c.in));
+        for (Objects.Tir t : hca.objects.tirs.values()) {
+            if (io.prmkit.mlx5.Tirc.disp_type$enum(t.tirc()) == io.prmkit.mlx5.TirDispType.DIRECT && io.prmkit.mlx5.Tirc.inline_rqn(t.tirc()) == rq.rqn) {
+                throw c.fail(Syndrome.OBJECT_IN_USE, "RQ " + rq.rqn + " is the direct RQ of TIR " + t.tirn());
+            }
+        }
+        for (Objects.Rqt t : hca.objects.rqts.values()) {
+            for (int n : t.rqns) {
+                if (n == rq.rqn) throw c.fail(Syndrome.OBJECT_IN_USE, "RQ " + rq.rqn + " is in RQT " + t.rqtn);
+            }
+        }
+        hca.objects.rqs.remove(rq.rqn);
+        Queues.Cq cq = hca.objects.cqs.get(Rqc.cqn(rq.rqc));
+        if (cq != null) cq.users--;
+    }
+}

@@ -1,0 +1,197 @@
+package io.prmkit.softhca.cmd;
+
+import io.prmkit.mlx5.AllocPdIn;
+import io.prmkit.mlx5.AllocPdOut;
+import io.prmkit.mlx5.AllocQCounterIn;
+import io.prmkit.mlx5.AllocQCounterOut;
+import io.prmkit.mlx5.AllocTransportDomainIn;
+import io.prmkit.mlx5.AllocTransportDomainOut;
+import io.prmkit.mlx5.AllocUarIn;
+import io.prmkit.mlx5.AllocUarOut;
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.CreateMkeyIn;
+import io.prmkit.mlx5.CreateMkeyOut;
+import io.prmkit.mlx5.DeallocPdIn;
+import io.prmkit.mlx5.DeallocPdOut;
+import io.prmkit.mlx5.DeallocQCounterIn;
+import io.prmkit.mlx5.DeallocQCounterOut;
+import io.prmkit.mlx5.DeallocTransportDomainIn;
+import io.prmkit.mlx5.DeallocTransportDomainOut;
+import io.prmkit.mlx5.DeallocUarIn;
+import io.prmkit.mlx5.DeallocUarOut;
+import io.prmkit.mlx5.DestroyMkeyIn;
+import io.prmkit.mlx5.DestroyMkeyOut;
+import io.prmkit.mlx5.Mkc;
+import io.prmkit.mlx5.MkcAccessMode;
+import io.prmkit.mlx5.QueryQCounterIn;
+import io.prmkit.mlx5.QueryQCounterOut;
+import io.prmkit.mlx5.QuerySpecialContextsIn;
+import io.prmkit.mlx5.QuerySpecialContextsOut;
+import io.prmkit.mlx5.WqeUmrKlmSeg;
+import io.prmkit.softhca.cmd.CommandSpec.Phase;
+import io.prmkit.softhca.device.Objects;
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+
+/**
+ * PRM chapters "Resource allocation" and "Memory regions": UAR, PD, transport domain and Q counter
+ * allocation, QUERY_SPECIAL_CONTEXTS, and memory keys (PA, MTT and KLM access modes; a {@code umr_en}
+ * key may be created free, to be filled by a UMR WQE).
+ */
+final class ResourceCommands {
+    private final HcaState hca;
+
+    private ResourceCommands(HcaState hca) {
+        this.hca = hca;
+    }
+
+    static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
+        ResourceCommands r = new ResourceCommands(hca);
+        BringUpCommands.put(specs, CmdOpcode.ALLOC_UAR, AllocUarIn.LAYOUT, AllocUarOut.LAYOUT, Phase.INITIALIZED, r::allocUar);
+        BringUpCommands.put(specs, CmdOpcode.DEALLOC_UAR, DeallocUarIn.LAYOUT, DeallocUarOut.LAYOUT, Phase.INITIALIZED, r::deallocUar);
+        BringUpCommands.put(specs, CmdOpcode.ALLOC_PD, AllocPdIn.LAYOUT, AllocPdOut.LAYOUT, Phase.INITIALIZED, r::allocPd);
+        BringUpCommands.put(specs, CmdOpcode.DEALLOC_PD, DeallocPdIn.LAYOUT, DeallocPdOut.LAYOUT, Phase.INITIALIZED, r::deallocPd);
+        BringUpCommands.put(specs, CmdOpcode.ALLOC_TRANSPORT_DOMAIN, AllocTransportDomainIn.LAYOUT, AllocTransportDomainOut.LAYOUT,
+                Phase.INITIALIZED, r::allocTd);
+        BringUpCommands.put(specs, CmdOpcode.DEALLOC_TRANSPORT_DOMAIN, DeallocTransportDomainIn.LAYOUT, DeallocTransportDomainOut.LAYOUT,
+                Phase.INITIALIZED, r::deallocTd);
+        BringUpCommands.put(specs, CmdOpcode.ALLOC_Q_COUNTER, AllocQCounterIn.LAYOUT, AllocQCounterOut.LAYOUT, Phase.INITIALIZED, r::allocQCounter);
+        BringUpCommands.put(specs, CmdOpcode.DEALLOC_Q_COUNTER, DeallocQCounterIn.LAYOUT, DeallocQCounterOut.LAYOUT, Phase.INITIALIZED,
+                r::deallocQCounter);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_Q_COUNTER, QueryQCounterIn.LAYOUT, QueryQCounterOut.LAYOUT, Phase.INITIALIZED, r::queryQCounter);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_SPECIAL_CONTEXTS, QuerySpecialContextsIn.LAYOUT, QuerySpecialContextsOut.LAYOUT,
+                Phase.INITIALIZED, r::querySpecialContexts);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_MKEY, CreateMkeyIn.LAYOUT, CreateMkeyOut.LAYOUT, Phase.INITIALIZED, r::createMkey);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_MKEY, DestroyMkeyIn.LAYOUT, DestroyMkeyOut.LAYOUT, Phase.INITIALIZED, r::destroyMkey);
+    }
+
+    private void allocUar(Command c) {
+        for (int i = 0; i < hca.uarCount; i++) {
+            int uar = hca.firstUar + i;
+            if (hca.uars.add(uar)) {
+                AllocUarOut.Device.uar$set(c.out, uar);
+                return;
+            }
+        }
+        throw c.fail(Syndrome.OUT_OF_NUMBERS, hca.uarCount + " UAR pages in BAR 0");
+    }
+
+    private void deallocUar(Command c) {
+        if (!hca.uars.remove(DeallocUarIn.uar(c.in))) throw c.fail(Syndrome.NO_SUCH_OBJECT, "UAR " + DeallocUarIn.uar(c.in));
+    }
+
+    private void allocPd(Command c) {
+        Support.checkCount(c, hca, hca.pds.size(), "log_max_pd");
+        int pd = hca.nextNumber("pd", 1);
+        hca.pds.add(pd);
+        AllocPdOut.Device.pd$set(c.out, pd);
+    }
+
+    private void deallocPd(Command c) {
+        int pd = DeallocPdIn.pd(c.in);
+        if (!hca.pds.contains(pd)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "PD " + pd);
+        for (Objects.Mkey m : hca.objects.mkeys.values()) {
+            if (Mkc.pd(m.mkc) == pd) throw c.fail(Syndrome.OBJECT_IN_USE, "PD " + pd + " used by mkey 0x" + Integer.toHexString(m.key));
+        }
+        hca.pds.remove(pd);
+    }
+
+    private void allocTd(Command c) {
+        Support.checkCount(c, hca, hca.transportDomains.size(), "log_max_transport_domain");
+        int td = hca.nextNumber("td", 1);
+        hca.transportDomains.add(td);
+        AllocTransportDomainOut.Device.transport_domain$set(c.out, td);
+    }
+
+    private void deallocTd(Command c) {
+        int td = DeallocTransportDomainIn.transport_domain(c.in);
+        if (!hca.transportDomains.contains(td)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "transport domain " + td);
+        if (!hca.objects.tises.isEmpty() || !hca.objects.tirs.isEmpty()) {
+            for (var t : hca.objects.tises.values()) {
+                if (io.prmkit.mlx5.Tisc.transport_domain(t.tisc()) == td) throw c.fail(Syndrome.OBJECT_IN_USE, "TIS " + t.tisn());
+            }
+            for (var t : hca.objects.tirs.values()) {
+                if (io.prmkit.mlx5.Tirc.transport_domain(t.tirc()) == td) throw c.fail(Syndrome.OBJECT_IN_USE, "TIR " + t.tirn());
+            }
+        }
+        hca.transportDomains.remove(td);
+    }
+
+    private void allocQCounter(Command c) {
+        // max_qp_cnt: how many Q counter sets the device has (CX4: 255); ids start at 1.
+        long max = Support.cap(hca, "max_qp_cnt");
+        for (int id = 1; id <= max; id++) {
+            if (!hca.objects.qCounters.containsKey(id)) {
+                hca.objects.qCounters.put(id, new Objects.QCounter(id));
+                AllocQCounterOut.Device.counter_set_id$set(c.out, id);
+                return;
+            }
+        }
+        throw c.fail(Syndrome.OUT_OF_NUMBERS, "max_qp_cnt " + max);
+    }
+
+    private void deallocQCounter(Command c) {
+        int id = DeallocQCounterIn.counter_set_id(c.in);
+        if (hca.objects.qCounters.remove(id) == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "Q counter " + id);
+    }
+
+    private void queryQCounter(Command c) {
+        int id = QueryQCounterIn.counter_set_id(c.in);
+        Objects.QCounter q = hca.objects.qCounters.get(id);
+        if (q == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "Q counter " + id);
+        QueryQCounterOut.Device.out_of_buffer$set(c.out, (int) q.outOfBuffer);
+        QueryQCounterOut.Device.rx_write_requests$set(c.out, (int) q.rxWritePackets);
+        if (QueryQCounterIn.clear_(c.in)) {
+            q.outOfBuffer = 0;
+            q.rxWritePackets = 0;
+            q.rxWqeErr = 0;
+        }
+    }
+
+    private void querySpecialContexts(Command c) {
+        QuerySpecialContextsOut.Device.resd_lkey$set(c.out, hca.objects.reservedLkey);
+    }
+
+    private void createMkey(Command c) {
+        MemorySegment mkc = Support.copy(c.in, CreateMkeyIn.memory_key_mkey_entry$BYTE_OFFSET, Mkc.SIZE);
+        Support.checkCount(c, hca, hca.objects.mkeys.size(), "log_max_mkey");
+        if (!hca.pds.contains(Mkc.pd(mkc))) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + Mkc.pd(mkc));
+        int mode = Mkc.access_mode_4_2(mkc) << Mkc.access_mode_1_0$BIT_WIDTH | Mkc.access_mode_1_0(mkc);
+        long octwords = Integer.toUnsignedLong(CreateMkeyIn.translations_octword_actual_size(c.in));
+        long tableBytes = octwords * 16;
+        if (c.inLength() < CreateMkeyIn.klm_pas_mtt$BYTE_OFFSET + tableBytes) {
+            throw c.fail(Syndrome.INPUT_TOO_SHORT, octwords + " translation octwords");
+        }
+        if (octwords > Integer.toUnsignedLong(Mkc.translations_octword_size(mkc))) {
+            throw c.fail(Syndrome.BAD_FIELD, "translations_octword_actual_size above translations_octword_size");
+        }
+        MemorySegment table = Support.copy(c.in, CreateMkeyIn.klm_pas_mtt$BYTE_OFFSET, tableBytes);
+        if (mode == MkcAccessMode.PA.value) {
+            if (octwords != 0) throw c.fail(Syndrome.BAD_FIELD, "PA mkey with a translation table");
+        } else if (mode == MkcAccessMode.MTT.value) {
+            long page = 1L << Mkc.log_page_size(mkc);
+            if (Mkc.log_page_size(mkc) < 12) throw c.fail(Syndrome.BAD_FIELD, "MTT page size below 4 KiB");
+            for (long i = 0; i < tableBytes / 8; i++) {
+                long pa = table.get(Support.BE_LONG, i * 8);
+                if (pa % page != 0) throw c.fail(Syndrome.BAD_FIELD, "MTT entry " + i + " not page aligned");
+            }
+        } else if (mode == MkcAccessMode.KLMS.value) {
+            for (long i = 0; i < tableBytes / WqeUmrKlmSeg.SIZE; i++) {
+                int key = WqeUmrKlmSeg.mkey(table, i * WqeUmrKlmSeg.SIZE);
+                if (hca.objects.mkey(key) == null) throw c.fail(Syndrome.BAD_REFERENCE, "KLM " + i + " names mkey 0x" + Integer.toHexString(key));
+            }
+        } else {
+            throw c.fail(Syndrome.BAD_FIELD, "access mode " + mode + " not modelled (PA, MTT, KLM)");
+        }
+        if (Mkc.free(mkc) && !Mkc.umr_en(mkc)) throw c.fail(Syndrome.BAD_FIELD, "a free mkey must be umr_en");
+        int index = hca.nextNumber("mkey", 1);
+        int key = index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc);
+        hca.objects.mkeys.put(index, new Objects.Mkey(key, mkc, table));
+        CreateMkeyOut.Device.mkey_index$set(c.out, index);
+    }
+
+    private void destroyMkey(Command c) {
+        int index = DestroyMkeyIn.mkey_index(c.in);
+        if (hca.objects.mkeys.remove(index) == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "mkey index 0x" + Integer.toHexString(index));
+    }
+}

@@ -1,0 +1,183 @@
+package io.prmkit.softhca.cmd;
+
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.CreateRqtIn;
+import io.prmkit.mlx5.CreateRqtOut;
+import io.prmkit.mlx5.CreateTirIn;
+import io.prmkit.mlx5.CreateTirOut;
+import io.prmkit.mlx5.CreateTisIn;
+import io.prmkit.mlx5.CreateTisOut;
+import io.prmkit.mlx5.DestroyRqtIn;
+import io.prmkit.mlx5.DestroyRqtOut;
+import io.prmkit.mlx5.DestroyTirIn;
+import io.prmkit.mlx5.DestroyTirOut;
+import io.prmkit.mlx5.DestroyTisIn;
+import io.prmkit.mlx5.DestroyTisOut;
+import io.prmkit.mlx5.ModifyRqtIn;
+import io.prmkit.mlx5.ModifyRqtOut;
+import io.prmkit.mlx5.QueryRqtIn;
+import io.prmkit.mlx5.QueryRqtOut;
+import io.prmkit.mlx5.QueryTirIn;
+import io.prmkit.mlx5.QueryTirOut;
+import io.prmkit.mlx5.QueryTisIn;
+import io.prmkit.mlx5.QueryTisOut;
+import io.prmkit.mlx5.RqNum;
+import io.prmkit.mlx5.RqtBitmask;
+import io.prmkit.mlx5.Rqtc;
+import io.prmkit.mlx5.RxHashFn;
+import io.prmkit.mlx5.Tirc;
+import io.prmkit.mlx5.TirDispType;
+import io.prmkit.mlx5.Tisc;
+import io.prmkit.softhca.cmd.CommandSpec.Phase;
+import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Queues;
+import java.lang.foreign.MemorySegment;
+import java.util.Map;
+
+/**
+ * PRM chapter "Transport objects": TIS (send), TIR (receive: direct to an RQ, or indirect through an
+ * RQT with a hash; NONE and TOEPLITZ hash functions) and RQT (a list of RQs, at most
+ * 2^log_max_rqt_size entries).
+ */
+final class TransportCommands {
+    private final HcaState hca;
+
+    private TransportCommands(HcaState hca) {
+        this.hca = hca;
+    }
+
+    static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
+        TransportCommands t = new TransportCommands(hca);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_TIS, CreateTisIn.LAYOUT, CreateTisOut.LAYOUT, Phase.INITIALIZED, t::createTis);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_TIS, DestroyTisIn.LAYOUT, DestroyTisOut.LAYOUT, Phase.INITIALIZED, t::destroyTis);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_TIS, QueryTisIn.LAYOUT, QueryTisOut.LAYOUT, Phase.INITIALIZED, t::queryTis);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_TIR, CreateTirIn.LAYOUT, CreateTirOut.LAYOUT, Phase.INITIALIZED, t::createTir);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_TIR, DestroyTirIn.LAYOUT, DestroyTirOut.LAYOUT, Phase.INITIALIZED, t::destroyTir);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_TIR, QueryTirIn.LAYOUT, QueryTirOut.LAYOUT, Phase.INITIALIZED, t::queryTir);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_RQT, CreateRqtIn.LAYOUT, CreateRqtOut.LAYOUT, Phase.INITIALIZED, t::createRqt);
+        BringUpCommands.put(specs, CmdOpcode.MODIFY_RQT, ModifyRqtIn.LAYOUT, ModifyRqtOut.LAYOUT, Phase.INITIALIZED, t::modifyRqt);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_RQT, DestroyRqtIn.LAYOUT, DestroyRqtOut.LAYOUT, Phase.INITIALIZED, t::destroyRqt);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_RQT, QueryRqtIn.LAYOUT, QueryRqtOut.LAYOUT, Phase.INITIALIZED, t::queryRqt);
+    }
+
+    private void createTis(Command c) {
+        MemorySegment tisc = Support.copy(c.in, CreateTisIn.ctx$BYTE_OFFSET, Tisc.SIZE);
+        Support.checkCount(c, hca, hca.objects.tises.size(), "log_max_tis");
+        if (!hca.transportDomains.contains(Tisc.transport_domain(tisc))) {
+            throw c.fail(Syndrome.BAD_REFERENCE, "transport domain " + Tisc.transport_domain(tisc));
+        }
+        int tisn = hca.nextNumber("tis", 1);
+        hca.objects.tises.put(tisn, new Objects.Tis(tisn, tisc));
+        CreateTisOut.Device.tisn$set(c.out, tisn);
+    }
+
+    private void destroyTis(Command c) {
+        int tisn = DestroyTisIn.tisn(c.in);
+        if (!hca.objects.tises.containsKey(tisn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + tisn);
+        for (Queues.Sq sq : hca.objects.sqs.values()) {
+            if (io.prmkit.mlx5.Sqc.tis_num_0(sq.sqc) == tisn) throw c.fail(Syndrome.OBJECT_IN_USE, "TIS " + tisn + " used by SQ " + sq.sqn);
+        }
+        hca.objects.tises.remove(tisn);
+    }
+
+    private void queryTis(Command c) {
+        Objects.Tis t = hca.objects.tises.get(QueryTisIn.tisn(c.in));
+        if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + QueryTisIn.tisn(c.in));
+        MemorySegment.copy(t.tisc(), 0, c.out, QueryTisOut.tis_context$BYTE_OFFSET, Tisc.SIZE);
+    }
+
+    private void createTir(Command c) {
+        MemorySegment tirc = Support.copy(c.in, CreateTirIn.ctx$BYTE_OFFSET, Tirc.SIZE);
+        Support.checkCount(c, hca, hca.objects.tirs.size(), "log_max_tir");
+        if (!hca.transportDomains.contains(Tirc.transport_domain(tirc))) {
+            throw c.fail(Syndrome.BAD_REFERENCE, "transport domain " + Tirc.transport_domain(tirc));
+        }
+        TirDispType disp = Tirc.disp_type$enum(tirc);
+        if (disp == null) throw c.fail(Syndrome.BAD_FIELD, "disp_type " + Tirc.disp_type(tirc));
+        switch (disp) {
+            case DIRECT -> {
+                if (!hca.objects.rqs.containsKey(Tirc.inline_rqn(tirc))) throw c.fail(Syndrome.BAD_REFERENCE, "RQ " + Tirc.inline_rqn(tirc));
+            }
+            case INDIRECT -> {
+                if (!hca.objects.rqts.containsKey(Tirc.indirect_table(tirc))) throw c.fail(Syndrome.BAD_REFERENCE, "RQT " + Tirc.indirect_table(tirc));
+                RxHashFn fn = Tirc.rx_hash_fn$enum(tirc);
+                if (fn != RxHashFn.TOEPLITZ && fn != RxHashFn.NONE) throw c.fail(Syndrome.BAD_FIELD, "rx_hash_fn " + Tirc.rx_hash_fn(tirc) + " (NONE or TOEPLITZ)");
+            }
+        }
+        if (Tirc.packet_merge_mask(tirc) != 0) throw c.fail(Syndrome.BAD_FIELD, "LRO (packet_merge_mask) is not modelled");
+        int tirn = hca.nextNumber("tir", 1);
+        hca.objects.tirs.put(tirn, new Objects.Tir(tirn, tirc));
+        CreateTirOut.Device.tirn$set(c.out, tirn);
+    }
+
+    private void destroyTir(Command c) {
+        int tirn = DestroyTirIn.tirn(c.in);
+        if (!hca.objects.tirs.containsKey(tirn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIR " + tirn);
+        if (FlowCommands.tirInUse(hca, tirn)) throw c.fail(Syndrome.OBJECT_IN_USE, "TIR " + tirn + " is a flow destination");
+        hca.objects.tirs.remove(tirn);
+    }
+
+    private void queryTir(Command c) {
+        Objects.Tir t = hca.objects.tirs.get(QueryTirIn.tirn(c.in));
+        if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIR " + QueryTirIn.tirn(c.in));
+        MemorySegment.copy(t.tirc(), 0, c.out, QueryTirOut.tir_context$BYTE_OFFSET, Tirc.SIZE);
+    }
+
+    /** The RQ list of an rqtc at {@code at} in the input, checked. */
+    private int[] rqList(Command c, long at) {
+        int size = Rqtc.rqt_actual_size(c.in, at);
+        int max = Rqtc.rqt_max_size(c.in, at);
+        long limit = 1L << Support.cap(hca, "log_max_rqt_size");
+        if (size == 0 || size > max) throw c.fail(Syndrome.BAD_FIELD, "rqt_actual_size " + size + ", rqt_max_size " + max);
+        if (max > limit) throw c.fail(Syndrome.SIZE_ABOVE_MAX, "rqt_max_size " + max + " > " + limit);
+        long list = at + Rqtc.rq_num$BYTE_OFFSET;
+        if (c.inLength() < list + (long) size * RqNum.SIZE) throw c.fail(Syndrome.INPUT_TOO_SHORT, size + " RQ numbers");
+        int[] rqns = new int[size];
+        for (int i = 0; i < size; i++) {
+            rqns[i] = RqNum.rq_num(c.in, at + Rqtc.rq_num$offset(i));
+            if (!hca.objects.rqs.containsKey(rqns[i])) throw c.fail(Syndrome.BAD_REFERENCE, "RQ " + rqns[i] + " at entry " + i);
+        }
+        return rqns;
+    }
+
+    private void createRqt(Command c) {
+        long at = CreateRqtIn.rqt_context$BYTE_OFFSET;
+        Support.checkCount(c, hca, hca.objects.rqts.size(), "log_max_rqt");
+        int[] rqns = rqList(c, at);
+        int rqtn = hca.nextNumber("rqt", 1);
+        hca.objects.rqts.put(rqtn, new Objects.Rqt(rqtn, Support.copy(c.in, at, Rqtc.SIZE), rqns));
+        CreateRqtOut.Device.rqtn$set(c.out, rqtn);
+    }
+
+    private void modifyRqt(Command c) {
+        Objects.Rqt t = hca.objects.rqts.get(ModifyRqtIn.rqtn(c.in));
+        if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + ModifyRqtIn.rqtn(c.in));
+        if (RqtBitmask.rqn_list(c.in, ModifyRqtIn.bitmask$BYTE_OFFSET)) {
+            long at = ModifyRqtIn.ctx$BYTE_OFFSET;
+            int[] rqns = rqList(c, at);
+            if (rqns.length > Rqtc.rqt_max_size(t.rqtc)) throw c.fail(Syndrome.BAD_FIELD, rqns.length + " entries above the RQT's rqt_max_size");
+            t.rqns = rqns;
+            Rqtc.rqt_actual_size$set(t.rqtc, rqns.length);
+        }
+    }
+
+    private void destroyRqt(Command c) {
+        int rqtn = DestroyRqtIn.rqtn(c.in);
+        if (!hca.objects.rqts.containsKey(rqtn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + rqtn);
+        for (Objects.Tir t : hca.objects.tirs.values()) {
+            if (Tirc.disp_type$enum(t.tirc()) == TirDispType.INDIRECT && Tirc.indirect_table(t.tirc()) == rqtn) {
+                throw c.fail(Syndrome.OBJECT_IN_USE, "RQT " + rqtn + " used by TIR " + t.tirn());
+            }
+        }
+        hca.objects.rqts.remove(rqtn);
+    }
+
+    private void queryRqt(Command c) {
+        Objects.Rqt t = hca.objects.rqts.get(QueryRqtIn.rqtn(c.in));
+        if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + QueryRqtIn.rqtn(c.in));
+        long at = QueryRqtOut.rqt_context$BYTE_OFFSET;
+        MemorySegment.copy(t.rqtc, 0, c.out, at, Rqtc.SIZE);
+        long room = (c.outLength() - at - Rqtc.rq_num$BYTE_OFFSET) / RqNum.SIZE;
+        for (int i = 0; i < Math.min(room, t.rqns.length); i++) RqNum.rq_num$set(c.out, at + Rqtc.rq_num$offset(i), t.rqns[i]);
+    }
+}

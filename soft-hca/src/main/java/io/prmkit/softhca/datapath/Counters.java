@@ -1,0 +1,52 @@
+package io.prmkit.softhca.datapath;
+
+import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.wire.ParsedFrame;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The vport's traffic counters (QUERY_VPORT_COUNTER), counted per frame by the datapath on the
+ * device thread: unicast, multicast and broadcast by destination MAC, bytes without FCS.
+ */
+final class Counters {
+    private final Objects.VportCounters v;
+    long txDropped;
+    long txErrors;
+
+    Counters(Objects.VportCounters v) {
+        this.v = v;
+    }
+
+    void countTx(MemorySegment f, long off, int len) {
+        long dmac = ParsedFrame.dmac(f, off);
+        if (ParsedFrame.isBroadcast(dmac)) {
+            v.txBroadcastPackets++;
+            v.txBroadcastOctets += len;
+        } else if (ParsedFrame.isMulticast(dmac)) {
+            v.txMulticastPackets++;
+            v.txMulticastOctets += len;
+        } else {
+            v.txUnicastPackets++;
+            v.txUnicastOctets += len;
+        }
+    }
+
+    void countRx(MemorySegment f, long off, int len) {
+        long dmac = ParsedFrame.dmac(f, off);
+        if (ParsedFrame.isBroadcast(dmac)) {
+            v.rxBroadcastPackets++;
+            v.rxBroadcastOctets += len;
+        } else if (ParsedFrame.isMulticast(dmac)) {
+            v.rxMulticastPackets++;
+            v.rxMulticastOctets += len;
+        } else {
+            v.rxUnicastPackets++;
+            v.rxUnicastOctets += len;
+        }
+    }
+
+    void countRxError(int len) {
+        v.rxErrorPackets++;
+        v.rxErrorOctets += len;
+    }
+}

@@ -1,0 +1,120 @@
+package io.prmkit.softhca.datapath;
+
+import io.prmkit.mlx5.CqDoorbellRecord;
+import io.prmkit.mlx5.CqErrorSyndrome;
+import io.prmkit.mlx5.Cqc;
+import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeOpcode;
+import io.prmkit.mlx5.CqeSize;
+import io.prmkit.mlx5.Eqe;
+import io.prmkit.mlx5.EqeType;
+import io.prmkit.mlx5.ErrCqe;
+import io.prmkit.softhca.device.DeviceContext;
+import io.prmkit.softhca.device.Queues;
+import java.lang.foreign.MemorySegment;
+import java.lang.invoke.VarHandle;
+
+/**
+ * The device's side of one CQ (PRM "Completion Queues"): where the next CQE goes, its owner bit
+ * (the parity of the pass: entry {@code pc & (n-1)} gets owner {@code (pc >> log_cq_size) & 1}),
+ * overrun against the consumer counter of the CQ doorbell record (a CQ_ERROR event with syndrome
+ * OVERRUN, after which the CQ takes no more entries), and the completion event when it is armed.
+ * A CQE is stored whole with the INVALID opcode and the previous pass's owner bit, then, after a
+ * release fence, its opcode and owner bit are set: the driver never sees a half-written entry.
+ */
+final class CqState {
+    final Queues.Cq cq;
+    final int cqn;
+    private final DeviceContext ctx;
+    private final int logSize;
+    private final int size;
+    private final long stride;
+    private final long cqeOffset;
+    private final RingView ring;
+    private final MemorySegment dbr;
+    /** The CQ overran (or its ring faulted): it is in error and writes nothing more. */
+    boolean failed;
+    long cqes;
+
+    CqState(Queues.Cq cq, DeviceContext ctx) {
+        this.cq = cq;
+        this.cqn = cq.cqn;
+        this.ctx = ctx;
+        this.logSize = Cqc.log_cq_size(cq.cqc);
+        this.size = 1 << logSize;
+        int sz = Cqc.cqe_sz(cq.cqc);
+        this.stride = sz == CqeSize.BYTES_64.value ? 64 : 128;
+        // 128-byte CQEs carry the 64-byte CQE in their second half (cq.h); padded ones in the first.
+        this.cqeOffset = sz == CqeSize.BYTES_128.value ? 64 : 0;
+        this.ring = new RingView(cq.ring, stride * size, ctx.iommu());
+        this.dbr = ctx.iommu().slice(Cqc.dbr_addr(cq.cqc), CqDoorbellRecord.SIZE);
+    }
+
+    /** The 64 bytes where the next CQE goes, or null when the CQ overran or faulted (already reported). */
+    MemorySegment reserve() {
+        if (failed) return null;
+        int pc = cq.producerCounter;
+        int ci;
+        try {
+            ci = dbr == null ? -1 : CqDoorbellRecord.consumer_index(dbr);
+        } catch (IllegalStateException e) {
+            ci = -1;
+        }
+        if (ci < 0) return fail(CqErrorSyndrome.ACCESS_VIOLATION);
+        if (((pc - ci) & 0xffffff) >= size) {
+            return Cqc.oi(cq.cqc) ? ring.slice((pc & (size - 1)) * stride + cqeOffset, 64) : fail(CqErrorSyndrome.OVERRUN);
+        }
+        MemorySegment s = ring.slice((pc & (size - 1)) * stride + cqeOffset, 64);
+        return s != null ? s : fail(CqErrorSyndrome.ACCESS_VIOLATION);
+    }
+
+    private MemorySegment fail(CqErrorSyndrome why) {
+        failed = true;
+        int cqnv = cqn;
+        ctx.events().post((int) EqeType.CQ_ERROR.value, 0, e -> {
+            Eqe.Device.cq_error_cqn$set(e, cqnv);
+            Eqe.Device.cq_error_syndrome$set(e, why);
+        });
+        return null;
+    }
+
+    /** Owner bit of the entry being written now. */
+    int owner() {
+        return (cq.producerCounter >>> logSize) & 1;
+    }
+
+    /** Hands the CQE written at {@code s} (opcode INVALID, owner of the last pass) to software; fires the armed event. */
+    void publish(MemorySegment s, CqeOpcode opcode, boolean solicitedEvent) {
+        VarHandle.releaseFence();
+        Cqe64.Device.opcode$set(s, opcode);
+        Cqe64.Device.owner$set(s, owner() == 1);
+        cq.producerCounter++;
+        cqes++;
+        if (cq.armed || solicitedEvent) notifyEq();
+    }
+
+    /** Writes the body of a plain CQE through the device writer; the caller sets the fields it needs. */
+    Cqe64.Device.Writer body(MemorySegment s) {
+        return Cqe64.Device.writer(s).opcode(CqeOpcode.INVALID).owner(owner() == 0);
+    }
+
+    ErrCqe.Device.Writer errBody(MemorySegment s) {
+        return ErrCqe.Device.writer(s).opcode(CqeOpcode.INVALID).owner(owner() == 0);
+    }
+
+    /** The completion event to the CQ's EQ (c_eqn); the CQ must be armed again for the next one. */
+    void notifyEq() {
+        cq.armed = false;
+        Queues.Eq eq = ctx.objects().eqs.get(Cqc.c_eqn_or_apu_element(cq.cqc));
+        if (eq == null) return;
+        int cqnv = cqn;
+        ctx.events().post(eq, (int) EqeType.COMP.value, 0, e -> Eqe.Device.cqn$set(e, cqnv));
+    }
+
+    /** The arm doorbell (UAR 0x20): an event for the next completion, at once if CQEs beyond {@code ci} exist. */
+    void arm(int ci) {
+        cq.consumerCounter = ci;
+        if (((cq.producerCounter - ci) & 0xffffff) != 0) notifyEq();
+        else cq.armed = true;
+    }
+}

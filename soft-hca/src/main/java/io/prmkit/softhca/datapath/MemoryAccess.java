@@ -1,0 +1,133 @@
+package io.prmkit.softhca.datapath;
+
+import io.prmkit.mlx5.CmdPas;
+import io.prmkit.mlx5.CqeErrorSyndrome;
+import io.prmkit.mlx5.MkcAccessMode;
+import io.prmkit.mlx5.Mkc;
+import io.prmkit.mlx5.WqeUmrKlmSeg;
+import io.prmkit.softhca.device.DeviceObjects;
+import io.prmkit.softhca.device.Iommu;
+import io.prmkit.softhca.device.Objects;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Data segment addressing (PRM "Memory Region" / "Memory Key"): an lkey and an address become bus
+ * addresses through the memory key's translation, with the key's bounds, access rights and
+ * protection domain checked, and every byte then goes through the IOMMU. Copies move frame bytes
+ * between host memory and a device buffer; the result is 0 or the CQE error syndrome to report:
+ * LOCAL_PROT_ERR for an unknown or free key, a key of another PD, a missing right, an address outside
+ * the key; LOCAL_PROT_ERR also for a DMA fault (the model's choice: the PRM reports the access as a
+ * protection failure of the data segment).
+ */
+final class MemoryAccess {
+    static final int OK = 0;
+    static final int PROT = (int) CqeErrorSyndrome.LOCAL_PROT_ERR.value;
+    /** An indirect (KLM) key may point at direct keys only: one level of indirection. */
+    private static final int MAX_DEPTH = 2;
+    private static final int PA = (int) MkcAccessMode.PA.value;
+    private static final int MTT = (int) MkcAccessMode.MTT.value;
+    private static final int KLMS = (int) MkcAccessMode.KLMS.value;
+
+    private final DeviceObjects objects;
+    private final Iommu iommu;
+    long dmaFaults;
+
+    MemoryAccess(DeviceObjects objects, Iommu iommu) {
+        this.objects = objects;
+        this.iommu = iommu;
+    }
+
+    /**
+     * Copies {@code len} bytes between the host range ({@code lkey}, {@code addr}) and {@code buf} at
+     * {@code bufOff}: into the host when {@code write}, else from it. {@code pd} is the queue's
+     * protection domain; {@code reservedAllowed} whether the queue may use the reserved lkey (rlky).
+     */
+    int copy(int lkey, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, boolean reservedAllowed) {
+        if (len == 0) return OK;
+        if (lkey == objects.reservedLkey) {
+            return reservedAllowed ? dma(addr, len, buf, bufOff, write) : PROT;
+        }
+        return viaKey(lkey, addr, len, buf, bufOff, write, pd, 0);
+    }
+
+    private int viaKey(int key, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, int depth) {
+        Objects.Mkey m = objects.mkey(key);
+        if (m == null) return PROT;
+        MemorySegment mkc = m.mkc;
+        if (Mkc.free(mkc) || (write ? !Mkc.lw(mkc) : !Mkc.lr(mkc))) return PROT;
+        if (depth == 0 && Mkc.pd(mkc) != pd) return PROT;
+        long start = Mkc.start_addr(mkc);
+        if (!Mkc.length64(mkc)) {
+            long klen = Mkc.len(mkc);
+            if (Long.compareUnsigned(addr, start) < 0 || Long.compareUnsigned(addr - start + len, klen) > 0) return PROT;
+        }
+        int mode = Mkc.access_mode_4_2(mkc) << 2 | Mkc.access_mode_1_0(mkc);
+        if (mode == PA) return dma(addr, len, buf, bufOff, write);
+        if (mode == MTT) return viaMtt(m, addr, len, buf, bufOff, write);
+        if (mode == KLMS && depth + 1 < MAX_DEPTH) return viaKlm(m, addr, len, buf, bufOff, write, pd, depth);
+        return PROT;
+    }
+
+    private int viaMtt(Objects.Mkey m, long addr, int len, MemorySegment buf, long bufOff, boolean write) {
+        MemorySegment mtt = m.translation;
+        int shift = Mkc.log_page_size(m.mkc);
+        if (mtt == null || shift < 12 || shift > 40) return PROT;
+        long pageMask = (1L << shift) - 1;
+        long first = Mkc.start_addr(m.mkc) >>> shift;
+        long entries = mtt.byteSize() / CmdPas.SIZE;
+        while (len > 0) {
+            long idx = (addr >>> shift) - first;
+            if (idx < 0 || idx >= entries) return PROT;
+            long off = idx * CmdPas.SIZE;
+            long page = ((long) CmdPas.pa_h(mtt, off) << 32) | ((long) CmdPas.pa_l(mtt, off) << 12);
+            int chunk = (int) Math.min(len, (pageMask + 1) - (addr & pageMask));
+            int r = dma((page & ~pageMask) + (addr & pageMask), chunk, buf, bufOff, write);
+            if (r != OK) return r;
+            addr += chunk;
+            bufOff += chunk;
+            len -= chunk;
+        }
+        return OK;
+    }
+
+    private int viaKlm(Objects.Mkey m, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, int depth) {
+        MemorySegment klms = m.translation;
+        if (klms == null) return PROT;
+        long off = addr - Mkc.start_addr(m.mkc);
+        long n = klms.byteSize() / WqeUmrKlmSeg.SIZE;
+        long base = 0;
+        for (long i = 0; i < n && len > 0; i++) {
+            long e = i * WqeUmrKlmSeg.SIZE;
+            long bc = Integer.toUnsignedLong(WqeUmrKlmSeg.byte_count(klms, e));
+            if (off < base + bc) {
+                long within = off - base;
+                int chunk = (int) Math.min(len, bc - within);
+                int r = viaKey(WqeUmrKlmSeg.mkey(klms, e), WqeUmrKlmSeg.address(klms, e) + within, chunk, buf, bufOff, write, pd, depth + 1);
+                if (r != OK) return r;
+                off += chunk;
+                bufOff += chunk;
+                len -= chunk;
+            }
+            base += bc;
+        }
+        return len == 0 ? OK : PROT;
+    }
+
+    /** Moves bytes at bus address {@code bus} through the IOMMU; a fault is counted there and here. */
+    int dma(long bus, int len, MemorySegment buf, long bufOff, boolean write) {
+        MemorySegment host = iommu.slice(bus, len);
+        if (host == null) {
+            dmaFaults++;
+            return PROT;
+        }
+        try {
+            if (write) MemorySegment.copy(buf, bufOff, host, 0, len);
+            else MemorySegment.copy(host, 0, buf, bufOff, len);
+        } catch (IllegalStateException e) {
+            // The region was freed while mapped (its arena closed): a fault, never a crash.
+            dmaFaults++;
+            return PROT;
+        }
+        return OK;
+    }
+}

@@ -1,0 +1,160 @@
+package io.prmkit.softhca.datapath;
+
+import io.prmkit.mlx5.CqeErrorSyndrome;
+import io.prmkit.mlx5.CqeL3HdrType;
+import io.prmkit.mlx5.CqeL4HdrType;
+import io.prmkit.mlx5.CqeOpcode;
+import io.prmkit.mlx5.PrmConstants;
+import io.prmkit.mlx5.RqState;
+import io.prmkit.mlx5.Rqc;
+import io.prmkit.mlx5.Wq;
+import io.prmkit.mlx5.WqDoorbellRecord;
+import io.prmkit.mlx5.WqeDataSeg;
+import io.prmkit.softhca.device.DeviceContext;
+import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Queues;
+import io.prmkit.softhca.wire.Checksum;
+import io.prmkit.softhca.wire.Ethernet;
+import io.prmkit.softhca.wire.ParsedFrame;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * One cyclic RQ (PRM "Receive Queue", {@code wq_type} CYCLIC): WQEs of {@code 2^log_wq_stride}
+ * bytes, each a scatter list of data segments ended by the invalid lkey (or the stride); software
+ * posts them by raising the doorbell record's receive counter (there is no MMIO doorbell). A frame
+ * takes the next WQE; with none posted it is dropped and counted in the RQ's Q counter as
+ * {@code out_of_buffer}. The RX CQE carries byte count, WQE counter, L3/L4 types, checksum flags,
+ * the stripped VLAN (unless {@code vsd}), RSS hash and flow tag. A frame larger than the WQE's
+ * buffers, or a segment the key does not allow, completes its WQE with a RESP_ERR CQE
+ * (LOCAL_LENGTH_ERR / LOCAL_PROT_ERR); the RQ stays ready (the model's choice).
+ */
+final class ReceiveQueueEngine {
+    private static final int INVALID_LKEY = (int) PrmConstants.invalid_lkey;
+    final Queues.Rq rq;
+    final int rqn;
+    private final DeviceContext ctx;
+    private final MemoryAccess mem;
+    private final int logSize;
+    private final int mask;
+    private final int stride;
+    private final RingView ring;
+    private final MemorySegment dbr;
+    private final int pd;
+    private final boolean rlky;
+    private final boolean stripVlan;
+    private final int userIndex;
+    private final int counterSet;
+    CqState cq;
+    private final MemorySegment stripped = Arena.ofAuto().allocate(65536 + 64, 64);
+    long delivered;
+    long outOfBuffer;
+
+    ReceiveQueueEngine(Queues.Rq rq, DeviceContext ctx, MemoryAccess mem, CqState cq) {
+        this.rq = rq;
+        this.rqn = rq.rqn;
+        this.ctx = ctx;
+        this.mem = mem;
+        this.cq = cq;
+        MemorySegment rqc = rq.rqc;
+        long wq = Rqc.wq$BYTE_OFFSET;
+        this.logSize = Wq.log_wq_sz(rqc, wq);
+        this.mask = (1 << logSize) - 1;
+        this.stride = 1 << Wq.log_wq_stride(rqc, wq);
+        this.ring = new RingView(rq.ring, (long) stride << logSize, ctx.iommu());
+        this.dbr = ctx.iommu().slice(Wq.dbr_addr(rqc, wq), WqDoorbellRecord.SIZE);
+        this.pd = Wq.pd(rqc, wq);
+        this.rlky = Rqc.rlky(rqc);
+        this.stripVlan = !Rqc.vsd(rqc);
+        this.userIndex = Rqc.user_index(rqc);
+        this.counterSet = Rqc.counter_set_id(rqc);
+    }
+
+    /** Delivers one frame into the next posted WQE; false when it was dropped. */
+    boolean deliver(MemorySegment fr, long off, int len, ParsedFrame f, int rssHash, int rssIp, int rssL4, int flowTag) {
+        if (rq.state != RqState.RDY$VALUE || dbr == null) return false;
+        int posted;
+        try {
+            posted = WqDoorbellRecord.receive_counter(dbr);
+        } catch (IllegalStateException e) {
+            return false;
+        }
+        int cc = rq.consumerCounter & 0xffff;
+        if (cc == posted) {
+            outOfBuffer++;
+            Objects.QCounter q = ctx.objects().qCounters.get(counterSet);
+            if (q != null) q.outOfBuffer++;
+            return false;
+        }
+        boolean vlan = stripVlan && f.vlanCount > 0 && f.outerTpid == Ethernet.TYPE_VLAN;
+        MemorySegment src = fr;
+        long so = off;
+        int n = len;
+        if (vlan) {
+            MemorySegment.copy(fr, off, stripped, 0, 12);
+            MemorySegment.copy(fr, off + 16, stripped, 12, len - 16);
+            src = stripped;
+            so = 0;
+            n = len - 4;
+        }
+        MemorySegment wqe = ring.slice((long) (cc & mask) * stride, stride);
+        int status = wqe == null ? MemoryAccess.PROT : scatter(wqe, src, so, n);
+        rq.consumerCounter = cc + 1;
+        CqState c = cq;
+        if (c == null) return status == MemoryAccess.OK;
+        MemorySegment s = c.reserve();
+        if (s == null) return false;
+        if (status != MemoryAccess.OK) {
+            c.errBody(s).syndrome(status).qpn(rqn).wqe_counter(cc).srqn(userIndex).write();
+            c.publish(s, CqeOpcode.RESP_ERR, false);
+            return false;
+        }
+        int l3 = f.l3 == ParsedFrame.L3.IPV4 ? CqeL3HdrType.IPV4$VALUE : f.l3 == ParsedFrame.L3.IPV6 ? CqeL3HdrType.IPV6$VALUE : CqeL3HdrType.NONE$VALUE;
+        boolean l4known = f.l4 == ParsedFrame.L4.TCP || f.l4 == ParsedFrame.L4.UDP;
+        int csum = f.l3 == ParsedFrame.L3.NONE ? 0 : Checksum.fold(Checksum.add(fr, off + f.l3Offset, len - f.l3Offset, 0));
+        c.body(s)
+                .byte_cnt(n)
+                .wqe_counter(cc)
+                .flow_tag(flowTag)
+                .srqn(userIndex)
+                .l2_ok(true)
+                .l3_ok(f.l3 == ParsedFrame.L3.IPV6 || (f.l3 == ParsedFrame.L3.IPV4 && f.l3ChecksumOk))
+                .l4_ok(l4known && f.l4ChecksumOk)
+                .l3_hdr_type(l3)
+                .l4_hdr_type(l4Type(f))
+                .ip_frag(f.ipFragment)
+                .ip_options(f.ipOptions)
+                .vlan_present(vlan)
+                .vlan_info(vlan ? f.outerTci : 0)
+                .rss_hash_result(rssHash)
+                .rss_hash_ip_type(rssIp)
+                .rss_hash_l4_type(rssL4)
+                .check_sum(csum)
+                .write();
+        c.publish(s, CqeOpcode.RESP_SEND, false);
+        delivered++;
+        return true;
+    }
+
+    private static int l4Type(ParsedFrame f) {
+        if (f.l4 == ParsedFrame.L4.UDP) return CqeL4HdrType.UDP$VALUE;
+        if (f.l4 != ParsedFrame.L4.TCP) return CqeL4HdrType.NONE$VALUE;
+        if ((f.tcpFlags & Ethernet.TCP_ACK) == 0) return CqeL4HdrType.TCP_NO_ACK$VALUE;
+        return f.payloadLength == 0 ? CqeL4HdrType.TCP_ACK_NO_DATA$VALUE : CqeL4HdrType.TCP_ACK_AND_DATA$VALUE;
+    }
+
+    /** Scatters {@code n} bytes into the WQE's buffers; 0 or a CQE error syndrome. */
+    private int scatter(MemorySegment wqe, MemorySegment src, long so, int n) {
+        int done = 0;
+        for (long d = 0; d + WqeDataSeg.SIZE <= stride && done < n; d += WqeDataSeg.SIZE) {
+            int lkey = WqeDataSeg.lkey(wqe, d);
+            int bc = WqeDataSeg.byte_count(wqe, d) & 0x7fff_ffff; // bit 31 asks for start padding
+            if (lkey == INVALID_LKEY && bc == 0) break;
+            int chunk = Math.min(bc, n - done);
+            int r = mem.copy(lkey, WqeDataSeg.addr(wqe, d), chunk, src, so + done, true, pd, rlky);
+            if (r != MemoryAccess.OK) return r;
+            done += chunk;
+        }
+        return done == n ? MemoryAccess.OK : (int) CqeErrorSyndrome.LOCAL_LENGTH_ERR.value;
+    }
+}

@@ -1,0 +1,317 @@
+package io.prmkit.softhca.datapath;
+
+import io.prmkit.mlx5.CompletionMode;
+import io.prmkit.mlx5.CqeErrorSyndrome;
+import io.prmkit.mlx5.CqeOpcode;
+import io.prmkit.mlx5.EthCsFlags;
+import io.prmkit.mlx5.InlineMode;
+import io.prmkit.mlx5.SendWqeOpcode;
+import io.prmkit.mlx5.SqState;
+import io.prmkit.mlx5.Sqc;
+import io.prmkit.mlx5.Wq;
+import io.prmkit.mlx5.WqDoorbellRecord;
+import io.prmkit.mlx5.WqeCtrlSeg;
+import io.prmkit.mlx5.WqeDataSeg;
+import io.prmkit.mlx5.WqeEthSeg;
+import io.prmkit.mlx5.WqeInlineSeg;
+import io.prmkit.softhca.device.DeviceContext;
+import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Queues;
+import io.prmkit.softhca.wire.Ethernet;
+import io.prmkit.softhca.wire.ParsedFrame;
+import io.prmkit.softhca.wire.Port;
+import io.prmkit.softhca.wire.TxOffload;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Executes one SQ's WQEs (PRM "Send WQE format", "Ethernet Segment"): from the device's consumer
+ * counter up to the doorbell record's send counter, WQE by WQE (a WQE that wraps the ring end is
+ * read across it). SEND and LSO gather the frame from the inline headers, inline data segments and
+ * data segments (through {@link MemoryAccess}), apply the Ethernet segment's offloads and put the
+ * frames on the port; NOP does nothing; UMR rewrites a memory key ({@link Umr}). A CQE follows as
+ * {@code ce} asks; a failing WQE gets an error CQE with its {@code wqe_index} and the SQ moves to ERR,
+ * where it executes nothing until software takes it through RST back to RDY.
+ *
+ * <p>Vendor syndromes in error CQEs are the model's own (the PRM leaves them to firmware): see
+ * {@link #VENDOR_BAD_DS} and its neighbours.
+ */
+final class SendQueueEngine {
+    static final int MAX_WQEBBS = 16;
+    /** Largest LSO frame (headers + payload) the model accepts. */
+    static final int MAX_LSO = 256 * 1024;
+    static final int HEADROOM = 16;
+    static final int OK = 0;
+    static final int QP_OP = (int) CqeErrorSyndrome.LOCAL_QP_OP_ERR.value;
+    static final int LENGTH = (int) CqeErrorSyndrome.LOCAL_LENGTH_ERR.value;
+    static final int PROT = (int) CqeErrorSyndrome.LOCAL_PROT_ERR.value;
+    // Vendor syndromes (err_cqe.vendor_err_synd) the model reports; ours, documented in docs/soft-hca.md.
+    static final int VENDOR_BAD_DS = 0x01;
+    static final int VENDOR_BAD_OPCODE = 0x02;
+    static final int VENDOR_BAD_QPN_OR_INDEX = 0x03;
+    static final int VENDOR_INLINE_TOO_SHORT = 0x04;
+    static final int VENDOR_BAD_ETH_SEG = 0x05;
+    static final int VENDOR_DATA_SEG = 0x06;
+    static final int VENDOR_FRAME_LENGTH = 0x07;
+    static final int VENDOR_UMR = 0x08;
+    static final int VENDOR_INJECTED = 0x7f;
+
+    final Queues.Sq sq;
+    final int sqn;
+    private final DeviceContext ctx;
+    private final MemoryAccess mem;
+    private final Port port;
+    private final Counters counters;
+    private final Umr umr;
+    private final int logSize;
+    private final int mask;
+    private final RingView ring;
+    private final MemorySegment dbr;
+    private final int pd;
+    private final boolean rlky;
+    private final int minInline;
+    private final boolean regUmr;
+    CqState cq;
+    private final MemorySegment wqeCopy;
+    private final MemorySegment frame;
+    private final MemorySegment lsoOut;
+    private final ParsedFrame parsed = new ParsedFrame();
+    private final TxOffload.SegmentSink lsoSink = this::sendSegment;
+    private boolean lsoVlan;
+    private boolean lsoSvlan;
+    private int lsoTci;
+    /** Error injection: the WQE with this execution count fails with {@link #injectSyndrome}. */
+    long injectAt = -1;
+    int injectSyndrome;
+    long executed;
+    long errors;
+    /** Vendor syndrome of the last error (for tests and the error CQE). */
+    int lastVendor;
+
+    SendQueueEngine(Queues.Sq sq, DeviceContext ctx, MemoryAccess mem, Port port, Counters counters, CqState cq) {
+        this.sq = sq;
+        this.sqn = sq.sqn;
+        this.ctx = ctx;
+        this.mem = mem;
+        this.port = port;
+        this.counters = counters;
+        this.cq = cq;
+        this.umr = new Umr(ctx.objects(), mem);
+        MemorySegment sqc = sq.sqc;
+        long wq = Sqc.wq$BYTE_OFFSET;
+        this.logSize = Wq.log_wq_sz(sqc, wq);
+        this.mask = (1 << logSize) - 1;
+        this.ring = new RingView(sq.ring, 64L << logSize, ctx.iommu());
+        this.dbr = ctx.iommu().slice(Wq.dbr_addr(sqc, wq), WqDoorbellRecord.SIZE);
+        this.pd = Wq.pd(sqc, wq);
+        this.rlky = Sqc.rlky(sqc);
+        this.minInline = Sqc.min_wqe_inline_mode(sqc);
+        this.regUmr = Sqc.reg_umr(sqc);
+        Arena arena = Arena.ofAuto();
+        this.wqeCopy = arena.allocate(MAX_WQEBBS * 64, 64);
+        this.frame = arena.allocate(HEADROOM + MAX_LSO + 64, 64);
+        this.lsoOut = arena.allocate(HEADROOM + 65536 + 64, 64);
+    }
+
+    /** Runs posted WQEs (at most {@code budget}); returns how many ran. */
+    int process(int budget) {
+        if (sq.state != SqState.RDY$VALUE) return 0;
+        if (dbr == null) return 0;
+        int posted;
+        try {
+            posted = WqDoorbellRecord.send_counter(dbr);
+        } catch (IllegalStateException e) {
+            return 0;
+        }
+        int pc = sq.consumerCounter & 0xffff;
+        int n = 0;
+        while (pc != posted && n < budget) {
+            int avail = (posted - pc) & 0xffff;
+            int status = runOne(pc, avail);
+            n++;
+            if (status < 0) return n; // the SQ went to ERR; fail() set its counter
+            pc = (pc + status) & 0xffff;
+        }
+        sq.consumerCounter = pc;
+        return n;
+    }
+
+    /** Runs the WQE at {@code pc}; returns its WQEBB count, or -1 after an error CQE (SQ now in ERR). */
+    private int runOne(int pc, int avail) {
+        long off = (long) (pc & mask) << 6;
+        MemorySegment first = ring.slice(off, 64);
+        if (first == null) return fail(pc, 0, PROT, VENDOR_DATA_SEG, 1);
+        MemorySegment w;
+        long wo;
+        int ds;
+        try {
+            ds = WqeCtrlSeg.ds(first, 0);
+            int nbb = Math.max(1, (ds + 3) >>> 2);
+            int opcode = WqeCtrlSeg.opcode(first, 0);
+            if (ds == 0 || nbb > MAX_WQEBBS || nbb > avail || nbb > mask + 1) {
+                return fail(pc, opcode, QP_OP, VENDOR_BAD_DS, 1);
+            }
+            if ((pc & mask) + nbb <= mask + 1 && ring.whole != null) {
+                w = ring.whole;
+                wo = off;
+            } else {
+                if (!ring.copyWrapped(off, nbb * 64, wqeCopy)) return fail(pc, opcode, PROT, VENDOR_DATA_SEG, nbb);
+                w = wqeCopy;
+                wo = 0;
+            }
+            executed++;
+            if (executed == injectAt) return fail(pc, opcode, injectSyndrome, VENDOR_INJECTED, nbb);
+            if (WqeCtrlSeg.qpn(w, wo) != sqn || WqeCtrlSeg.wqe_index(w, wo) != pc) {
+                return fail(pc, opcode, QP_OP, VENDOR_BAD_QPN_OR_INDEX, nbb);
+            }
+            int bytes;
+            if (opcode == SendWqeOpcode.SEND$VALUE || opcode == SendWqeOpcode.LSO$VALUE) {
+                bytes = send(w, wo, ds, opcode == SendWqeOpcode.LSO$VALUE);
+            } else if (opcode == SendWqeOpcode.NOP$VALUE) {
+                bytes = 0;
+            } else if (opcode == SendWqeOpcode.UMR$VALUE && regUmr) {
+                int r = umr.execute(w, wo, ds, pd, rlky, frame);
+                bytes = r == OK ? 0 : -((r << 8) | VENDOR_UMR);
+            } else {
+                return fail(pc, opcode, QP_OP, VENDOR_BAD_OPCODE, nbb);
+            }
+            if (bytes < 0) {
+                int code = -bytes;
+                return fail(pc, opcode, code >>> 8, code & 0xff, nbb);
+            }
+            int ce = WqeCtrlSeg.ce(w, wo);
+            if (ce == CompletionMode.CQE_ALWAYS$VALUE || ce == CompletionMode.CQE_AND_EQE$VALUE) {
+                complete(pc, opcode, bytes, WqeCtrlSeg.se(w, wo), ce == CompletionMode.CQE_AND_EQE$VALUE);
+            }
+            return nbb;
+        } catch (IllegalStateException | IndexOutOfBoundsException e) {
+            // The ring's memory went away under the device (freed while mapped): a DMA fault.
+            mem.dmaFaults++;
+            return fail(pc, 0, PROT, VENDOR_DATA_SEG, 1);
+        }
+    }
+
+    private static int err(int syndrome, int vendor) {
+        return -((syndrome << 8) | vendor);
+    }
+
+    /** Gathers, offloads and transmits a SEND or LSO WQE; bytes put on the wire, or an encoded error. */
+    private int send(MemorySegment w, long wo, int ds, boolean lso) {
+        if (ds < 2) return err(QP_OP, VENDOR_BAD_DS);
+        long eth = wo + 16;
+        int mss = WqeEthSeg.mss(w, eth);
+        if (lso != (mss != 0)) return err(QP_OP, VENDOR_BAD_ETH_SEG);
+        boolean vlan = WqeEthSeg.insert_vlan(w, eth);
+        int used = 2;
+        long at = HEADROOM;
+        int inlineHeaders = 0;
+        if (!vlan) {
+            inlineHeaders = WqeEthSeg.inline_hdr_sz(w, eth);
+            if (inlineHeaders > 0) {
+                int more = Math.max(0, inlineHeaders - 2);
+                used += (more + 15) >>> 4;
+                if (used > ds) return err(QP_OP, VENDOR_BAD_ETH_SEG);
+                MemorySegment.copy(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, frame, at, Math.min(2, inlineHeaders));
+                if (more > 0) MemorySegment.copy(w, wo + 32, frame, at + 2, more);
+                at += inlineHeaders;
+            }
+        }
+        while (used < ds) {
+            long seg = wo + ((long) used << 4);
+            if (WqeInlineSeg.inline_flag(w, seg)) {
+                int n = WqeInlineSeg.byte_count(w, seg);
+                int units = (4 + n + 15) >>> 4;
+                if (used + units > ds) return err(QP_OP, VENDOR_DATA_SEG);
+                MemorySegment.copy(w, seg + 4, frame, at, n);
+                at += n;
+                used += units;
+            } else {
+                int n = WqeDataSeg.byte_count(w, seg);
+                if (n < 0 || at - HEADROOM + n > (lso ? MAX_LSO : 65536)) return err(LENGTH, VENDOR_FRAME_LENGTH);
+                int r = mem.copy(WqeDataSeg.lkey(w, seg), WqeDataSeg.addr(w, seg), n, frame, at, false, pd, rlky);
+                if (r != OK) return err(r, VENDOR_DATA_SEG);
+                at += n;
+                used++;
+            }
+        }
+        int len = (int) (at - HEADROOM);
+        if (len < Ethernet.ETH_HLEN) return err(LENGTH, VENDOR_FRAME_LENGTH);
+        ParsedFrame f = parsed.parse(frame, HEADROOM, len, false);
+        if (minInline != InlineMode.NONE$VALUE && inlineHeaders < required(f)) return err(QP_OP, VENDOR_INLINE_TOO_SHORT);
+        int cs = WqeEthSeg.cs_flags(w, eth);
+        boolean svlan = vlan && WqeEthSeg.svlan(w, eth);
+        int tci = vlan ? WqeEthSeg.vlan_tci(w, eth) : 0;
+        if (lso) {
+            if (f.l4 != ParsedFrame.L4.TCP && f.l4 != ParsedFrame.L4.UDP) return err(QP_OP, VENDOR_BAD_ETH_SEG);
+            if (f.l4Offset + f.l4HeaderLength + mss > 65536 - 64) return err(LENGTH, VENDOR_FRAME_LENGTH);
+            int seg = f.l4Offset + f.l4HeaderLength + Math.min(mss, f.payloadLength);
+            if (seg + (vlan ? 4 : 0) > port.maxFrame(f.vlanCount + (vlan ? 1 : 0))) return err(LENGTH, VENDOR_FRAME_LENGTH);
+            lsoVlan = vlan;
+            lsoSvlan = svlan;
+            lsoTci = tci;
+            TxOffload.segment(frame, HEADROOM, f, mss, lsoOut, HEADROOM, lsoSink);
+            return len;
+        }
+        if (len + (vlan ? 4 : 0) > port.maxFrame(f.vlanCount + (vlan ? 1 : 0))) return err(LENGTH, VENDOR_FRAME_LENGTH);
+        if ((cs & EthCsFlags.L3_CSUM$MASK) != 0) TxOffload.fillL3Checksum(frame, HEADROOM, f);
+        if ((cs & EthCsFlags.L4_CSUM$MASK) != 0) TxOffload.fillL4Checksum(frame, HEADROOM, f);
+        long start = HEADROOM;
+        if (vlan) {
+            start = TxOffload.insertVlan(frame, start, svlan, tci);
+            len += 4;
+        }
+        transmit(frame, start, len);
+        return len;
+    }
+
+    /** Bytes of headers {@code min_wqe_inline_mode} requires inline. */
+    private int required(ParsedFrame f) {
+        if (minInline == InlineMode.L2$VALUE) return f.l3Offset;
+        if (minInline == InlineMode.IP$VALUE) return f.l3 == ParsedFrame.L3.NONE ? f.l3Offset : f.l3Offset + f.l3HeaderLength;
+        if (f.l4 == ParsedFrame.L4.TCP || f.l4 == ParsedFrame.L4.UDP) return f.l4Offset + f.l4HeaderLength;
+        return f.l3 == ParsedFrame.L3.NONE ? f.l3Offset : f.l3Offset + f.l3HeaderLength;
+    }
+
+    private void sendSegment(MemorySegment buf, long start, int len) {
+        if (lsoVlan) {
+            start = TxOffload.insertVlan(buf, start, lsoSvlan, lsoTci);
+            len += 4;
+        }
+        transmit(buf, start, len);
+    }
+
+    private void transmit(MemorySegment buf, long start, int len) {
+        len = TxOffload.pad(buf, start, len);
+        if (port.transmit(buf, start, len)) counters.countTx(buf, start, len);
+        else counters.txDropped++;
+    }
+
+    private void complete(int pc, int opcode, int bytes, boolean se, boolean event) {
+        CqState c = cq;
+        if (c == null) return;
+        MemorySegment s = c.reserve();
+        if (s == null) return;
+        c.body(s).wqe_counter(pc).s_wqe_opcode(opcode).qpn(sqn).byte_cnt(bytes).se(se).write();
+        c.publish(s, CqeOpcode.REQ, event);
+    }
+
+    /** Error CQE for the WQE at {@code pc}, SQ to ERR; returns -1. */
+    private int fail(int pc, int opcode, int syndrome, int vendor, int nbb) {
+        errors++;
+        lastVendor = vendor;
+        sq.state = SqState.ERR$VALUE;
+        counters.txErrors++;
+        CqState c = cq;
+        if (c != null) {
+            MemorySegment s = c.reserve();
+            if (s != null) {
+                c.errBody(s).syndrome(syndrome).vendor_err_synd(vendor).s_wqe_opcode(opcode).qpn(sqn).wqe_counter(pc).write();
+                c.publish(s, CqeOpcode.REQ_ERR, false);
+            }
+        }
+        // The failed WQE is consumed: after ERR -> RST -> RDY software starts from its own counter.
+        sq.consumerCounter = (pc + nbb) & 0xffff;
+        return -1;
+    }
+}

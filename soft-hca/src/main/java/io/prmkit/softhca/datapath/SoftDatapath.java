@@ -1,0 +1,406 @@
+package io.prmkit.softhca.datapath;
+
+import io.prmkit.mlx5.CqArmDoorbell;
+import io.prmkit.mlx5.CqeRssIp;
+import io.prmkit.mlx5.CqeRssL4;
+import io.prmkit.mlx5.EqDoorbell;
+import io.prmkit.mlx5.Eqe;
+import io.prmkit.mlx5.EqeType;
+import io.prmkit.mlx5.PortChangeSubtype;
+import io.prmkit.mlx5.RxHashFieldSelect;
+import io.prmkit.mlx5.RxHashFields;
+import io.prmkit.mlx5.RxHashFn;
+import io.prmkit.mlx5.TirDispType;
+import io.prmkit.mlx5.Tirc;
+import io.prmkit.mlx5.UarPage;
+import io.prmkit.softhca.device.Datapath;
+import io.prmkit.softhca.device.DeviceContext;
+import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Queues;
+import io.prmkit.softhca.wire.FrameSink;
+import io.prmkit.softhca.wire.ParsedFrame;
+import io.prmkit.softhca.wire.Port;
+import io.prmkit.softhca.wire.Toeplitz;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The soft HCA's datapath: doorbells in, WQEs executed, frames out on the port, frames in through
+ * steering into RQs, CQEs and completion events back. Doorbells arrive on the driver's thread
+ * ({@link #uarWrite}) and are only recorded; the work runs on the device thread in {@link #poll}
+ * (in step mode, inside the test's step). An SQ doorbell starts every SQ whose doorbell record
+ * moved past what the device executed (at most {@link #BUDGET} WQEs per SQ per poll); CQ arm and EQ
+ * doorbells are applied in the order written.
+ *
+ * <p>Frames from the wire arrive in {@link #receive}: on the device thread for a loopback wire, and
+ * are then received at once; from the peer device's thread for a joined wire, and are then copied
+ * into an inbox of {@link #INBOX_SLOTS} frames that this device's thread drains in its next poll (a
+ * full inbox drops the frame, counted as a port discard), so all of a device's work stays on its own
+ * thread.
+ */
+public final class SoftDatapath implements Datapath, FrameSink {
+    /** WQEs one SQ may execute per poll before others get a turn. */
+    public static final int BUDGET = 256;
+    /** Frames a joined peer may have in flight to this device before they are dropped. */
+    public static final int INBOX_SLOTS = 512;
+    private static final int SLOT = 16 + Port.MAX_MTU + 64;
+    private static final long CQ_DOORBELL = UarPage.cq_doorbell$BYTE_OFFSET;
+    private static final long EQ_ARM = UarPage.eq_doorbell_arm$BYTE_OFFSET;
+    private static final long EQ_NO_ARM = UarPage.eq_doorbell_no_arm$BYTE_OFFSET;
+    private static final long BLUEFLAME = UarPage.bf_registers$BYTE_OFFSET;
+
+    private final DeviceContext ctx;
+    private final Port port;
+    private final MemoryAccess mem;
+    private final Counters counters;
+    private final Steering steering;
+    private final ParsedFrame rxParsed = new ParsedFrame();
+    private final ReentrantLock lock = new ReentrantLock();
+    private final Map<Integer, SendQueueEngine> sqEngines = new HashMap<>();
+    private final Map<Integer, ReceiveQueueEngine> rqEngines = new HashMap<>();
+    private final Map<Integer, CqState> cqStates = new HashMap<>();
+    private final Map<Integer, TirState> tirStates = new HashMap<>();
+    // Doorbells recorded on the driver's thread: kind and value, in order (a small ring under a lock).
+    private final long[] pending = new long[2048];
+    private int pendingHead;
+    private int pendingCount;
+    private volatile boolean sqRung;
+    private final MemorySegment word = Arena.ofAuto().allocate(8, 8);
+    private static final java.lang.foreign.ValueLayout.OfLong BE64 =
+            java.lang.foreign.ValueLayout.JAVA_LONG.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+    private static final java.lang.foreign.ValueLayout.OfInt BE32 =
+            java.lang.foreign.ValueLayout.JAVA_INT.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+    private long rxDropped;
+    private volatile MemorySegment inbox;
+    private final java.util.concurrent.atomic.AtomicLong inHead = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong inTail = new java.util.concurrent.atomic.AtomicLong();
+    /** Error injection set by {@link #failWqe}: SQ number, WQEs to let pass, syndrome. */
+    private final Map<Integer, long[]> injections = new HashMap<>();
+
+    public SoftDatapath(DeviceContext ctx, Port port) {
+        this.ctx = ctx;
+        this.port = port;
+        this.mem = new MemoryAccess(ctx.objects(), ctx.iommu());
+        this.counters = new Counters(ctx.objects().vportCounters);
+        this.steering = new Steering(ctx.objects());
+        port.setSink(this);
+        port.setLinkListener(this::linkChanged);
+        ctx.objects().port.linkUp = port.linkUp();
+        ctx.objects().port.counters = port.counters(); // PPCNT reads the wire port's counters
+    }
+
+    public Port port() {
+        return port;
+    }
+
+    // ---- doorbells (driver thread) ----
+
+    @Override
+    public void uarWrite(int uarIndex, long offset, long value, int bytes) {
+        if (offset >= BLUEFLAME) {
+            sqRung = true;
+        } else if (offset == CQ_DOORBELL || offset == EQ_ARM || offset == EQ_NO_ARM) {
+            synchronized (pending) {
+                if (pendingCount + 2 <= pending.length) {
+                    int tail = (pendingHead + pendingCount) % pending.length;
+                    pending[tail] = offset << 8 | bytes;
+                    pending[(tail + 1) % pending.length] = value;
+                    pendingCount += 2;
+                }
+            }
+        } else {
+            return;
+        }
+        ctx.wake();
+    }
+
+    // ---- device thread ----
+
+    @Override
+    public boolean poll() {
+        lock.lock();
+        try {
+            boolean did = drainDoorbells();
+            syncPort();
+            did |= drainInbox();
+            if (sqRung) {
+                sqRung = false;
+                for (Queues.Sq sq : ctx.objects().sqs.values()) {
+                    SendQueueEngine e = sqEngine(sq);
+                    int n = e.process(BUDGET);
+                    if (n > 0) did = true;
+                    if (n == BUDGET) sqRung = true; // more to do: come back
+                }
+            }
+            return did;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private boolean drainDoorbells() {
+        boolean did = false;
+        while (true) {
+            long kind;
+            long value;
+            synchronized (pending) {
+                if (pendingCount == 0) return did;
+                kind = pending[pendingHead];
+                value = pending[(pendingHead + 1) % pending.length];
+                pendingHead = (pendingHead + 2) % pending.length;
+                pendingCount -= 2;
+            }
+            did = true;
+            long offset = kind >>> 8;
+            int bytes = (int) (kind & 0xff);
+            if (offset == CQ_DOORBELL && bytes == 8) {
+                word.set(BE64, 0, value);
+                CqState c = cqState(CqArmDoorbell.cqn(word));
+                if (c != null) c.arm(CqArmDoorbell.consumer_index(word));
+            } else if (offset == EQ_ARM || offset == EQ_NO_ARM) {
+                word.set(BE32, 0, (int) (bytes == 8 ? value >>> 32 : value));
+                ctx.events().doorbell(EqDoorbell.eqn(word), EqDoorbell.consumer_index(word), offset == EQ_ARM);
+            }
+        }
+    }
+
+    /** The port follows the control path's PMTU and PAOS settings. */
+    private void syncPort() {
+        var p = ctx.objects().port;
+        if (p.adminMtu != port.mtu() && p.adminMtu >= 68 && p.adminMtu <= Port.MAX_MTU) port.setMtu(p.adminMtu);
+        boolean up = p.adminStatus == 1;
+        if (up != port.adminUp()) port.setAdminUp(up);
+    }
+
+    private SendQueueEngine sqEngine(Queues.Sq sq) {
+        SendQueueEngine e = sqEngines.get(sq.sqn);
+        if (e == null || e.sq != sq) {
+            e = new SendQueueEngine(sq, ctx, mem, port, counters, null);
+            sqEngines.put(sq.sqn, e);
+            long[] inj = injections.remove(sq.sqn);
+            if (inj != null) {
+                e.injectAt = inj[0];
+                e.injectSyndrome = (int) inj[1];
+            }
+        }
+        e.cq = cqState(io.prmkit.mlx5.Sqc.cqn(sq.sqc));
+        return e;
+    }
+
+    private CqState cqState(int cqn) {
+        Queues.Cq cq = ctx.objects().cqs.get(cqn);
+        if (cq == null) return null;
+        CqState s = cqStates.get(cqn);
+        if (s == null || s.cq != cq) {
+            s = new CqState(cq, ctx);
+            cqStates.put(cqn, s);
+        }
+        return s;
+    }
+
+    private ReceiveQueueEngine rqEngine(int rqn) {
+        Queues.Rq rq = ctx.objects().rqs.get(rqn);
+        if (rq == null) return null;
+        ReceiveQueueEngine e = rqEngines.get(rqn);
+        if (e == null || e.rq != rq) {
+            e = new ReceiveQueueEngine(rq, ctx, mem, null);
+            rqEngines.put(rqn, e);
+        }
+        e.cq = cqState(io.prmkit.mlx5.Rqc.cqn(rq.rqc));
+        return e;
+    }
+
+    // ---- receive ----
+
+    @Override
+    public void receive(Port from, MemorySegment frame, long off, int len) {
+        if (lock.isHeldByCurrentThread()) {
+            rx(frame, off, len); // loopback: we are the device thread
+            return;
+        }
+        // From a joined peer's thread (one producer per port): into the inbox for our own thread.
+        if (inbox == null) {
+            synchronized (inHead) {
+                if (inbox == null) inbox = Arena.ofAuto().allocate((long) SLOT * INBOX_SLOTS, 64);
+            }
+        }
+        long t = inTail.get();
+        if (t - inHead.get() >= INBOX_SLOTS || len > SLOT - 16) {
+            port.counters().rxDiscards++;
+            return;
+        }
+        long at = (t % INBOX_SLOTS) * SLOT;
+        inbox.set(java.lang.foreign.ValueLayout.JAVA_INT, at, len);
+        MemorySegment.copy(frame, off, inbox, at + 16, len);
+        inTail.set(t + 1);
+        ctx.wake();
+    }
+
+    private boolean drainInbox() {
+        MemorySegment in = inbox;
+        if (in == null) return false;
+        boolean did = false;
+        for (long h = inHead.get(); h != inTail.get(); h++) {
+            long at = (h % INBOX_SLOTS) * SLOT;
+            rx(in, at + 16, in.get(java.lang.foreign.ValueLayout.JAVA_INT, at));
+            inHead.set(h + 1);
+            did = true;
+        }
+        return did;
+    }
+
+    private void rx(MemorySegment frame, long off, int len) {
+        ParsedFrame f = rxParsed.parse(frame, off, len, true);
+        steering.fill(f, frame, off);
+        steering.flowTag = 0;
+        if (!steering.lookup()) {
+            rxDropped++;
+            port.counters().rxDiscards++;
+            return;
+        }
+        TirState t = tirState(steering.tirn);
+        if (t == null) {
+            rxDropped++;
+            port.counters().rxDiscards++;
+            return;
+        }
+        int rqn;
+        int hash = 0;
+        if (t.indirect) {
+            Objects.Rqt rqt = ctx.objects().rqts.get(t.rqtn);
+            if (rqt == null || rqt.rqns == null || rqt.rqns.length == 0) {
+                rxDropped++;
+                return;
+            }
+            hash = t.hash(f, frame, off);
+            int n = rqt.rqns.length;
+            rqn = rqt.rqns[(n & (n - 1)) == 0 ? hash & (n - 1) : Integer.remainderUnsigned(hash, n)];
+        } else {
+            rqn = t.rqn;
+        }
+        ReceiveQueueEngine e = rqEngine(rqn);
+        if (e == null || !e.deliver(frame, off, len, f, hash, t.lastIp, t.lastL4, steering.flowTag)) {
+            rxDropped++;
+            port.counters().rxDiscards++;
+            return;
+        }
+        counters.countRx(frame, off, len);
+    }
+
+    private TirState tirState(int tirn) {
+        Objects.Tir tir = ctx.objects().tirs.get(tirn);
+        if (tir == null) return null;
+        TirState s = tirStates.get(tirn);
+        if (s == null || s.tir != tir) {
+            s = new TirState(tir);
+            tirStates.put(tirn, s);
+        }
+        return s;
+    }
+
+    /** A TIR's dispatch, read once from its context: direct RQ, or RQT with its Toeplitz hash. */
+    private static final class TirState {
+        final Objects.Tir tir;
+        final boolean indirect;
+        final int rqn;
+        final int rqtn;
+        final Toeplitz toeplitz;
+        final boolean ipv6;
+        final boolean udp;
+        final int fields;
+        int lastIp;
+        int lastL4;
+
+        TirState(Objects.Tir tir) {
+            this.tir = tir;
+            MemorySegment c = tir.tirc();
+            indirect = Tirc.disp_type(c) == TirDispType.INDIRECT$VALUE;
+            rqn = Tirc.inline_rqn(c);
+            rqtn = Tirc.indirect_table(c);
+            if (indirect && Tirc.rx_hash_fn(c) == RxHashFn.TOEPLITZ$VALUE) {
+                byte[] key = new byte[Tirc.rx_hash_toeplitz_key$COUNT * 4];
+                MemorySegment.copy(c, Tirc.rx_hash_toeplitz_key$BYTE_OFFSET, MemorySegment.ofArray(key), 0, key.length);
+                toeplitz = new Toeplitz(key);
+            } else {
+                toeplitz = null;
+            }
+            long sel = Tirc.rx_hash_field_selector_outer$BYTE_OFFSET;
+            ipv6 = RxHashFieldSelect.l3_prot_type(c, sel);
+            udp = RxHashFieldSelect.l4_prot_type(c, sel);
+            fields = RxHashFieldSelect.selected_fields(c, sel);
+        }
+
+        /** Toeplitz over the selected fields, when the frame is of the selected L3/L4 type; 0 otherwise. */
+        int hash(ParsedFrame f, MemorySegment fr, long off) {
+            lastIp = CqeRssIp.NONE$VALUE;
+            lastL4 = CqeRssL4.NONE$VALUE;
+            if (toeplitz == null || f.l3 != (ipv6 ? ParsedFrame.L3.IPV6 : ParsedFrame.L3.IPV4)) return 0;
+            int alen = ipv6 ? 16 : 4;
+            long src = off + f.l3Offset + (ipv6 ? 8 : 12);
+            int h = 0;
+            int pos = 0;
+            if ((fields & RxHashFields.SRC_IP$MASK) != 0) {
+                h = toeplitz.hash(h, pos, fr, src, alen);
+                pos += alen;
+            }
+            if ((fields & RxHashFields.DST_IP$MASK) != 0) {
+                h = toeplitz.hash(h, pos, fr, src + alen, alen);
+                pos += alen;
+            }
+            if (pos > 0) lastIp = ipv6 ? CqeRssIp.IPV6$VALUE : CqeRssIp.IPV4$VALUE;
+            boolean l4 = f.l4 == (udp ? ParsedFrame.L4.UDP : ParsedFrame.L4.TCP);
+            if (l4 && (fields & (RxHashFields.L4_SPORT$MASK | RxHashFields.L4_DPORT$MASK)) != 0) {
+                if ((fields & RxHashFields.L4_SPORT$MASK) != 0) {
+                    h = toeplitz.hash16(h, pos, f.srcPort);
+                    pos += 2;
+                }
+                if ((fields & RxHashFields.L4_DPORT$MASK) != 0) h = toeplitz.hash16(h, pos, f.dstPort);
+                lastL4 = udp ? CqeRssL4.UDP$VALUE : CqeRssL4.TCP$VALUE;
+            }
+            return h;
+        }
+    }
+
+    // ---- link ----
+
+    private void linkChanged(Port p, boolean up) {
+        ctx.objects().port.linkUp = up;
+        int num = p.number();
+        ctx.events().post((int) EqeType.PORT_CHANGE.value, (int) (up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN).value,
+                e -> Eqe.Device.port_num$set(e, num));
+    }
+
+    // ---- faults and counters for tests and commands ----
+
+    /**
+     * Makes the {@code nth} WQE (1 = the next one) that SQ {@code sqn} executes from now on fail with
+     * an error CQE of {@code syndrome} (vendor syndrome 0x7f), as a device fault would.
+     */
+    public void failWqe(int sqn, long nth, int syndrome) {
+        lock.lock();
+        try {
+            SendQueueEngine e = sqEngines.get(sqn);
+            if (e != null && ctx.objects().sqs.get(sqn) == e.sq) {
+                e.injectAt = e.executed + nth;
+                e.injectSyndrome = syndrome;
+            } else {
+                injections.put(sqn, new long[] {nth, syndrome});
+            }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Frames received but dropped (no steering match, no TIR/RQ, no WQE). */
+    public long rxDropped() {
+        return rxDropped;
+    }
+
+    /** DMA faults the datapath met (also counted by the IOMMU). */
+    public long dmaFaults() {
+        return mem.dmaFaults;
+    }
+}

@@ -1,0 +1,175 @@
+package io.prmkit.softhca.datapath;
+
+import io.prmkit.mlx5.DestFormatStruct;
+import io.prmkit.mlx5.ExtendedDestFormat;
+import io.prmkit.mlx5.FlowContext;
+import io.prmkit.mlx5.FlowContextAction;
+import io.prmkit.mlx5.FlowDestinationType;
+import io.prmkit.mlx5.FlowTableContext;
+import io.prmkit.mlx5.FlowTableMissAction;
+import io.prmkit.mlx5.FteMatchParam;
+import io.prmkit.mlx5.FteMatchSetLyr24;
+import io.prmkit.mlx5.Ipv4Layout;
+import io.prmkit.mlx5.Ipv6Layout;
+import io.prmkit.mlx5.Ipv6LayoutIpv4LayoutAuto;
+import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.softhca.device.DeviceObjects;
+import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.wire.Ethernet;
+import io.prmkit.softhca.wire.ParsedFrame;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+
+/**
+ * NIC receive steering (PRM "Flow Table"): the frame's outer headers are written into an
+ * {@code fte_match_param} (through the generated setters), then the root table's entries are tried
+ * in index order: an entry matches when, in every match block its group enables, the frame's bytes
+ * and the entry's {@code match_value} agree under the group's criteria mask. Blocks the model does not
+ * fill (misc, inner headers, ...) read as zero. The first match decides: DROP, or FWD_DEST to a TIR
+ * or to another flow table (at most {@link #MAX_CHAIN} tables deep); a miss follows the table's miss
+ * action (FWD to {@code table_miss_id}, otherwise drop).
+ */
+final class Steering {
+    static final int MAX_CHAIN = 8;
+    private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
+    /** Byte offset and size of each match block, in match_criteria_enable bit order. */
+    private static final long[] BLOCK_OFFSET;
+    private static final long[] BLOCK_SIZE;
+
+    static {
+        List<PrmLayout.Field> blocks = FteMatchParam.LAYOUT.fields().stream().filter(f -> !f.reserved() && f.kind() == PrmLayout.Kind.STRUCT).toList();
+        BLOCK_OFFSET = new long[blocks.size()];
+        BLOCK_SIZE = new long[blocks.size()];
+        for (int i = 0; i < blocks.size(); i++) {
+            BLOCK_OFFSET[i] = blocks.get(i).byteOffset();
+            BLOCK_SIZE[i] = blocks.get(i).bitWidth() / 8;
+        }
+    }
+
+    private final DeviceObjects objects;
+    private final MemorySegment pkt = Arena.ofAuto().allocate(FteMatchParam.SIZE, 8);
+    /** Result of {@link #lookup}: TIR number, flow tag. */
+    int tirn;
+    int flowTag;
+    long misses;
+    long drops;
+
+    Steering(DeviceObjects objects) {
+        this.objects = objects;
+    }
+
+    /** Fills the outer-header block of the frame's match parameters. */
+    void fill(ParsedFrame f, MemorySegment fr, long off) {
+        long o = FteMatchParam.outer_headers$BYTE_OFFSET;
+        FteMatchSetLyr24.clear(pkt, o);
+        FteMatchSetLyr24.dmac_47_16$setUnchecked(pkt, o, fr.get(Ckb.BE32, off));
+        FteMatchSetLyr24.dmac_15_0$setUnchecked(pkt, o, fr.get(Ckb.BE16, off + 4));
+        FteMatchSetLyr24.smac_47_16$setUnchecked(pkt, o, fr.get(Ckb.BE32, off + 6));
+        FteMatchSetLyr24.smac_15_0$setUnchecked(pkt, o, fr.get(Ckb.BE16, off + 10));
+        FteMatchSetLyr24.ethertype$setUnchecked(pkt, o, f.ethertype);
+        if (f.vlanCount > 0) {
+            FteMatchSetLyr24.cvlan_tag$set(pkt, o, f.outerTpid == Ethernet.TYPE_VLAN);
+            FteMatchSetLyr24.svlan_tag$set(pkt, o, f.outerTpid == Ethernet.TYPE_QINQ);
+            FteMatchSetLyr24.first_prio$setUnchecked(pkt, o, f.outerTci >>> 13);
+            FteMatchSetLyr24.first_cfi$set(pkt, o, (f.outerTci & 0x1000) != 0);
+            FteMatchSetLyr24.first_vid$setUnchecked(pkt, o, f.outerTci);
+        }
+        if (f.l3 == ParsedFrame.L3.NONE) return;
+        boolean v4 = f.l3 == ParsedFrame.L3.IPV4;
+        FteMatchSetLyr24.ip_version$setUnchecked(pkt, o, v4 ? 4 : 6);
+        FteMatchSetLyr24.ip_protocol$setUnchecked(pkt, o, f.ipProtocol);
+        FteMatchSetLyr24.ip_dscp$setUnchecked(pkt, o, f.ipDscp);
+        FteMatchSetLyr24.frag$set(pkt, o, f.ipFragment);
+        FteMatchSetLyr24.ttl_hoplimit$setUnchecked(pkt, o, f.ttl);
+        long l3 = off + f.l3Offset;
+        long src = o + FteMatchSetLyr24.src_ipv4_src_ipv6$BYTE_OFFSET;
+        long dst = o + FteMatchSetLyr24.dst_ipv4_dst_ipv6$BYTE_OFFSET;
+        if (v4) {
+            FteMatchSetLyr24.ipv4_ihl$setUnchecked(pkt, o, f.l3HeaderLength / 4);
+            Ipv4Layout.ipv4$set(pkt, src + Ipv6LayoutIpv4LayoutAuto.ipv4_layout$BYTE_OFFSET, fr.get(Ckb.BE32, l3 + 12));
+            Ipv4Layout.ipv4$set(pkt, dst + Ipv6LayoutIpv4LayoutAuto.ipv4_layout$BYTE_OFFSET, fr.get(Ckb.BE32, l3 + 16));
+        } else {
+            MemorySegment.copy(fr, l3 + 8, pkt, src + Ipv6LayoutIpv4LayoutAuto.ipv6_layout$BYTE_OFFSET + Ipv6Layout.ipv6$BYTE_OFFSET, 16);
+            MemorySegment.copy(fr, l3 + 24, pkt, dst + Ipv6LayoutIpv4LayoutAuto.ipv6_layout$BYTE_OFFSET + Ipv6Layout.ipv6$BYTE_OFFSET, 16);
+        }
+        if (f.l4 == ParsedFrame.L4.TCP) {
+            FteMatchSetLyr24.tcp_sport$setUnchecked(pkt, o, f.srcPort);
+            FteMatchSetLyr24.tcp_dport$setUnchecked(pkt, o, f.dstPort);
+            FteMatchSetLyr24.tcp_flags$setUnchecked(pkt, o, f.tcpFlags);
+        } else if (f.l4 == ParsedFrame.L4.UDP) {
+            FteMatchSetLyr24.udp_sport$setUnchecked(pkt, o, f.srcPort);
+            FteMatchSetLyr24.udp_dport$setUnchecked(pkt, o, f.dstPort);
+        }
+    }
+
+    /** Steers the frame filled by {@link #fill}; true with {@link #tirn} set, false when dropped. */
+    boolean lookup() {
+        int tableId = objects.nicRxRoot;
+        for (int depth = 0; depth < MAX_CHAIN && tableId >= 0; depth++) {
+            Objects.FlowTable t = objects.flowTables.get(tableId);
+            if (t == null) break;
+            Objects.FlowEntry e = match(t);
+            if (e == null) {
+                misses++;
+                MemorySegment c = t.context;
+                if (FlowTableContext.table_miss_action(c) == FlowTableMissAction.FWD$VALUE) {
+                    tableId = FlowTableContext.table_miss_id(c);
+                    continue;
+                }
+                break;
+            }
+            MemorySegment fc = e.flowContext();
+            int action = FlowContext.action(fc);
+            if ((action & FlowContextAction.DROP$MASK) != 0 || (action & FlowContextAction.FWD_DEST$MASK) == 0) break;
+            flowTag = FlowContext.flow_tag(fc);
+            int n = FlowContext.destination_list_size(fc);
+            long stride = FlowContext.extended_destination(fc) ? ExtendedDestFormat.SIZE : DestFormatStruct.SIZE;
+            int next = -1;
+            for (int i = 0; i < n; i++) {
+                long d = FlowContext.destination$BYTE_OFFSET + i * stride;
+                if (d + DestFormatStruct.SIZE > fc.byteSize()) break;
+                int type = DestFormatStruct.destination_type(fc, d);
+                if (type == FlowDestinationType.TIR$VALUE) {
+                    tirn = DestFormatStruct.destination_id(fc, d);
+                    return true;
+                }
+                if (type == FlowDestinationType.FLOW_TABLE$VALUE && next < 0) next = DestFormatStruct.destination_id(fc, d);
+            }
+            tableId = next;
+        }
+        drops++;
+        return false;
+    }
+
+    private Objects.FlowEntry match(Objects.FlowTable t) {
+        for (Objects.FlowEntry e : t.entries.values()) {
+            Objects.FlowGroup g = t.groups.get(e.groupId());
+            if (g != null && matches(g, e.flowContext())) return e;
+        }
+        return null;
+    }
+
+    private boolean matches(Objects.FlowGroup g, MemorySegment fc) {
+        int enable = g.criteriaEnable();
+        MemorySegment mask = g.criteria();
+        long value = FlowContext.match_value$BYTE_OFFSET;
+        for (int b = 0; b < BLOCK_OFFSET.length; b++) {
+            if ((enable & (1 << b)) == 0) continue;
+            long o = BLOCK_OFFSET[b];
+            for (long i = 0; i < BLOCK_SIZE[b]; i += 8) {
+                long m = mask.get(U64, o + i);
+                if (m != 0 && ((pkt.get(U64, o + i) ^ fc.get(U64, value + o + i)) & m) != 0) return false;
+            }
+        }
+        return true;
+    }
+
+    /** Frame byte access in network order (frame bytes are not PRM structures). */
+    private static final class Ckb {
+        static final ValueLayout.OfInt BE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+        static final ValueLayout.OfShort BE16x = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+        static final ValueLayout.OfShort BE16 = BE16x;
+    }
+}

@@ -1,0 +1,175 @@
+package io.prmkit.softhca.datapath;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.prmkit.mlx5.CompletionMode;
+import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeOpcode;
+import io.prmkit.mlx5.ErrCqe;
+import io.prmkit.mlx5.EthCsFlags;
+import io.prmkit.mlx5.InlineMode;
+import io.prmkit.mlx5.Mkc;
+import io.prmkit.mlx5.MkcAccessMode;
+import io.prmkit.mlx5.SendWqeOpcode;
+import io.prmkit.mlx5.SqState;
+import io.prmkit.mlx5.UmrCtrlFlags;
+import io.prmkit.mlx5.UmrMkeyMask;
+import io.prmkit.mlx5.WqeCtrlSeg;
+import io.prmkit.mlx5.WqeDataSeg;
+import io.prmkit.mlx5.WqeEthSeg;
+import io.prmkit.mlx5.WqeInlineSeg;
+import io.prmkit.mlx5.WqeUmrCtrlSeg;
+import io.prmkit.mlx5.WqeUmrKlmSeg;
+import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.wire.Ethernet;
+import io.prmkit.softhca.wire.TestFrames;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Fuzz property of the send path: random and mutated WQEs (valid SEND, inline-only SEND, LSO, NOP and
+ * UMR templates with bits flipped, dwords replaced, keys and lengths randomised, or blocks of noise)
+ * are posted one per doorbell, with {@code ce} forced to "always". Each doorbell must produce exactly
+ * one CQE for that WQE, a REQ with its counter or a REQ_ERR with its counter (the SQ then in ERR and
+ * reset as a driver would), the device must never throw, and every device access stays inside
+ * mapped memory (the IOMMU answers the rest as faults). Fixed seed; {@code -Dprmkit.seed=N} and
+ * {@code -Dprmkit.tries=N} replay or explore (the failure message names the seed and the try).
+ */
+class WqeFuzzTest {
+    static final int LOG_SQ = 6;
+
+    @Test
+    void randomAndMutatedWqesAlwaysCompleteOrFailCleanly() {
+        String s = System.getProperty("prmkit.seed", "20261130");
+        long seed = s.equals("random") ? System.nanoTime() : Long.parseLong(s);
+        int tries = Integer.getInteger("prmkit.tries", 100_000);
+        Harness h = new Harness();
+        Harness.Cq txCq = h.new Cq(10, 4, 1);
+        Harness.Cq rxCq = h.new Cq(11, 12, 1);
+        Harness.Sq sq = h.new Sq(20, LOG_SQ, 10, (int) InlineMode.L2.value);
+        int lkey = h.paKey(1, true, true);
+        Harness.Rq rq = h.new Rq(30, 10, 11, 2048, 2, true);
+        h.objects.qCounters.put(2, new Objects.QCounter(2));
+        h.directTir(40, 30);
+        h.catchAll(50, 40);
+        rq.post(1024, lkey);
+        MemorySegment kmkc = MemorySegment.ofArray(new byte[(int) Mkc.SIZE]);
+        Mkc.access_mode_1_0$set(kmkc, (int) MkcAccessMode.KLMS.value);
+        Mkc.umr_en$set(kmkc, true);
+        Mkc.pd$set(kmkc, Harness.PD);
+        h.objects.mkeys.put(9, new Objects.Mkey(9 << 8, kmkc, null));
+        Harness.Mem host = h.dma(16 * 1024);
+        byte[] frame = TestFrames.ipv4(Ethernet.PROTO_TCP, 1, 2, TestFrames.payload(600, 1));
+        MemorySegment.copy(frame, 0, host.seg(), ValueLayout.JAVA_BYTE, 0, frame.length);
+        SplittableRandom r = new SplittableRandom(seed);
+        MemorySegment w = MemorySegment.ofArray(new byte[16 * 64]);
+        long completions = 0, errors = 0;
+        for (int i = 0; i < tries; i++) {
+            String where = "seed " + seed + ", try " + i;
+            w.fill((byte) 0);
+            int pc = sq.pc & 0xffff;
+            int kind = r.nextInt(7);
+            build(kind, w, pc, lkey, host.bus(), frame.length, r);
+            mutate(w, r);
+            // ce forced to "always", so every WQE owes exactly one CQE
+            WqeCtrlSeg.ce$set(w, 0, CompletionMode.CQE_ALWAYS);
+            int ds = WqeCtrlSeg.ds(w, 0);
+            int nbb = Math.min(16, Math.max(1, (ds + 3) / 4));
+            sq.put(w, nbb);
+            sq.ring();
+            try {
+                h.poll();
+            } catch (Throwable t) {
+                fail(where + ": the device threw " + t, t);
+            }
+            MemorySegment c = txCq.poll();
+            assertNotNull(c, where + ": no CQE for WQE " + pc);
+            assertNull(txCq.poll(), where + ": more than one CQE for one WQE");
+            int op = Cqe64.opcode(c);
+            if (op == CqeOpcode.REQ.value) {
+                completions++;
+                assertEquals(pc, Cqe64.wqe_counter(c), where);
+                assertEquals(sq.pc & 0xffff, sq.sq.consumerCounter & 0xffff, where + ": the device consumed the WQE's blocks");
+            } else {
+                assertEquals(CqeOpcode.REQ_ERR.value, op, where + ": a CQE is a completion or an error");
+                errors++;
+                assertEquals(pc, ErrCqe.wqe_counter(c), where);
+                assertEquals(SqState.ERR.value, sq.sq.state, where);
+                // ERR -> RST -> RDY, as the driver's recovery does
+                sq.sq.state = (int) SqState.RST.value;
+                sq.sq.consumerCounter = 0;
+                sq.sq.state = (int) SqState.RDY.value;
+                sq.pc = 0;
+            }
+            // receive side: every RX CQE is a packet or a receive error; keep the RQ stocked
+            for (MemorySegment rc; (rc = rxCq.poll()) != null; ) {
+                int rop = Cqe64.opcode(rc);
+                assertTrue(rop == CqeOpcode.RESP_SEND.value || rop == CqeOpcode.RESP_ERR.value, where + ": RX opcode " + rop);
+                if (rop == CqeOpcode.RESP_SEND.value) assertTrue(Cqe64.byte_cnt(rc) <= 2048, where);
+                rq.post(1, lkey);
+            }
+        }
+        assertTrue(completions > tries / 20, "enough WQEs were good: " + completions);
+        assertTrue(errors > tries / 20, "enough WQEs were bad: " + errors);
+        System.out.printf("WQE fuzz: seed %d, %d WQEs, %d completions, %d error CQEs, %d DMA faults refused%n", seed, tries, completions, errors,
+                h.iommu.faults());
+    }
+
+    private static void build(int kind, MemorySegment w, int pc, int lkey, long bus, int len, SplittableRandom r) {
+        int l = 14 + r.nextInt(len - 13);
+        switch (kind) {
+            case 0 -> { // SEND: 18 inline bytes + one data segment
+                WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.SEND).wqe_index(pc).qpn(20).ds(4).write();
+                WqeEthSeg.writer(w, 16).inline_hdr_sz(18).cs_flags(EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK).write();
+                WqeDataSeg.writer(w, 48).byte_count(Math.max(0, l - 18)).lkey(lkey).addr(bus + 18).write();
+            }
+            case 1 -> { // SEND of inline data only
+                int n = 14 + r.nextInt(100);
+                int units = (4 + n + 15) / 16;
+                WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.SEND).wqe_index(pc).qpn(20).ds(2 + units).write();
+                WqeEthSeg.writer(w, 16).write();
+                WqeInlineSeg.writer(w, 32).inline_flag(true).byte_count(n).write();
+                for (int i = 0; i < n; i++) w.set(ValueLayout.JAVA_BYTE, 36 + i, (byte) r.nextInt());
+            }
+            case 2 -> { // LSO over the TCP frame, headers inline
+                int hdr = 54;
+                WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.LSO).wqe_index(pc).qpn(20).ds(2 + 4 + 1).write();
+                WqeEthSeg.writer(w, 16).inline_hdr_sz(hdr).mss(100 + r.nextInt(1400)).cs_flags(EthCsFlags.L4_CSUM$MASK).write();
+                WqeDataSeg.writer(w, 96).byte_count(len - hdr).lkey(lkey).addr(bus + hdr).write();
+            }
+            case 3 -> WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.NOP).wqe_index(pc).qpn(20).ds(1).write();
+            case 4 -> { // UMR with two inline KLMs
+                WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.UMR).wqe_index(pc).qpn(20).ds(10).imm(9 << 8).write();
+                WqeUmrCtrlSeg.writer(w, 16).umr_flags(UmrCtrlFlags.INLINE$MASK).klm_octowords(2)
+                        .mkey_mask(UmrMkeyMask.LEN$MASK | UmrMkeyMask.START_ADDR$MASK | UmrMkeyMask.LR$MASK).write();
+                Mkc.writer(w, 64).lr(true).len(200).start_addr(0x1000).write();
+                WqeUmrKlmSeg.writer(w, 128).byte_count(100).mkey(lkey).address(bus).write();
+                WqeUmrKlmSeg.writer(w, 144).byte_count(100).mkey(lkey).address(bus + 1000).write();
+            }
+            case 5 -> { // noise behind a plausible control segment
+                for (int i = 16; i < 256; i += 4) w.set(ValueLayout.JAVA_INT_UNALIGNED, i, r.nextInt());
+                WqeCtrlSeg.writer(w, 0).opcode(r.nextInt(256)).wqe_index(pc).qpn(20).ds(r.nextInt(64)).write();
+            }
+            default -> { // pure noise
+                for (int i = 0; i < 256; i += 4) w.set(ValueLayout.JAVA_INT_UNALIGNED, i, r.nextInt());
+            }
+        }
+    }
+
+    private static void mutate(MemorySegment w, SplittableRandom r) {
+        switch (r.nextInt(5)) {
+            case 0 -> {} // as built
+            case 1 -> { // flip a few bits in the first 128 bytes
+                for (int k = 1 + r.nextInt(4); k > 0; k--) {
+                    int b = r.nextInt(128);
+                    w.set(ValueLayout.JAVA_BYTE, b, (byte) (w.get(ValueLayout.JAVA_BYTE, b) ^ (1 << r.nextInt(8))));
+                }
+            }
+            case 2 -> w.set(ValueLayout.JAVA_INT_UNALIGNED, 4L * r.nextInt(32), r.nextInt()); // one dword replaced
+            case 3 -> w.set(ValueLayout.JAVA_INT_UNALIGNED, 4L * (12 + r.nextInt(4)), r.nextInt()); // a data segment's key or length
+            default -> w.set(ValueLayout.JAVA_LONG_UNALIGNED, 8L * (5 + r.nextInt(4)), r.nextLong()); // an address
+        }
+    }
+}
