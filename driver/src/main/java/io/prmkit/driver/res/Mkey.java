@@ -58,7 +58,7 @@ public final class Mkey extends DeviceObject {
         Mkc.pd$set(mkc, pd.id());
         Mkc.qpn$set(mkc, 0xffffff);
         Mkc.translations_octword_size$set(mkc, klmEntries);
-        var out = cmd.execute(in, CreateMkeyIn.LAYOUT, CreateMkeyOut.SIZE, CreateMkeyOut.LAYOUT);
+        var out = cmd.execute(in, CreateMkeyIn.layout(), CreateMkeyOut.SIZE, CreateMkeyOut.layout());
         int index = CreateMkeyOut.mkey_index(out);
         return new Mkey(cmd, index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
     }
