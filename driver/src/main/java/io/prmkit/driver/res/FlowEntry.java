@@ -46,10 +46,12 @@ public final class FlowEntry extends DeviceObject {
         FlowContext.action$set(fc, FlowContextAction.FWD_DEST$MASK);
         FlowContext.destination_list_size$set(fc, 1);
         if (value != null) value.accept(FlowContext.match_value(fc));
-        MemorySegment dest = ExtendedDestFormat.destination_entry(
-                DestFormatStructFlowCounterListAuto.extended_dest_format(FlowContext.destination$elem(fc, 0)));
-        DestFormatStruct.destination_type$set(dest, FlowDestinationType.TIR);
-        DestFormatStruct.destination_id$set(dest, tir.id());
+        // Destination 0 in the plain 8-byte dest_format_struct form (extended_destination = 0), as
+        // the kernel sizes it; the list's union element is the 16-byte extended form, so address it by offset.
+        long dest = SetFteIn.flow_context$BYTE_OFFSET + FlowContext.destination$offset(0)
+                + DestFormatStructFlowCounterListAuto.extended_dest_format$BYTE_OFFSET + ExtendedDestFormat.destination_entry$BYTE_OFFSET;
+        DestFormatStruct.destination_type$set(in, dest, FlowDestinationType.TIR);
+        DestFormatStruct.destination_id$set(in, dest, tir.id());
         table.commands().execute(in, SetFteIn.layout(), SetFteOut.SIZE, SetFteOut.layout());
         return new FlowEntry(table, index);
     }

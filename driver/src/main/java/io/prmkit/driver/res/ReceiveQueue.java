@@ -70,7 +70,7 @@ public final class ReceiveQueue extends DeviceObject {
             Rqc.flush_in_error_en$set(rqc, true);
             Rqc.cqn$set(rqc, cq.cqn());
             if (counter != null) Rqc.counter_set_id$set(rqc, counter.id());
-            WorkQueues.describe(Rqc.wq(rqc), ring, db, pd.id(), 0, logStride, logSize);
+            WorkQueues.describe(in, CreateRqIn.ctx$BYTE_OFFSET + Rqc.wq$BYTE_OFFSET, ring, db, pd.id(), 0, logStride, logSize);
             var out = cmd.execute(in, CreateRqIn.layout(), CreateRqOut.SIZE, CreateRqOut.layout());
             rq = new ReceiveQueue(cmd, CreateRqOut.rqn(out), ring, db, logSize, logStride, cq, mkey.key());
         } catch (RuntimeException e) {

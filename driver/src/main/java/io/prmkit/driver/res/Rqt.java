@@ -33,7 +33,7 @@ public final class Rqt extends DeviceObject {
         MemorySegment rqtc = CreateRqtIn.rqt_context(in);
         Rqtc.rqt_max_size$set(rqtc, size);
         Rqtc.rqt_actual_size$set(rqtc, size);
-        for (int i = 0; i < size; i++) RqNum.rq_num$set(Rqtc.rq_num$elem(rqtc, i), rqs.get(i % rqs.size()).rqn());
+        for (int i = 0; i < size; i++) RqNum.rq_num$set(Rqtc.rq_num$elem(in, CreateRqtIn.rqt_context$BYTE_OFFSET, i), rqs.get(i % rqs.size()).rqn());
         var out = cmd.execute(in, CreateRqtIn.layout(), CreateRqtOut.SIZE, CreateRqtOut.layout());
         return new Rqt(cmd, CreateRqtOut.rqtn(out));
     }

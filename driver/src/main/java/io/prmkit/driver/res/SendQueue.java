@@ -80,7 +80,7 @@ public final class SendQueue extends DeviceObject {
             Sqc.cqn$set(sqc, cq.cqn());
             Sqc.tis_lst_sz$set(sqc, 1);
             Sqc.tis_num_0$set(sqc, tis.id());
-            WorkQueues.describe(Sqc.wq(sqc), ring, db, pd.id(), uar.index(), Long.numberOfTrailingZeros(PrmConstants.send_wqe_bb), logWqeBbs);
+            WorkQueues.describe(in, CreateSqIn.ctx$BYTE_OFFSET + Sqc.wq$BYTE_OFFSET, ring, db, pd.id(), uar.index(), Long.numberOfTrailingZeros(PrmConstants.send_wqe_bb), logWqeBbs);
             var out = cmd.execute(in, CreateSqIn.layout(), CreateSqOut.SIZE, CreateSqOut.layout());
             sq = new SendQueue(cmd, CreateSqOut.sqn(out), ring, db, logWqeBbs, cq, uar, mkey.key(), minInline);
         } catch (RuntimeException e) {

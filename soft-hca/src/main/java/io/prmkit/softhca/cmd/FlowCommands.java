@@ -238,6 +238,12 @@ final class FlowCommands {
     private void setRoot(Command c) {
         int type = SetFlowTableRootIn.table_type(c.in);
         checkType(c, type);
+        if (c.opMod == 1) {
+            // op_mod 1 disconnects the domain's root (Linux mlx5_cmd_update_root_ft with disconnect), so it can be destroyed.
+            if (type == FlowTableType.NIC_RX.value) hca.objects.nicRxRoot = -1;
+            else hca.objects.nicTxRoot = -1;
+            return;
+        }
         Objects.FlowTable t = table(c, type, SetFlowTableRootIn.table_id(c.in));
         if (type == FlowTableType.NIC_RX.value) hca.objects.nicRxRoot = t.tableId;
         else hca.objects.nicTxRoot = t.tableId;
