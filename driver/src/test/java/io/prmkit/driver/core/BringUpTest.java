@@ -31,7 +31,7 @@ class BringUpTest {
                 long events = dev.commands().eventCompletions();
                 var in = io.prmkit.driver.cmd.CommandInterface.input(io.prmkit.mlx5.NopIn.SIZE);
                 io.prmkit.mlx5.NopIn.opcode$set(in, io.prmkit.mlx5.CmdOpcode.NOP);
-                dev.commands().execute(in, io.prmkit.mlx5.NopIn.LAYOUT, io.prmkit.mlx5.NopOut.SIZE, io.prmkit.mlx5.NopOut.LAYOUT);
+                dev.commands().execute(in, io.prmkit.mlx5.NopIn.layout(), io.prmkit.mlx5.NopOut.SIZE, io.prmkit.mlx5.NopOut.layout());
                 assertTrue(SoftHcaFixture.await(() -> dev.commands().eventCompletions() > events, 10),
                         "once the async EQ exists, commands complete by command-completion EQEs");
             }
