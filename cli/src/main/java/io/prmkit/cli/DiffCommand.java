@@ -1,5 +1,6 @@
 package io.prmkit.cli;
 
+import io.prmkit.doc.DiffPage;
 import io.prmkit.dsl.diff.DiffRenderer;
 import io.prmkit.dsl.diff.DiffReport;
 import io.prmkit.dsl.diff.LayoutDiff;
@@ -45,8 +46,14 @@ public final class DiffCommand implements Callable<Integer> {
     Path newer;
 
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "text",
-            description = "text, json or markdown (default: ${DEFAULT-VALUE}).")
+            description = "text, json, markdown or html (default: ${DEFAULT-VALUE}). html: one self-contained page drawing each "
+                    + "changed structure old and new, with added, removed, moved and resized fields marked.")
     String format;
+
+    /** HTML comes from prm-doc (it draws the diagrams), the other formats from prm-dsl's DiffRenderer. */
+    private boolean html() {
+        return format.equalsIgnoreCase("html");
+    }
 
     @Option(names = "--package", paramLabel = "PKG", defaultValue = "mlx5",
             description = "Spec package for imported headers (default: ${DEFAULT-VALUE}).")
@@ -58,7 +65,7 @@ public final class DiffCommand implements Callable<Integer> {
         DiffRenderer.Format f;
         ImportOptions options;
         try {
-            f = DiffRenderer.Format.parse(format);
+            f = html() ? DiffRenderer.Format.TEXT : DiffRenderer.Format.parse(format);
             options = new ImportOptions(packageName);
         } catch (IllegalArgumentException e) {
             throw new ParameterException(spec.commandLine(), e.getMessage());
@@ -67,7 +74,7 @@ public final class DiffCommand implements Callable<Integer> {
             LayoutModel a = LayoutInput.load(older, options, spec);
             LayoutModel b = LayoutInput.load(newer, options, spec);
             DiffReport report = LayoutDiff.diff(a, b);
-            out.print(DiffRenderer.render(report, f));
+            out.print(html() ? DiffPage.render(a, b, report, older.toString(), newer.toString()) : DiffRenderer.render(report, f));
             out.flush();
             return report.isBreaking() ? BREAKING : PrmkitCli.OK;
         } catch (SpecInput.Failed e) {

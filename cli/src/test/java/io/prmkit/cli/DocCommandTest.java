@@ -48,4 +48,20 @@ class DocCommandTest {
         assertEquals(tmp.resolve("nope.prm") + ": error: no such file or folder\nprmkit doc: 1 error reading the specs\n",
                 run.err().replace("\r\n", "\n"));
     }
+
+    @Test
+    void diffAsHtmlMarksTheChangedFields() throws IOException {
+        Path a = tmp.resolve("a.prm");
+        Path b = tmp.resolve("b.prm");
+        Files.writeString(a, "package acme;\nstruct r size 0x4 {\n    0x00 [31:16] a;\n    0x00 [15:0] b;\n}\n");
+        Files.writeString(b, "package acme;\nstruct r size 0x4 {\n    0x00 [31:16] a;\n    0x00 [15:8] b;\n    0x00 [7:0] c;\n}\n");
+        Run html = PrmkitCliTest.run("diff", "--format", "html", a.toString(), b.toString());
+        Run text = PrmkitCliTest.run("diff", a.toString(), b.toString());
+        assertEquals(text.exitCode(), html.exitCode(), "the exit code does not depend on the format");
+        assertEquals("", html.err());
+        assertTrue(html.out().startsWith("<!DOCTYPE html>"), html.out());
+        assertTrue(html.out().contains("<td class=\"f resized\" colspan=\"8\" data-field=\"b\""), html.out());
+        assertTrue(html.out().contains("<td class=\"f added\" colspan=\"8\" data-field=\"c\""), html.out());
+        assertTrue(html.out().endsWith("</html>\n"));
+    }
 }

@@ -53,6 +53,39 @@ public final class Faults {
         return this;
     }
 
+    /** The next {@code frames} frames on port 1's wire vanish (counted by the wire). */
+    public Faults dropFrames(int frames) {
+        wire().dropNext(frames);
+        return this;
+    }
+
+    /**
+     * The next {@code frames} frames on port 1's wire arrive damaged: {@code FCS} ones are dropped by
+     * the receiving MAC (PPCNT FCS errors), {@code PAYLOAD} ones are delivered with a failing checksum.
+     */
+    public Faults corruptFrames(int frames, io.prmkit.softhca.wire.Wire.Corruption how) {
+        wire().corruptNext(frames, how);
+        return this;
+    }
+
+    /**
+     * The {@code nth} WQE (1 = the next) that SQ {@code sqn} executes fails with an error CQE of
+     * {@code syndrome} (vendor syndrome 0x7f), and the SQ goes to ERR.
+     */
+    public Faults failWqe(int sqn, long nth, io.prmkit.mlx5.CqeErrorSyndrome syndrome) {
+        if (!(device.datapath() instanceof io.prmkit.softhca.datapath.SoftDatapath dp)) {
+            throw new IllegalStateException("WQE faults need the soft datapath");
+        }
+        dp.failWqe(sqn, nth, (int) syndrome.value);
+        return this;
+    }
+
+    private io.prmkit.softhca.wire.Wire wire() {
+        io.prmkit.softhca.wire.Wire w = device.port().wire();
+        if (w == null) throw new IllegalStateException("port 1 is not plugged into a wire");
+        return w;
+    }
+
     boolean neverComplete(int opcode) {
         return never.contains(opcode);
     }

@@ -62,7 +62,9 @@ public final class SoftHca implements AutoCloseable {
         int uars = 256;
         long dmaLimit = 1L << 30;
         Consumer<String> trace;
-        Function<DeviceContext, Datapath> datapath = ctx -> Datapath.NONE;
+        /** null: the soft datapath ({@code io.prmkit.softhca.datapath.SoftDatapath}) on {@link SoftHca#port()}. */
+        Function<DeviceContext, Datapath> datapath;
+        boolean loopback = true;
         String name = "soft-hca:0";
 
         /** Capability pages (default {@link CapsProfile#connectX4()}). */
@@ -119,9 +121,19 @@ public final class SoftHca implements AutoCloseable {
             return this;
         }
 
-        /** The datapath to plug in (default: none). */
+        /** The datapath to plug in (default: the soft datapath on {@link SoftHca#port()}; {@code ctx -> Datapath.NONE} for none). */
         public Options datapath(Function<DeviceContext, Datapath> factory) {
             this.datapath = Objects.requireNonNull(factory);
+            return this;
+        }
+
+        /**
+         * Whether port 1 starts plugged into a loopback wire (default true: what the port sends comes
+         * back to it, link up). False: no cable, link down, until a test plugs the port into a wire
+         * ({@code Wire.join(a.port(), b.port())} joins two devices).
+         */
+        public Options loopback(boolean on) {
+            this.loopback = on;
             return this;
         }
 
@@ -145,6 +157,7 @@ public final class SoftHca implements AutoCloseable {
     private final HcaState hca;
     private final CommandQueue queue;
     private final Datapath datapath;
+    private final io.prmkit.softhca.wire.Port port = new io.prmkit.softhca.wire.Port(1);
     private final Faults faults = new Faults(this);
     private final Bar0 bar0;
     private final SoftFunction function;
@@ -169,7 +182,9 @@ public final class SoftHca implements AutoCloseable {
         Commands commands = new Commands(hca, o.vectors);
         tracer.commands(commands);
         queue = new CommandQueue(iommu, commands, hca, initSeg, faults, tracer, o.logCmdqSize, o.logCmdqStride);
-        datapath = Objects.requireNonNull(o.datapath.apply(new DeviceContext(iommu, objects, events, hca.capsCurrent::get, this::wake)));
+        DeviceContext dctx = new DeviceContext(iommu, objects, events, hca.capsCurrent::get, this::wake);
+        datapath = o.datapath != null ? Objects.requireNonNull(o.datapath.apply(dctx)) : new io.prmkit.softhca.datapath.SoftDatapath(dctx, port);
+        if (o.loopback) io.prmkit.softhca.wire.Wire.loopback(port);
         bar0 = new Bar0(this, FIRST_UAR, o.uars);
         function = new SoftFunction(o.name);
         if (mode == ExecutionMode.THREAD) {
@@ -198,6 +213,14 @@ public final class SoftHca implements AutoCloseable {
 
     public Faults faults() {
         return faults;
+    }
+
+    /**
+     * Port 1 as the wire sees it: plug it into a {@link io.prmkit.softhca.wire.Wire} (loopback by
+     * default), tap the wire into a pcap file, read its frame counters.
+     */
+    public io.prmkit.softhca.wire.Port port() {
+        return port;
     }
 
     /** The device's IOMMU (for fault counts in tests). */
@@ -236,7 +259,7 @@ public final class SoftHca implements AutoCloseable {
      */
     public boolean step() {
         if (mode != ExecutionMode.STEP) throw new IllegalStateException("step() needs ExecutionMode.STEP; this device runs its own thread");
-        initSeg.heartbeat();
+        if (!fatal) initSeg.heartbeat();
         return work();
     }
 
@@ -313,6 +336,10 @@ public final class SoftHca implements AutoCloseable {
     }
 
     void link(boolean up) {
+        if (port.wire() != null && datapath instanceof io.prmkit.softhca.datapath.SoftDatapath) {
+            port.wire().setCarrier(up); // the datapath's link listener posts the port change event
+            return;
+        }
         objects.port.linkUp = up;
         PortChangeSubtype sub = up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN;
         events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> DeviceFields.set(Eqe.LAYOUT, e, 0, "port_num", 1));

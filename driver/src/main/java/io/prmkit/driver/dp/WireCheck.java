@@ -72,6 +72,24 @@ public final class WireCheck {
         return true;
     }
 
+    /** Adds another checker's counts (another RX thread of the same traffic); a frame both saw is a duplicate. */
+    public void merge(WireCheck other) {
+        if (other.ids != ids) throw new IllegalArgumentException("checkers of different id ranges");
+        for (int i = 0; i < ids; i++) {
+            duplicate += Integer.bitCount(seen[i] & other.seen[i]);
+            seen[i] |= other.seen[i];
+        }
+        received += other.received;
+        corrupt += other.corrupt;
+        duplicate += other.duplicate;
+        expectedFrames += other.expectedFrames;
+    }
+
+    /** Frames received intact and for the first time. */
+    public long good() {
+        return received - corrupt - duplicate;
+    }
+
     public long received() {
         return received;
     }
@@ -90,6 +108,6 @@ public final class WireCheck {
 
     /** Expected frames that did not arrive intact. */
     public long lost() {
-        return expectedFrames - (received - corrupt - duplicate);
+        return expectedFrames - good();
     }
 }

@@ -79,6 +79,7 @@ public final class EthPort implements AutoCloseable {
     private final Mlx5Device.EventListener listener = this::event;
     private QCounter counter;
     private Mkey mkey;
+    private ProtectionDomain pd;
     private int bfHalf;
     private volatile boolean linkUp;
     private volatile long linkChanges;
@@ -124,7 +125,7 @@ public final class EthPort implements AutoCloseable {
         bfHalf = logBf == 0 ? 0 : (1 << logBf) / 2;
         InlineMode inline = minInline(caps);
 
-        var pd = keep(ProtectionDomain.allocate(cmd));
+        pd = keep(ProtectionDomain.allocate(cmd));
         var td = keep(TransportDomain.allocate(cmd));
         mkey = keep(Mkey.physical(cmd, pd));
         var tis = keep(Tis.create(cmd, td));
@@ -261,6 +262,14 @@ public final class EthPort implements AutoCloseable {
 
     private static CqResources cq(CompletionQueue cq) {
         return new CqResources(cq.ringRegion(), cq.logSize(), cq.cqn(), cq.doorbellRecord());
+    }
+
+    /**
+     * A free indirect mkey in the port's PD for the datapath to register a region into with a UMR WQE
+     * ({@code TxQueue.registerUmr}); destroyed with the port. Needs the {@code reg_umr_sq} cap for the SQs.
+     */
+    public int umrMkey(int klmEntries) {
+        return keep(Mkey.forUmr(cmd, pd, klmEntries)).key();
     }
 
     /** The lkey of the port's physical-address mkey (for packet buffers). */

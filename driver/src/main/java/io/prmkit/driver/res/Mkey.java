@@ -40,6 +40,29 @@ public final class Mkey extends DeviceObject {
         return new Mkey(cmd, index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
     }
 
+    /**
+     * A free indirect mkey for a UMR WQE to fill in (KLM access mode, {@code umr_en}, local read and
+     * write, room for {@code klmEntries} 16-byte entries); not usable until the UMR completes.
+     */
+    public static Mkey forUmr(CommandInterface cmd, ProtectionDomain pd, int klmEntries) {
+        var in = CommandInterface.input(CreateMkeyIn.SIZE);
+        CreateMkeyIn.opcode$set(in, CmdOpcode.CREATE_MKEY);
+        var mkc = CreateMkeyIn.memory_key_mkey_entry(in);
+        int mode = (int) MkcAccessMode.KLMS.value;
+        Mkc.access_mode_1_0$set(mkc, mode & ((1 << Mkc.access_mode_1_0$BIT_WIDTH) - 1));
+        Mkc.access_mode_4_2$set(mkc, mode >>> Mkc.access_mode_1_0$BIT_WIDTH);
+        Mkc.free$set(mkc, true);
+        Mkc.umr_en$set(mkc, true);
+        Mkc.lw$set(mkc, true);
+        Mkc.lr$set(mkc, true);
+        Mkc.pd$set(mkc, pd.id());
+        Mkc.qpn$set(mkc, 0xffffff);
+        Mkc.translations_octword_size$set(mkc, klmEntries);
+        var out = cmd.execute(in, CreateMkeyIn.LAYOUT, CreateMkeyOut.SIZE, CreateMkeyOut.LAYOUT);
+        int index = CreateMkeyOut.mkey_index(out);
+        return new Mkey(cmd, index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
+    }
+
     /** The key WQEs use as lkey: (mkey_index << 8) | mkey_7_0. */
     public int key() {
         return key;

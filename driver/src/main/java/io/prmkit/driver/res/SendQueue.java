@@ -75,6 +75,8 @@ public final class SendQueue extends DeviceObject {
             Sqc.state$set(sqc, SqState.RST);
             Sqc.flush_in_error_en$set(sqc, true);
             Sqc.min_wqe_inline_mode$set(sqc, minInline);
+            // UMR WQEs on this SQ (datapath memory registration) where the device allows them.
+            if (io.prmkit.mlx5.PerProtocolNetworkingOffloadCaps.reg_umr_sq(caps.eth())) Sqc.reg_umr$set(sqc, true);
             Sqc.cqn$set(sqc, cq.cqn());
             Sqc.tis_lst_sz$set(sqc, 1);
             Sqc.tis_num_0$set(sqc, tis.id());

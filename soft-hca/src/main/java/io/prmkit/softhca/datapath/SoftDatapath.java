@@ -35,13 +35,18 @@ import java.util.concurrent.locks.ReentrantLock;
  * moved past what the device executed (at most {@link #BUDGET} WQEs per SQ per poll); CQ arm and EQ
  * doorbells are applied in the order written.
  *
- * <p>Frames from the wire arrive in {@link #receive}: on the device thread for a loopback wire;
- * from the peer device's thread for a joined wire, when the datapath's lock serializes them with
- * this device's own work.
+ * <p>Frames from the wire arrive in {@link #receive}: on the device thread for a loopback wire, and
+ * are then received at once; from the peer device's thread for a joined wire, and are then copied
+ * into an inbox of {@link #INBOX_SLOTS} frames that this device's thread drains in its next poll (a
+ * full inbox drops the frame, counted as a port discard), so all of a device's work stays on its own
+ * thread.
  */
 public final class SoftDatapath implements Datapath, FrameSink {
     /** WQEs one SQ may execute per poll before others get a turn. */
     public static final int BUDGET = 256;
+    /** Frames a joined peer may have in flight to this device before they are dropped. */
+    public static final int INBOX_SLOTS = 512;
+    private static final int SLOT = 16 + Port.MAX_MTU + 64;
     private static final long CQ_DOORBELL = UarPage.cq_doorbell$BYTE_OFFSET;
     private static final long EQ_ARM = UarPage.eq_doorbell_arm$BYTE_OFFSET;
     private static final long EQ_NO_ARM = UarPage.eq_doorbell_no_arm$BYTE_OFFSET;
@@ -69,6 +74,9 @@ public final class SoftDatapath implements Datapath, FrameSink {
     private static final java.lang.foreign.ValueLayout.OfInt BE32 =
             java.lang.foreign.ValueLayout.JAVA_INT.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
     private long rxDropped;
+    private volatile MemorySegment inbox;
+    private final java.util.concurrent.atomic.AtomicLong inHead = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong inTail = new java.util.concurrent.atomic.AtomicLong();
     /** Error injection set by {@link #failWqe}: SQ number, WQEs to let pass, syndrome. */
     private final Map<Integer, long[]> injections = new HashMap<>();
 
@@ -81,6 +89,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         port.setSink(this);
         port.setLinkListener(this::linkChanged);
         ctx.objects().port.linkUp = port.linkUp();
+        ctx.objects().port.counters = port.counters(); // PPCNT reads the wire port's counters
     }
 
     public Port port() {
@@ -116,6 +125,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         try {
             boolean did = drainDoorbells();
             syncPort();
+            did |= drainInbox();
             if (sqRung) {
                 sqRung = false;
                 for (Queues.Sq sq : ctx.objects().sqs.values()) {
@@ -207,13 +217,39 @@ public final class SoftDatapath implements Datapath, FrameSink {
 
     @Override
     public void receive(Port from, MemorySegment frame, long off, int len) {
-        boolean mine = lock.isHeldByCurrentThread();
-        if (!mine) lock.lock();
-        try {
-            rx(frame, off, len);
-        } finally {
-            if (!mine) lock.unlock();
+        if (lock.isHeldByCurrentThread()) {
+            rx(frame, off, len); // loopback: we are the device thread
+            return;
         }
+        // From a joined peer's thread (one producer per port): into the inbox for our own thread.
+        if (inbox == null) {
+            synchronized (inHead) {
+                if (inbox == null) inbox = Arena.ofAuto().allocate((long) SLOT * INBOX_SLOTS, 64);
+            }
+        }
+        long t = inTail.get();
+        if (t - inHead.get() >= INBOX_SLOTS || len > SLOT - 16) {
+            port.counters().rxDiscards++;
+            return;
+        }
+        long at = (t % INBOX_SLOTS) * SLOT;
+        inbox.set(java.lang.foreign.ValueLayout.JAVA_INT, at, len);
+        MemorySegment.copy(frame, off, inbox, at + 16, len);
+        inTail.set(t + 1);
+        ctx.wake();
+    }
+
+    private boolean drainInbox() {
+        MemorySegment in = inbox;
+        if (in == null) return false;
+        boolean did = false;
+        for (long h = inHead.get(); h != inTail.get(); h++) {
+            long at = (h % INBOX_SLOTS) * SLOT;
+            rx(in, at + 16, in.get(java.lang.foreign.ValueLayout.JAVA_INT, at));
+            inHead.set(h + 1);
+            did = true;
+        }
+        return did;
     }
 
     private void rx(MemorySegment frame, long off, int len) {

@@ -1,0 +1,162 @@
+package io.prmkit.driver.dp;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * One queue pair's share of a loopback run: sends frame ids {@code first, first + stride, ...}
+ * ({@code count} of them) built by a {@link TrafficMix}, receives whatever RSS steers to its RQ and
+ * checks it byte for byte with a {@link WireCheck}; optionally sends some frames from a
+ * UMR-registered pool and one deliberately bad WQE, recovered from. Nothing is allocated per packet.
+ * Run {@link #run()} on one thread per queue pair; the runs share {@code progress} (frames checked)
+ * to know when every expected frame has arrived.
+ */
+public final class LoopbackRun implements Runnable {
+    public static final int BURST = 32;
+
+    private final TxQueue tx;
+    private final RxQueue rx;
+    private final PacketPool txPool;
+    private final TrafficMix mix;
+    private final WireCheck check;
+    private final int first;
+    private final int stride;
+    private final int count;
+    private final AtomicLong progress;
+    private final long expectedTotal;
+    private final long idleTimeoutNanos;
+    private PacketPool umrPool;
+    private int umrFrames;
+    private PacketPool badPool;
+    private final int[] bufs = new int[BURST];
+    private final int[] rxBufs = new int[BURST];
+    private long sentFrames;
+    private long nanos;
+    private volatile Throwable failure;
+
+    /**
+     * @param expectedTotal wire frames all runs together expect (the sum of {@link WireCheck#expectedFrames()})
+     * @param idleTimeoutNanos give up when nothing arrives for this long (frames then count as lost)
+     */
+    public LoopbackRun(TxQueue tx, RxQueue rx, PacketPool txPool, TrafficMix mix, WireCheck check, int first, int stride, int count,
+                       AtomicLong progress, long expectedTotal, long idleTimeoutNanos) {
+        this.tx = tx;
+        this.rx = rx;
+        this.txPool = txPool;
+        this.mix = mix;
+        this.check = check;
+        this.first = first;
+        this.stride = stride;
+        this.count = count;
+        this.progress = progress;
+        this.expectedTotal = expectedTotal;
+        this.idleTimeoutNanos = idleTimeoutNanos;
+    }
+
+    /** Ids of this run's expected frames, for {@link WireCheck#sent} before the run starts. */
+    public static void expect(WireCheck check, int first, int stride, int count) {
+        for (int i = 0; i < count; i++) check.sent(first + i * stride);
+    }
+
+    /** The first {@code frames} frames go out of {@code pool} (registered by UMR beforehand). */
+    public LoopbackRun withUmrPool(PacketPool pool, int frames) {
+        this.umrPool = pool;
+        this.umrFrames = frames;
+        return this;
+    }
+
+    /** Halfway through, one WQE from {@code pool} (whose lkey no mkey has) must fail and be recovered from. */
+    public LoopbackRun withBadWqe(PacketPool pool) {
+        this.badPool = pool;
+        return this;
+    }
+
+    @Override
+    public void run() {
+        try {
+            long start = System.nanoTime();
+            int next = 0;
+            long lastArrival = start;
+            while (true) {
+                if (next < count) {
+                    if (badPool != null && next == count / 2) {
+                        sendBad();
+                        badPool = null;
+                    }
+                    PacketPool pool = umrPool != null && next < umrFrames ? umrPool : txPool;
+                    int limit = Math.min(BURST, count - next);
+                    if (pool == umrPool) limit = Math.min(limit, umrFrames - next);
+                    int n = pool.alloc(bufs, limit);
+                    for (int i = 0; i < n; i++) mix.build(pool, bufs[i], first + (next + i) * stride);
+                    int sent = n == 0 ? 0 : tx.send(pool, bufs, 0, n);
+                    for (int i = sent; i < n; i++) pool.free(bufs[i]);
+                    next += sent;
+                    if (n == 0) tx.reap();
+                } else {
+                    tx.reap();
+                }
+                int got = rx.receive(rxBufs, BURST);
+                PacketPool rp = rx.pool();
+                for (int i = 0; i < got; i++) {
+                    int h = rxBufs[i];
+                    int tci = (rp.flags[h] & PacketFlags.RX_VLAN_STRIPPED) != 0 ? rp.vlanTci[h] & 0xffff : -1;
+                    check.check(rp.memory(), rp.offset(h), rp.length[h], tci);
+                    rp.free(h);
+                }
+                long now = System.nanoTime();
+                if (got > 0) {
+                    progress.addAndGet(got);
+                    lastArrival = now;
+                }
+                if (next >= count && progress.get() >= expectedTotal) break;
+                if (next >= count && now - lastArrival > idleTimeoutNanos) break;
+                if (got == 0) Thread.onSpinWait();
+            }
+            // What is still in flight comes back to the pools.
+            long end = System.nanoTime() + idleTimeoutNanos;
+            while (tx.inFlight() > 0 && System.nanoTime() < end) {
+                tx.reap();
+                Thread.onSpinWait();
+            }
+            nanos = System.nanoTime() - start;
+            sentFrames = next;
+        } catch (Throwable t) {
+            failure = t;
+        }
+    }
+
+    /**
+     * The bad WQE goes alone: every earlier WQE completed, so the flush that follows the error
+     * (flush_in_error_en) takes nothing else with it; then reap until the queue has recovered.
+     */
+    private void sendBad() {
+        long end = System.nanoTime() + idleTimeoutNanos;
+        while (tx.inFlight() > 0 && System.nanoTime() < end) tx.reap();
+        int h = badPool.alloc();
+        mix.build(badPool, h, first);
+        bufs[0] = h;
+        long before = tx.recoveries();
+        if (tx.send(badPool, bufs, 0, 1) != 1) {
+            badPool.free(h);
+            return;
+        }
+        while (tx.recoveries() == before && System.nanoTime() < end) {
+            tx.reap();
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Packets handed to the SQ (the bad WQE not counted). */
+    public long sentPackets() {
+        return sentFrames;
+    }
+
+    /** Wall time of this run's traffic. */
+    public long nanos() {
+        return nanos;
+    }
+
+    /** What went wrong on this run's thread, or null. */
+    public Throwable failure() {
+        return failure;
+    }
+}
