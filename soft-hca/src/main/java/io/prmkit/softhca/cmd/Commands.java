@@ -26,6 +26,7 @@ public final class Commands {
         TransportCommands.register(specs, hca);
         FlowCommands.register(specs, hca);
         VportCommands.register(specs, hca);
+        QpCommands.register(specs, hca);
     }
 
     /** The implemented commands by opcode (for docs and tests). */
