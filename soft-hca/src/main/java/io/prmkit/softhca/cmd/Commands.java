@@ -41,9 +41,6 @@ public final class Commands {
      */
     public void execute(Command c) {
         CommandSpec spec = specs.get(c.opcode);
-        // An unknown opcode's layout is unknown, so only known commands are checked for reserved bits.
-        String reserved = spec == null ? null : ReservedBits.firstSet(spec.in(), c.in, 0, Math.min(c.inLength(), spec.in().sizeBytes()));
-        if (reserved != null) throw new DeliveryError(reserved);
         try {
             if (spec == null) throw c.fail(Syndrome.BAD_OPCODE, "opcode 0x" + Integer.toHexString(c.opcode));
             if (c.inLength() < spec.in().sizeBytes()) {
@@ -52,6 +49,8 @@ public final class Commands {
             if (c.outLength() < spec.out().sizeBytes()) {
                 throw c.fail(Syndrome.OUTPUT_TOO_SHORT, c.outLength() + " < " + spec.out().sizeBytes());
             }
+            String reserved = ReservedBits.firstSet(spec.in(), c.in, 0, spec.in().sizeBytes());
+            if (reserved != null) throw new DeliveryError(reserved);
             switch (spec.phase()) {
                 case ANY -> {}
                 case ENABLED -> {
