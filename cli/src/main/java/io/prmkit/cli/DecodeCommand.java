@@ -24,6 +24,7 @@ import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
@@ -50,7 +51,7 @@ import picocli.CommandLine.Spec;
             "  prmkit decode --command mailbox.hex    # the opcode picks <command>_in, e.g. create_cq_in",
             "  prmkit decode --output CREATE_CQ out.hex"},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:decoded (validate() findings do not change it)", "1:bad input (unreadable file, bad hex, unknown structure or opcode, too few bytes)", "2:bad usage"})
+        exitCodeList = {"0:decoded (validate() findings do not change it)", "1:bad input: an unreadable file, bad hex, an unknown structure or opcode, too few bytes"})
 public final class DecodeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -74,10 +75,17 @@ public final class DecodeCommand implements Callable<Integer> {
             description = "Multi-byte hex groups were printed as little-endian numbers (print_hex_dump with groupsize > 1 on x86, xxd -e).")
     boolean littleEndianGroups;
 
-    /** Bad input: one line, exit 1. */
+    /** Bad input: one line, exit 1. A problem of the input file is {@code file[:line]: error: ...}, others {@code prmkit decode: ...}. */
     private static final class Failure extends Exception {
+        final boolean located;
+
         Failure(String message) {
+            this(message, false);
+        }
+
+        Failure(String message, boolean located) {
             super(message);
+            this.located = located;
         }
     }
 
@@ -89,17 +97,14 @@ public final class DecodeCommand implements Callable<Integer> {
         out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
         int modes = (command ? 1 : 0) + (output != null ? 1 : 0) + (cqe ? 1 : 0);
-        if (modes > 1) {
-            err.println("prmkit decode: --command, --output and --cqe exclude each other");
-            return 2;
-        }
+        if (modes > 1) throw new ParameterException(spec.commandLine(), "--command, --output and --cqe exclude each other");
         if (modes == 0 && args.isEmpty()) {
-            err.println("prmkit decode: name the structure to decode as (e.g. prmkit decode wqe_eth_seg FILE), or use --command, --output or --cqe");
-            return 2;
+            throw new ParameterException(spec.commandLine(),
+                    "name the structure to decode as (e.g. prmkit decode wqe_eth_seg FILE), or use --command, --output or --cqe");
         }
         if (modes == 1 && args.size() > 1) {
-            err.println("prmkit decode: with --command, --output or --cqe the only argument is the FILE (got " + String.join(" ", args) + ")");
-            return 2;
+            throw new ParameterException(spec.commandLine(),
+                    "with --command, --output or --cqe the only argument is the FILE (got " + String.join(" ", args) + ")");
         }
         try {
             model = bundledModel();
@@ -115,11 +120,16 @@ public final class DecodeCommand implements Callable<Integer> {
                 decode(struct(args.get(0)), bytes, 0);
             }
             out.flush();
-            return 0;
+            return PrmkitCli.OK;
         } catch (Failure e) {
             out.flush();
-            err.println("prmkit decode: " + e.getMessage());
-            return 1;
+            if (e.located) {
+                err.println(e.getMessage());
+                err.flush();
+            } else {
+                SpecInput.say(spec, err, e.getMessage());
+            }
+            return PrmkitCli.INPUT_ERROR;
         }
     }
 
@@ -139,14 +149,14 @@ public final class DecodeCommand implements Callable<Integer> {
         try {
             text = file.equals("-") ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8) : Files.readString(Path.of(file), StandardCharsets.UTF_8);
         } catch (NoSuchFileException e) {
-            throw new Failure(file + ": no such file");
+            throw new Failure(file + ": error: no such file", true);
         } catch (IOException | java.io.UncheckedIOException e) {
-            throw new Failure(source + ": cannot read: " + e.getMessage());
+            throw new Failure(source + ": error: cannot read: " + e.getMessage(), true);
         }
         try {
             return HexInput.parse(text, source, littleEndianGroups);
         } catch (HexInput.BadHex e) {
-            throw new Failure(e.getMessage());
+            throw new Failure(e.getMessage(), true);
         }
     }
 

@@ -29,7 +29,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Writes a browsable HTML reference of spec files (default: the bundled mlx5 spec): an index with a search box, "
                     + "one page per structure (bit diagram, field table, rules, enums used, structures embedding it) and "
-                    + "one per enum or flag set. Open DIR/index.html in a browser; no server or network is needed."})
+                    + "one per enum or flag set. Open DIR/index.html in a browser; no server or network is needed."},
+        exitCodeList = {"0:the site was written", "1:errors in the specs, or a file that cannot be read or written; "
+                + "with errors in the specs nothing was written"})
 public final class DocCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -57,8 +59,8 @@ public final class DocCommand implements Callable<Integer> {
         SpecInput.print(result.diagnostics(), sources, err);
         if (result.model().isEmpty()) {
             long errors = result.diagnostics().stream().filter(Diagnostic::isError).count();
-            err.println("prmkit doc: " + errors + (errors == 1 ? " error" : " errors") + ", nothing written");
-            return 1;
+            SpecInput.say(spec, err, errors + (errors == 1 ? " error" : " errors") + ", nothing written");
+            return PrmkitCli.INPUT_ERROR;
         }
         LayoutModel model = result.model().get();
         String t = title != null ? title : specs.isEmpty() ? "mlx5 PRM reference" : "PRM reference";
@@ -66,11 +68,11 @@ public final class DocCommand implements Callable<Integer> {
         try {
             files = DocSite.write(model, t, output);
         } catch (IOException e) {
-            err.println("prmkit doc: cannot write to " + output + ": " + e);
-            return 1;
+            SpecInput.say(spec, err, "cannot write to " + output + ": " + e.getMessage());
+            return PrmkitCli.INPUT_ERROR;
         }
         out.println(model.structs().size() + " structures, " + model.enums().size() + " enums and flag sets, " + files
                 + " files written to " + output + "; open " + output.resolve("index.html"));
-        return 0;
+        return PrmkitCli.OK;
     }
 }

@@ -18,10 +18,10 @@ import java.util.regex.Pattern;
  */
 final class HexInput {
 
-    /** A dump that cannot be read: one line for the user, naming where and why. */
+    /** A dump that cannot be read: one line for the user, {@code file:line: error: why} like every file problem of the CLI. */
     static final class BadHex extends Exception {
-        BadHex(String message) {
-            super(message);
+        BadHex(String where, String why) {
+            super(where + ": error: " + why);
         }
     }
 
@@ -48,7 +48,7 @@ final class HexInput {
             String line = TIMESTAMP.matcher(lines[i]).replaceFirst("").stripTrailing();
             if (line.isBlank()) continue;
             if (line.strip().equals("*")) {
-                if (previous == null) throw new BadHex(where + ": '*' (hexdump's repeated rows) before any row");
+                if (previous == null) throw new BadHex(where, "'*' (hexdump's repeated rows) before any row");
                 repeat = true;
                 continue;
             }
@@ -70,7 +70,7 @@ final class HexInput {
                     // xxd and print_hex_dump separate groups by one space and the ASCII column by two or more
                     data = a.group(2).split("\\s{2,}", 2)[0];
                 } else {
-                    if (base >= 0) throw new BadHex(where + ": expected an offset column like the lines before, found '" + shorten(line) + "'");
+                    if (base >= 0) throw new BadHex(where, "expected an offset column like the lines before, found '" + shorten(line) + "'");
                     Matcher p = PREFIXED.matcher(line);
                     data = p.matches() && !allHex(line) ? asciiColumnRemoved(p.group(1)) : line;
                     address = -1;
@@ -78,27 +78,27 @@ final class HexInput {
             }
             if (address >= 0) {
                 if (base < 0) {
-                    if (out.size() > 0) throw new BadHex(where + ": an offset column appears after lines without one");
+                    if (out.size() > 0) throw new BadHex(where, "an offset column appears after lines without one");
                     base = address;
                 }
                 long expected = base + out.size();
                 if (repeat) {
                     // hexdump -C printed '*' for rows equal to the previous one, up to this address
                     while (base + out.size() < address) out.write(previous, 0, previous.length);
-                    if (base + out.size() != address) throw new BadHex(where + ": offset " + hex(address) + " does not end a run of repeated rows");
+                    if (base + out.size() != address) throw new BadHex(where, "offset " + hex(address) + " does not end a run of repeated rows");
                     repeat = false;
                 } else if (address != expected) {
-                    throw new BadHex(where + ": offset " + hex(address) + " where " + hex(expected) + " was expected (a line missing or repeated?)");
+                    throw new BadHex(where, "offset " + hex(address) + " where " + hex(expected) + " was expected (a line missing or repeated?)");
                 }
             } else if (repeat) {
-                throw new BadHex(where + ": '*' needs offsets to say how many rows it stands for");
+                throw new BadHex(where, "'*' needs offsets to say how many rows it stands for");
             }
             byte[] row = bytes(data, where, littleEndianGroups);
             out.write(row, 0, row.length);
             if (row.length > 0) previous = row;
         }
-        if (repeat) throw new BadHex(source + ": the dump ends in '*' without the final offset that says how long it is");
-        if (out.size() == 0) throw new BadHex(source + ": no hex bytes in the input");
+        if (repeat) throw new BadHex(source, "the dump ends in '*' without the final offset that says how long it is");
+        if (out.size() == 0) throw new BadHex(source, "no hex bytes in the input");
         return out.toByteArray();
     }
 
@@ -108,10 +108,10 @@ final class HexInput {
         for (String token : data.trim().split("\\s+")) {
             if (token.isEmpty()) continue;
             Matcher g = GROUP.matcher(token);
-            if (!g.matches()) throw new BadHex(where + ": '" + shorten(token) + "' is not hex");
+            if (!g.matches()) throw new BadHex(where, "'" + shorten(token) + "' is not hex");
             String digits = g.group(1);
             if (digits.length() % 2 != 0) {
-                throw new BadHex(where + ": '" + shorten(token) + "' has an odd number of hex digits (" + digits.length() + ")");
+                throw new BadHex(where, "'" + shorten(token) + "' has an odd number of hex digits (" + digits.length() + ")");
             }
             int n = digits.length() / 2;
             byte[] group = new byte[n];

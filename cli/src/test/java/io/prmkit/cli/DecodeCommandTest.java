@@ -32,7 +32,7 @@ class DecodeCommandTest {
     private void assertError(String expected, String... args) {
         Run run = PrmkitCliTest.run(args);
         assertEquals(1, run.exitCode(), run.out() + run.err());
-        assertEquals("prmkit decode: " + expected + "\n", run.err().replace("\r\n", "\n"));
+        assertEquals(expected + "\n", run.err().replace("\r\n", "\n"));
     }
 
     @Test
@@ -114,16 +114,19 @@ class DecodeCommandTest {
     @Test
     void eachKindOfBadInputIsOneLine() throws IOException {
         String odd = file("00 01 0");
-        assertError(odd + ":1: '0' has an odd number of hex digits (1)", "decode", "cqe64", odd);
-        assertError("err_cqe needs 64 bytes, the input has 4", "decode", "err_cqe", file("00000000"));
-        assertError("a CQE has 64 bytes, the input has 8", "decode", "--cqe", file("00000000 000000d1"));
-        assertError("unknown structure 'no_such_struct'", "decode", "no_such_struct", file("00"));
-        assertError("unknown command opcode 0x999 (not in enum cmd_opcode)", "decode", "--command", file("09990000 00000000"));
-        assertError("unknown command opcode 'FROB' (give a name from enum cmd_opcode, e.g. CREATE_CQ, or a number like 0x400)",
+        assertError(odd + ":1: error: '0' has an odd number of hex digits (1)", "decode", "cqe64", odd);
+        assertError("prmkit decode: err_cqe needs 64 bytes, the input has 4", "decode", "err_cqe", file("00000000"));
+        assertError("prmkit decode: a CQE has 64 bytes, the input has 8", "decode", "--cqe", file("00000000 000000d1"));
+        assertError("prmkit decode: unknown structure 'no_such_struct'", "decode", "no_such_struct", file("00"));
+        assertError("prmkit decode: unknown command opcode 0x999 (not in enum cmd_opcode)", "decode", "--command", file("09990000 00000000"));
+        assertError("prmkit decode: unknown command opcode 'FROB' (give a name from enum cmd_opcode, e.g. CREATE_CQ, or a number like 0x400)",
                 "decode", "--output", "FROB", file("00"));
-        assertError(tmp.resolve("missing.txt") + ": no such file", "decode", "cqe64", tmp.resolve("missing.txt").toString());
+        assertError(tmp.resolve("missing.txt") + ": error: no such file", "decode", "cqe64", tmp.resolve("missing.txt").toString());
         Run usage = PrmkitCliTest.run("decode", "--cqe", "--command", file("00"));
         assertEquals(2, usage.exitCode());
-        assertEquals("prmkit decode: --command, --output and --cqe exclude each other\n", usage.err().replace("\r\n", "\n"));
+        assertTrue(usage.err().startsWith("prmkit decode: --command, --output and --cqe exclude each other\n"), usage.err());
+        Run nothing = PrmkitCliTest.run("decode");
+        assertEquals(2, nothing.exitCode());
+        assertTrue(nothing.err().startsWith("prmkit decode: name the structure to decode as"), nothing.err());
     }
 }

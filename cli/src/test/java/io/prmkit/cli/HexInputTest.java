@@ -93,13 +93,13 @@ class HexInputTest {
 
     @Test
     void badInputIsOneLineNamingTheLine() {
-        assertEquals("in:2: '0400000' has an odd number of hex digits (7)", error("00000000\n0400000\n"));
-        assertEquals("in:1: 'zz' is not hex", error("00 zz 11"));
-        assertEquals("in: no hex bytes in the input", error("\n  \n"));
-        assertEquals("in:2: offset 0x20 where 0x10 was expected (a line missing or repeated?)",
+        assertEquals("in:2: error: '0400000' has an odd number of hex digits (7)", error("00000000\n0400000\n"));
+        assertEquals("in:1: error: 'zz' is not hex", error("00 zz 11"));
+        assertEquals("in: error: no hex bytes in the input", error("\n  \n"));
+        assertEquals("in:2: error: offset 0x20 where 0x10 was expected (a line missing or repeated?)",
                 error("00000000: 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n00000020: 00\n"));
-        assertEquals("in:1: '*' (hexdump's repeated rows) before any row", error("*\n"));
-        assertEquals("in: the dump ends in '*' without the final offset that says how long it is",
+        assertEquals("in:1: error: '*' (hexdump's repeated rows) before any row", error("*\n"));
+        assertEquals("in: error: the dump ends in '*' without the final offset that says how long it is",
                 error("00000000  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|\n*\n"));
     }
 

@@ -228,6 +228,32 @@ public final class SoftHca implements AutoCloseable {
         return iommu;
     }
 
+    /**
+     * Objects the function holds now, by kind (eq, cq, sq, rq, mkey, tis, tir, rqt, flow_table,
+     * q_counter, pd, transport_domain, uar), only the kinds with any: for leak checks. Read it while
+     * no command is running.
+     */
+    public synchronized java.util.Map<String, Integer> liveObjects() {
+        java.util.Map<String, Integer> m = new java.util.TreeMap<>();
+        java.util.function.BiConsumer<String, Integer> put = (k, n) -> {
+            if (n > 0) m.put(k, n);
+        };
+        put.accept("eq", objects.eqs.size());
+        put.accept("cq", objects.cqs.size());
+        put.accept("sq", objects.sqs.size());
+        put.accept("rq", objects.rqs.size());
+        put.accept("mkey", objects.mkeys.size());
+        put.accept("tis", objects.tises.size());
+        put.accept("tir", objects.tirs.size());
+        put.accept("rqt", objects.rqts.size());
+        put.accept("flow_table", objects.flowTables.size());
+        put.accept("q_counter", objects.qCounters.size());
+        put.accept("pd", hca.pds.size());
+        put.accept("transport_domain", hca.transportDomains.size());
+        put.accept("uar", hca.uars.size());
+        return m;
+    }
+
     /** Commands completed so far (delivery status written and ownership returned). */
     public long commandsCompleted() {
         return queue.completed();
@@ -330,8 +356,8 @@ public final class SoftHca implements AutoCloseable {
     void pageRequest(int pages) {
         hca.regularPages = Math.max(-(hca.bootPages + hca.initPages), hca.regularPages + pages);
         events.post((int) EqeType.PAGE_REQUEST.value, 0, e -> {
-            DeviceFields.set(Eqe.LAYOUT, e, 0, "func_id", 0);
-            DeviceFields.set(Eqe.LAYOUT, e, 0, "num_pages", Integer.toUnsignedLong(pages));
+            DeviceFields.set(Eqe.layout(), e, 0, "func_id", 0);
+            DeviceFields.set(Eqe.layout(), e, 0, "num_pages", Integer.toUnsignedLong(pages));
         });
     }
 
@@ -342,7 +368,7 @@ public final class SoftHca implements AutoCloseable {
         }
         objects.port.linkUp = up;
         PortChangeSubtype sub = up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN;
-        events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> DeviceFields.set(Eqe.LAYOUT, e, 0, "port_num", 1));
+        events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> DeviceFields.set(Eqe.layout(), e, 0, "port_num", 1));
     }
 
     InitSegment initSegment() {

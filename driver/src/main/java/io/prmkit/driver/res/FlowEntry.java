@@ -46,11 +46,13 @@ public final class FlowEntry extends DeviceObject {
         FlowContext.action$set(fc, FlowContextAction.FWD_DEST$MASK);
         FlowContext.destination_list_size$set(fc, 1);
         if (value != null) value.accept(FlowContext.match_value(fc));
-        MemorySegment dest = ExtendedDestFormat.destination_entry(
-                DestFormatStructFlowCounterListAuto.extended_dest_format(FlowContext.destination$elem(fc, 0)));
-        DestFormatStruct.destination_type$set(dest, FlowDestinationType.TIR);
-        DestFormatStruct.destination_id$set(dest, tir.id());
-        table.commands().execute(in, SetFteIn.LAYOUT, SetFteOut.SIZE, SetFteOut.LAYOUT);
+        // Destination 0 in the plain 8-byte dest_format_struct form (extended_destination = 0), as
+        // the kernel sizes it; the list's union element is the 16-byte extended form, so address it by offset.
+        long dest = SetFteIn.flow_context$BYTE_OFFSET + FlowContext.destination$offset(0)
+                + DestFormatStructFlowCounterListAuto.extended_dest_format$BYTE_OFFSET + ExtendedDestFormat.destination_entry$BYTE_OFFSET;
+        DestFormatStruct.destination_type$set(in, dest, FlowDestinationType.TIR);
+        DestFormatStruct.destination_id$set(in, dest, tir.id());
+        table.commands().execute(in, SetFteIn.layout(), SetFteOut.SIZE, SetFteOut.layout());
         return new FlowEntry(table, index);
     }
 
@@ -61,6 +63,6 @@ public final class FlowEntry extends DeviceObject {
         DeleteFteIn.table_type$set(in, table.type());
         DeleteFteIn.table_id$set(in, table.id());
         DeleteFteIn.flow_index$set(in, id());
-        cmd.execute(in, DeleteFteIn.LAYOUT, DeleteFteOut.SIZE, DeleteFteOut.LAYOUT);
+        cmd.execute(in, DeleteFteIn.layout(), DeleteFteOut.SIZE, DeleteFteOut.layout());
     }
 }

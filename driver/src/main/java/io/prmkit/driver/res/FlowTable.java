@@ -23,6 +23,7 @@ public final class FlowTable extends DeviceObject {
 
     private final FlowTableType type;
     private final int logSize;
+    private boolean root;
 
     private FlowTable(CommandInterface cmd, int id, FlowTableType type, int logSize) {
         super(cmd, id);
@@ -46,7 +47,7 @@ public final class FlowTable extends DeviceObject {
         var ctx = CreateFlowTableIn.flow_table_context(in);
         FlowTableContext.level$set(ctx, level);
         FlowTableContext.log_size$set(ctx, logSize);
-        var out = cmd.execute(in, CreateFlowTableIn.LAYOUT, CreateFlowTableOut.SIZE, CreateFlowTableOut.LAYOUT);
+        var out = cmd.execute(in, CreateFlowTableIn.layout(), CreateFlowTableOut.SIZE, CreateFlowTableOut.layout());
         return new FlowTable(cmd, CreateFlowTableOut.table_id(out), FlowTableType.NIC_RX, logSize);
     }
 
@@ -56,7 +57,18 @@ public final class FlowTable extends DeviceObject {
         SetFlowTableRootIn.opcode$set(in, CmdOpcode.SET_FLOW_TABLE_ROOT);
         SetFlowTableRootIn.table_type$set(in, type);
         SetFlowTableRootIn.table_id$set(in, id());
-        cmd.execute(in, SetFlowTableRootIn.LAYOUT, SetFlowTableRootOut.SIZE, SetFlowTableRootOut.LAYOUT);
+        cmd.execute(in, SetFlowTableRootIn.layout(), SetFlowTableRootOut.SIZE, SetFlowTableRootOut.layout());
+        root = true;
+    }
+
+    /** SET_FLOW_TABLE_ROOT with op_mod 1: the domain has no root any more (Linux's disconnect). */
+    private void disconnectRoot() {
+        var in = CommandInterface.input(SetFlowTableRootIn.SIZE);
+        SetFlowTableRootIn.opcode$set(in, CmdOpcode.SET_FLOW_TABLE_ROOT);
+        SetFlowTableRootIn.op_mod$set(in, DISCONNECT);
+        SetFlowTableRootIn.table_type$set(in, type);
+        cmd.execute(in, SetFlowTableRootIn.layout(), SetFlowTableRootOut.SIZE, SetFlowTableRootOut.layout());
+        root = false;
     }
 
     public FlowTableType type() {
@@ -71,12 +83,16 @@ public final class FlowTable extends DeviceObject {
         return cmd;
     }
 
+    /** op_mod of SET_FLOW_TABLE_ROOT that disconnects the root (kernel fs_cmd.c; not in mlx5_ifc.h's enums). */
+    private static final int DISCONNECT = 1;
+
     @Override
     protected void destroy() {
+        if (root) disconnectRoot();
         var in = CommandInterface.input(DestroyFlowTableIn.SIZE);
         DestroyFlowTableIn.opcode$set(in, CmdOpcode.DESTROY_FLOW_TABLE);
         DestroyFlowTableIn.table_type$set(in, type);
         DestroyFlowTableIn.table_id$set(in, id());
-        cmd.execute(in, DestroyFlowTableIn.LAYOUT, DestroyFlowTableOut.SIZE, DestroyFlowTableOut.LAYOUT);
+        cmd.execute(in, DestroyFlowTableIn.layout(), DestroyFlowTableOut.SIZE, DestroyFlowTableOut.layout());
     }
 }

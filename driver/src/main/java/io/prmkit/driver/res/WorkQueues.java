@@ -18,8 +18,12 @@ final class WorkQueues {
         return (bytes + PAGE - 1) / PAGE;
     }
 
-    /** Fills a cyclic wq of 2^logSize entries of 2^logStride bytes in {@code ring}, and its page list. */
-    static void describe(MemorySegment wq, DmaRegion ring, DmaRegion doorbell, int pd, int uarPage, int logStride, int logSize) {
+    /**
+     * Fills the cyclic wq at byte {@code at} of the command input {@code in} (2^logSize entries of
+     * 2^logStride bytes in {@code ring}) and its page list, which runs past the wq's fixed part.
+     */
+    static void describe(MemorySegment in, long at, DmaRegion ring, DmaRegion doorbell, int pd, int uarPage, int logStride, int logSize) {
+        MemorySegment wq = in.asSlice(at);
         Wq.wq_type$set(wq, WqType.CYCLIC);
         Wq.pd$set(wq, pd);
         Wq.uar_page$set(wq, uarPage);
@@ -29,7 +33,7 @@ final class WorkQueues {
         Wq.log_wq_sz$set(wq, logSize);
         long pages = ring.size() / PAGE;
         for (long p = 0; p < pages; p++) {
-            MemorySegment pas = Wq.pas$elem(wq, p);
+            MemorySegment pas = Wq.pas$elem(in, at, p);
             long a = ring.busAddress(p * PAGE);
             CmdPas.pa_h$set(pas, (int) (a >>> 32));
             CmdPas.pa_l$set(pas, (int) ((a & 0xffff_ffffL) >>> (32 - CmdPas.pa_l$BIT_WIDTH)));

@@ -74,6 +74,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     private static final java.lang.foreign.ValueLayout.OfInt BE32 =
             java.lang.foreign.ValueLayout.JAVA_INT.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
     private long rxDropped;
+    private final java.util.concurrent.ConcurrentLinkedQueue<Boolean> linkEvents = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile MemorySegment inbox;
     private final java.util.concurrent.atomic.AtomicLong inHead = new java.util.concurrent.atomic.AtomicLong();
     private final java.util.concurrent.atomic.AtomicLong inTail = new java.util.concurrent.atomic.AtomicLong();
@@ -125,6 +126,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         try {
             boolean did = drainDoorbells();
             syncPort();
+            did |= drainLinkEvents();
             did |= drainInbox();
             if (sqRung) {
                 sqRung = false;
@@ -366,11 +368,25 @@ public final class SoftDatapath implements Datapath, FrameSink {
 
     // ---- link ----
 
+    /**
+     * The port's link changed (possibly on the peer device's thread, for a joined wire): recorded
+     * here, and turned into the PORT_CHANGE event on this device's thread at its next poll.
+     */
     private void linkChanged(Port p, boolean up) {
-        ctx.objects().port.linkUp = up;
-        int num = p.number();
-        ctx.events().post((int) EqeType.PORT_CHANGE.value, (int) (up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN).value,
-                e -> Eqe.Device.port_num$set(e, num));
+        linkEvents.add(up);
+        ctx.wake();
+    }
+
+    private boolean drainLinkEvents() {
+        boolean did = false;
+        for (Boolean up; (up = linkEvents.poll()) != null; ) {
+            did = true;
+            ctx.objects().port.linkUp = up;
+            int num = port.number();
+            ctx.events().post((int) EqeType.PORT_CHANGE.value, (int) (up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN).value,
+                    e -> Eqe.Device.port_num$set(e, num));
+        }
+        return did;
     }
 
     // ---- faults and counters for tests and commands ----

@@ -1,0 +1,131 @@
+package io.prmkit.driver.eth;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prmkit.driver.Mlx5Exception;
+import io.prmkit.driver.cmd.CommandTrace;
+import io.prmkit.driver.core.DeviceOptions;
+import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.dp.RqResources;
+import io.prmkit.driver.dp.SqResources;
+import io.prmkit.mlx5.SqState;
+import io.prmkit.softhca.CapsProfile;
+import io.prmkit.softhca.SoftHca;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
+import org.junit.jupiter.api.Test;
+
+class EthPortTest {
+
+    private final List<String> trace = new CopyOnWriteArrayList<>();
+
+    private DeviceOptions options() {
+        return DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(5)).withHealth(Duration.ofMillis(20), 0)
+                .withTrace(CommandTrace.lines(trace::add, false));
+    }
+
+    private static boolean await(BooleanSupplier done) {
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) return false;
+            LockSupport.parkNanos(1_000_000);
+        }
+        return true;
+    }
+
+    @Test
+    void aPortWithFourQueuePairsCreatesItsObjectsAndCloseDestroysThemAll() {
+        try (SoftHca hca = SoftHca.create();
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
+            Map<String, Integer> base = hca.liveObjects();
+            assertEquals(Map.of("eq", 1, "uar", 1), base, "the device itself holds its async EQ and UAR");
+            try (EthPort port = dev.ethPort(EthPortConfig.defaults().withQueuePairs(4).withSizes(6, 6))) {
+                Map<String, Integer> live = hca.liveObjects();
+                assertEquals(8, live.get("cq"));
+                assertEquals(4, live.get("sq"));
+                assertEquals(4, live.get("rq"));
+                assertEquals(1, live.get("tir"));
+                assertEquals(1, live.get("rqt"));
+                assertEquals(1, live.get("flow_table"));
+                for (int i = 0; i < 4; i++) {
+                    assertEquals(SqState.RDY, port.sendQueue(i).state());
+                    SqResources tx = port.txResources(i);
+                    RqResources rx = port.rxResources(i);
+                    assertEquals(6, tx.logWqebbs());
+                    assertEquals(port.sendQueue(i).sqn(), tx.sqn());
+                    assertEquals(port.lkey(), tx.lkey());
+                    assertEquals(64, rx.entries());
+                }
+                assertTrue(port.linkUp());
+                assertEquals(6, port.macAddress().length);
+            }
+            assertEquals(base, hca.liveObjects(), "the port's objects are all destroyed");
+        }
+    }
+
+    @Test
+    void linkFlapFollowsPortChangeEvents() {
+        try (SoftHca hca = SoftHca.create();
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options());
+             EthPort port = dev.ethPort(EthPortConfig.defaults())) {
+            assertTrue(port.linkUp());
+            hca.faults().link(false);
+            assertTrue(await(() -> !port.linkUp()), "link went down");
+            assertFalse(port.refreshLinkState(), "QUERY_VPORT_STATE agrees");
+            hca.faults().link(true);
+            assertTrue(await(port::linkUp), "link came back");
+            assertEquals(2, port.linkChanges());
+        }
+    }
+
+    @Test
+    void sqStateChangesForErrorRecovery() {
+        try (SoftHca hca = SoftHca.create();
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options());
+             EthPort port = dev.ethPort(EthPortConfig.defaults())) {
+            var sq = port.sendQueue(0);
+            sq.modify(SqState.RDY, SqState.ERR);
+            assertEquals(SqState.ERR, sq.state());
+            port.txResources(0).control().modifySq(sq.sqn(), SqState.ERR, SqState.RST);
+            assertEquals(SqState.RST, sq.state());
+            sq.modify(SqState.RST, SqState.RDY);
+            sq.recover(); // RDY -> ERR -> RST -> RDY
+            assertEquals(SqState.RDY, sq.state());
+        }
+    }
+
+    @Test
+    void statsReadVportCountersQCounterAndPpcnt() {
+        try (SoftHca hca = SoftHca.create();
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options());
+             EthPort port = dev.ethPort(EthPortConfig.defaults())) {
+            PortStats s = port.stats();
+            assertEquals(0, s.rxOutOfBuffer());
+            assertEquals(0, s.txPacketsPhy());
+            assertTrue(trace.stream().anyMatch(l -> l.startsWith("QUERY_VPORT_COUNTER") && l.contains("status=OK")));
+            assertTrue(trace.stream().anyMatch(l -> l.startsWith("QUERY_Q_COUNTER") && l.contains("status=OK")));
+            assertTrue(trace.stream().anyMatch(l -> l.startsWith("ACCESS_REG (0x805) op_mod 0x1") && l.contains("status=OK")));
+        }
+    }
+
+    @Test
+    void aQueueLargerThanTheCapsAllowIsRefusedBeforeAnyCommandNamingTheCap() {
+        try (SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("log_max_wq_sz", 8)));
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
+            Map<String, Integer> base = hca.liveObjects();
+            int log = io.prmkit.mlx5.CmdHcaCap.log_max_wq_sz(dev.caps().general());
+            assertEquals(8, log);
+            Mlx5Exception e = assertThrows(Mlx5Exception.class,
+                    () -> dev.ethPort(EthPortConfig.defaults().withSizes(log + 1, 6)));
+            assertTrue(e.getMessage().startsWith("CREATE_SQ WQEBBs: asked for 512, the device allows at most 2^8 = 256 (capability cmd_hca_cap.log_max_wq_sz)"), e.getMessage());
+            assertEquals(base, hca.liveObjects(), "what the port built before the refusal is gone again");
+        }
+    }
+}

@@ -1,0 +1,421 @@
+package io.prmkit.softhca;
+
+import static io.prmkit.softhca.Cmds.header;
+import static org.junit.jupiter.api.Assertions.*;
+
+import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.CmdPas;
+import io.prmkit.mlx5.CompletionMode;
+import io.prmkit.mlx5.CqArmDoorbell;
+import io.prmkit.mlx5.CqDoorbellRecord;
+import io.prmkit.mlx5.Cqc;
+import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeErrorSyndrome;
+import io.prmkit.mlx5.CqeOpcode;
+import io.prmkit.mlx5.CreateCqIn;
+import io.prmkit.mlx5.CreateCqOut;
+import io.prmkit.mlx5.CreateEqIn;
+import io.prmkit.mlx5.CreateEqOut;
+import io.prmkit.mlx5.CreateMkeyOut;
+import io.prmkit.mlx5.CreateRqIn;
+import io.prmkit.mlx5.CreateRqOut;
+import io.prmkit.mlx5.CreateSqIn;
+import io.prmkit.mlx5.CreateSqOut;
+import io.prmkit.mlx5.Eqc;
+import io.prmkit.mlx5.Eqe;
+import io.prmkit.mlx5.EqeType;
+import io.prmkit.mlx5.ErrCqe;
+import io.prmkit.mlx5.EthCsFlags;
+import io.prmkit.mlx5.FlowTableType;
+import io.prmkit.mlx5.MkcAccessMode;
+import io.prmkit.mlx5.Mkc;
+import io.prmkit.mlx5.CreateMkeyIn;
+import io.prmkit.mlx5.QueryQCounterIn;
+import io.prmkit.mlx5.QueryQCounterOut;
+import io.prmkit.mlx5.QueryVportCounterIn;
+import io.prmkit.mlx5.QueryVportCounterOut;
+import io.prmkit.mlx5.RqState;
+import io.prmkit.mlx5.Rqc;
+import io.prmkit.mlx5.SendWqeOpcode;
+import io.prmkit.mlx5.SetFlowTableRootIn;
+import io.prmkit.mlx5.SetFlowTableRootOut;
+import io.prmkit.mlx5.SqState;
+import io.prmkit.mlx5.Sqc;
+import io.prmkit.mlx5.TrafficCounter;
+import io.prmkit.mlx5.UarPage;
+import io.prmkit.mlx5.Wq;
+import io.prmkit.mlx5.WqDoorbellRecord;
+import io.prmkit.mlx5.WqType;
+import io.prmkit.mlx5.WqeCtrlSeg;
+import io.prmkit.mlx5.WqeDataSeg;
+import io.prmkit.mlx5.WqeEthSeg;
+import io.prmkit.platform.DmaRegion;
+import io.prmkit.softhca.wire.Ethernet;
+import io.prmkit.softhca.wire.ParsedFrame;
+import io.prmkit.softhca.wire.TestFrames;
+import io.prmkit.softhca.wire.Tools;
+import io.prmkit.softhca.wire.Wire;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The datapath end to end, driven only through BAR 0 and DMA memory: bring-up and object commands,
+ * WQEs and doorbell records in DMA memory, SQ doorbells and CQ arming through the UAR page, CQEs
+ * and EQEs read back from DMA memory.
+ */
+class EthernetDatapathTest {
+    static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+
+    /** One device set up as an Ethernet driver does: EQ, CQs, SQ, RQ, TIR and a catch-all root table. */
+    static final class Eth implements AutoCloseable {
+        final TestHost h;
+        final List<DmaRegion> keep = new ArrayList<>();
+        final int uar, pd, td, lkey, eqn, txCqn, rxCqn, sqn, rqn, counter;
+        final DmaRegion eqRing, txCq, txCqDb, rxCq, rxCqDb, sqRing, sqDb, rqRing, rqDb, buffers, data;
+        int eqCi, txCc, rxCc, pc, posted;
+
+        Eth(SoftHca.Options options, ExecutionMode mode) {
+            h = TestHost.started(options, mode);
+            keep.addAll(Cmds.bringUp(h));
+            uar = Objs.uar(h);
+            pd = Objs.pd(h);
+            td = Objs.td(h);
+            counter = Objs.qCounter(h);
+            MemorySegment mk = ObjectCommandsTest.mkeyIn(pd, MkcAccessMode.PA, 0);
+            Mkc.length64$set(mk, CreateMkeyIn.memory_key_mkey_entry$BYTE_OFFSET, true);
+            lkey = CreateMkeyOut.mkey_index(h.exec(mk, CreateMkeyOut.SIZE).ok().out()) << 8 | 0x42;
+            eqRing = dma(4096);
+            for (int i = 0; i < 64; i++) Eqe.Device.owner$set(eqRing.segment(), i * 64L, true);
+            MemorySegment eq = header(CmdOpcode.CREATE_EQ, CreateEqIn.SIZE + 8);
+            long ec = CreateEqIn.eq_context_entry$BYTE_OFFSET;
+            Eqc.log_eq_size$set(eq, ec, 6);
+            Eqc.uar_page$set(eq, ec, uar);
+            Eqc.intr$set(eq, ec, 0);
+            CreateEqIn.event_bitmask$set(eq, 0, 1L << EqeType.COMP.value | 1L << EqeType.CQ_ERROR.value | 1L << EqeType.PORT_CHANGE.value);
+            CreateEqIn.pas$set(eq, 0, eqRing.busAddress());
+            eqn = CreateEqOut.eq_number(h.exec(eq, CreateEqOut.SIZE).ok().out());
+            txCq = dma(4096);
+            txCqDb = dma(64);
+            txCqn = cq(txCq, txCqDb);
+            rxCq = dma(4096);
+            rxCqDb = dma(64);
+            rxCqn = cq(rxCq, rxCqDb);
+            int tisn = Objs.tis(h, td);
+            sqRing = dma(4096);
+            sqDb = dma(64);
+            MemorySegment sq = header(CmdOpcode.CREATE_SQ, CreateSqIn.SIZE + 8);
+            long sc = CreateSqIn.ctx$BYTE_OFFSET;
+            Sqc.cqn$set(sq, sc, txCqn);
+            Sqc.tis_lst_sz$set(sq, sc, 1);
+            Sqc.tis_num_0$set(sq, sc, tisn);
+            Sqc.min_wqe_inline_mode$set(sq, sc, 1);
+            wq(sq, sc + Sqc.wq$BYTE_OFFSET, sqRing, sqDb, 6, 6);
+            sqn = CreateSqOut.sqn(h.exec(sq, CreateSqOut.SIZE).ok().out());
+            Objs.modifySq(h, sqn, (int) SqState.RST.value, (int) SqState.RDY.value).ok();
+            rqRing = dma(4096);
+            rqDb = dma(64);
+            MemorySegment rq = header(CmdOpcode.CREATE_RQ, CreateRqIn.SIZE + 8);
+            long rc = CreateRqIn.ctx$BYTE_OFFSET;
+            Rqc.cqn$set(rq, rc, rxCqn);
+            Rqc.counter_set_id$set(rq, rc, counter);
+            wq(rq, rc + Rqc.wq$BYTE_OFFSET, rqRing, rqDb, 6, 4);
+            rqn = CreateRqOut.rqn(h.exec(rq, CreateRqOut.SIZE).ok().out());
+            Objs.modifyRq(h, rqn, (int) RqState.RST.value, (int) RqState.RDY.value).ok();
+            int tirn = Objs.tir(h, Objs.tirDirectIn(td, rqn));
+            int table = Objs.flowTable(h, Objs.flowTableIn(FlowTableType.NIC_RX, 4, 0));
+            int group = Objs.flowGroup(h, Objs.flowGroupIn(table, 0, 15));
+            Objs.fte(h, Objs.fteToTirIn(table, group, 0, tirn)).ok();
+            MemorySegment root = header(CmdOpcode.SET_FLOW_TABLE_ROOT, SetFlowTableRootIn.SIZE);
+            SetFlowTableRootIn.table_type$set(root, FlowTableType.NIC_RX);
+            SetFlowTableRootIn.table_id$set(root, table);
+            h.exec(root, SetFlowTableRootOut.SIZE).ok();
+            buffers = dma(64 * 2048);
+            data = dma(64 * 1024);
+        }
+
+        DmaRegion dma(long size) {
+            DmaRegion r = h.f.dma().allocate(size, 4096);
+            keep.add(r);
+            return r;
+        }
+
+        int cq(DmaRegion ring, DmaRegion db) {
+            for (int i = 0; i < 64; i++) {
+                Cqe64.Device.opcode$set(ring.segment(), i * 64L, CqeOpcode.INVALID);
+                Cqe64.Device.owner$set(ring.segment(), i * 64L, true);
+            }
+            MemorySegment in = header(CmdOpcode.CREATE_CQ, CreateCqIn.SIZE + 8);
+            long c = CreateCqIn.cq_context$BYTE_OFFSET;
+            Cqc.log_cq_size$set(in, c, 6);
+            Cqc.uar_page$set(in, c, uar);
+            Cqc.c_eqn_or_apu_element$set(in, c, eqn);
+            Cqc.dbr_addr$set(in, c, db.busAddress());
+            CreateCqIn.pas$set(in, 0, ring.busAddress());
+            return CreateCqOut.cqn(h.exec(in, CreateCqOut.SIZE).ok().out());
+        }
+
+        void wq(MemorySegment in, long wq, DmaRegion ring, DmaRegion db, int logSize, int logStride) {
+            Wq.wq_type$set(in, wq, WqType.CYCLIC);
+            Wq.pd$set(in, wq, pd);
+            Wq.uar_page$set(in, wq, uar);
+            Wq.dbr_addr$set(in, wq, db.busAddress());
+            Wq.log_wq_stride$set(in, wq, logStride);
+            Wq.log_wq_sz$set(in, wq, logSize);
+            MemorySegment pas = Wq.pas$elem(in, wq, 0);
+            CmdPas.pa_h$set(pas, (int) (ring.busAddress() >>> 32));
+            CmdPas.pa_l$setUnchecked(pas, (int) (ring.busAddress() >>> 12));
+        }
+
+        /** Posts {@code n} receive WQEs of 2 KiB each. */
+        void postRx(int n) {
+            for (int i = 0; i < n; i++) {
+                int slot = posted & 63;
+                WqeDataSeg.writer(rqRing.segment(), slot * 16L).byte_count(2048).lkey(lkey).addr(buffers.busAddress(slot * 2048L)).write();
+                posted++;
+            }
+            VarHandle.storeStoreFence();
+            WqDoorbellRecord.receive_counter$set(rqDb.segment(), posted & 0xffff);
+        }
+
+        /** One SEND WQE for {@code frame}: 18 bytes inline, the rest by pointer, checksums offloaded. */
+        void send(byte[] frame) {
+            MemorySegment.copy(frame, 0, data.segment(), ValueLayout.JAVA_BYTE, 0, frame.length);
+            long o = (pc & 63) * 64L;
+            MemorySegment r = sqRing.segment();
+            WqeCtrlSeg.writer(r, o).opcode(SendWqeOpcode.SEND).wqe_index(pc & 0xffff).qpn(sqn).ds(4).ce(CompletionMode.CQE_ALWAYS).write();
+            WqeEthSeg.writer(r, o + 16).inline_hdr_sz(18).cs_flags(EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK).write();
+            MemorySegment.copy(frame, 0, r, ValueLayout.JAVA_BYTE, o + 16 + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, 18);
+            WqeDataSeg.writer(r, o + 48).byte_count(frame.length - 18).lkey(lkey).addr(data.busAddress(18)).write();
+            pc++;
+            VarHandle.storeStoreFence();
+            WqDoorbellRecord.send_counter$set(sqDb.segment(), pc & 0xffff);
+            VarHandle.fullFence();
+            h.bar.write64(uar * 4096L + UarPage.bf_registers$BYTE_OFFSET, r.get(BE64, o));
+        }
+
+        void armTxCq() {
+            MemorySegment w = MemorySegment.ofArray(new byte[8]);
+            CqArmDoorbell.consumer_index$set(w, txCc & 0xffffff);
+            CqArmDoorbell.cqn$set(w, txCqn);
+            h.bar.write64(uar * 4096L + UarPage.cq_doorbell$BYTE_OFFSET, w.get(BE64, 0));
+        }
+
+        void armEq() {
+            MemorySegment w = MemorySegment.ofArray(new byte[4]);
+            io.prmkit.mlx5.EqDoorbell.eqn$set(w, eqn);
+            io.prmkit.mlx5.EqDoorbell.consumer_index$set(w, eqCi);
+            h.bar.write32(uar * 4096L + UarPage.eq_doorbell_arm$BYTE_OFFSET, w.get(ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN), 0));
+        }
+
+        /** Waits (bounded) for the device: step mode runs it idle, thread mode spins until {@code done} or 10 s. */
+        void settle(java.util.function.BooleanSupplier done) {
+            if (h.mode == ExecutionMode.STEP) {
+                h.hca.runUntilIdle();
+                return;
+            }
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            while (!done.getAsBoolean() && System.nanoTime() < deadline) Thread.onSpinWait();
+        }
+
+        MemorySegment cqe(DmaRegion ring, int cc) {
+            MemorySegment c = ring.segment().asSlice((cc & 63) * 64L, 64);
+            if (Cqe64.owner(c) != (((cc >>> 6) & 1) == 1) || Cqe64.opcode(c) == CqeOpcode.INVALID.value) return null;
+            VarHandle.acquireFence();
+            return MemorySegment.ofArray(c.toArray(ValueLayout.JAVA_BYTE));
+        }
+
+        MemorySegment txCqe() {
+            MemorySegment c = cqe(txCq, txCc);
+            if (c != null) CqDoorbellRecord.consumer_index$set(txCqDb.segment(), ++txCc & 0xffffff);
+            return c;
+        }
+
+        MemorySegment rxCqe() {
+            MemorySegment c = cqe(rxCq, rxCc);
+            if (c != null) CqDoorbellRecord.consumer_index$set(rxCqDb.segment(), ++rxCc & 0xffffff);
+            return c;
+        }
+
+        MemorySegment eqe() {
+            MemorySegment e = eqRing.segment().asSlice((eqCi & 63) * 64L, 64);
+            if (Eqe.owner(e) != (((eqCi >>> 6) & 1) == 1)) return null;
+            eqCi++;
+            return MemorySegment.ofArray(e.toArray(ValueLayout.JAVA_BYTE));
+        }
+
+        byte[] received(int wqeCounter, int len) {
+            return buffers.segment().asSlice((wqeCounter & 63) * 2048L, len).toArray(ValueLayout.JAVA_BYTE);
+        }
+
+        @Override
+        public void close() {
+            h.close();
+        }
+    }
+
+    /** What one run saw, to compare step and thread mode. */
+    record Outcome(List<String> cqes, List<byte[]> frames) {}
+
+    Outcome loopbackRun(ExecutionMode mode) {
+        try (Eth e = new Eth(new SoftHca.Options(), mode)) {
+            e.postRx(4);
+            List<String> seen = new ArrayList<>();
+            List<byte[]> frames = new ArrayList<>();
+            byte[][] sent = {
+                TestFrames.ipv4(Ethernet.PROTO_UDP, 1000, 2000, TestFrames.payload(64, 1)),
+                TestFrames.ipv6(Ethernet.PROTO_TCP, 3000, 80, TestFrames.payload(500, 2)),
+                TestFrames.ipv4(Ethernet.PROTO_TCP, 4000, 443, TestFrames.payload(1400, 3)),
+            };
+            for (byte[] f : sent) {
+                e.send(f);
+                MemorySegment[] t = new MemorySegment[1], r = new MemorySegment[1];
+                e.settle(() -> (t[0] != null || (t[0] = e.txCqe()) != null) && (r[0] != null || (r[0] = e.rxCqe()) != null));
+                if (t[0] == null) t[0] = e.txCqe();
+                if (r[0] == null) r[0] = e.rxCqe();
+                assertNotNull(t[0], "TX CQE");
+                assertNotNull(r[0], "RX CQE");
+                assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(t[0]), () -> "syndrome " + ErrCqe.syndrome(t[0]));
+                assertEquals(CqeOpcode.RESP_SEND.value, Cqe64.opcode(r[0]));
+                assertEquals(f.length, Cqe64.byte_cnt(r[0]));
+                assertTrue(Cqe64.l3_ok(r[0]) && Cqe64.l4_ok(r[0]));
+                byte[] got = e.received(Cqe64.wqe_counter(r[0]), f.length);
+                assertTrue(new ParsedFrame().parse(MemorySegment.ofArray(got), 0, got.length, true).l4ChecksumOk);
+                seen.add("tx " + Cqe64.wqe_counter(t[0]) + " rx " + Cqe64.wqe_counter(r[0]) + " " + Cqe64.byte_cnt(r[0]) + " " + Cqe64.l4_hdr_type(r[0]));
+                frames.add(got);
+            }
+            // a fourth frame finds one posted WQE, a fifth none: out_of_buffer
+            e.send(sent[0]);
+            e.send(sent[0]);
+            MemorySegment[] t = new MemorySegment[2];
+            e.settle(() -> (t[0] != null || (t[0] = e.txCqe()) != null) && (t[1] != null || (t[1] = e.txCqe()) != null));
+            MemorySegment q = header(CmdOpcode.QUERY_Q_COUNTER, QueryQCounterIn.SIZE);
+            QueryQCounterIn.counter_set_id$set(q, e.counter);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            int oob;
+            do {
+                oob = QueryQCounterOut.out_of_buffer(e.h.exec(q, QueryQCounterOut.SIZE).ok().out());
+            } while (oob == 0 && mode == ExecutionMode.THREAD && System.nanoTime() < deadline);
+            assertEquals(1, oob);
+            seen.add("out_of_buffer " + oob);
+            MemorySegment v = e.h.exec(header(CmdOpcode.QUERY_VPORT_COUNTER, QueryVportCounterIn.SIZE), QueryVportCounterOut.SIZE).ok().out();
+            seen.add("vport tx " + TrafficCounter.packets(v, QueryVportCounterOut.transmitted_eth_unicast$BYTE_OFFSET)
+                    + " rx " + TrafficCounter.packets(v, QueryVportCounterOut.received_eth_unicast$BYTE_OFFSET));
+            return new Outcome(seen, frames);
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(ExecutionMode.class)
+    void framesLoopBackThroughCommandsDoorbellsAndRings(ExecutionMode mode) {
+        Outcome o = loopbackRun(mode);
+        assertEquals("vport tx 5 rx 4", o.cqes().get(o.cqes().size() - 1));
+    }
+
+    @Test
+    void stepModeAndThreadModeGiveTheSameResults() {
+        Outcome step = loopbackRun(ExecutionMode.STEP);
+        Outcome thread = loopbackRun(ExecutionMode.THREAD);
+        assertEquals(step.cqes(), thread.cqes());
+        for (int i = 0; i < step.frames().size(); i++) assertArrayEquals(step.frames().get(i), thread.frames().get(i));
+    }
+
+    @Test
+    void armedCqRaisesACompletionEventThroughTheUar() {
+        try (Eth e = new Eth(new SoftHca.Options(), ExecutionMode.STEP)) {
+            e.postRx(1);
+            e.armEq();
+            e.armTxCq();
+            e.h.hca.runUntilIdle();
+            long before = e.h.hca.interruptsRaised();
+            e.send(TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[30]));
+            e.h.hca.runUntilIdle();
+            MemorySegment ev = e.eqe();
+            assertNotNull(ev, "completion EQE");
+            assertEquals(EqeType.COMP.value, Eqe.event_type(ev));
+            assertEquals(e.txCqn, Eqe.cqn(ev));
+            assertEquals(before + 1, e.h.hca.interruptsRaised());
+        }
+    }
+
+    @Test
+    void twoDevicesJoinedByAWireTappedIntoPcap(@TempDir Path dir) throws Exception {
+        SoftHca.Options noCable = new SoftHca.Options().loopback(false);
+        try (Eth a = new Eth(noCable, ExecutionMode.STEP); Eth b = new Eth(new SoftHca.Options().loopback(false), ExecutionMode.STEP)) {
+            assertFalse(a.h.hca.port().linkUp());
+            Wire w = Wire.join(a.h.hca.port(), b.h.hca.port());
+            Path pcap = dir.resolve("ab.pcap");
+            w.tap(pcap);
+            b.postRx(2);
+            a.postRx(2);
+            byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 5353, 53, TestFrames.payload(30, 7));
+            a.send(f);
+            a.h.hca.runUntilIdle();
+            b.h.hca.runUntilIdle();
+            assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(a.txCqe()));
+            assertNull(a.rxCqe(), "nothing comes back to the sender");
+            MemorySegment r = b.rxCqe();
+            assertNotNull(r, "the peer received it");
+            assertEquals(f.length, Cqe64.byte_cnt(r));
+            // drop and corrupt on the wire
+            a.h.hca.faults().dropFrames(1);
+            a.send(f);
+            a.h.hca.runUntilIdle();
+            b.h.hca.runUntilIdle();
+            assertNull(b.rxCqe());
+            a.h.hca.faults().corruptFrames(1, Wire.Corruption.PAYLOAD);
+            a.send(f);
+            a.h.hca.runUntilIdle();
+            b.h.hca.runUntilIdle();
+            MemorySegment bad = b.rxCqe();
+            assertNotNull(bad);
+            assertFalse(Cqe64.l3_ok(bad) && Cqe64.l4_ok(bad), "the corrupted frame fails a checksum");
+            w.untap();
+            String out = Tools.run("tshark", "-r", pcap.toString(), "-T", "fields", "-e", "udp.dstport", "-e", "frame.len");
+            if (out != null) assertEquals(List.of("53\t" + f.length, "53\t" + f.length, "53\t" + f.length), List.of(out.strip().split("\n")));
+            // link down at A: B's port goes down too, and a port change event reaches B's EQ
+            a.h.hca.faults().link(false);
+            a.h.hca.runUntilIdle();
+            b.h.hca.runUntilIdle();
+            assertFalse(b.h.hca.port().linkUp());
+            MemorySegment ev = b.eqe();
+            while (ev != null && (Eqe.event_type(ev) != EqeType.PORT_CHANGE.value || Eqe.event_sub_type(ev) != io.prmkit.mlx5.PortChangeSubtype.DOWN.value)) {
+                ev = b.eqe();
+            }
+            assertNotNull(ev, "port change at the far end");
+            assertEquals(io.prmkit.mlx5.PortChangeSubtype.DOWN.value, Eqe.event_sub_type(ev));
+        }
+    }
+
+    @Test
+    void injectedWqeErrorThroughFaults() {
+        try (Eth e = new Eth(new SoftHca.Options(), ExecutionMode.STEP)) {
+            e.postRx(4);
+            e.h.hca.faults().failWqe(e.sqn, 2, CqeErrorSyndrome.LOCAL_PROT_ERR);
+            byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[30]);
+            e.send(f);
+            e.send(f);
+            e.h.hca.runUntilIdle();
+            assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(e.txCqe()));
+            MemorySegment err = e.txCqe();
+            assertEquals(CqeOpcode.REQ_ERR.value, ErrCqe.opcode(err));
+            assertEquals(1, ErrCqe.wqe_counter(err));
+            assertEquals(CqeErrorSyndrome.LOCAL_PROT_ERR.value, ErrCqe.syndrome(err));
+            // the SQ is in ERR: MODIFY_SQ RDY->RDY is refused, ERR->RST->RDY brings it back
+            Objs.modifySq(e.h, e.sqn, (int) SqState.ERR.value, (int) SqState.RST.value).ok();
+            Objs.modifySq(e.h, e.sqn, (int) SqState.RST.value, (int) SqState.RDY.value).ok();
+            e.pc = 0;
+            e.send(f);
+            e.h.hca.runUntilIdle();
+            assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(e.txCqe()));
+        }
+    }
+}
