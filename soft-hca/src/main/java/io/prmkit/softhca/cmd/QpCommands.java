@@ -53,20 +53,20 @@ final class QpCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         QpCommands q = new QpCommands(hca);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_QP, CreateQpIn.LAYOUT, CreateQpOut.LAYOUT, Phase.INITIALIZED, q::create);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_QP, DestroyQpIn.LAYOUT, DestroyQpOut.LAYOUT, Phase.INITIALIZED, q::destroy);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_QP, QueryQpIn.LAYOUT, QueryQpOut.LAYOUT, Phase.INITIALIZED, q::query);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_QP, CreateQpIn.layout(), CreateQpOut.layout(), Phase.INITIALIZED, q::create);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_QP, DestroyQpIn.layout(), DestroyQpOut.layout(), Phase.INITIALIZED, q::destroy);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_QP, QueryQpIn.layout(), QueryQpOut.layout(), Phase.INITIALIZED, q::query);
         for (Transition t : new Transition[] {
-            new Transition(CmdOpcode.RST2INIT_QP, Rst2initQpIn.LAYOUT, Rst2initQpOut.LAYOUT, QpState.RST, QpState.INIT),
-            new Transition(CmdOpcode.INIT2RTR_QP, Init2rtrQpIn.LAYOUT, Init2rtrQpOut.LAYOUT, QpState.INIT, QpState.RTR),
-            new Transition(CmdOpcode.RTR2RTS_QP, Rtr2rtsQpIn.LAYOUT, Rtr2rtsQpOut.LAYOUT, QpState.RTR, QpState.RTS),
-            new Transition(CmdOpcode.RTS2RTS_QP, Rts2rtsQpIn.LAYOUT, Rts2rtsQpOut.LAYOUT, QpState.RTS, QpState.RTS),
-            new Transition(CmdOpcode.SQERR2RTS_QP, Sqerr2rtsQpIn.LAYOUT, Sqerr2rtsQpOut.LAYOUT, QpState.SQER, QpState.RTS),
+            new Transition(CmdOpcode.RST2INIT_QP, Rst2initQpIn.layout(), Rst2initQpOut.layout(), QpState.RST, QpState.INIT),
+            new Transition(CmdOpcode.INIT2RTR_QP, Init2rtrQpIn.layout(), Init2rtrQpOut.layout(), QpState.INIT, QpState.RTR),
+            new Transition(CmdOpcode.RTR2RTS_QP, Rtr2rtsQpIn.layout(), Rtr2rtsQpOut.layout(), QpState.RTR, QpState.RTS),
+            new Transition(CmdOpcode.RTS2RTS_QP, Rts2rtsQpIn.layout(), Rts2rtsQpOut.layout(), QpState.RTS, QpState.RTS),
+            new Transition(CmdOpcode.SQERR2RTS_QP, Sqerr2rtsQpIn.layout(), Sqerr2rtsQpOut.layout(), QpState.SQER, QpState.RTS),
         }) {
             BringUpCommands.put(specs, t.op(), t.in(), t.out(), Phase.INITIALIZED, c -> q.modify(c, t));
         }
-        BringUpCommands.put(specs, CmdOpcode.QP_2ERR, Qp2errIn.LAYOUT, Qp2errOut.LAYOUT, Phase.INITIALIZED, c -> q.force(c, Qp2errIn.qpn(c.in), QpState.ERR));
-        BringUpCommands.put(specs, CmdOpcode.QP_2RST, Qp2rstIn.LAYOUT, Qp2rstOut.LAYOUT, Phase.INITIALIZED, c -> q.force(c, Qp2rstIn.qpn(c.in), QpState.RST));
+        BringUpCommands.put(specs, CmdOpcode.QP_2ERR, Qp2errIn.layout(), Qp2errOut.layout(), Phase.INITIALIZED, c -> q.force(c, Qp2errIn.qpn(c.in), QpState.ERR));
+        BringUpCommands.put(specs, CmdOpcode.QP_2RST, Qp2rstIn.layout(), Qp2rstOut.layout(), Phase.INITIALIZED, c -> q.force(c, Qp2rstIn.qpn(c.in), QpState.RST));
     }
 
     /**
