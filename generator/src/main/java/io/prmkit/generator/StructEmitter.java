@@ -28,13 +28,15 @@ import javax.lang.model.element.Modifier;
  * Emits one final class of static accessors per structure or union: constants for size and every
  * member's position, getters, checked and unchecked setters, slices for byte arrays and nested
  * structures, element accessors for arrays, and {@code clear}/{@code validate}/{@code dump} backed by
- * the {@code LAYOUT} metadata.
+ * the layout metadata ({@code layout()}, built lazily in a nested holder).
  */
 final class StructEmitter {
     private static final Modifier[] CONST = {Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL};
     private static final Modifier[] API = {Modifier.PUBLIC, Modifier.STATIC};
     private static final ClassName LIST = ClassName.get(List.class);
     private static final ClassName STRING = ClassName.get(String.class);
+    /** The nested holder of the {@code LAYOUT} metadata. */
+    static final String META = "Meta";
 
     private final GeneratorContext ctx;
     /** Per {@link #emit}: the structure's class and the setters of its device-written fields (for {@code Device}). */
@@ -96,15 +98,24 @@ final class StructEmitter {
                     .build());
         }
         wholeStruct(struct, self, layout, methods);
-        if (WriterEmitter.applies(struct, false)) new WriterEmitter(ctx).emit(struct, self, layout, type, methods, this::memberDoc, false);
+        if (WriterEmitter.applies(struct, false)) new WriterEmitter(ctx).emit(struct, self, layout, type, methods, this::linkDoc, false);
         deviceClass(struct, self, layout, type);
-        chunkedFields(struct, layout, methods);
 
-        type.addField(FieldSpec.builder(layout.nestedClass("Struct"), "LAYOUT", CONST)
-                .addJavadoc("This structure's layout as data: members with offsets, widths, access, enums, docs; rules.\n")
-                .initializer(layoutInit(struct, self, layout))
+        // The metadata lives in a holder class that only layout(), validate and dump touch: the getters and
+        // setters of the datapath never run its initializer, which builds the field table and loads the enums.
+        List<MethodSpec> meta = new ArrayList<>();
+        chunkedFields(struct, layout, meta);
+        type.addType(TypeSpec.classBuilder(META).addModifiers(Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+                .addField(FieldSpec.builder(layout.nestedClass("Struct"), "LAYOUT", Modifier.STATIC, Modifier.FINAL)
+                        .initializer(layoutInit(struct, self, layout))
+                        .build())
+                .addMethods(meta)
                 .build());
-        type.addMethods(methods);
+        methods.add(0, MethodSpec.methodBuilder("layout").addModifiers(API).returns(layout.nestedClass("Struct"))
+                .addJavadoc("This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on\n"
+                        + "first use (the accessors never need it).\n")
+                .addStatement("return $L.LAYOUT", META).build());
+        type.addMethods(atOffsetZero(methods));
         return JavaFile.builder(self.packageName(), type.build()).indent("    ").skipJavaLangImports(true).build();
     }
 
@@ -123,14 +134,61 @@ final class StructEmitter {
                 .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
         List<MethodSpec> methods = new ArrayList<>(device);
         if (WriterEmitter.applies(struct, true)) {
-            new WriterEmitter(ctx).emit(struct, cls, layout, d, methods, m -> deviceDoc(Names.member(m.name())), true);
+            new WriterEmitter(ctx).emit(struct, cls, layout, d, methods, this::linkDoc, true);
         }
-        type.addType(d.addMethods(methods).build());
+        type.addType(d.addMethods(atOffsetZero(methods)).build());
+    }
+
+    /**
+     * The Javadoc tail of every accessor but one per member: the full description (PRM position, doc,
+     * constraints, spec line) is on the getter {@code id(MemorySegment, long[, long])} only.
+     */
+    private static CodeBlock seeDoc(String getter, String extraParams) {
+        return CodeBlock.of("See {@link #$L(MemorySegment, long$L)}.\n", getter, extraParams);
+    }
+
+    /**
+     * The {@code (s, ...)} form of an accessor that also has an {@code (s, long offset, ...)} form says
+     * only that it is the latter at offset 0 (most of the generated text otherwise).
+     */
+    private static List<MethodSpec> atOffsetZero(List<MethodSpec> methods) {
+        List<MethodSpec> out = new ArrayList<>(methods.size());
+        for (MethodSpec m : methods) {
+            List<com.palantir.javapoet.ParameterSpec> p = m.parameters();
+            boolean zeroForm = !p.isEmpty() && p.get(0).type().equals(MEMORY_SEGMENT) && (p.size() == 1 || !p.get(1).name().equals("offset"));
+            MethodSpec full = zeroForm ? methods.stream().filter(o -> o.name().equals(m.name()) && withOffset(o, p)).findFirst().orElse(null) : null;
+            if (full == null) {
+                out.add(m);
+                continue;
+            }
+            CodeBlock.Builder link = CodeBlock.builder().add("Same as {@link #$L(MemorySegment, long", m.name());
+            for (int i = 1; i < p.size(); i++) link.add(", $T", p.get(i).type());
+            MethodSpec.Builder b = MethodSpec.methodBuilder(m.name()).addModifiers(m.modifiers()).returns(m.returnType())
+                    .addJavadoc(link.add(")} with {@code offset} 0.\n").build()).addParameters(p).addCode(m.code());
+            out.add(b.build());
+        }
+        return out;
+    }
+
+    /** Whether {@code o} takes {@code (MemorySegment s, long offset)} followed by the parameter types of {@code zero} after its first. */
+    private static boolean withOffset(MethodSpec o, List<com.palantir.javapoet.ParameterSpec> zero) {
+        List<com.palantir.javapoet.ParameterSpec> q = o.parameters();
+        if (q.size() != zero.size() + 1 || !q.get(0).type().equals(MEMORY_SEGMENT) || !q.get(1).name().equals("offset")
+                || !q.get(1).type().equals(TypeName.LONG)) return false;
+        for (int i = 1; i < zero.size(); i++) {
+            if (!q.get(i + 1).type().equals(zero.get(i).type())) return false;
+        }
+        return true;
+    }
+
+    /** The Javadoc tail of a writer's setter: a link to the member's getter. */
+    private CodeBlock linkDoc(Member m) {
+        return CodeBlock.of("See {@link $T#$L(MemorySegment, long)}.\n", self, Names.member(m.name()));
     }
 
     /** The Javadoc tail of a device-side setter: the member is described at its getter. */
-    private CodeBlock deviceDoc(String id) {
-        return CodeBlock.of("<p>Device side of {@link $T#$L}.\n", self, id);
+    private CodeBlock deviceDoc(String getter, String extraParams) {
+        return CodeBlock.of("Device side of {@link $T#$L(MemorySegment, long$L)}.\n", self, getter, extraParams);
     }
 
     private static String ruleMethod(Rule r) {
@@ -196,10 +254,12 @@ final class StructEmitter {
                 .build();
     }
 
+    /** A public static accessor; a one-line {@code doc} (a link to the member's description) joins the first sentence. */
     private static MethodSpec.Builder method(String name, CodeBlock doc, String firstSentence, Object... args) {
+        boolean paragraph = doc.toString().startsWith("<p>");
         return MethodSpec.methodBuilder(name)
                 .addModifiers(API)
-                .addJavadoc(firstSentence + "\n\n", args)
+                .addJavadoc(firstSentence + (paragraph ? "\n\n" : " "), args)
                 .addJavadoc(doc);
     }
 
@@ -211,12 +271,14 @@ final class StructEmitter {
 
     private void scalar(StructLayout struct, Member m, String id, int w, CodeBlock about, ClassName self, ClassName layout,
             boolean le, List<MethodSpec> out) {
+        CodeBlock full = about;
+        about = seeDoc(id, "");
         ScalarCode code = new ScalarCode(layout, m.bitOffset(), w, le);
         TypeName jt = ScalarCode.javaType(w);
         out.add(method(id, about, "Reads {@code $L} of the structure at offset 0 of {@code s}.", m.name())
                 .returns(jt).addParameter(MEMORY_SEGMENT, "s")
                 .addStatement("return $L(s, 0L)", id).build());
-        out.add(method(id, about, "Reads {@code $L} of the structure at byte {@code offset} of {@code s}.", m.name())
+        out.add(method(id, full, "Reads {@code $L} of the structure at byte {@code offset} of {@code s}.", m.name())
                 .returns(jt).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset")
                 .addStatement("return $L", code.read()).build());
 
@@ -232,7 +294,7 @@ final class StructEmitter {
                     .addStatement("return $T.of(" + toLong + ")", enumClass, id).build());
         }
         if (writable(m)) setters(struct, m, id, w, code, layout, enumClass, en, about, out);
-        else setters(struct, m, id, w, code, layout, enumClass, en, deviceDoc(id), device);
+        else setters(struct, m, id, w, code, layout, enumClass, en, deviceDoc(id, ""), device);
     }
 
     /** The checked, unchecked and enum setters of a bit field, into {@code out}. */
@@ -278,13 +340,15 @@ final class StructEmitter {
 
     private void bytes(StructLayout struct, Member m, String id, int length, CodeBlock about, ClassName layout, TypeSpec.Builder type,
             List<MethodSpec> out) {
+        CodeBlock full = about;
+        about = seeDoc(id, "");
         type.addField(constant(id + "$BYTE_OFFSET", TypeName.LONG, m.byteOffset() + "L", "Byte offset of {@code $L}.", m));
         type.addField(constant(id + "$LENGTH", TypeName.INT, Integer.toString(length), "Length of {@code $L} in bytes.", m));
         String sname = struct.name().name();
         out.add(method(id, about, "The bytes of {@code $L} of the structure at offset 0 of {@code s}, as a slice (no copy).", m.name())
                 .returns(MEMORY_SEGMENT).addParameter(MEMORY_SEGMENT, "s")
                 .addStatement("return $L(s, 0L)", id).build());
-        out.add(method(id, about, "The bytes of {@code $L} of the structure at byte {@code offset} of {@code s}, as a slice (no copy).", m.name())
+        out.add(method(id, full, "The bytes of {@code $L} of the structure at byte {@code offset} of {@code s}, as a slice (no copy).", m.name())
                 .returns(MEMORY_SEGMENT).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset")
                 .addStatement("return s.asSlice(offset + $LL, $LL)", m.byteOffset(), length).build());
         out.add(method(id + "$copyTo", about, "Copies the $L bytes of {@code $L} (structure at offset 0) into the start of {@code dst}.", length, m.name())
@@ -295,7 +359,7 @@ final class StructEmitter {
                 .addStatement("if (dst.length < $L) throw $T.tooShort($S, $S, $L, dst.length)", length, layout, sname, m.name(), length)
                 .addStatement("$T.copy(s, $T.BYTE, offset + $LL, dst, 0, $L)", MEMORY_SEGMENT, layout, m.byteOffset(), length).build());
         List<MethodSpec> sink = writable(m) ? out : device; // ro/out: only the Device class may write it
-        CodeBlock doc = writable(m) ? about : deviceDoc(id);
+        CodeBlock doc = writable(m) ? about : deviceDoc(id, "");
         sink.add(method(id + "$copyFrom", doc, "Copies {@code src} into the start of {@code $L} (structure at offset 0); bytes past {@code src.length} are left as they are.", m.name())
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(byte[].class, "src")
                 .addStatement("$L$$copyFrom(s, 0L, src)", id).build());
@@ -308,6 +372,8 @@ final class StructEmitter {
     // ---- nested structures -----------------------------------------------------------------
 
     private void nested(Member m, String id, MemberType.StructRef ref, CodeBlock about, TypeSpec.Builder type, List<MethodSpec> out) {
+        CodeBlock full = about;
+        about = seeDoc(id, "");
         long size = ref.targetBits() / 8;
         ClassName target = ctx.className(ref.target());
         type.addField(constant(id + "$BYTE_OFFSET", TypeName.LONG, m.byteOffset() + "L", "Byte offset of {@code $L}; pass it as the offset to {@link "
@@ -315,7 +381,7 @@ final class StructEmitter {
         out.add(method(id, about, "The nested {@link $T} {@code $L} of the structure at offset 0 of {@code s}, as a slice.", target, m.name())
                 .returns(MEMORY_SEGMENT).addParameter(MEMORY_SEGMENT, "s")
                 .addStatement("return $L(s, 0L)", id).build());
-        out.add(method(id, about, "The nested {@link $T} {@code $L} of the structure at byte {@code offset} of {@code s}, as a slice.", target, m.name())
+        out.add(method(id, full, "The nested {@link $T} {@code $L} of the structure at byte {@code offset} of {@code s}, as a slice.", target, m.name())
                 .returns(MEMORY_SEGMENT).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset")
                 .addStatement("return s.asSlice(offset + $LL, $LL)", m.byteOffset(), size).build());
     }
@@ -324,6 +390,8 @@ final class StructEmitter {
 
     private void array(StructLayout struct, Member m, String id, MemberType.Array a, CodeBlock about, ClassName layout, boolean le,
             TypeSpec.Builder type, List<MethodSpec> out) {
+        CodeBlock full = about;
+        about = seeDoc(id + "$elem", ", long");
         type.addField(constant(id + "$COUNT", TypeName.INT, Integer.toString(a.count()),
                 a.flexible() ? "Element count of {@code $L}: 0, a flexible array sized at run time." : "Element count of {@code $L}.", m));
         CodeBlock index = a.flexible() ? CodeBlock.of("") : CodeBlock.of("$T.checkIndex(index, $L);\n", java.util.Objects.class, a.count());
@@ -340,7 +408,7 @@ final class StructEmitter {
             out.add(method(id + "$elem", about, "Element {@code index} ({@link $T}) of {@code $L} of the structure at offset 0 of {@code s}, as a slice.", target, m.name())
                     .returns(MEMORY_SEGMENT).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "index")
                     .addStatement("return $L$$elem(s, 0L, index)", id).build());
-            out.add(method(id + "$elem", about, "Element {@code index} ({@link $T}) of {@code $L} of the structure at byte {@code offset} of {@code s}, as a slice." + indexDoc, target, m.name())
+            out.add(method(id + "$elem", full, "Element {@code index} ({@link $T}) of {@code $L} of the structure at byte {@code offset} of {@code s}, as a slice." + indexDoc, target, m.name())
                     .returns(MEMORY_SEGMENT).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset").addParameter(TypeName.LONG, "index")
                     .addStatement("return s.asSlice(offset + $L$$offset(index), $LL)", id, esize).build());
             return;
@@ -353,11 +421,11 @@ final class StructEmitter {
         out.add(method(id + "$elem", about, "Reads element {@code index} of {@code $L} of the structure at offset 0 of {@code s}." + indexDoc, m.name())
                 .returns(jt).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "index")
                 .addStatement("return $L$$elem(s, 0L, index)", id).build());
-        out.add(method(id + "$elem", about, "Reads element {@code index} of {@code $L} of the structure at byte {@code offset} of {@code s}." + indexDoc, m.name())
+        out.add(method(id + "$elem", full, "Reads element {@code index} of {@code $L} of the structure at byte {@code offset} of {@code s}." + indexDoc, m.name())
                 .returns(jt).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset").addParameter(TypeName.LONG, "index")
                 .addCode(index).addCode(code.read()).build());
         List<MethodSpec> sink = writable(m) ? out : device; // ro/out: only the Device class may write it
-        CodeBlock doc = writable(m) ? about : deviceDoc(id + "$elem");
+        CodeBlock doc = writable(m) ? about : deviceDoc(id + "$elem", ", long");
         CodeBlock guard = new ScalarCode(layout, 0, e, le).outOfRange();
         String range = guard == null ? "" : " Accepts 0.." + Long.toUnsignedString((1L << e) - 1) + "; throws {@link IllegalArgumentException} for any other value.";
         sink.add(method(id + "$set", doc, "Writes element {@code index} of {@code $L} of the structure at offset 0 of {@code s}." + range, m.name())
@@ -393,17 +461,17 @@ final class StructEmitter {
                 .addJavadoc("The rules, ranges, must-be-zero bits and capability gates the structure at offset 0 of {@code s}\n"
                         + "violates, one readable message each; empty when valid. Assumes every capability is present.\n")
                 .returns(strings).addParameter(MEMORY_SEGMENT, "s")
-                .addStatement("return LAYOUT.validate(s, 0L, c -> true)").build());
+                .addStatement("return $L.LAYOUT.validate(s, 0L, c -> true)", META).build());
         out.add(MethodSpec.methodBuilder("validate").addModifiers(API)
                 .addJavadoc("Like {@link #validate(MemorySegment)}, with {@code capabilities} telling which capability bits\n"
                         + "(named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.\n")
                 .returns(strings).addParameter(MEMORY_SEGMENT, "s").addParameter(caps, "capabilities")
-                .addStatement("return LAYOUT.validate(s, 0L, capabilities)").build());
+                .addStatement("return $L.LAYOUT.validate(s, 0L, capabilities)", META).build());
         out.add(MethodSpec.methodBuilder("dump").addModifiers(API)
                 .addJavadoc("A readable multi-line decoding of the structure at offset 0 of {@code s}: non-zero members with PRM\n"
                         + "position, name, hex value and enum name; non-zero reserved bits flagged with {@code !!}.\n")
                 .returns(STRING).addParameter(MEMORY_SEGMENT, "s")
-                .addStatement("return LAYOUT.dump(s, 0L)").build());
+                .addStatement("return $L.LAYOUT.dump(s, 0L)", META).build());
     }
 
     // ---- metadata --------------------------------------------------------------------------
@@ -499,7 +567,7 @@ final class StructEmitter {
         }
         CodeBlock targetInit = CodeBlock.of("$T.empty()", Optional.class);
         if (target != null && ctx.struct(target).isPresent() && ctx.javaPackage(target).equals(ctx.javaPackage(struct.name()))) {
-            targetInit = CodeBlock.of("$T.of($T.LAYOUT)", Optional.class, ctx.className(target));
+            targetInit = CodeBlock.of("$T.of($T.layout())", Optional.class, ctx.className(target));
         }
         return CodeBlock.builder()
                 .add("new $T($S, $T.Kind.$L, $LL, $LL, $LL, $L, $L, $L, $T.Access.$L,\n", layout.nestedClass("Field"), m.name(), layout, kind,

@@ -92,7 +92,7 @@ final class WriterEmitter {
             String id = Names.member(m.name());
             TypeName jt = ScalarCode.javaType(width);
             MethodSpec.Builder set = MethodSpec.methodBuilder(id).addModifiers(Modifier.PUBLIC).returns(writer)
-                    .addJavadoc("Sets {@code $L}.$L\n\n", m.name(), width == 1 || width == 32 || width == 64 ? ""
+                    .addJavadoc("Sets {@code $L}.$L ", m.name(), width == 1 || width == 32 || width == 64 ? ""
                             : " Accepts 0.." + Long.toUnsignedString((1L << width) - 1) + "; throws {@link IllegalArgumentException} for any other value.")
                     .addJavadoc(memberDoc.apply(m))
                     .addParameter(jt, "v");
@@ -123,7 +123,7 @@ final class WriterEmitter {
                 ClassName enumClass = ctx.className(en.get().name());
                 String arg = width == 1 ? "v.value != 0L" : width <= 32 ? "(int) v.value" : "v.value";
                 w.addMethod(MethodSpec.methodBuilder(id).addModifiers(Modifier.PUBLIC).returns(writer)
-                        .addJavadoc("Sets {@code $L} to constant {@code v}.\n\n", m.name())
+                        .addJavadoc("Sets {@code $L} to constant {@code v}. ", m.name())
                         .addJavadoc(memberDoc.apply(m))
                         .addParameter(enumClass, "v")
                         .addStatement("return $L(" + arg + ")", id).build());

@@ -313,7 +313,7 @@ class GeneratedFixturesIT {
         io.prmkit.dsl.ir.LayoutModel model = new io.prmkit.dsl.ir.LayoutModel(
                 List.of(Fixtures.struct("huge_cap", 150, bits, List.of(), "", "caps.prm", 1)), List.of(), List.of());
         Loaded huge = Loaded.compile(new AccessorGenerator(GeneratorOptions.defaults()).generate(model), "mlx5");
-        Object layout = huge.constant("HugeCap", "LAYOUT");
+        Object layout = huge.call("HugeCap", "layout");
         assertEquals(1200, ((List<?>) layout.getClass().getMethod("fields").invoke(layout)).size());
         byte[] b = new byte[150];
         b[149] = 1;
@@ -323,7 +323,7 @@ class GeneratedFixturesIT {
 
     @Test
     void layoutMetadataDescribesEveryMember() throws ReflectiveOperationException {
-        Object layout = gen.constant("WqeCtrlSeg", "LAYOUT");
+        Object layout = gen.call("WqeCtrlSeg", "layout");
         Class<?> struct = layout.getClass();
         assertEquals("mlx5.wqe_ctrl_seg", struct.getMethod("name").invoke(layout));
         List<?> fields = (List<?>) struct.getMethod("fields").invoke(layout);
@@ -437,5 +437,30 @@ class GeneratedFixturesIT {
         Loaded.invoke(Loaded.invoke(Loaded.invoke(ow, "status", enumConstant("CmdStatus", "EXCEED_LIM")), "cqn", 0xabcdef), "write");
         assertEquals(0x40, out[0]);
         assertEquals(0xabcdef, gen.call("CreateCqOut", "cqn", Loaded.segment(out)));
+    }
+
+    /** The datapath's first accessor call must not build the layout table nor load the enums it names. */
+    @Test
+    void accessorsDoNotLoadTheLayoutMetadata() {
+        Loaded fresh = Loaded.compile(new AccessorGenerator(new GeneratorOptions("io.prmkit.gen")).generate(Fixtures.model()), "io.prmkit.gen.mlx5");
+        byte[] b = new byte[16];
+        Object s = Loaded.segment(b);
+        fresh.call("WqeCtrlSeg", "qpn$set", s, 0x123);
+        assertEquals(0x123, fresh.call("WqeCtrlSeg", "qpn", s));
+        Loaded.invoke(Loaded.invoke(fresh.call("WqeCtrlSeg", "writer", s), "ds", 2), "write");
+        fresh.call("MiniCqe$Device", "wqe_counter$set", s, 7);
+        java.util.Set<String> loaded = fresh.defined();
+        String p = "io.prmkit.gen.mlx5.";
+        assertTrue(loaded.contains(p + "WqeCtrlSeg"), loaded.toString());
+        // Not even loaded, so never initialized: the holder whose initializer builds the field table (and runs
+        // the enums' initializers through the nameOf references), and the field descriptors themselves. (The
+        // verifier may load, but not initialize, enum classes named in signatures.)
+        assertFalse(loaded.contains(p + "WqeCtrlSeg$Meta"), loaded.toString());
+        assertFalse(loaded.contains(p + "MiniCqe$Meta"), loaded.toString());
+        assertFalse(loaded.contains(p + "PrmLayout$Field"), loaded.toString());
+
+        Object layout = fresh.call("WqeCtrlSeg", "layout");
+        assertTrue(fresh.defined().contains(p + "WqeCtrlSeg$Meta"));
+        assertEquals(layout, fresh.call("WqeCtrlSeg", "layout"), "built once");
     }
 }

@@ -66,14 +66,31 @@ final class InMemoryJavac {
             }
             throw new AssertionError(sb.toString());
         }
-        return new ClassLoader(InMemoryJavac.class.getClassLoader()) {
-            @Override
-            protected Class<?> findClass(String name) throws ClassNotFoundException {
-                ByteArrayOutputStream b = classes.get(name);
-                if (b == null) throw new ClassNotFoundException(name);
-                byte[] bytes = b.toByteArray();
-                return defineClass(name, bytes, 0, bytes.length);
-            }
-        };
+        return new Loader(classes);
+    }
+
+    /** Defines the compiled classes on demand and remembers which it defined (to test what a call loads). */
+    static final class Loader extends ClassLoader {
+        private final Map<String, ByteArrayOutputStream> classes;
+        private final java.util.Set<String> defined = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+        Loader(Map<String, ByteArrayOutputStream> classes) {
+            super(InMemoryJavac.class.getClassLoader());
+            this.classes = classes;
+        }
+
+        @Override
+        protected Class<?> findClass(String name) throws ClassNotFoundException {
+            ByteArrayOutputStream b = classes.get(name);
+            if (b == null) throw new ClassNotFoundException(name);
+            byte[] bytes = b.toByteArray();
+            defined.add(name);
+            return defineClass(name, bytes, 0, bytes.length);
+        }
+
+        /** Binary names of the generated classes loaded so far. */
+        java.util.Set<String> defined() {
+            return java.util.Set.copyOf(defined);
+        }
     }
 }

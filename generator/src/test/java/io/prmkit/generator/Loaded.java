@@ -45,6 +45,11 @@ final class Loaded {
         }
     }
 
+    /** Binary names of the generated classes loaded so far. */
+    java.util.Set<String> defined() {
+        return ((InMemoryJavac.Loader) loader).defined();
+    }
+
     Class<?> cls(String simpleName) {
         try {
             return Class.forName(pkg.isEmpty() ? simpleName : pkg + "." + simpleName, true, loader);

@@ -45,12 +45,12 @@ public final class CapsProfile {
     /** The layout of the capability page of {@code type}, or null for a type the device does not answer. */
     public static PrmLayout.Struct layoutOf(int type) {
         return switch (type) {
-            case 0x0 -> CmdHcaCap.LAYOUT;
-            case 0x1 -> PerProtocolNetworkingOffloadCaps.LAYOUT;
-            case 0x3 -> AtomicCaps.LAYOUT;
-            case 0x4 -> RoceCap.LAYOUT;
-            case 0x7 -> FlowTableNicCap.LAYOUT;
-            case 0x20 -> CmdHcaCap2.LAYOUT;
+            case 0x0 -> CmdHcaCap.layout();
+            case 0x1 -> PerProtocolNetworkingOffloadCaps.layout();
+            case 0x3 -> AtomicCaps.layout();
+            case 0x4 -> RoceCap.layout();
+            case 0x7 -> FlowTableNicCap.layout();
+            case 0x20 -> CmdHcaCap2.layout();
             default -> null;
         };
     }

@@ -99,14 +99,14 @@ final class CommandQueue {
         scratch.set(BE_INT, ADDR_LOW_BYTE, value);
         int nic = InitSeg.nic_interface(scratch);
         initSeg.set("nic_interface", nic);
-        DeviceFields.set(InitSeg.LAYOUT, scratch, 0, "nic_interface", 0);
+        DeviceFields.set(InitSeg.layout(), scratch, 0, "nic_interface", 0);
         // The read-only size fields may come back as read (a read-modify-write) or as zero (Linux
         // writes the plain low address); any other value there, or the reserved bit, is address bits.
         boolean logsAsRead = InitSeg.log_cmdq_size(scratch) == logSize && InitSeg.log_cmdq_stride(scratch) == logStride;
         boolean logsZero = InitSeg.log_cmdq_size(scratch) == 0 && InitSeg.log_cmdq_stride(scratch) == 0;
-        boolean misaligned = !(logsAsRead || logsZero) || ReservedBits.firstSet(InitSeg.LAYOUT, scratch, 0, InitSeg.SIZE) != null;
-        DeviceFields.set(InitSeg.LAYOUT, scratch, 0, "log_cmdq_size", 0);
-        DeviceFields.set(InitSeg.LAYOUT, scratch, 0, "log_cmdq_stride", 0);
+        boolean misaligned = !(logsAsRead || logsZero) || ReservedBits.firstSet(InitSeg.layout(), scratch, 0, InitSeg.SIZE) != null;
+        DeviceFields.set(InitSeg.layout(), scratch, 0, "log_cmdq_size", 0);
+        DeviceFields.set(InitSeg.layout(), scratch, 0, "log_cmdq_stride", 0);
         long address = addressHigh << Integer.SIZE | Integer.toUnsignedLong(scratch.get(BE_INT, ADDR_LOW_BYTE));
         long bytes = 1L << (logSize + logStride);
         if (misaligned || !iommu.isMapped(address, bytes)) {
@@ -207,7 +207,7 @@ final class CommandQueue {
     }
 
     private void complete(int slot, MemorySegment entry, DeliveryStatus status) {
-        DeviceFields.set(CmdQueueEntry.LAYOUT, entry, 0, "status", status.value);
+        DeviceFields.set(CmdQueueEntry.layout(), entry, 0, "status", status.value);
         VarHandle.releaseFence();
         CmdQueueEntry.ownership$set(entry, CmdOwner.SW);
         completed++;
@@ -227,19 +227,19 @@ final class CommandQueue {
     private Delivery deliver(int slot, MemorySegment entry, int opcode) {
         if (CmdQueueEntry.type$enum(entry) != CmdTransport.PCI) return Delivery.fail(DeliveryStatus.BAD_CMD_TYPE, "type " + CmdQueueEntry.type(entry));
         if (checksums() && xor(entry, 0, CmdQueueEntry.SIZE) != 0xff) return Delivery.fail(DeliveryStatus.SIGNATURE_ERR, "entry signature");
-        String reserved = ReservedBits.firstSet(CmdQueueEntry.LAYOUT, entry, 0, CmdQueueEntry.SIZE);
+        String reserved = ReservedBits.firstSet(CmdQueueEntry.layout(), entry, 0, CmdQueueEntry.SIZE);
         if (reserved != null) return Delivery.fail(DeliveryStatus.RES_FLD_NOT_CLR_ERR, reserved);
-        if (!rule(CmdQueueEntry.LAYOUT, "input_header", entry)) return Delivery.fail(DeliveryStatus.BAD_INPUT_LENGTH, "input_length < 8");
-        if (!rule(CmdQueueEntry.LAYOUT, "output_header", entry)) return Delivery.fail(DeliveryStatus.BAD_OUTPUT_LENGTH, "output_length < 8");
+        if (!rule(CmdQueueEntry.layout(), "input_header", entry)) return Delivery.fail(DeliveryStatus.BAD_INPUT_LENGTH, "input_length < 8");
+        if (!rule(CmdQueueEntry.layout(), "output_header", entry)) return Delivery.fail(DeliveryStatus.BAD_OUTPUT_LENGTH, "output_length < 8");
         long inLen = Integer.toUnsignedLong(CmdQueueEntry.input_length(entry));
         long outLen = Integer.toUnsignedLong(CmdQueueEntry.output_length(entry));
         int token = CmdQueueEntry.token(entry);
         List<MemorySegment> inBlocks = new ArrayList<>();
-        DeliveryStatus s = chain(CmdQueueEntry.input_mailbox_pointer(entry), inLen, token, rule(CmdQueueEntry.LAYOUT, "input_mailbox_aligned", entry),
+        DeliveryStatus s = chain(CmdQueueEntry.input_mailbox_pointer(entry), inLen, token, rule(CmdQueueEntry.layout(), "input_mailbox_aligned", entry),
                 DeliveryStatus.BAD_INPUT_POINTER, DeliveryStatus.BAD_INPUT_LENGTH, inBlocks);
         if (s != DeliveryStatus.OK) return Delivery.fail(s, "input chain");
         List<MemorySegment> outBlocks = new ArrayList<>();
-        s = chain(CmdQueueEntry.output_mailbox_pointer(entry), outLen, token, rule(CmdQueueEntry.LAYOUT, "output_mailbox_aligned", entry),
+        s = chain(CmdQueueEntry.output_mailbox_pointer(entry), outLen, token, rule(CmdQueueEntry.layout(), "output_mailbox_aligned", entry),
                 DeliveryStatus.BAD_OUTPUT_POINTER, DeliveryStatus.BAD_OUTPUT_LENGTH, outBlocks);
         if (s != DeliveryStatus.OK) return Delivery.fail(s, "output chain");
         // Fetch the input: inline bytes, then each block's data.
@@ -277,12 +277,12 @@ final class CommandQueue {
                     || xor(block, 0, CmdMailboxBlock.SIZE) != 0xff)) {
                 return DeliveryStatus.SIGNATURE_ERR;
             }
-            if (ReservedBits.firstSet(CmdMailboxBlock.LAYOUT, block, 0, CmdMailboxBlock.SIZE) != null) return DeliveryStatus.RES_FLD_NOT_CLR_ERR;
+            if (ReservedBits.firstSet(CmdMailboxBlock.layout(), block, 0, CmdMailboxBlock.SIZE) != null) return DeliveryStatus.RES_FLD_NOT_CLR_ERR;
             blocks.add(block);
             long next = CmdMailboxBlock.next_pointer(block);
             if (i + 1 < needed) {
                 if (next == 0) return badLength;
-                if (!rule(CmdMailboxBlock.LAYOUT, "next_aligned", block)) return badPointer;
+                if (!rule(CmdMailboxBlock.layout(), "next_aligned", block)) return badPointer;
                 ptr = next;
             }
         }

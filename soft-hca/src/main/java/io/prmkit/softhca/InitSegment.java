@@ -30,56 +30,56 @@ final class InitSegment {
 
     InitSegment(int fwMajor, int fwMinor, int fwSub, int logCmdqSize, int logCmdqStride, int initializingReads, int frequencyMhz) {
         this.frequencyMhz = Math.max(1, frequencyMhz);
-        DeviceFields.set(InitSeg.LAYOUT, seg, 0, "fw_rev_major", fwMajor);
-        DeviceFields.set(InitSeg.LAYOUT, seg, 0, "fw_rev_minor", fwMinor);
-        DeviceFields.set(InitSeg.LAYOUT, seg, 0, "fw_rev_subminor", fwSub);
-        DeviceFields.set(InitSeg.LAYOUT, seg, 0, "cmd_interface_rev", 5);
-        DeviceFields.set(InitSeg.LAYOUT, seg, 0, "log_cmdq_size", logCmdqSize);
-        DeviceFields.set(InitSeg.LAYOUT, seg, 0, "log_cmdq_stride", logCmdqStride);
-        DeviceFields.set(InitSeg.LAYOUT, seg, 0, "nic_interface_supported", 0x1);
-        DeviceFields.set(HealthBuffer.LAYOUT, seg, InitSeg.health$BYTE_OFFSET, "hw_id", 0x1013); // ConnectX-4 PCI device id
+        DeviceFields.set(InitSeg.layout(), seg, 0, "fw_rev_major", fwMajor);
+        DeviceFields.set(InitSeg.layout(), seg, 0, "fw_rev_minor", fwMinor);
+        DeviceFields.set(InitSeg.layout(), seg, 0, "fw_rev_subminor", fwSub);
+        DeviceFields.set(InitSeg.layout(), seg, 0, "cmd_interface_rev", 5);
+        DeviceFields.set(InitSeg.layout(), seg, 0, "log_cmdq_size", logCmdqSize);
+        DeviceFields.set(InitSeg.layout(), seg, 0, "log_cmdq_stride", logCmdqStride);
+        DeviceFields.set(InitSeg.layout(), seg, 0, "nic_interface_supported", 0x1);
+        DeviceFields.set(HealthBuffer.layout(), seg, InitSeg.health$BYTE_OFFSET, "hw_id", 0x1013); // ConnectX-4 PCI device id
         initializingReadsLeft = initializingReads;
-        DeviceFields.set(InitSeg.LAYOUT, seg, 0, "initializing", initializingReads > 0 ? 1 : 0);
+        DeviceFields.set(InitSeg.layout(), seg, 0, "initializing", initializingReads > 0 ? 1 : 0);
     }
 
     synchronized int read32(long offset) {
         if (offset == InitSeg.internal_timer_h$BIT_OFFSET / 8 || offset == InitSeg.internal_timer_l$BIT_OFFSET / 8) {
             long ticks = (System.nanoTime() - startNanos) * frequencyMhz / 1000;
-            InitSeg.LAYOUT.set(seg, 0, DeviceFields.field(InitSeg.LAYOUT, "internal_timer_h"), ticks >>> 32);
-            InitSeg.LAYOUT.set(seg, 0, DeviceFields.field(InitSeg.LAYOUT, "internal_timer_l"), ticks & 0xffff_ffffL);
+            InitSeg.layout().set(seg, 0, DeviceFields.field(InitSeg.layout(), "internal_timer_h"), ticks >>> 32);
+            InitSeg.layout().set(seg, 0, DeviceFields.field(InitSeg.layout(), "internal_timer_l"), ticks & 0xffff_ffffL);
         } else if (offset == InitSeg.real_time_h$BIT_OFFSET / 8 || offset == InitSeg.real_time_l$BIT_OFFSET / 8) {
             long now = System.currentTimeMillis();
-            DeviceFields.set(InitSeg.LAYOUT, seg, 0, "real_time_h", now / 1000);
-            DeviceFields.set(InitSeg.LAYOUT, seg, 0, "real_time_l", now % 1000 * 1_000_000);
+            DeviceFields.set(InitSeg.layout(), seg, 0, "real_time_h", now / 1000);
+            DeviceFields.set(InitSeg.layout(), seg, 0, "real_time_l", now % 1000 * 1_000_000);
         }
         int v = seg.get(BE_INT, offset);
         if (offset == InitSeg.initializing$BIT_OFFSET / 8 && initializingReadsLeft > 0 && --initializingReadsLeft == 0) {
             // Firmware start is modelled as a fixed number of polls: bounded and deterministic.
-            DeviceFields.set(InitSeg.LAYOUT, seg, 0, "initializing", 0);
+            DeviceFields.set(InitSeg.layout(), seg, 0, "initializing", 0);
         }
         return v;
     }
 
     synchronized void set(String field, long value) {
-        DeviceFields.set(InitSeg.LAYOUT, seg, 0, field, value);
+        DeviceFields.set(InitSeg.layout(), seg, 0, field, value);
     }
 
     synchronized long get(String field) {
-        return DeviceFields.get(InitSeg.LAYOUT, seg, 0, field);
+        return DeviceFields.get(InitSeg.layout(), seg, 0, field);
     }
 
     synchronized void health(String field, long value) {
-        DeviceFields.set(HealthBuffer.LAYOUT, seg, InitSeg.health$BYTE_OFFSET, field, value);
+        DeviceFields.set(HealthBuffer.layout(), seg, InitSeg.health$BYTE_OFFSET, field, value);
     }
 
     synchronized long health(String field) {
-        return DeviceFields.get(HealthBuffer.LAYOUT, seg, InitSeg.health$BYTE_OFFSET, field);
+        return DeviceFields.get(HealthBuffer.layout(), seg, InitSeg.health$BYTE_OFFSET, field);
     }
 
     /** One heartbeat: the counter the driver's health poll expects to move. */
     synchronized void heartbeat() {
-        long c = DeviceFields.get(InitSeg.LAYOUT, seg, 0, "health_counter");
-        DeviceFields.set(InitSeg.LAYOUT, seg, 0, "health_counter", (c + 1) & 0xff_ffff);
+        long c = DeviceFields.get(InitSeg.layout(), seg, 0, "health_counter");
+        DeviceFields.set(InitSeg.layout(), seg, 0, "health_counter", (c + 1) & 0xff_ffff);
     }
 
     /** Raises a health syndrome (health buffer and the mirror next to the counter). */
@@ -88,6 +88,6 @@ final class InitSegment {
         health("ext_synd", extSyndrome);
         health("valid", 1);
         health("severity", 2); // critical, as a kernel log level
-        DeviceFields.set(InitSeg.LAYOUT, seg, 0, "health_syndrome", syndrome);
+        DeviceFields.set(InitSeg.layout(), seg, 0, "health_syndrome", syndrome);
     }
 }

@@ -55,12 +55,12 @@ class PortAndVportCommandsTest {
     @Test
     void pmtu() {
         try (TestHost h = ObjectCommandsTest.up()) {
-            MemorySegment read = reg(RegisterId.PMTU, PmtuReg.LAYOUT, false);
+            MemorySegment read = reg(RegisterId.PMTU, PmtuReg.layout(), false);
             PmtuReg.local_port$set(read, REG, 1);
             MemorySegment out = access(h, read).ok().out();
             assertEquals(9600, PmtuReg.max_mtu(out, AccessRegisterOut.register_data$BYTE_OFFSET));
             assertEquals(1500, PmtuReg.oper_mtu(out, AccessRegisterOut.register_data$BYTE_OFFSET));
-            MemorySegment write = reg(RegisterId.PMTU, PmtuReg.LAYOUT, true);
+            MemorySegment write = reg(RegisterId.PMTU, PmtuReg.layout(), true);
             PmtuReg.local_port$set(write, REG, 1);
             PmtuReg.admin_mtu$set(write, REG, 9000);
             access(h, write).ok();
@@ -76,7 +76,7 @@ class PortAndVportCommandsTest {
     void portRegistersNeedInitHca() {
         try (TestHost h = TestHost.started(ExecutionMode.STEP)) {
             h.exec(header(CmdOpcode.ENABLE_HCA, io.prmkit.mlx5.EnableHcaIn.SIZE), io.prmkit.mlx5.EnableHcaOut.SIZE).ok();
-            MemorySegment read = reg(RegisterId.PMTU, PmtuReg.LAYOUT, false);
+            MemorySegment read = reg(RegisterId.PMTU, PmtuReg.layout(), false);
             PmtuReg.local_port$set(read, REG, 1);
             assertFails(access(h, read), Syndrome.NOT_INITIALIZED, CmdOpcode.ACCESS_REG);
         }
@@ -91,7 +91,7 @@ class PortAndVportCommandsTest {
     void paosTakesThePortDownAndUp() {
         try (TestHost h = ObjectCommandsTest.up()) {
             assertEquals(VportOperState.UP.value, vportState(h));
-            MemorySegment w = reg(RegisterId.PAOS, PaosReg.LAYOUT, true);
+            MemorySegment w = reg(RegisterId.PAOS, PaosReg.layout(), true);
             PaosReg.local_port$set(w, REG, 1);
             PaosReg.ase$set(w, REG, true);
             PaosReg.admin_status$set(w, REG, 2);
@@ -109,7 +109,7 @@ class PortAndVportCommandsTest {
     @Test
     void ppcntReadsCounterGroups() {
         try (TestHost h = ObjectCommandsTest.up()) {
-            MemorySegment r = reg(RegisterId.PPCNT, PpcntReg.LAYOUT, false);
+            MemorySegment r = reg(RegisterId.PPCNT, PpcntReg.layout(), false);
             PpcntReg.local_port$set(r, REG, 1);
             PpcntReg.grp$set(r, REG, PpcntGrp.IEEE_802_3);
             MemorySegment out = access(h, r).ok().out();
@@ -121,7 +121,7 @@ class PortAndVportCommandsTest {
             access(h, r).ok();
             PpcntReg.grp$set(r, REG, PpcntGrp.PHYSICAL_LAYER);
             assertFails(access(h, r), Syndrome.BAD_REGISTER_FIELD, CmdOpcode.ACCESS_REG);
-            MemorySegment w = reg(RegisterId.PPCNT, PpcntReg.LAYOUT, true);
+            MemorySegment w = reg(RegisterId.PPCNT, PpcntReg.layout(), true);
             PpcntReg.local_port$set(w, REG, 1);
             assertFails(access(h, w), Syndrome.BAD_REGISTER_FIELD, CmdOpcode.ACCESS_REG);
         }

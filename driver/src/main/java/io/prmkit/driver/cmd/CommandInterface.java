@@ -87,6 +87,7 @@ public final class CommandInterface implements AutoCloseable {
     private volatile DeviceFatalException fatal;
     private volatile boolean closed;
     private int token;
+    private final java.util.concurrent.atomic.AtomicLong eventCompletions = new java.util.concurrent.atomic.AtomicLong();
 
     private CommandInterface(InitSegment iseg, DmaMemory dma, Options options, DmaRegion queue, int logSize, int logStride) {
         this.iseg = iseg;
@@ -161,6 +162,7 @@ public final class CommandInterface implements AutoCloseable {
 
     /** Called from the command EQ's handler with the EQE's bit vector of completed slots. */
     public void completed(int slotMask) {
+        eventCompletions.incrementAndGet();
         for (int i = 0; i < slots; i++) {
             if ((slotMask & (1 << i)) == 0) continue;
             Thread t = waiters[i];
@@ -412,6 +414,11 @@ public final class CommandInterface implements AutoCloseable {
             lock.unlock();
         }
         queue.close();
+    }
+
+    /** Command-completion events received so far (0 while completion is by polling). */
+    public long eventCompletions() {
+        return eventCompletions.get();
     }
 
     /** Slots retired after a timeout or fatal error (for tests and diagnostics). */

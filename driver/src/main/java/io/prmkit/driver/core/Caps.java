@@ -49,7 +49,7 @@ public final class Caps {
         var in = CommandInterface.input(QueryHcaCapIn.SIZE);
         QueryHcaCapIn.opcode$set(in, CmdOpcode.QUERY_HCA_CAP);
         QueryHcaCapIn.op_mod$set(in, which);
-        var out = cmd.execute(in, QueryHcaCapIn.LAYOUT, QueryHcaCapOut.SIZE, QueryHcaCapOut.LAYOUT);
+        var out = cmd.execute(in, QueryHcaCapIn.layout(), QueryHcaCapOut.SIZE, QueryHcaCapOut.layout());
         MemorySegment copy = MemorySegment.ofArray(new byte[(int) HcaCapUnion.SIZE]);
         copy.copyFrom(QueryHcaCapOut.capability(out));
         return copy;

@@ -51,7 +51,7 @@ public final class FirmwarePages {
         QueryPagesIn.opcode$set(in, CmdOpcode.QUERY_PAGES);
         QueryPagesIn.op_mod$set(in, stage);
         QueryPagesIn.function_id$set(in, 0);
-        var out = cmd.execute(in, QueryPagesIn.LAYOUT, QueryPagesOut.SIZE, QueryPagesOut.LAYOUT);
+        var out = cmd.execute(in, QueryPagesIn.layout(), QueryPagesOut.SIZE, QueryPagesOut.layout());
         return QueryPagesOut.num_pages(out);
     }
 
@@ -90,7 +90,7 @@ public final class FirmwarePages {
             ManagePagesIn.input_num_entries$set(in, batch);
             for (int i = 0; i < batch; i++) ManagePagesIn.pas$set(in, i, pages.get(i).busAddress());
             try {
-                cmd.execute(in, ManagePagesIn.LAYOUT, ManagePagesOut.SIZE, ManagePagesOut.LAYOUT);
+                cmd.execute(in, ManagePagesIn.layout(), ManagePagesOut.SIZE, ManagePagesOut.layout());
             } catch (RuntimeException e) {
                 for (DmaRegion r : pages) r.close();
                 throw e;
@@ -106,7 +106,7 @@ public final class FirmwarePages {
         ManagePagesIn.opcode$set(in, CmdOpcode.MANAGE_PAGES);
         ManagePagesIn.op_mod$set(in, ManagePagesOpMod.ALLOCATION_FAIL);
         ManagePagesIn.function_id$set(in, 0);
-        cmd.execute(in, ManagePagesIn.LAYOUT, ManagePagesOut.SIZE, ManagePagesOut.LAYOUT);
+        cmd.execute(in, ManagePagesIn.layout(), ManagePagesOut.SIZE, ManagePagesOut.layout());
     }
 
     /**
@@ -123,7 +123,7 @@ public final class FirmwarePages {
             ManagePagesIn.function_id$set(in, 0);
             ManagePagesIn.input_num_entries$set(in, batch);
             long outLen = ManagePagesOut.SIZE + (long) batch * (ManagePagesOut.pas$ELEMENT_BITS / 8);
-            var out = cmd.execute(in, ManagePagesIn.LAYOUT, outLen, ManagePagesOut.LAYOUT);
+            var out = cmd.execute(in, ManagePagesIn.layout(), outLen, ManagePagesOut.layout());
             int returned = ManagePagesOut.output_num_entries(out);
             if (returned < 0 || returned > batch)
                 throw new Mlx5Exception("MANAGE_PAGES HCA_RETURN_PAGES: firmware returned " + returned + " entries for " + batch + " asked");

@@ -123,7 +123,7 @@ public final class Mlx5Device implements AutoCloseable {
         var en = CommandInterface.input(EnableHcaIn.SIZE);
         EnableHcaIn.opcode$set(en, CmdOpcode.ENABLE_HCA);
         EnableHcaIn.function_id$set(en, 0);
-        cmd.execute(en, EnableHcaIn.LAYOUT, EnableHcaOut.SIZE, EnableHcaOut.LAYOUT);
+        cmd.execute(en, EnableHcaIn.layout(), EnableHcaOut.SIZE, EnableHcaOut.layout());
         enabled = true;
         // 5. QUERY_ISSI / SET_ISSI.
         issi = negotiateIssi();
@@ -140,7 +140,7 @@ public final class Mlx5Device implements AutoCloseable {
         // 10. INIT_HCA.
         var init = CommandInterface.input(InitHcaIn.SIZE);
         InitHcaIn.opcode$set(init, CmdOpcode.INIT_HCA);
-        cmd.execute(init, InitHcaIn.LAYOUT, InitHcaOut.SIZE, InitHcaOut.LAYOUT);
+        cmd.execute(init, InitHcaIn.layout(), InitHcaOut.SIZE, InitHcaOut.layout());
         initialized = true;
         // 11. SET_DRIVER_VERSION, when the device takes it.
         if (CmdHcaCap.driver_version(caps.general())) setDriverVersion();
@@ -166,7 +166,7 @@ public final class Mlx5Device implements AutoCloseable {
         QueryIssiIn.opcode$set(in, CmdOpcode.QUERY_ISSI);
         MemorySegment out;
         try {
-            out = cmd.execute(in, QueryIssiIn.LAYOUT, QueryIssiOut.SIZE, QueryIssiOut.LAYOUT);
+            out = cmd.execute(in, QueryIssiIn.layout(), QueryIssiOut.SIZE, QueryIssiOut.layout());
         } catch (CommandException e) {
             if (e.deliveryStatus() == 0 && e.status() > 0) return 0;
             throw e;
@@ -176,7 +176,7 @@ public final class Mlx5Device implements AutoCloseable {
             var set = CommandInterface.input(SetIssiIn.SIZE);
             SetIssiIn.opcode$set(set, CmdOpcode.SET_ISSI);
             SetIssiIn.current_issi$set(set, ISSI);
-            cmd.execute(set, SetIssiIn.LAYOUT, SetIssiOut.SIZE, SetIssiOut.LAYOUT);
+            cmd.execute(set, SetIssiIn.layout(), SetIssiOut.SIZE, SetIssiOut.layout());
             return ISSI;
         }
         if ((supported & 1) != 0 || supported == 0) return 0;
@@ -191,7 +191,7 @@ public final class Mlx5Device implements AutoCloseable {
         AccessRegisterIn.op_mod$set(in, AccessRegisterOpMod.WRITE);
         AccessRegisterIn.register_id$set(in, RegisterId.HOST_ENDIANNESS);
         RegisterHostEndianness.he$set(in, reg, ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN);
-        cmd.execute(in, AccessRegisterIn.LAYOUT, AccessRegisterOut.SIZE + RegisterHostEndianness.SIZE, AccessRegisterOut.LAYOUT);
+        cmd.execute(in, AccessRegisterIn.layout(), AccessRegisterOut.SIZE + RegisterHostEndianness.SIZE, AccessRegisterOut.layout());
     }
 
     /**
@@ -208,14 +208,14 @@ public final class Mlx5Device implements AutoCloseable {
         CmdHcaCap.cmdif_checksum$set(set, CmdifChecksum.DISABLED);
         if (CmdHcaCap.uar_4k(HcaCapUnion.cmd_hca_cap(max))) CmdHcaCap.uar_4k$set(set, true);
         CmdHcaCap.log_uar_page_sz$set(set, 0);
-        cmd.execute(in, SetHcaCapIn.LAYOUT, SetHcaCapOut.SIZE, SetHcaCapOut.LAYOUT);
+        cmd.execute(in, SetHcaCapIn.layout(), SetHcaCapOut.SIZE, SetHcaCapOut.layout());
     }
 
     private void setDriverVersion() {
         var in = CommandInterface.input(SetDriverVersionIn.SIZE);
         SetDriverVersionIn.opcode$set(in, CmdOpcode.SET_DRIVER_VERSION);
         SetDriverVersionIn.driver_version$copyFrom(in, options.driverVersion().getBytes(StandardCharsets.US_ASCII));
-        cmd.execute(in, SetDriverVersionIn.LAYOUT, SetDriverVersionOut.SIZE, SetDriverVersionOut.LAYOUT);
+        cmd.execute(in, SetDriverVersionIn.layout(), SetDriverVersionOut.SIZE, SetDriverVersionOut.layout());
     }
 
     /** Async EQ handler (interrupt thread): short work only. */
@@ -360,7 +360,7 @@ public final class Mlx5Device implements AutoCloseable {
                 var in = CommandInterface.input(TeardownHcaIn.SIZE);
                 TeardownHcaIn.opcode$set(in, CmdOpcode.TEARDOWN_HCA);
                 TeardownHcaIn.profile$set(in, TeardownHcaProfile.GRACEFUL_CLOSE);
-                cmd.execute(in, TeardownHcaIn.LAYOUT, TeardownHcaOut.SIZE, TeardownHcaOut.LAYOUT);
+                cmd.execute(in, TeardownHcaIn.layout(), TeardownHcaOut.SIZE, TeardownHcaOut.layout());
             });
         }
         if (pages != null && enabled) {
@@ -373,7 +373,7 @@ public final class Mlx5Device implements AutoCloseable {
             first = step(first, () -> {
                 var in = CommandInterface.input(DisableHcaIn.SIZE);
                 DisableHcaIn.opcode$set(in, CmdOpcode.DISABLE_HCA);
-                cmd.execute(in, DisableHcaIn.LAYOUT, DisableHcaOut.SIZE, DisableHcaOut.LAYOUT);
+                cmd.execute(in, DisableHcaIn.layout(), DisableHcaOut.SIZE, DisableHcaOut.layout());
             });
         }
         if (pages != null) pages.forget();

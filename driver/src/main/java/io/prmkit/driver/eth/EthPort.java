@@ -160,7 +160,7 @@ public final class EthPort implements AutoCloseable {
         if (mode == 1) {
             var in = CommandInterface.input(QueryNicVportContextIn.SIZE);
             QueryNicVportContextIn.opcode$set(in, CmdOpcode.QUERY_NIC_VPORT_CONTEXT);
-            var out = cmd.execute(in, QueryNicVportContextIn.LAYOUT, QueryNicVportContextOut.SIZE, QueryNicVportContextOut.LAYOUT);
+            var out = cmd.execute(in, QueryNicVportContextIn.layout(), QueryNicVportContextOut.SIZE, QueryNicVportContextOut.layout());
             InlineMode m = NicVportContext.min_wqe_inline_mode$enum(QueryNicVportContextOut.nic_vport_context(out));
             return m != null ? m : InlineMode.L2;
         }
@@ -176,7 +176,7 @@ public final class EthPort implements AutoCloseable {
         AccessRegisterIn.register_id$set(in, RegisterId.PMTU);
         PmtuReg.local_port$set(in, reg, 1);
         PmtuReg.admin_mtu$set(in, reg, mtu);
-        cmd.execute(in, AccessRegisterIn.LAYOUT, AccessRegisterOut.SIZE + PmtuReg.SIZE, AccessRegisterOut.LAYOUT);
+        cmd.execute(in, AccessRegisterIn.layout(), AccessRegisterOut.SIZE + PmtuReg.SIZE, AccessRegisterOut.layout());
         modifyVport(fs -> ModifyNicVportFieldSelect.mtu$set(fs, true), ctx -> NicVportContext.mtu$set(ctx, mtu));
     }
 
@@ -190,14 +190,14 @@ public final class EthPort implements AutoCloseable {
         ModifyNicVportContextIn.opcode$set(in, CmdOpcode.MODIFY_NIC_VPORT_CONTEXT);
         select.accept(ModifyNicVportContextIn.field_select(in));
         value.accept(ModifyNicVportContextIn.nic_vport_context(in));
-        cmd.execute(in, ModifyNicVportContextIn.LAYOUT, ModifyNicVportContextOut.SIZE, ModifyNicVportContextOut.LAYOUT);
+        cmd.execute(in, ModifyNicVportContextIn.layout(), ModifyNicVportContextOut.SIZE, ModifyNicVportContextOut.layout());
     }
 
     /** The vport's permanent MAC address (QUERY_NIC_VPORT_CONTEXT), as 6 bytes. */
     public byte[] macAddress() {
         var in = CommandInterface.input(QueryNicVportContextIn.SIZE);
         QueryNicVportContextIn.opcode$set(in, CmdOpcode.QUERY_NIC_VPORT_CONTEXT);
-        var out = cmd.execute(in, QueryNicVportContextIn.LAYOUT, QueryNicVportContextOut.SIZE, QueryNicVportContextOut.LAYOUT);
+        var out = cmd.execute(in, QueryNicVportContextIn.layout(), QueryNicVportContextOut.SIZE, QueryNicVportContextOut.layout());
         MemorySegment mac = NicVportContext.permanent_address(QueryNicVportContextOut.nic_vport_context(out));
         long v = (long) MacAddressLayout.mac_addr_47_32(mac) << 32 | Integer.toUnsignedLong(MacAddressLayout.mac_addr_31_0(mac));
         byte[] b = new byte[6];
@@ -210,7 +210,7 @@ public final class EthPort implements AutoCloseable {
         var in = CommandInterface.input(QueryVportStateIn.SIZE);
         QueryVportStateIn.opcode$set(in, CmdOpcode.QUERY_VPORT_STATE);
         QueryVportStateIn.op_mod$set(in, VportStateOpMod.VNIC_VPORT);
-        var out = cmd.execute(in, QueryVportStateIn.LAYOUT, QueryVportStateOut.SIZE, QueryVportStateOut.LAYOUT);
+        var out = cmd.execute(in, QueryVportStateIn.layout(), QueryVportStateOut.SIZE, QueryVportStateOut.layout());
         linkUp = QueryVportStateOut.state(out) == VportOperState.UP.value;
         return linkUp;
     }
@@ -281,7 +281,7 @@ public final class EthPort implements AutoCloseable {
     public PortStats stats() {
         var in = CommandInterface.input(QueryVportCounterIn.SIZE);
         QueryVportCounterIn.opcode$set(in, CmdOpcode.QUERY_VPORT_COUNTER);
-        var v = cmd.execute(in, QueryVportCounterIn.LAYOUT, QueryVportCounterOut.SIZE, QueryVportCounterOut.LAYOUT);
+        var v = cmd.execute(in, QueryVportCounterIn.layout(), QueryVportCounterOut.SIZE, QueryVportCounterOut.layout());
 
         long reg = AccessRegisterIn.register_data$BYTE_OFFSET;
         var pin = CommandInterface.input(reg + PpcntReg.SIZE);
@@ -290,7 +290,7 @@ public final class EthPort implements AutoCloseable {
         AccessRegisterIn.register_id$set(pin, RegisterId.PPCNT);
         PpcntReg.local_port$set(pin, reg, 1);
         PpcntReg.grp$set(pin, reg, PpcntGrp.IEEE_802_3);
-        var pout = cmd.execute(pin, AccessRegisterIn.LAYOUT, AccessRegisterOut.SIZE + PpcntReg.SIZE, AccessRegisterOut.LAYOUT);
+        var pout = cmd.execute(pin, AccessRegisterIn.layout(), AccessRegisterOut.SIZE + PpcntReg.SIZE, AccessRegisterOut.layout());
         MemorySegment c = EthCntrsGrpDataLayoutAuto.eth_802_3_cntrs_grp_data_layout(
                 PpcntReg.counter_set(pout, AccessRegisterOut.SIZE));
 

@@ -27,8 +27,8 @@ import java.lang.foreign.MemorySegment;
 public final class CompletionQueue extends DeviceObject {
 
     private static final long PAGE = 4096;
-    private static final PrmLayout.Field OPCODE = Cqe64.LAYOUT.field("opcode").orElseThrow();
-    private static final PrmLayout.Field OWNER = Cqe64.LAYOUT.field("owner").orElseThrow();
+    private static final PrmLayout.Field OPCODE = Cqe64.layout().field("opcode").orElseThrow();
+    private static final PrmLayout.Field OWNER = Cqe64.layout().field("owner").orElseThrow();
 
     private final DmaRegion ring;
     private final DmaRegion doorbell;
@@ -61,8 +61,8 @@ public final class CompletionQueue extends DeviceObject {
         try {
             MemorySegment r = ring.segment();
             for (long i = 0; i < 1L << logSize; i++) {
-                Cqe64.LAYOUT.set(r, i * Cqe64.SIZE, OPCODE, CqeOpcode.INVALID.value);
-                Cqe64.LAYOUT.set(r, i * Cqe64.SIZE, OWNER, 1);
+                Cqe64.layout().set(r, i * Cqe64.SIZE, OPCODE, CqeOpcode.INVALID.value);
+                Cqe64.layout().set(r, i * Cqe64.SIZE, OWNER, 1);
             }
             var in = CommandInterface.input(CreateCqIn.SIZE + pages * (CreateCqIn.pas$ELEMENT_BITS / 8));
             CreateCqIn.opcode$set(in, CmdOpcode.CREATE_CQ);
@@ -74,7 +74,7 @@ public final class CompletionQueue extends DeviceObject {
             Cqc.log_page_size$set(cqc, 0);
             Cqc.dbr_addr$set(cqc, db.busAddress());
             for (long p = 0; p < pages; p++) CreateCqIn.pas$set(in, p, ring.busAddress(p * PAGE));
-            var out = cmd.execute(in, CreateCqIn.LAYOUT, CreateCqOut.SIZE, CreateCqOut.LAYOUT);
+            var out = cmd.execute(in, CreateCqIn.layout(), CreateCqOut.SIZE, CreateCqOut.layout());
             return new CompletionQueue(cmd, CreateCqOut.cqn(out), ring, db, logSize, uar, eqn);
         } catch (RuntimeException e) {
             ring.close();
@@ -114,7 +114,7 @@ public final class CompletionQueue extends DeviceObject {
         var in = CommandInterface.input(DestroyCqIn.SIZE);
         DestroyCqIn.opcode$set(in, CmdOpcode.DESTROY_CQ);
         DestroyCqIn.cqn$set(in, id());
-        cmd.execute(in, DestroyCqIn.LAYOUT, DestroyCqOut.SIZE, DestroyCqOut.LAYOUT);
+        cmd.execute(in, DestroyCqIn.layout(), DestroyCqOut.SIZE, DestroyCqOut.layout());
     }
 
     @Override

@@ -31,7 +31,7 @@ import java.util.function.Consumer;
 public final class EventQueue implements AutoCloseable {
 
     private static final long PAGE = 4096;
-    private static final PrmLayout.Field OWNER = Eqe.LAYOUT.field("owner").orElseThrow();
+    private static final PrmLayout.Field OWNER = Eqe.layout().field("owner").orElseThrow();
 
     private final CommandInterface cmd;
     private final Interrupts irq;
@@ -72,7 +72,7 @@ public final class EventQueue implements AutoCloseable {
         DmaRegion ring = dma.allocate(pages * PAGE, PAGE);
         try {
             MemorySegment r = ring.segment();
-            for (long i = 0; i < (1L << logSize); i++) Eqe.LAYOUT.set(r, i * Eqe.SIZE, OWNER, 1); // owner init value
+            for (long i = 0; i < (1L << logSize); i++) Eqe.layout().set(r, i * Eqe.SIZE, OWNER, 1); // owner init value
             long pasBytes = CmdPas.SIZE * pages;
             var in = CommandInterface.input(CreateEqIn.SIZE + pasBytes);
             CreateEqIn.opcode$set(in, CmdOpcode.CREATE_EQ);
@@ -90,7 +90,7 @@ public final class EventQueue implements AutoCloseable {
                 EventQueue q = self[0];
                 if (q != null) q.interrupt();
             });
-            var out = cmd.execute(in, CreateEqIn.LAYOUT, CreateEqOut.SIZE, CreateEqOut.LAYOUT);
+            var out = cmd.execute(in, CreateEqIn.layout(), CreateEqOut.SIZE, CreateEqOut.layout());
             EventQueue q = new EventQueue(cmd, irq, uar, ring, logSize, vector, CreateEqOut.eq_number(out), handler);
             self[0] = q;
             synchronized (q) {
@@ -149,7 +149,7 @@ public final class EventQueue implements AutoCloseable {
             var in = CommandInterface.input(DestroyEqIn.SIZE);
             DestroyEqIn.opcode$set(in, CmdOpcode.DESTROY_EQ);
             DestroyEqIn.eq_number$set(in, eqn);
-            cmd.execute(in, DestroyEqIn.LAYOUT, DestroyEqOut.SIZE, DestroyEqOut.LAYOUT);
+            cmd.execute(in, DestroyEqIn.layout(), DestroyEqOut.SIZE, DestroyEqOut.layout());
         } finally {
             ring.close();
         }

@@ -52,7 +52,7 @@ public final class FlowEntry extends DeviceObject {
                 + DestFormatStructFlowCounterListAuto.extended_dest_format$BYTE_OFFSET + ExtendedDestFormat.destination_entry$BYTE_OFFSET;
         DestFormatStruct.destination_type$set(in, dest, FlowDestinationType.TIR);
         DestFormatStruct.destination_id$set(in, dest, tir.id());
-        table.commands().execute(in, SetFteIn.LAYOUT, SetFteOut.SIZE, SetFteOut.LAYOUT);
+        table.commands().execute(in, SetFteIn.layout(), SetFteOut.SIZE, SetFteOut.layout());
         return new FlowEntry(table, index);
     }
 
@@ -63,6 +63,6 @@ public final class FlowEntry extends DeviceObject {
         DeleteFteIn.table_type$set(in, table.type());
         DeleteFteIn.table_id$set(in, table.id());
         DeleteFteIn.flow_index$set(in, id());
-        cmd.execute(in, DeleteFteIn.LAYOUT, DeleteFteOut.SIZE, DeleteFteOut.LAYOUT);
+        cmd.execute(in, DeleteFteIn.layout(), DeleteFteOut.SIZE, DeleteFteOut.layout());
     }
 }

@@ -36,7 +36,7 @@ public final class FlowGroup extends DeviceObject {
         CreateFlowGroupIn.end_flow_index$set(in, end);
         CreateFlowGroupIn.match_criteria_enable$set(in, criteriaEnable);
         if (criteria != null) criteria.accept(CreateFlowGroupIn.match_criteria(in));
-        var out = table.commands().execute(in, CreateFlowGroupIn.LAYOUT, CreateFlowGroupOut.SIZE, CreateFlowGroupOut.LAYOUT);
+        var out = table.commands().execute(in, CreateFlowGroupIn.layout(), CreateFlowGroupOut.SIZE, CreateFlowGroupOut.layout());
         return new FlowGroup(table, CreateFlowGroupOut.group_id(out), start, end);
     }
 
@@ -59,6 +59,6 @@ public final class FlowGroup extends DeviceObject {
         DestroyFlowGroupIn.table_type$set(in, table.type());
         DestroyFlowGroupIn.table_id$set(in, table.id());
         DestroyFlowGroupIn.group_id$set(in, id());
-        cmd.execute(in, DestroyFlowGroupIn.LAYOUT, DestroyFlowGroupOut.SIZE, DestroyFlowGroupOut.LAYOUT);
+        cmd.execute(in, DestroyFlowGroupIn.layout(), DestroyFlowGroupOut.SIZE, DestroyFlowGroupOut.layout());
     }
 }

@@ -47,7 +47,7 @@ public final class FlowTable extends DeviceObject {
         var ctx = CreateFlowTableIn.flow_table_context(in);
         FlowTableContext.level$set(ctx, level);
         FlowTableContext.log_size$set(ctx, logSize);
-        var out = cmd.execute(in, CreateFlowTableIn.LAYOUT, CreateFlowTableOut.SIZE, CreateFlowTableOut.LAYOUT);
+        var out = cmd.execute(in, CreateFlowTableIn.layout(), CreateFlowTableOut.SIZE, CreateFlowTableOut.layout());
         return new FlowTable(cmd, CreateFlowTableOut.table_id(out), FlowTableType.NIC_RX, logSize);
     }
 
@@ -57,7 +57,7 @@ public final class FlowTable extends DeviceObject {
         SetFlowTableRootIn.opcode$set(in, CmdOpcode.SET_FLOW_TABLE_ROOT);
         SetFlowTableRootIn.table_type$set(in, type);
         SetFlowTableRootIn.table_id$set(in, id());
-        cmd.execute(in, SetFlowTableRootIn.LAYOUT, SetFlowTableRootOut.SIZE, SetFlowTableRootOut.LAYOUT);
+        cmd.execute(in, SetFlowTableRootIn.layout(), SetFlowTableRootOut.SIZE, SetFlowTableRootOut.layout());
         root = true;
     }
 
@@ -67,7 +67,7 @@ public final class FlowTable extends DeviceObject {
         SetFlowTableRootIn.opcode$set(in, CmdOpcode.SET_FLOW_TABLE_ROOT);
         SetFlowTableRootIn.op_mod$set(in, DISCONNECT);
         SetFlowTableRootIn.table_type$set(in, type);
-        cmd.execute(in, SetFlowTableRootIn.LAYOUT, SetFlowTableRootOut.SIZE, SetFlowTableRootOut.LAYOUT);
+        cmd.execute(in, SetFlowTableRootIn.layout(), SetFlowTableRootOut.SIZE, SetFlowTableRootOut.layout());
         root = false;
     }
 
@@ -93,6 +93,6 @@ public final class FlowTable extends DeviceObject {
         DestroyFlowTableIn.opcode$set(in, CmdOpcode.DESTROY_FLOW_TABLE);
         DestroyFlowTableIn.table_type$set(in, type);
         DestroyFlowTableIn.table_id$set(in, id());
-        cmd.execute(in, DestroyFlowTableIn.LAYOUT, DestroyFlowTableOut.SIZE, DestroyFlowTableOut.LAYOUT);
+        cmd.execute(in, DestroyFlowTableIn.layout(), DestroyFlowTableOut.SIZE, DestroyFlowTableOut.layout());
     }
 }

@@ -35,7 +35,7 @@ public final class Mkey extends DeviceObject {
         Mkc.length64$set(mkc, true);
         Mkc.pd$set(mkc, pd.id());
         Mkc.qpn$set(mkc, 0xffffff); // not bound to a QP
-        var out = cmd.execute(in, CreateMkeyIn.LAYOUT, CreateMkeyOut.SIZE, CreateMkeyOut.LAYOUT);
+        var out = cmd.execute(in, CreateMkeyIn.layout(), CreateMkeyOut.SIZE, CreateMkeyOut.layout());
         int index = CreateMkeyOut.mkey_index(out);
         return new Mkey(cmd, index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
     }
@@ -58,7 +58,7 @@ public final class Mkey extends DeviceObject {
         Mkc.pd$set(mkc, pd.id());
         Mkc.qpn$set(mkc, 0xffffff);
         Mkc.translations_octword_size$set(mkc, klmEntries);
-        var out = cmd.execute(in, CreateMkeyIn.LAYOUT, CreateMkeyOut.SIZE, CreateMkeyOut.LAYOUT);
+        var out = cmd.execute(in, CreateMkeyIn.layout(), CreateMkeyOut.SIZE, CreateMkeyOut.layout());
         int index = CreateMkeyOut.mkey_index(out);
         return new Mkey(cmd, index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
     }
@@ -73,6 +73,6 @@ public final class Mkey extends DeviceObject {
         var in = CommandInterface.input(DestroyMkeyIn.SIZE);
         DestroyMkeyIn.opcode$set(in, CmdOpcode.DESTROY_MKEY);
         DestroyMkeyIn.mkey_index$set(in, id());
-        cmd.execute(in, DestroyMkeyIn.LAYOUT, DestroyMkeyOut.SIZE, DestroyMkeyOut.LAYOUT);
+        cmd.execute(in, DestroyMkeyIn.layout(), DestroyMkeyOut.SIZE, DestroyMkeyOut.layout());
     }
 }

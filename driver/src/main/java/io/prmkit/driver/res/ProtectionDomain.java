@@ -17,7 +17,7 @@ public final class ProtectionDomain extends DeviceObject {
     public static ProtectionDomain allocate(CommandInterface cmd) {
         var in = CommandInterface.input(AllocPdIn.SIZE);
         AllocPdIn.opcode$set(in, CmdOpcode.ALLOC_PD);
-        var out = cmd.execute(in, AllocPdIn.LAYOUT, AllocPdOut.SIZE, AllocPdOut.LAYOUT);
+        var out = cmd.execute(in, AllocPdIn.layout(), AllocPdOut.SIZE, AllocPdOut.layout());
         return new ProtectionDomain(cmd, AllocPdOut.pd(out));
     }
 
@@ -26,6 +26,6 @@ public final class ProtectionDomain extends DeviceObject {
         var in = CommandInterface.input(DeallocPdIn.SIZE);
         DeallocPdIn.opcode$set(in, CmdOpcode.DEALLOC_PD);
         DeallocPdIn.pd$set(in, id());
-        cmd.execute(in, DeallocPdIn.LAYOUT, DeallocPdOut.SIZE, DeallocPdOut.LAYOUT);
+        cmd.execute(in, DeallocPdIn.layout(), DeallocPdOut.SIZE, DeallocPdOut.layout());
     }
 }

@@ -23,7 +23,7 @@ public final class QCounter extends DeviceObject {
     public static QCounter allocate(CommandInterface cmd) {
         var in = CommandInterface.input(AllocQCounterIn.SIZE);
         AllocQCounterIn.opcode$set(in, CmdOpcode.ALLOC_Q_COUNTER);
-        var out = cmd.execute(in, AllocQCounterIn.LAYOUT, AllocQCounterOut.SIZE, AllocQCounterOut.LAYOUT);
+        var out = cmd.execute(in, AllocQCounterIn.layout(), AllocQCounterOut.SIZE, AllocQCounterOut.layout());
         return new QCounter(cmd, AllocQCounterOut.counter_set_id(out));
     }
 
@@ -33,7 +33,7 @@ public final class QCounter extends DeviceObject {
         QueryQCounterIn.opcode$set(in, CmdOpcode.QUERY_Q_COUNTER);
         QueryQCounterIn.clear_$set(in, clear);
         QueryQCounterIn.counter_set_id$set(in, id());
-        return cmd.execute(in, QueryQCounterIn.LAYOUT, QueryQCounterOut.SIZE, QueryQCounterOut.LAYOUT);
+        return cmd.execute(in, QueryQCounterIn.layout(), QueryQCounterOut.SIZE, QueryQCounterOut.layout());
     }
 
     /** Packets dropped because the RQ had no receive WQE. */
@@ -46,6 +46,6 @@ public final class QCounter extends DeviceObject {
         var in = CommandInterface.input(DeallocQCounterIn.SIZE);
         DeallocQCounterIn.opcode$set(in, CmdOpcode.DEALLOC_Q_COUNTER);
         DeallocQCounterIn.counter_set_id$set(in, id());
-        cmd.execute(in, DeallocQCounterIn.LAYOUT, DeallocQCounterOut.SIZE, DeallocQCounterOut.LAYOUT);
+        cmd.execute(in, DeallocQCounterIn.layout(), DeallocQCounterOut.SIZE, DeallocQCounterOut.layout());
     }
 }

@@ -71,7 +71,7 @@ public final class ReceiveQueue extends DeviceObject {
             Rqc.cqn$set(rqc, cq.cqn());
             if (counter != null) Rqc.counter_set_id$set(rqc, counter.id());
             WorkQueues.describe(in, CreateRqIn.ctx$BYTE_OFFSET + Rqc.wq$BYTE_OFFSET, ring, db, pd.id(), 0, logStride, logSize);
-            var out = cmd.execute(in, CreateRqIn.LAYOUT, CreateRqOut.SIZE, CreateRqOut.LAYOUT);
+            var out = cmd.execute(in, CreateRqIn.layout(), CreateRqOut.SIZE, CreateRqOut.layout());
             rq = new ReceiveQueue(cmd, CreateRqOut.rqn(out), ring, db, logSize, logStride, cq, mkey.key());
         } catch (RuntimeException e) {
             ring.close();
@@ -98,7 +98,7 @@ public final class ReceiveQueue extends DeviceObject {
         ModifyRqIn.rq_state$set(in, from);
         ModifyRqIn.rqn$set(in, id());
         Rqc.state$set(ModifyRqIn.ctx(in), to);
-        cmd.execute(in, ModifyRqIn.LAYOUT, ModifyRqOut.SIZE, ModifyRqOut.LAYOUT);
+        cmd.execute(in, ModifyRqIn.layout(), ModifyRqOut.SIZE, ModifyRqOut.layout());
         state = to;
     }
 
@@ -135,7 +135,7 @@ public final class ReceiveQueue extends DeviceObject {
         var in = CommandInterface.input(DestroyRqIn.SIZE);
         DestroyRqIn.opcode$set(in, CmdOpcode.DESTROY_RQ);
         DestroyRqIn.rqn$set(in, id());
-        cmd.execute(in, DestroyRqIn.LAYOUT, DestroyRqOut.SIZE, DestroyRqOut.LAYOUT);
+        cmd.execute(in, DestroyRqIn.layout(), DestroyRqOut.SIZE, DestroyRqOut.layout());
     }
 
     @Override

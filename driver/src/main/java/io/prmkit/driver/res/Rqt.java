@@ -34,7 +34,7 @@ public final class Rqt extends DeviceObject {
         Rqtc.rqt_max_size$set(rqtc, size);
         Rqtc.rqt_actual_size$set(rqtc, size);
         for (int i = 0; i < size; i++) RqNum.rq_num$set(Rqtc.rq_num$elem(in, CreateRqtIn.rqt_context$BYTE_OFFSET, i), rqs.get(i % rqs.size()).rqn());
-        var out = cmd.execute(in, CreateRqtIn.LAYOUT, CreateRqtOut.SIZE, CreateRqtOut.LAYOUT);
+        var out = cmd.execute(in, CreateRqtIn.layout(), CreateRqtOut.SIZE, CreateRqtOut.layout());
         return new Rqt(cmd, CreateRqtOut.rqtn(out));
     }
 
@@ -43,6 +43,6 @@ public final class Rqt extends DeviceObject {
         var in = CommandInterface.input(DestroyRqtIn.SIZE);
         DestroyRqtIn.opcode$set(in, CmdOpcode.DESTROY_RQT);
         DestroyRqtIn.rqtn$set(in, id());
-        cmd.execute(in, DestroyRqtIn.LAYOUT, DestroyRqtOut.SIZE, DestroyRqtOut.LAYOUT);
+        cmd.execute(in, DestroyRqtIn.layout(), DestroyRqtOut.SIZE, DestroyRqtOut.layout());
     }
 }

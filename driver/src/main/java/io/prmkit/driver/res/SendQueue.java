@@ -81,7 +81,7 @@ public final class SendQueue extends DeviceObject {
             Sqc.tis_lst_sz$set(sqc, 1);
             Sqc.tis_num_0$set(sqc, tis.id());
             WorkQueues.describe(in, CreateSqIn.ctx$BYTE_OFFSET + Sqc.wq$BYTE_OFFSET, ring, db, pd.id(), uar.index(), Long.numberOfTrailingZeros(PrmConstants.send_wqe_bb), logWqeBbs);
-            var out = cmd.execute(in, CreateSqIn.LAYOUT, CreateSqOut.SIZE, CreateSqOut.LAYOUT);
+            var out = cmd.execute(in, CreateSqIn.layout(), CreateSqOut.SIZE, CreateSqOut.layout());
             sq = new SendQueue(cmd, CreateSqOut.sqn(out), ring, db, logWqeBbs, cq, uar, mkey.key(), minInline);
         } catch (RuntimeException e) {
             ring.close();
@@ -108,7 +108,7 @@ public final class SendQueue extends DeviceObject {
         ModifySqIn.sq_state$set(in, from);
         ModifySqIn.sqn$set(in, id());
         Sqc.state$set(ModifySqIn.ctx(in), to);
-        cmd.execute(in, ModifySqIn.LAYOUT, ModifySqOut.SIZE, ModifySqOut.LAYOUT);
+        cmd.execute(in, ModifySqIn.layout(), ModifySqOut.SIZE, ModifySqOut.layout());
         state = to;
     }
 
@@ -164,7 +164,7 @@ public final class SendQueue extends DeviceObject {
         var in = CommandInterface.input(DestroySqIn.SIZE);
         DestroySqIn.opcode$set(in, CmdOpcode.DESTROY_SQ);
         DestroySqIn.sqn$set(in, id());
-        cmd.execute(in, DestroySqIn.LAYOUT, DestroySqOut.SIZE, DestroySqOut.LAYOUT);
+        cmd.execute(in, DestroySqIn.layout(), DestroySqOut.SIZE, DestroySqOut.layout());
     }
 
     @Override

@@ -71,7 +71,7 @@ public final class Tir extends DeviceObject {
     }
 
     private static Tir create(CommandInterface cmd, MemorySegment in) {
-        var out = cmd.execute(in, CreateTirIn.LAYOUT, CreateTirOut.SIZE, CreateTirOut.LAYOUT);
+        var out = cmd.execute(in, CreateTirIn.layout(), CreateTirOut.SIZE, CreateTirOut.layout());
         return new Tir(cmd, CreateTirOut.tirn(out));
     }
 
@@ -80,6 +80,6 @@ public final class Tir extends DeviceObject {
         var in = CommandInterface.input(DestroyTirIn.SIZE);
         DestroyTirIn.opcode$set(in, CmdOpcode.DESTROY_TIR);
         DestroyTirIn.tirn$set(in, id());
-        cmd.execute(in, DestroyTirIn.LAYOUT, DestroyTirOut.SIZE, DestroyTirOut.LAYOUT);
+        cmd.execute(in, DestroyTirIn.layout(), DestroyTirOut.SIZE, DestroyTirOut.layout());
     }
 }

@@ -19,7 +19,7 @@ public final class Tis extends DeviceObject {
         var in = CommandInterface.input(CreateTisIn.SIZE);
         CreateTisIn.opcode$set(in, CmdOpcode.CREATE_TIS);
         Tisc.transport_domain$set(CreateTisIn.ctx(in), td.id());
-        var out = cmd.execute(in, CreateTisIn.LAYOUT, CreateTisOut.SIZE, CreateTisOut.LAYOUT);
+        var out = cmd.execute(in, CreateTisIn.layout(), CreateTisOut.SIZE, CreateTisOut.layout());
         return new Tis(cmd, CreateTisOut.tisn(out));
     }
 
@@ -28,6 +28,6 @@ public final class Tis extends DeviceObject {
         var in = CommandInterface.input(DestroyTisIn.SIZE);
         DestroyTisIn.opcode$set(in, CmdOpcode.DESTROY_TIS);
         DestroyTisIn.tisn$set(in, id());
-        cmd.execute(in, DestroyTisIn.LAYOUT, DestroyTisOut.SIZE, DestroyTisOut.LAYOUT);
+        cmd.execute(in, DestroyTisIn.layout(), DestroyTisOut.SIZE, DestroyTisOut.layout());
     }
 }

@@ -17,7 +17,7 @@ public final class TransportDomain extends DeviceObject {
     public static TransportDomain allocate(CommandInterface cmd) {
         var in = CommandInterface.input(AllocTransportDomainIn.SIZE);
         AllocTransportDomainIn.opcode$set(in, CmdOpcode.ALLOC_TRANSPORT_DOMAIN);
-        var out = cmd.execute(in, AllocTransportDomainIn.LAYOUT, AllocTransportDomainOut.SIZE, AllocTransportDomainOut.LAYOUT);
+        var out = cmd.execute(in, AllocTransportDomainIn.layout(), AllocTransportDomainOut.SIZE, AllocTransportDomainOut.layout());
         return new TransportDomain(cmd, AllocTransportDomainOut.transport_domain(out));
     }
 
@@ -26,6 +26,6 @@ public final class TransportDomain extends DeviceObject {
         var in = CommandInterface.input(DeallocTransportDomainIn.SIZE);
         DeallocTransportDomainIn.opcode$set(in, CmdOpcode.DEALLOC_TRANSPORT_DOMAIN);
         DeallocTransportDomainIn.transport_domain$set(in, id());
-        cmd.execute(in, DeallocTransportDomainIn.LAYOUT, DeallocTransportDomainOut.SIZE, DeallocTransportDomainOut.LAYOUT);
+        cmd.execute(in, DeallocTransportDomainIn.layout(), DeallocTransportDomainOut.SIZE, DeallocTransportDomainOut.layout());
     }
 }

@@ -39,7 +39,7 @@ public final class Uar implements AutoCloseable {
     public static Uar allocate(CommandInterface cmd, Mmio bar) {
         var in = CommandInterface.input(AllocUarIn.SIZE);
         AllocUarIn.opcode$set(in, CmdOpcode.ALLOC_UAR);
-        var out = cmd.execute(in, AllocUarIn.LAYOUT, AllocUarOut.SIZE, AllocUarOut.LAYOUT);
+        var out = cmd.execute(in, AllocUarIn.layout(), AllocUarOut.SIZE, AllocUarOut.layout());
         int index = AllocUarOut.uar(out);
         if ((index + 1) * PAGE > bar.size())
             throw new io.prmkit.driver.Mlx5Exception("ALLOC_UAR returned page " + index + ", outside BAR 0 (" + bar.size() + " bytes)");
@@ -77,6 +77,6 @@ public final class Uar implements AutoCloseable {
         var in = CommandInterface.input(DeallocUarIn.SIZE);
         DeallocUarIn.opcode$set(in, CmdOpcode.DEALLOC_UAR);
         DeallocUarIn.uar$set(in, index);
-        cmd.execute(in, DeallocUarIn.LAYOUT, DeallocUarOut.SIZE, DeallocUarOut.LAYOUT);
+        cmd.execute(in, DeallocUarIn.layout(), DeallocUarOut.SIZE, DeallocUarOut.layout());
     }
 }

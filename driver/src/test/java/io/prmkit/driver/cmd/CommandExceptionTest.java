@@ -49,8 +49,8 @@ class CommandExceptionTest {
         MemorySegment out = CommandInterface.input(EnableHcaOut.SIZE);
         List<String> lines = new ArrayList<>();
         CommandTrace t = CommandTrace.lines(lines::add, false);
-        var entry = new CommandTrace.Entry(CmdOpcode.ENABLE_HCA$VALUE, 0, 16, 12, 0, 0, 0, 0, 85_000, in, EnableHcaIn.LAYOUT, out,
-                EnableHcaOut.LAYOUT, null);
+        var entry = new CommandTrace.Entry(CmdOpcode.ENABLE_HCA$VALUE, 0, 16, 12, 0, 0, 0, 0, 85_000, in, EnableHcaIn.layout(), out,
+                EnableHcaOut.layout(), null);
         t.command(entry);
         assertEquals("ENABLE_HCA (0x104) op_mod 0x0 in=16 out=12 slot=0 status=OK time=0.085ms", lines.get(0));
         CommandTrace.lines(lines::add, true).command(entry);

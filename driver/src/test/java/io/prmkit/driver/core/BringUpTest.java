@@ -28,7 +28,15 @@ class BringUpTest {
                 assertEquals(8 + 32 + 16, dev.pages().lent());
                 assertTrue(CmdHcaCap.log_max_cq(dev.caps().general()) > 0);
                 assertNull(dev.fatalError());
+                long events = dev.commands().eventCompletions();
+                var in = io.prmkit.driver.cmd.CommandInterface.input(io.prmkit.mlx5.NopIn.SIZE);
+                io.prmkit.mlx5.NopIn.opcode$set(in, io.prmkit.mlx5.CmdOpcode.NOP);
+                dev.commands().execute(in, io.prmkit.mlx5.NopIn.layout(), io.prmkit.mlx5.NopOut.SIZE, io.prmkit.mlx5.NopOut.layout());
+                assertTrue(SoftHcaFixture.await(() -> dev.commands().eventCompletions() > events, 10),
+                        "once the async EQ exists, commands complete by command-completion EQEs");
             }
+            // The transcript of one bring-up and teardown (command, status, time), for the record.
+            fx.trace.forEach(l -> System.out.println("transcript: " + l));
             List<String> order = names(fx.trace);
             List<String> expected = List.of("ENABLE_HCA", "QUERY_ISSI", "SET_ISSI", "QUERY_PAGES", "MANAGE_PAGES", "ACCESS_REG",
                     "QUERY_HCA_CAP", "QUERY_HCA_CAP", "SET_HCA_CAP");

@@ -31,7 +31,7 @@ class FaultTest {
     private static void nop(Mlx5Device dev) {
         var in = CommandInterface.input(NopIn.SIZE);
         NopIn.opcode$set(in, CmdOpcode.NOP);
-        dev.commands().execute(in, NopIn.LAYOUT, NopOut.SIZE, NopOut.LAYOUT);
+        dev.commands().execute(in, NopIn.layout(), NopOut.SIZE, NopOut.layout());
     }
 
     @Test

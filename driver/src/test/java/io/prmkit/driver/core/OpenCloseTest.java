@@ -56,7 +56,7 @@ class OpenCloseTest {
                         for (int i = 0; i < each; i++) {
                             var in = CommandInterface.input(NopIn.SIZE);
                             NopIn.opcode$set(in, CmdOpcode.NOP);
-                            dev.commands().execute(in, NopIn.LAYOUT, NopOut.SIZE, NopOut.LAYOUT);
+                            dev.commands().execute(in, NopIn.layout(), NopOut.SIZE, NopOut.layout());
                         }
                     } catch (Throwable e) {
                         synchronized (errors) {

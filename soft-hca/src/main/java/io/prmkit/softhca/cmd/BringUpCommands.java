@@ -62,18 +62,18 @@ final class BringUpCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         BringUpCommands b = new BringUpCommands(hca);
-        put(specs, CmdOpcode.ENABLE_HCA, EnableHcaIn.LAYOUT, EnableHcaOut.LAYOUT, Phase.ANY, b::enableHca);
-        put(specs, CmdOpcode.DISABLE_HCA, DisableHcaIn.LAYOUT, DisableHcaOut.LAYOUT, Phase.ENABLED, b::disableHca);
-        put(specs, CmdOpcode.QUERY_ISSI, QueryIssiIn.LAYOUT, QueryIssiOut.LAYOUT, Phase.ENABLED, b::queryIssi);
-        put(specs, CmdOpcode.SET_ISSI, SetIssiIn.LAYOUT, SetIssiOut.LAYOUT, Phase.ENABLED, b::setIssi);
-        put(specs, CmdOpcode.QUERY_PAGES, QueryPagesIn.LAYOUT, QueryPagesOut.LAYOUT, Phase.ENABLED, b::queryPages);
-        put(specs, CmdOpcode.MANAGE_PAGES, ManagePagesIn.LAYOUT, ManagePagesOut.LAYOUT, Phase.ENABLED, b::managePages);
-        put(specs, CmdOpcode.QUERY_HCA_CAP, QueryHcaCapIn.LAYOUT, QueryHcaCapOut.LAYOUT, Phase.ENABLED, b::queryHcaCap);
-        put(specs, CmdOpcode.SET_HCA_CAP, SetHcaCapIn.LAYOUT, SetHcaCapOut.LAYOUT, Phase.ENABLED, b::setHcaCap);
-        put(specs, CmdOpcode.INIT_HCA, InitHcaIn.LAYOUT, InitHcaOut.LAYOUT, Phase.ENABLED, b::initHca);
-        put(specs, CmdOpcode.TEARDOWN_HCA, TeardownHcaIn.LAYOUT, TeardownHcaOut.LAYOUT, Phase.INITIALIZED, b::teardownHca);
-        put(specs, CmdOpcode.SET_DRIVER_VERSION, SetDriverVersionIn.LAYOUT, SetDriverVersionOut.LAYOUT, Phase.INITIALIZED, b::setDriverVersion);
-        put(specs, CmdOpcode.NOP, NopIn.LAYOUT, NopOut.LAYOUT, Phase.ANY, c -> {});
+        put(specs, CmdOpcode.ENABLE_HCA, EnableHcaIn.layout(), EnableHcaOut.layout(), Phase.ANY, b::enableHca);
+        put(specs, CmdOpcode.DISABLE_HCA, DisableHcaIn.layout(), DisableHcaOut.layout(), Phase.ENABLED, b::disableHca);
+        put(specs, CmdOpcode.QUERY_ISSI, QueryIssiIn.layout(), QueryIssiOut.layout(), Phase.ENABLED, b::queryIssi);
+        put(specs, CmdOpcode.SET_ISSI, SetIssiIn.layout(), SetIssiOut.layout(), Phase.ENABLED, b::setIssi);
+        put(specs, CmdOpcode.QUERY_PAGES, QueryPagesIn.layout(), QueryPagesOut.layout(), Phase.ENABLED, b::queryPages);
+        put(specs, CmdOpcode.MANAGE_PAGES, ManagePagesIn.layout(), ManagePagesOut.layout(), Phase.ENABLED, b::managePages);
+        put(specs, CmdOpcode.QUERY_HCA_CAP, QueryHcaCapIn.layout(), QueryHcaCapOut.layout(), Phase.ENABLED, b::queryHcaCap);
+        put(specs, CmdOpcode.SET_HCA_CAP, SetHcaCapIn.layout(), SetHcaCapOut.layout(), Phase.ENABLED, b::setHcaCap);
+        put(specs, CmdOpcode.INIT_HCA, InitHcaIn.layout(), InitHcaOut.layout(), Phase.ENABLED, b::initHca);
+        put(specs, CmdOpcode.TEARDOWN_HCA, TeardownHcaIn.layout(), TeardownHcaOut.layout(), Phase.INITIALIZED, b::teardownHca);
+        put(specs, CmdOpcode.SET_DRIVER_VERSION, SetDriverVersionIn.layout(), SetDriverVersionOut.layout(), Phase.INITIALIZED, b::setDriverVersion);
+        put(specs, CmdOpcode.NOP, NopIn.layout(), NopOut.layout(), Phase.ANY, c -> {});
     }
 
     static void put(Map<Integer, CommandSpec> specs, CmdOpcode op, PrmLayout.Struct in, PrmLayout.Struct out, Phase phase,
@@ -100,8 +100,8 @@ final class BringUpCommands {
     }
 
     private void queryIssi(Command c) {
-        c.out(QueryIssiOut.LAYOUT, "current_issi", hca.issi);
-        c.out(QueryIssiOut.LAYOUT, "supported_issi_dw0", SUPPORTED_ISSI);
+        c.out(QueryIssiOut.layout(), "current_issi", hca.issi);
+        c.out(QueryIssiOut.layout(), "supported_issi_dw0", SUPPORTED_ISSI);
     }
 
     private void setIssi(Command c) {
@@ -124,8 +124,8 @@ final class BringUpCommands {
             // Signed: negative means the device has pages to give back.
             case REGULAR_PAGES -> hca.bootPages + hca.initPages + hca.regularPages - held;
         };
-        c.out(QueryPagesOut.LAYOUT, "function_id", 0);
-        c.out(QueryPagesOut.LAYOUT, "num_pages", Integer.toUnsignedLong(pages));
+        c.out(QueryPagesOut.layout(), "function_id", 0);
+        c.out(QueryPagesOut.layout(), "num_pages", Integer.toUnsignedLong(pages));
     }
 
     private void managePages(Command c) {
@@ -163,9 +163,9 @@ final class BringUpCommands {
                 for (int i = 0; i < count; i++) {
                     long pa = hca.pages.pop();
                     hca.pageSet.remove(pa);
-                    c.outElement(ManagePagesOut.LAYOUT, "pas", i, pa);
+                    c.outElement(ManagePagesOut.layout(), "pas", i, pa);
                 }
-                c.out(ManagePagesOut.LAYOUT, "output_num_entries", count);
+                c.out(ManagePagesOut.layout(), "output_num_entries", count);
             }
         }
     }
@@ -252,7 +252,7 @@ final class BringUpCommands {
         hca.initialized = false;
         hca.tornDown = true;
         hca.forgetObjects();
-        c.out(TeardownHcaOut.LAYOUT, "state", TeardownHcaState.SUCCESS.value);
+        c.out(TeardownHcaOut.layout(), "state", TeardownHcaState.SUCCESS.value);
     }
 
     private void setDriverVersion(Command c) {

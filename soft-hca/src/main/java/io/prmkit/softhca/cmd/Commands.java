@@ -71,7 +71,7 @@ public final class Commands {
 
     /** Writes status and syndrome of the generic output header (the same in every {@code *_out}). */
     public static void setStatus(MemorySegment out, int status, int syndrome) {
-        io.prmkit.softhca.device.DeviceFields.set(NopOut.LAYOUT, out, 0, "status", status);
-        io.prmkit.softhca.device.DeviceFields.set(NopOut.LAYOUT, out, 0, "syndrome", Integer.toUnsignedLong(syndrome));
+        io.prmkit.softhca.device.DeviceFields.set(NopOut.layout(), out, 0, "status", status);
+        io.prmkit.softhca.device.DeviceFields.set(NopOut.layout(), out, 0, "syndrome", Integer.toUnsignedLong(syndrome));
     }
 }

@@ -61,17 +61,17 @@ final class FlowCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         FlowCommands f = new FlowCommands(hca);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_FLOW_TABLE, CreateFlowTableIn.LAYOUT, CreateFlowTableOut.LAYOUT, Phase.INITIALIZED, f::createTable);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_FLOW_TABLE, DestroyFlowTableIn.LAYOUT, DestroyFlowTableOut.LAYOUT, Phase.INITIALIZED, f::destroyTable);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_FLOW_GROUP, CreateFlowGroupIn.LAYOUT, CreateFlowGroupOut.LAYOUT, Phase.INITIALIZED, f::createGroup);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_FLOW_GROUP, DestroyFlowGroupIn.LAYOUT, DestroyFlowGroupOut.LAYOUT, Phase.INITIALIZED, f::destroyGroup);
-        BringUpCommands.put(specs, CmdOpcode.SET_FLOW_TABLE_ENTRY, SetFteIn.LAYOUT, SetFteOut.LAYOUT, Phase.INITIALIZED, f::setEntry);
-        BringUpCommands.put(specs, CmdOpcode.DELETE_FLOW_TABLE_ENTRY, DeleteFteIn.LAYOUT, DeleteFteOut.LAYOUT, Phase.INITIALIZED, f::deleteEntry);
-        BringUpCommands.put(specs, CmdOpcode.SET_FLOW_TABLE_ROOT, SetFlowTableRootIn.LAYOUT, SetFlowTableRootOut.LAYOUT, Phase.INITIALIZED, f::setRoot);
-        BringUpCommands.put(specs, CmdOpcode.ALLOC_FLOW_COUNTER, AllocFlowCounterIn.LAYOUT, AllocFlowCounterOut.LAYOUT, Phase.INITIALIZED, f::allocCounter);
-        BringUpCommands.put(specs, CmdOpcode.DEALLOC_FLOW_COUNTER, DeallocFlowCounterIn.LAYOUT, DeallocFlowCounterOut.LAYOUT, Phase.INITIALIZED,
+        BringUpCommands.put(specs, CmdOpcode.CREATE_FLOW_TABLE, CreateFlowTableIn.layout(), CreateFlowTableOut.layout(), Phase.INITIALIZED, f::createTable);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_FLOW_TABLE, DestroyFlowTableIn.layout(), DestroyFlowTableOut.layout(), Phase.INITIALIZED, f::destroyTable);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_FLOW_GROUP, CreateFlowGroupIn.layout(), CreateFlowGroupOut.layout(), Phase.INITIALIZED, f::createGroup);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_FLOW_GROUP, DestroyFlowGroupIn.layout(), DestroyFlowGroupOut.layout(), Phase.INITIALIZED, f::destroyGroup);
+        BringUpCommands.put(specs, CmdOpcode.SET_FLOW_TABLE_ENTRY, SetFteIn.layout(), SetFteOut.layout(), Phase.INITIALIZED, f::setEntry);
+        BringUpCommands.put(specs, CmdOpcode.DELETE_FLOW_TABLE_ENTRY, DeleteFteIn.layout(), DeleteFteOut.layout(), Phase.INITIALIZED, f::deleteEntry);
+        BringUpCommands.put(specs, CmdOpcode.SET_FLOW_TABLE_ROOT, SetFlowTableRootIn.layout(), SetFlowTableRootOut.layout(), Phase.INITIALIZED, f::setRoot);
+        BringUpCommands.put(specs, CmdOpcode.ALLOC_FLOW_COUNTER, AllocFlowCounterIn.layout(), AllocFlowCounterOut.layout(), Phase.INITIALIZED, f::allocCounter);
+        BringUpCommands.put(specs, CmdOpcode.DEALLOC_FLOW_COUNTER, DeallocFlowCounterIn.layout(), DeallocFlowCounterOut.layout(), Phase.INITIALIZED,
                 f::deallocCounter);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_FLOW_COUNTER, QueryFlowCounterIn.LAYOUT, QueryFlowCounterOut.LAYOUT, Phase.INITIALIZED, f::queryCounter);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_FLOW_COUNTER, QueryFlowCounterIn.layout(), QueryFlowCounterOut.layout(), Phase.INITIALIZED, f::queryCounter);
     }
 
     /** Whether any flow entry forwards to TIR {@code tirn}. */

@@ -32,9 +32,9 @@ final class PortRegisters {
 
     PrmLayout.Struct layoutOf(RegisterId id) {
         return switch (id) {
-            case PMTU -> PmtuReg.LAYOUT;
-            case PAOS -> PaosReg.LAYOUT;
-            case PPCNT -> PpcntReg.LAYOUT;
+            case PMTU -> PmtuReg.layout();
+            case PAOS -> PaosReg.layout();
+            case PPCNT -> PpcntReg.layout();
             default -> null;
         };
     }
@@ -72,7 +72,7 @@ final class PortRegisters {
                 long at = PpcntReg.counter_set$BYTE_OFFSET;
                 out.asSlice(at, out.byteSize() - at).fill((byte) 0);
                 if (grp == PpcntGrp.IEEE_802_3) {
-                    PrmLayout.Struct l = Eth8023CntrsGrpDataLayout.LAYOUT;
+                    PrmLayout.Struct l = Eth8023CntrsGrpDataLayout.layout();
                     put(l, out, at, "a_frames_transmitted_ok", k.txFrames);
                     put(l, out, at, "a_frames_received_ok", k.rxFrames);
                     put(l, out, at, "a_frame_check_sequence_errors", k.rxFcsErrors);
@@ -84,7 +84,7 @@ final class PortRegisters {
                     put(l, out, at, "a_broadcast_frames_received_ok", k.rxBroadcast);
                     put(l, out, at, "a_frame_too_long_errors", k.rxTooLong);
                 } else if (grp == PpcntGrp.RFC_2863) {
-                    PrmLayout.Struct l = Eth2863CntrsGrpDataLayout.LAYOUT;
+                    PrmLayout.Struct l = Eth2863CntrsGrpDataLayout.layout();
                     put(l, out, at, "if_in_octets", k.rxOctets);
                     put(l, out, at, "if_in_ucast_pkts", k.rxUnicast);
                     put(l, out, at, "if_in_discards", k.rxDiscards);
@@ -97,7 +97,7 @@ final class PortRegisters {
                     put(l, out, at, "if_out_multicast_pkts", k.txMulticast);
                     put(l, out, at, "if_out_broadcast_pkts", k.txBroadcast);
                 } else if (grp == PpcntGrp.RFC_2819) {
-                    PrmLayout.Struct l = Eth2819CntrsGrpDataLayout.LAYOUT;
+                    PrmLayout.Struct l = Eth2819CntrsGrpDataLayout.layout();
                     put(l, out, at, "ether_stats_drop_events", k.rxDiscards);
                     put(l, out, at, "ether_stats_octets", k.rxAllOctets);
                     put(l, out, at, "ether_stats_pkts", k.rxAllFrames);

@@ -70,21 +70,21 @@ final class QueueCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca, int vectors) {
         QueueCommands q = new QueueCommands(hca, vectors);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_EQ, CreateEqIn.LAYOUT, CreateEqOut.LAYOUT, Phase.INITIALIZED, q::createEq);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_EQ, DestroyEqIn.LAYOUT, DestroyEqOut.LAYOUT, Phase.INITIALIZED, q::destroyEq);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_EQ, QueryEqIn.LAYOUT, QueryEqOut.LAYOUT, Phase.INITIALIZED, q::queryEq);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_CQ, CreateCqIn.LAYOUT, CreateCqOut.LAYOUT, Phase.INITIALIZED, q::createCq);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_CQ, DestroyCqIn.LAYOUT, DestroyCqOut.LAYOUT, Phase.INITIALIZED, q::destroyCq);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_CQ, QueryCqIn.LAYOUT, QueryCqOut.LAYOUT, Phase.INITIALIZED, q::queryCq);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_CQ, ModifyCqIn.LAYOUT, ModifyCqOut.LAYOUT, Phase.INITIALIZED, q::modifyCq);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_SQ, CreateSqIn.LAYOUT, CreateSqOut.LAYOUT, Phase.INITIALIZED, q::createSq);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_SQ, ModifySqIn.LAYOUT, ModifySqOut.LAYOUT, Phase.INITIALIZED, q::modifySq);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_SQ, QuerySqIn.LAYOUT, QuerySqOut.LAYOUT, Phase.INITIALIZED, q::querySq);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_SQ, DestroySqIn.LAYOUT, DestroySqOut.LAYOUT, Phase.INITIALIZED, q::destroySq);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_RQ, CreateRqIn.LAYOUT, CreateRqOut.LAYOUT, Phase.INITIALIZED, q::createRq);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_RQ, ModifyRqIn.LAYOUT, ModifyRqOut.LAYOUT, Phase.INITIALIZED, q::modifyRq);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_RQ, QueryRqIn.LAYOUT, QueryRqOut.LAYOUT, Phase.INITIALIZED, q::queryRq);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_RQ, DestroyRqIn.LAYOUT, DestroyRqOut.LAYOUT, Phase.INITIALIZED, q::destroyRq);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_EQ, CreateEqIn.layout(), CreateEqOut.layout(), Phase.INITIALIZED, q::createEq);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_EQ, DestroyEqIn.layout(), DestroyEqOut.layout(), Phase.INITIALIZED, q::destroyEq);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_EQ, QueryEqIn.layout(), QueryEqOut.layout(), Phase.INITIALIZED, q::queryEq);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_CQ, CreateCqIn.layout(), CreateCqOut.layout(), Phase.INITIALIZED, q::createCq);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_CQ, DestroyCqIn.layout(), DestroyCqOut.layout(), Phase.INITIALIZED, q::destroyCq);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_CQ, QueryCqIn.layout(), QueryCqOut.layout(), Phase.INITIALIZED, q::queryCq);
+        BringUpCommands.put(specs, CmdOpcode.MODIFY_CQ, ModifyCqIn.layout(), ModifyCqOut.layout(), Phase.INITIALIZED, q::modifyCq);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_SQ, CreateSqIn.layout(), CreateSqOut.layout(), Phase.INITIALIZED, q::createSq);
+        BringUpCommands.put(specs, CmdOpcode.MODIFY_SQ, ModifySqIn.layout(), ModifySqOut.layout(), Phase.INITIALIZED, q::modifySq);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_SQ, QuerySqIn.layout(), QuerySqOut.layout(), Phase.INITIALIZED, q::querySq);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_SQ, DestroySqIn.layout(), DestroySqOut.layout(), Phase.INITIALIZED, q::destroySq);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_RQ, CreateRqIn.layout(), CreateRqOut.layout(), Phase.INITIALIZED, q::createRq);
+        BringUpCommands.put(specs, CmdOpcode.MODIFY_RQ, ModifyRqIn.layout(), ModifyRqOut.layout(), Phase.INITIALIZED, q::modifyRq);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_RQ, QueryRqIn.layout(), QueryRqOut.layout(), Phase.INITIALIZED, q::queryRq);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_RQ, DestroyRqIn.layout(), DestroyRqOut.layout(), Phase.INITIALIZED, q::destroyRq);
     }
 
     private void checkUar(Command c, int uar) {

@@ -27,7 +27,7 @@ final class RegisterCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         RegisterCommands r = new RegisterCommands(hca);
-        BringUpCommands.put(specs, CmdOpcode.ACCESS_REG, AccessRegisterIn.LAYOUT, AccessRegisterOut.LAYOUT, Phase.ENABLED, r::access);
+        BringUpCommands.put(specs, CmdOpcode.ACCESS_REG, AccessRegisterIn.layout(), AccessRegisterOut.layout(), Phase.ENABLED, r::access);
     }
 
     private void access(Command c) {
@@ -35,7 +35,7 @@ final class RegisterCommands {
         if (mod == null) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod " + c.opMod);
         RegisterId id = AccessRegisterIn.register_id$enum(c.in);
         PrmLayout.Struct layout = id == null ? null : switch (id) {
-            case HOST_ENDIANNESS -> RegisterHostEndianness.LAYOUT;
+            case HOST_ENDIANNESS -> RegisterHostEndianness.layout();
             default -> port.layoutOf(id);
         };
         if (layout == null) throw c.fail(Syndrome.BAD_REGISTER, "register 0x" + Integer.toHexString(AccessRegisterIn.register_id(c.in)));

@@ -47,22 +47,22 @@ final class ResourceCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         ResourceCommands r = new ResourceCommands(hca);
-        BringUpCommands.put(specs, CmdOpcode.ALLOC_UAR, AllocUarIn.LAYOUT, AllocUarOut.LAYOUT, Phase.INITIALIZED, r::allocUar);
-        BringUpCommands.put(specs, CmdOpcode.DEALLOC_UAR, DeallocUarIn.LAYOUT, DeallocUarOut.LAYOUT, Phase.INITIALIZED, r::deallocUar);
-        BringUpCommands.put(specs, CmdOpcode.ALLOC_PD, AllocPdIn.LAYOUT, AllocPdOut.LAYOUT, Phase.INITIALIZED, r::allocPd);
-        BringUpCommands.put(specs, CmdOpcode.DEALLOC_PD, DeallocPdIn.LAYOUT, DeallocPdOut.LAYOUT, Phase.INITIALIZED, r::deallocPd);
-        BringUpCommands.put(specs, CmdOpcode.ALLOC_TRANSPORT_DOMAIN, AllocTransportDomainIn.LAYOUT, AllocTransportDomainOut.LAYOUT,
+        BringUpCommands.put(specs, CmdOpcode.ALLOC_UAR, AllocUarIn.layout(), AllocUarOut.layout(), Phase.INITIALIZED, r::allocUar);
+        BringUpCommands.put(specs, CmdOpcode.DEALLOC_UAR, DeallocUarIn.layout(), DeallocUarOut.layout(), Phase.INITIALIZED, r::deallocUar);
+        BringUpCommands.put(specs, CmdOpcode.ALLOC_PD, AllocPdIn.layout(), AllocPdOut.layout(), Phase.INITIALIZED, r::allocPd);
+        BringUpCommands.put(specs, CmdOpcode.DEALLOC_PD, DeallocPdIn.layout(), DeallocPdOut.layout(), Phase.INITIALIZED, r::deallocPd);
+        BringUpCommands.put(specs, CmdOpcode.ALLOC_TRANSPORT_DOMAIN, AllocTransportDomainIn.layout(), AllocTransportDomainOut.layout(),
                 Phase.INITIALIZED, r::allocTd);
-        BringUpCommands.put(specs, CmdOpcode.DEALLOC_TRANSPORT_DOMAIN, DeallocTransportDomainIn.LAYOUT, DeallocTransportDomainOut.LAYOUT,
+        BringUpCommands.put(specs, CmdOpcode.DEALLOC_TRANSPORT_DOMAIN, DeallocTransportDomainIn.layout(), DeallocTransportDomainOut.layout(),
                 Phase.INITIALIZED, r::deallocTd);
-        BringUpCommands.put(specs, CmdOpcode.ALLOC_Q_COUNTER, AllocQCounterIn.LAYOUT, AllocQCounterOut.LAYOUT, Phase.INITIALIZED, r::allocQCounter);
-        BringUpCommands.put(specs, CmdOpcode.DEALLOC_Q_COUNTER, DeallocQCounterIn.LAYOUT, DeallocQCounterOut.LAYOUT, Phase.INITIALIZED,
+        BringUpCommands.put(specs, CmdOpcode.ALLOC_Q_COUNTER, AllocQCounterIn.layout(), AllocQCounterOut.layout(), Phase.INITIALIZED, r::allocQCounter);
+        BringUpCommands.put(specs, CmdOpcode.DEALLOC_Q_COUNTER, DeallocQCounterIn.layout(), DeallocQCounterOut.layout(), Phase.INITIALIZED,
                 r::deallocQCounter);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_Q_COUNTER, QueryQCounterIn.LAYOUT, QueryQCounterOut.LAYOUT, Phase.INITIALIZED, r::queryQCounter);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_SPECIAL_CONTEXTS, QuerySpecialContextsIn.LAYOUT, QuerySpecialContextsOut.LAYOUT,
+        BringUpCommands.put(specs, CmdOpcode.QUERY_Q_COUNTER, QueryQCounterIn.layout(), QueryQCounterOut.layout(), Phase.INITIALIZED, r::queryQCounter);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_SPECIAL_CONTEXTS, QuerySpecialContextsIn.layout(), QuerySpecialContextsOut.layout(),
                 Phase.INITIALIZED, r::querySpecialContexts);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_MKEY, CreateMkeyIn.LAYOUT, CreateMkeyOut.LAYOUT, Phase.INITIALIZED, r::createMkey);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_MKEY, DestroyMkeyIn.LAYOUT, DestroyMkeyOut.LAYOUT, Phase.INITIALIZED, r::destroyMkey);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_MKEY, CreateMkeyIn.layout(), CreateMkeyOut.layout(), Phase.INITIALIZED, r::createMkey);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_MKEY, DestroyMkeyIn.layout(), DestroyMkeyOut.layout(), Phase.INITIALIZED, r::destroyMkey);
     }
 
     private void allocUar(Command c) {

@@ -15,7 +15,7 @@ final class Support {
 
     /** The value of a general capability field (current page). */
     static long cap(HcaState hca, String field) {
-        return DeviceFields.get(CmdHcaCap.LAYOUT, hca.general(), 0, field);
+        return DeviceFields.get(CmdHcaCap.layout(), hca.general(), 0, field);
     }
 
     /** Refuses a new object when {@code live} of them already exist and the cap allows 2^log_max. */

@@ -48,16 +48,16 @@ final class TransportCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         TransportCommands t = new TransportCommands(hca);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_TIS, CreateTisIn.LAYOUT, CreateTisOut.LAYOUT, Phase.INITIALIZED, t::createTis);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_TIS, DestroyTisIn.LAYOUT, DestroyTisOut.LAYOUT, Phase.INITIALIZED, t::destroyTis);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_TIS, QueryTisIn.LAYOUT, QueryTisOut.LAYOUT, Phase.INITIALIZED, t::queryTis);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_TIR, CreateTirIn.LAYOUT, CreateTirOut.LAYOUT, Phase.INITIALIZED, t::createTir);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_TIR, DestroyTirIn.LAYOUT, DestroyTirOut.LAYOUT, Phase.INITIALIZED, t::destroyTir);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_TIR, QueryTirIn.LAYOUT, QueryTirOut.LAYOUT, Phase.INITIALIZED, t::queryTir);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_RQT, CreateRqtIn.LAYOUT, CreateRqtOut.LAYOUT, Phase.INITIALIZED, t::createRqt);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_RQT, ModifyRqtIn.LAYOUT, ModifyRqtOut.LAYOUT, Phase.INITIALIZED, t::modifyRqt);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_RQT, DestroyRqtIn.LAYOUT, DestroyRqtOut.LAYOUT, Phase.INITIALIZED, t::destroyRqt);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_RQT, QueryRqtIn.LAYOUT, QueryRqtOut.LAYOUT, Phase.INITIALIZED, t::queryRqt);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_TIS, CreateTisIn.layout(), CreateTisOut.layout(), Phase.INITIALIZED, t::createTis);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_TIS, DestroyTisIn.layout(), DestroyTisOut.layout(), Phase.INITIALIZED, t::destroyTis);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_TIS, QueryTisIn.layout(), QueryTisOut.layout(), Phase.INITIALIZED, t::queryTis);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_TIR, CreateTirIn.layout(), CreateTirOut.layout(), Phase.INITIALIZED, t::createTir);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_TIR, DestroyTirIn.layout(), DestroyTirOut.layout(), Phase.INITIALIZED, t::destroyTir);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_TIR, QueryTirIn.layout(), QueryTirOut.layout(), Phase.INITIALIZED, t::queryTir);
+        BringUpCommands.put(specs, CmdOpcode.CREATE_RQT, CreateRqtIn.layout(), CreateRqtOut.layout(), Phase.INITIALIZED, t::createRqt);
+        BringUpCommands.put(specs, CmdOpcode.MODIFY_RQT, ModifyRqtIn.layout(), ModifyRqtOut.layout(), Phase.INITIALIZED, t::modifyRqt);
+        BringUpCommands.put(specs, CmdOpcode.DESTROY_RQT, DestroyRqtIn.layout(), DestroyRqtOut.layout(), Phase.INITIALIZED, t::destroyRqt);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_RQT, QueryRqtIn.layout(), QueryRqtOut.layout(), Phase.INITIALIZED, t::queryRqt);
     }
 
     private void createTis(Command c) {

@@ -39,13 +39,13 @@ final class VportCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         VportCommands v = new VportCommands(hca);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_VPORT_STATE, QueryVportStateIn.LAYOUT, QueryVportStateOut.LAYOUT, Phase.INITIALIZED, v::queryState);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_VPORT_STATE, ModifyVportStateIn.LAYOUT, ModifyVportStateOut.LAYOUT, Phase.INITIALIZED, v::modifyState);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_NIC_VPORT_CONTEXT, QueryNicVportContextIn.LAYOUT, QueryNicVportContextOut.LAYOUT, Phase.INITIALIZED,
+        BringUpCommands.put(specs, CmdOpcode.QUERY_VPORT_STATE, QueryVportStateIn.layout(), QueryVportStateOut.layout(), Phase.INITIALIZED, v::queryState);
+        BringUpCommands.put(specs, CmdOpcode.MODIFY_VPORT_STATE, ModifyVportStateIn.layout(), ModifyVportStateOut.layout(), Phase.INITIALIZED, v::modifyState);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_NIC_VPORT_CONTEXT, QueryNicVportContextIn.layout(), QueryNicVportContextOut.layout(), Phase.INITIALIZED,
                 v::queryContext);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_NIC_VPORT_CONTEXT, ModifyNicVportContextIn.LAYOUT, ModifyNicVportContextOut.LAYOUT,
+        BringUpCommands.put(specs, CmdOpcode.MODIFY_NIC_VPORT_CONTEXT, ModifyNicVportContextIn.layout(), ModifyNicVportContextOut.layout(),
                 Phase.INITIALIZED, v::modifyContext);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_VPORT_COUNTER, QueryVportCounterIn.LAYOUT, QueryVportCounterOut.LAYOUT, Phase.INITIALIZED,
+        BringUpCommands.put(specs, CmdOpcode.QUERY_VPORT_COUNTER, QueryVportCounterIn.layout(), QueryVportCounterOut.layout(), Phase.INITIALIZED,
                 v::queryCounter);
     }
 

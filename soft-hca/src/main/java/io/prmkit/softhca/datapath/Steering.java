@@ -39,7 +39,7 @@ final class Steering {
     private static final long[] BLOCK_SIZE;
 
     static {
-        List<PrmLayout.Field> blocks = FteMatchParam.LAYOUT.fields().stream().filter(f -> !f.reserved() && f.kind() == PrmLayout.Kind.STRUCT).toList();
+        List<PrmLayout.Field> blocks = FteMatchParam.layout().fields().stream().filter(f -> !f.reserved() && f.kind() == PrmLayout.Kind.STRUCT).toList();
         BLOCK_OFFSET = new long[blocks.size()];
         BLOCK_SIZE = new long[blocks.size()];
         for (int i = 0; i < blocks.size(); i++) {

@@ -43,7 +43,7 @@ public final class Events {
 
     /**
      * Posts an event to its subscriber; {@code data} fills the event-specific fields of the zeroed
-     * EQE (through {@link DeviceFields} on {@code Eqe.LAYOUT}). False when no EQ subscribes or the
+     * EQE (through {@link DeviceFields} on {@code Eqe.layout()}). False when no EQ subscribes or the
      * ring faulted.
      */
     public boolean post(int eventType, int subType, Consumer<MemorySegment> data) {
@@ -65,11 +65,11 @@ public final class Events {
             return false;
         }
         MemorySegment staged = MemorySegment.ofArray(new byte[(int) Eqe.SIZE]);
-        DeviceFields.set(Eqe.LAYOUT, staged, 0, "event_type", eventType);
-        DeviceFields.set(Eqe.LAYOUT, staged, 0, "event_sub_type", subType);
+        DeviceFields.set(Eqe.layout(), staged, 0, "event_type", eventType);
+        DeviceFields.set(Eqe.layout(), staged, 0, "event_sub_type", subType);
         if (data != null) data.accept(staged);
         int owner = (eq.producerCounter >>> logSize) & 1;
-        DeviceFields.set(Eqe.LAYOUT, staged, 0, "owner", owner);
+        DeviceFields.set(Eqe.layout(), staged, 0, "owner", owner);
         // Body first, then the dword holding the owner bit, released after it.
         MemorySegment.copy(staged, 0, eqe, 0, Eqe.SIZE - 4);
         VarHandle.releaseFence();
@@ -110,6 +110,6 @@ public final class Events {
     /** Convenience: the command-completion event for slots {@code vector}. */
     public boolean commandCompleted(int slotVector) {
         return post((int) EqeType.CMD.value, 0,
-                e -> DeviceFields.set(Eqe.LAYOUT, e, 0, "cmd_vector", Integer.toUnsignedLong(slotVector)));
+                e -> DeviceFields.set(Eqe.layout(), e, 0, "cmd_vector", Integer.toUnsignedLong(slotVector)));
     }
 }

@@ -48,34 +48,19 @@ public final class CntrReg {
      */
     public static final long counter_set$BYTE_OFFSET = 4L;
 
-    /**
-     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
-     */
-    public static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
-            "mlx5.cntr_reg", false, 20L, ByteOrder.BIG_ENDIAN,
-            List.of(
-                new PrmLayout.Field("reserved_at_0", PrmLayout.Kind.BITS, 0L, 24L, 24L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x00 [31:8]", "reg.prm:17"),
-                new PrmLayout.Field("grp", PrmLayout.Kind.BITS, 24L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x00 [7:0]", "reg.prm:18"),
-                new PrmLayout.Field("counter_set", PrmLayout.Kind.STRUCT, 32L, 128L, 128L, 1, false, false, PrmLayout.Access.RO,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "grp",
-                        Optional.empty(), Optional.of(CntrSet.LAYOUT), "mlx5.cntr_set",
-                        "", "", "bytes 0x04..0x13", "reg.prm:19")),
-            List.of(),
-            "Counter register (test layout)", "", "reg.prm:16");
-
     private CntrReg() {
     }
 
     /**
-     * Reads {@code grp} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
+     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on
+     * first use (the accessors never need it).
+     */
+    public static PrmLayout.Struct layout() {
+        return Meta.LAYOUT;
+    }
+
+    /**
+     * Same as {@link #grp(MemorySegment, long)} with {@code offset} 0.
      */
     public static int grp(MemorySegment s) {
         return grp(s, 0L);
@@ -91,18 +76,14 @@ public final class CntrReg {
     }
 
     /**
-     * Writes {@code grp} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
+     * Same as {@link #grp$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void grp$set(MemorySegment s, int v) {
         grp$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code grp} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
+     * Writes {@code grp} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #grp(MemorySegment, long)}.
      */
     public static void grp$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("cntr_reg", "grp", 8, v);
@@ -110,28 +91,21 @@ public final class CntrReg {
     }
 
     /**
-     * Writes {@code grp} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
+     * Same as {@link #grp$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void grp$setUnchecked(MemorySegment s, int v) {
         grp$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code grp} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
+     * Writes {@code grp} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #grp(MemorySegment, long)}.
      */
     public static void grp$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 3L, (byte) v);
     }
 
     /**
-     * The nested {@link CntrSet} {@code counter_set} of the structure at offset 0 of {@code s}, as a slice.
-     *
-     * <p>PRM: {@code bytes 0x04..0x13}, 128 bits, access ro; spec reg.prm:19.
-     * <p>Alternative selected by {@code grp}.
+     * Same as {@link #counter_set(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment counter_set(MemorySegment s) {
         return counter_set(s, 0L);
@@ -148,7 +122,7 @@ public final class CntrReg {
     }
 
     /**
-     * Zeroes the 20 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -166,7 +140,7 @@ public final class CntrReg {
      * violates, one readable message each; empty when valid. Assumes every capability is present.
      */
     public static List<String> validate(MemorySegment s) {
-        return LAYOUT.validate(s, 0L, c -> true);
+        return Meta.LAYOUT.validate(s, 0L, c -> true);
     }
 
     /**
@@ -174,7 +148,7 @@ public final class CntrReg {
      * (named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.
      */
     public static List<String> validate(MemorySegment s, Predicate<String> capabilities) {
-        return LAYOUT.validate(s, 0L, capabilities);
+        return Meta.LAYOUT.validate(s, 0L, capabilities);
     }
 
     /**
@@ -182,11 +156,11 @@ public final class CntrReg {
      * position, name, hex value and enum name; non-zero reserved bits flagged with {@code !!}.
      */
     public static String dump(MemorySegment s) {
-        return LAYOUT.dump(s, 0L);
+        return Meta.LAYOUT.dump(s, 0L);
     }
 
     /**
-     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
         return new Writer(s, 0L);
@@ -228,9 +202,7 @@ public final class CntrReg {
         }
 
         /**
-         * Sets {@code grp}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
+         * Sets {@code grp}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link CntrReg#grp(MemorySegment, long)}.
          */
         public Writer grp(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("cntr_reg", "grp", 8, v);
@@ -247,5 +219,25 @@ public final class CntrReg {
             q.set(PrmLayout.BE_LONG, 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
             q.set(PrmLayout.BE_INT, 16L, d4);
         }
+    }
+
+    private static final class Meta {
+        static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
+                "mlx5.cntr_reg", false, 20L, ByteOrder.BIG_ENDIAN,
+                List.of(
+                    new PrmLayout.Field("reserved_at_0", PrmLayout.Kind.BITS, 0L, 24L, 24L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x00 [31:8]", "reg.prm:17"),
+                    new PrmLayout.Field("grp", PrmLayout.Kind.BITS, 24L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x00 [7:0]", "reg.prm:18"),
+                    new PrmLayout.Field("counter_set", PrmLayout.Kind.STRUCT, 32L, 128L, 128L, 1, false, false, PrmLayout.Access.RO,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "grp",
+                            Optional.empty(), Optional.of(CntrSet.layout()), "mlx5.cntr_set",
+                            "", "", "bytes 0x04..0x13", "reg.prm:19")),
+                List.of(),
+                "Counter register (test layout)", "", "reg.prm:16");
     }
 }

@@ -54,35 +54,19 @@ public final class CntrSet {
      */
     public static final long grp_b$BYTE_OFFSET = 0L;
 
-    /**
-     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
-     */
-    public static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
-            "mlx5.cntr_set", true, 16L, ByteOrder.BIG_ENDIAN,
-            List.of(
-                new PrmLayout.Field("grp_a", PrmLayout.Kind.STRUCT, 0L, 64L, 64L, 1, false, false, PrmLayout.Access.RO,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.of(new PrmLayout.Variant("cntr_set", "grp_a", "", OptionalLong.of(0x0L))), Optional.of(CntrsA.LAYOUT), "mlx5.cntrs_a",
-                        "", "", "bytes 0x00..0x07", "reg.prm:11"),
-                new PrmLayout.Field("grp_b", PrmLayout.Kind.STRUCT, 0L, 64L, 64L, 1, false, false, PrmLayout.Access.RO,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.of(new PrmLayout.Variant("cntr_set", "grp_b", "", OptionalLong.of(0x1L))), Optional.of(CntrsB.LAYOUT), "mlx5.cntrs_b",
-                        "", "", "bytes 0x00..0x07", "reg.prm:12"),
-                new PrmLayout.Field("reserved_at_0", PrmLayout.Kind.BYTES, 0L, 128L, 128L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "bytes 0x00..0x0f", "reg.prm:13")),
-            List.of(),
-            "Counters, laid out per group", "", "reg.prm:10");
-
     private CntrSet() {
     }
 
     /**
-     * The nested {@link CntrsA} {@code grp_a} of the structure at offset 0 of {@code s}, as a slice.
-     *
-     * <p>PRM: {@code bytes 0x00..0x07}, 64 bits, access ro; spec reg.prm:11.
-     * <p>Alternative {@code grp_a} of union {@code cntr_set} (selected when {@code  == 0}).
+     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on
+     * first use (the accessors never need it).
+     */
+    public static PrmLayout.Struct layout() {
+        return Meta.LAYOUT;
+    }
+
+    /**
+     * Same as {@link #grp_a(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment grp_a(MemorySegment s) {
         return grp_a(s, 0L);
@@ -99,10 +83,7 @@ public final class CntrSet {
     }
 
     /**
-     * The nested {@link CntrsB} {@code grp_b} of the structure at offset 0 of {@code s}, as a slice.
-     *
-     * <p>PRM: {@code bytes 0x00..0x07}, 64 bits, access ro; spec reg.prm:12.
-     * <p>Alternative {@code grp_b} of union {@code cntr_set} (selected when {@code  == 1}).
+     * Same as {@link #grp_b(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment grp_b(MemorySegment s) {
         return grp_b(s, 0L);
@@ -119,7 +100,7 @@ public final class CntrSet {
     }
 
     /**
-     * Zeroes the 16 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -137,7 +118,7 @@ public final class CntrSet {
      * violates, one readable message each; empty when valid. Assumes every capability is present.
      */
     public static List<String> validate(MemorySegment s) {
-        return LAYOUT.validate(s, 0L, c -> true);
+        return Meta.LAYOUT.validate(s, 0L, c -> true);
     }
 
     /**
@@ -145,7 +126,7 @@ public final class CntrSet {
      * (named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.
      */
     public static List<String> validate(MemorySegment s, Predicate<String> capabilities) {
-        return LAYOUT.validate(s, 0L, capabilities);
+        return Meta.LAYOUT.validate(s, 0L, capabilities);
     }
 
     /**
@@ -153,6 +134,26 @@ public final class CntrSet {
      * position, name, hex value and enum name; non-zero reserved bits flagged with {@code !!}.
      */
     public static String dump(MemorySegment s) {
-        return LAYOUT.dump(s, 0L);
+        return Meta.LAYOUT.dump(s, 0L);
+    }
+
+    private static final class Meta {
+        static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
+                "mlx5.cntr_set", true, 16L, ByteOrder.BIG_ENDIAN,
+                List.of(
+                    new PrmLayout.Field("grp_a", PrmLayout.Kind.STRUCT, 0L, 64L, 64L, 1, false, false, PrmLayout.Access.RO,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.of(new PrmLayout.Variant("cntr_set", "grp_a", "", OptionalLong.of(0x0L))), Optional.of(CntrsA.layout()), "mlx5.cntrs_a",
+                            "", "", "bytes 0x00..0x07", "reg.prm:11"),
+                    new PrmLayout.Field("grp_b", PrmLayout.Kind.STRUCT, 0L, 64L, 64L, 1, false, false, PrmLayout.Access.RO,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.of(new PrmLayout.Variant("cntr_set", "grp_b", "", OptionalLong.of(0x1L))), Optional.of(CntrsB.layout()), "mlx5.cntrs_b",
+                            "", "", "bytes 0x00..0x07", "reg.prm:12"),
+                    new PrmLayout.Field("reserved_at_0", PrmLayout.Kind.BYTES, 0L, 128L, 128L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "bytes 0x00..0x0f", "reg.prm:13")),
+                List.of(),
+                "Counters, laid out per group", "", "reg.prm:10");
     }
 }

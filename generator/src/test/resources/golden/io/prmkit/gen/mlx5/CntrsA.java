@@ -33,26 +33,19 @@ public final class CntrsA {
      */
     public static final long frames$BIT_WIDTH = 64L;
 
-    /**
-     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
-     */
-    public static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
-            "mlx5.cntrs_a", false, 8L, ByteOrder.BIG_ENDIAN,
-            List.of(
-                new PrmLayout.Field("frames", PrmLayout.Kind.BITS, 0L, 64L, 64L, 1, false, false, PrmLayout.Access.RO,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "bytes 0x00..0x07", "reg.prm:3")),
-            List.of(),
-            "Counter group A", "", "reg.prm:2");
-
     private CntrsA() {
     }
 
     /**
-     * Reads {@code frames} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code bytes 0x00..0x07}, 64 bits, access ro; spec reg.prm:3.
+     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on
+     * first use (the accessors never need it).
+     */
+    public static PrmLayout.Struct layout() {
+        return Meta.LAYOUT;
+    }
+
+    /**
+     * Same as {@link #frames(MemorySegment, long)} with {@code offset} 0.
      */
     public static long frames(MemorySegment s) {
         return frames(s, 0L);
@@ -68,7 +61,7 @@ public final class CntrsA {
     }
 
     /**
-     * Zeroes the 8 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -86,7 +79,7 @@ public final class CntrsA {
      * violates, one readable message each; empty when valid. Assumes every capability is present.
      */
     public static List<String> validate(MemorySegment s) {
-        return LAYOUT.validate(s, 0L, c -> true);
+        return Meta.LAYOUT.validate(s, 0L, c -> true);
     }
 
     /**
@@ -94,7 +87,7 @@ public final class CntrsA {
      * (named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.
      */
     public static List<String> validate(MemorySegment s, Predicate<String> capabilities) {
-        return LAYOUT.validate(s, 0L, capabilities);
+        return Meta.LAYOUT.validate(s, 0L, capabilities);
     }
 
     /**
@@ -102,7 +95,7 @@ public final class CntrsA {
      * position, name, hex value and enum name; non-zero reserved bits flagged with {@code !!}.
      */
     public static String dump(MemorySegment s) {
-        return LAYOUT.dump(s, 0L);
+        return Meta.LAYOUT.dump(s, 0L);
     }
 
     /**
@@ -114,43 +107,35 @@ public final class CntrsA {
         }
 
         /**
-         * Writes {@code frames} of the structure at offset 0 of {@code s}. Every value fits (a 64-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CntrsA#frames}.
+         * Same as {@link #frames$set(MemorySegment, long, long)} with {@code offset} 0.
          */
         public static void frames$set(MemorySegment s, long v) {
             frames$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code frames} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CntrsA#frames}.
+         * Writes {@code frames} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits). Device side of {@link CntrsA#frames(MemorySegment, long)}.
          */
         public static void frames$set(MemorySegment s, long offset, long v) {
             frames$setUnchecked(s, offset, v);
         }
 
         /**
-         * Writes {@code frames} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CntrsA#frames}.
+         * Same as {@link #frames$setUnchecked(MemorySegment, long, long)} with {@code offset} 0.
          */
         public static void frames$setUnchecked(MemorySegment s, long v) {
             frames$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code frames} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CntrsA#frames}.
+         * Writes {@code frames} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. Device side of {@link CntrsA#frames(MemorySegment, long)}.
          */
         public static void frames$setUnchecked(MemorySegment s, long offset, long v) {
             s.set(PrmLayout.BE_LONG, offset, v);
         }
 
         /**
-         * A {@link Writer} for the structure at offset 0 of {@code s}.
+         * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
          */
         public static Writer writer(MemorySegment s) {
             return new Writer(s, 0L);
@@ -188,9 +173,7 @@ public final class CntrsA {
             }
 
             /**
-             * Sets {@code frames}.
-             *
-             * <p>Device side of {@link CntrsA#frames}.
+             * Sets {@code frames}. See {@link CntrsA#frames(MemorySegment, long)}.
              */
             public Writer frames(long v) {
                 long x = v;
@@ -207,5 +190,17 @@ public final class CntrsA {
                 q.set(PrmLayout.BE_LONG, 0L, ((long) d0 << 32) | (d1 & 0xffffffffL));
             }
         }
+    }
+
+    private static final class Meta {
+        static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
+                "mlx5.cntrs_a", false, 8L, ByteOrder.BIG_ENDIAN,
+                List.of(
+                    new PrmLayout.Field("frames", PrmLayout.Kind.BITS, 0L, 64L, 64L, 1, false, false, PrmLayout.Access.RO,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "bytes 0x00..0x07", "reg.prm:3")),
+                List.of(),
+                "Counter group A", "", "reg.prm:2");
     }
 }

@@ -44,31 +44,19 @@ public final class CntrsB {
      */
     public static final long drops$BIT_WIDTH = 32L;
 
-    /**
-     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
-     */
-    public static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
-            "mlx5.cntrs_b", false, 8L, ByteOrder.BIG_ENDIAN,
-            List.of(
-                new PrmLayout.Field("level", PrmLayout.Kind.BITS, 0L, 32L, 32L, 1, false, false, PrmLayout.Access.RO,
-                        "", "", null, new PrmLayout.Constraints(OptionalLong.of(0x1L), OptionalLong.of(0xaL), false, false, false), "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x00 [31:0]", "reg.prm:7"),
-                new PrmLayout.Field("drops", PrmLayout.Kind.BITS, 32L, 32L, 32L, 1, false, false, PrmLayout.Access.RO,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x04 [31:0]", "reg.prm:8")),
-            List.of(),
-            "Counter group B", "", "reg.prm:6");
-
     private CntrsB() {
     }
 
     /**
-     * Reads {@code level} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits, access ro; spec reg.prm:7.
-     * <p>Range 1..10.
+     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on
+     * first use (the accessors never need it).
+     */
+    public static PrmLayout.Struct layout() {
+        return Meta.LAYOUT;
+    }
+
+    /**
+     * Same as {@link #level(MemorySegment, long)} with {@code offset} 0.
      */
     public static int level(MemorySegment s) {
         return level(s, 0L);
@@ -85,9 +73,7 @@ public final class CntrsB {
     }
 
     /**
-     * Reads {@code drops} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits, access ro; spec reg.prm:8.
+     * Same as {@link #drops(MemorySegment, long)} with {@code offset} 0.
      */
     public static int drops(MemorySegment s) {
         return drops(s, 0L);
@@ -103,7 +89,7 @@ public final class CntrsB {
     }
 
     /**
-     * Zeroes the 8 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -121,7 +107,7 @@ public final class CntrsB {
      * violates, one readable message each; empty when valid. Assumes every capability is present.
      */
     public static List<String> validate(MemorySegment s) {
-        return LAYOUT.validate(s, 0L, c -> true);
+        return Meta.LAYOUT.validate(s, 0L, c -> true);
     }
 
     /**
@@ -129,7 +115,7 @@ public final class CntrsB {
      * (named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.
      */
     public static List<String> validate(MemorySegment s, Predicate<String> capabilities) {
-        return LAYOUT.validate(s, 0L, capabilities);
+        return Meta.LAYOUT.validate(s, 0L, capabilities);
     }
 
     /**
@@ -137,7 +123,7 @@ public final class CntrsB {
      * position, name, hex value and enum name; non-zero reserved bits flagged with {@code !!}.
      */
     public static String dump(MemorySegment s) {
-        return LAYOUT.dump(s, 0L);
+        return Meta.LAYOUT.dump(s, 0L);
     }
 
     /**
@@ -149,79 +135,63 @@ public final class CntrsB {
         }
 
         /**
-         * Writes {@code level} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CntrsB#level}.
+         * Same as {@link #level$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void level$set(MemorySegment s, int v) {
             level$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code level} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CntrsB#level}.
+         * Writes {@code level} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). Device side of {@link CntrsB#level(MemorySegment, long)}.
          */
         public static void level$set(MemorySegment s, long offset, int v) {
             level$setUnchecked(s, offset, v);
         }
 
         /**
-         * Writes {@code level} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CntrsB#level}.
+         * Same as {@link #level$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void level$setUnchecked(MemorySegment s, int v) {
             level$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code level} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CntrsB#level}.
+         * Writes {@code level} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. Device side of {@link CntrsB#level(MemorySegment, long)}.
          */
         public static void level$setUnchecked(MemorySegment s, long offset, int v) {
             s.set(PrmLayout.BE_INT, offset, v);
         }
 
         /**
-         * Writes {@code drops} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CntrsB#drops}.
+         * Same as {@link #drops$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void drops$set(MemorySegment s, int v) {
             drops$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code drops} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CntrsB#drops}.
+         * Writes {@code drops} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). Device side of {@link CntrsB#drops(MemorySegment, long)}.
          */
         public static void drops$set(MemorySegment s, long offset, int v) {
             drops$setUnchecked(s, offset, v);
         }
 
         /**
-         * Writes {@code drops} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CntrsB#drops}.
+         * Same as {@link #drops$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void drops$setUnchecked(MemorySegment s, int v) {
             drops$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code drops} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CntrsB#drops}.
+         * Writes {@code drops} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. Device side of {@link CntrsB#drops(MemorySegment, long)}.
          */
         public static void drops$setUnchecked(MemorySegment s, long offset, int v) {
             s.set(PrmLayout.BE_INT, offset + 4L, v);
         }
 
         /**
-         * A {@link Writer} for the structure at offset 0 of {@code s}.
+         * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
          */
         public static Writer writer(MemorySegment s) {
             return new Writer(s, 0L);
@@ -259,9 +229,7 @@ public final class CntrsB {
             }
 
             /**
-             * Sets {@code level}.
-             *
-             * <p>Device side of {@link CntrsB#level}.
+             * Sets {@code level}. See {@link CntrsB#level(MemorySegment, long)}.
              */
             public Writer level(int v) {
                 d0 = v;
@@ -269,9 +237,7 @@ public final class CntrsB {
             }
 
             /**
-             * Sets {@code drops}.
-             *
-             * <p>Device side of {@link CntrsB#drops}.
+             * Sets {@code drops}. See {@link CntrsB#drops(MemorySegment, long)}.
              */
             public Writer drops(int v) {
                 d1 = v;
@@ -286,5 +252,21 @@ public final class CntrsB {
                 q.set(PrmLayout.BE_LONG, 0L, ((long) d0 << 32) | (d1 & 0xffffffffL));
             }
         }
+    }
+
+    private static final class Meta {
+        static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
+                "mlx5.cntrs_b", false, 8L, ByteOrder.BIG_ENDIAN,
+                List.of(
+                    new PrmLayout.Field("level", PrmLayout.Kind.BITS, 0L, 32L, 32L, 1, false, false, PrmLayout.Access.RO,
+                            "", "", null, new PrmLayout.Constraints(OptionalLong.of(0x1L), OptionalLong.of(0xaL), false, false, false), "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x00 [31:0]", "reg.prm:7"),
+                    new PrmLayout.Field("drops", PrmLayout.Kind.BITS, 32L, 32L, 32L, 1, false, false, PrmLayout.Access.RO,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x04 [31:0]", "reg.prm:8")),
+                List.of(),
+                "Counter group B", "", "reg.prm:6");
     }
 }

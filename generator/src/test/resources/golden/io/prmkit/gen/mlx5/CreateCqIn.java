@@ -139,79 +139,19 @@ public final class CreateCqIn {
      */
     public static final long pas$BYTE_OFFSET = 24L;
 
-    /**
-     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
-     */
-    public static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
-            "mlx5.create_cq_in", false, 24L, ByteOrder.BIG_ENDIAN,
-            List.of(
-                new PrmLayout.Field("opcode", PrmLayout.Kind.BITS, 0L, 16L, 16L, 1, false, false, PrmLayout.Access.IN,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x00 [31:16]", "cmd.prm:10"),
-                new PrmLayout.Field("uid", PrmLayout.Kind.BITS, 16L, 16L, 16L, 1, false, false, PrmLayout.Access.IN,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x00 [15:0]", "cmd.prm:11"),
-                new PrmLayout.Field("reserved_at_20", PrmLayout.Kind.BITS, 32L, 16L, 16L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x04 [31:16]", "cmd.prm:12"),
-                new PrmLayout.Field("op_mod", PrmLayout.Kind.BITS, 48L, 16L, 16L, 1, false, false, PrmLayout.Access.IN,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x04 [15:0]", "cmd.prm:13"),
-                new PrmLayout.Field("cq_umem_valid", PrmLayout.Kind.BITS, 64L, 1L, 1L, 1, false, false, PrmLayout.Access.IN,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x08 [31]", "cmd.prm:14"),
-                new PrmLayout.Field("reserved_at_41", PrmLayout.Kind.BITS, 65L, 2L, 2L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x08 [30:29]", "cmd.prm:14"),
-                new PrmLayout.Field("log_cq_size", PrmLayout.Kind.BITS, 67L, 5L, 5L, 1, false, false, PrmLayout.Access.IN,
-                        "", "", null, new PrmLayout.Constraints(OptionalLong.of(0x0L), OptionalLong.of(0x16L), false, true, false), "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "log2 of the number of CQEs", "", "dword 0x08 [28:24]", "cmd.prm:15"),
-                new PrmLayout.Field("reserved_at_48", PrmLayout.Kind.BITS, 72L, 22L, 22L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x08 [23:2]", "cmd.prm:15"),
-                new PrmLayout.Field("cq_kind", PrmLayout.Kind.BITS, 94L, 2L, 2L, 1, false, false, PrmLayout.Access.IN,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x08 [1:0]", "cmd.prm:16"),
-                new PrmLayout.Field("eqn", PrmLayout.Kind.BITS, 96L, 32L, 32L, 1, false, false, PrmLayout.Access.IN,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.of(new PrmLayout.Variant("union_at_60", "eq", "cq_kind", OptionalLong.of(0x0L))), Optional.empty(), "",
-                        "", "", "dword 0x0c [31:0]", "cmd.prm:17"),
-                new PrmLayout.Field("cq_period", PrmLayout.Kind.BITS, 96L, 12L, 12L, 1, false, false, PrmLayout.Access.IN,
-                        "", "", null, new PrmLayout.Constraints(OptionalLong.of(0x1L), OptionalLong.of(0xfffL), false, false, false), "", "",
-                        Optional.of(new PrmLayout.Variant("union_at_60", "moderation", "cq_kind", OptionalLong.of(0x1L))), Optional.empty(), "",
-                        "", "", "dword 0x0c [31:20]", "cmd.prm:18"),
-                new PrmLayout.Field("cq_max_count", PrmLayout.Kind.BITS, 112L, 16L, 16L, 1, false, false, PrmLayout.Access.IN,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.of(new PrmLayout.Variant("union_at_60", "moderation", "cq_kind", OptionalLong.of(0x1L))), Optional.empty(), "",
-                        "", "", "dword 0x0c [15:0]", "cmd.prm:19"),
-                new PrmLayout.Field("reserved_at_80", PrmLayout.Kind.BITS, 128L, 64L, 64L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "bytes 0x10..0x17", "cmd.prm:20"),
-                new PrmLayout.Field("pas", PrmLayout.Kind.BITS_ARRAY, 192L, 0L, 64L, 0, true, false, PrmLayout.Access.IN,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Physical addresses of the CQ buffer pages", "", "bytes 0x18.. (flexible array)", "cmd.prm:21")),
-            List.of(
-                new PrmLayout.Rule("size_fits", "((log_cq_size <= max_log_cq_sz) || !((uid % 2) == 0))", "even uids need log_cq_size <= 17 (test rule)", "cmd.prm:25", CreateCqIn::rule_size_fits$holds)),
-            "CREATE_CQ command input", "", "cmd.prm:9");
-
     private CreateCqIn() {
     }
 
     /**
-     * Reads {@code opcode} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
+     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on
+     * first use (the accessors never need it).
+     */
+    public static PrmLayout.Struct layout() {
+        return Meta.LAYOUT;
+    }
+
+    /**
+     * Same as {@link #opcode(MemorySegment, long)} with {@code offset} 0.
      */
     public static int opcode(MemorySegment s) {
         return opcode(s, 0L);
@@ -227,18 +167,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code opcode} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
+     * Same as {@link #opcode$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void opcode$set(MemorySegment s, int v) {
         opcode$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
+     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "opcode", 16, v);
@@ -246,27 +182,21 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code opcode} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
+     * Same as {@link #opcode$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void opcode$setUnchecked(MemorySegment s, int v) {
         opcode$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
+     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset, (short) v);
     }
 
     /**
-     * Reads {@code uid} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
+     * Same as {@link #uid(MemorySegment, long)} with {@code offset} 0.
      */
     public static int uid(MemorySegment s) {
         return uid(s, 0L);
@@ -282,18 +212,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code uid} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
+     * Same as {@link #uid$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void uid$set(MemorySegment s, int v) {
         uid$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code uid} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
+     * Writes {@code uid} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #uid(MemorySegment, long)}.
      */
     public static void uid$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "uid", 16, v);
@@ -301,27 +227,21 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code uid} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
+     * Same as {@link #uid$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void uid$setUnchecked(MemorySegment s, int v) {
         uid$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code uid} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
+     * Writes {@code uid} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #uid(MemorySegment, long)}.
      */
     public static void uid$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 2L, (short) v);
     }
 
     /**
-     * Reads {@code op_mod} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
+     * Same as {@link #op_mod(MemorySegment, long)} with {@code offset} 0.
      */
     public static int op_mod(MemorySegment s) {
         return op_mod(s, 0L);
@@ -337,18 +257,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code op_mod} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
+     * Same as {@link #op_mod$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void op_mod$set(MemorySegment s, int v) {
         op_mod$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code op_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
+     * Writes {@code op_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #op_mod(MemorySegment, long)}.
      */
     public static void op_mod$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "op_mod", 16, v);
@@ -356,28 +272,21 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code op_mod} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
+     * Same as {@link #op_mod$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void op_mod$setUnchecked(MemorySegment s, int v) {
         op_mod$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code op_mod} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
+     * Writes {@code op_mod} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #op_mod(MemorySegment, long)}.
      */
     public static void op_mod$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 6L, (short) v);
     }
 
     /**
-     * Reads {@code cq_umem_valid} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
-     * <p>Must be zero.
+     * Same as {@link #cq_umem_valid(MemorySegment, long)} with {@code offset} 0.
      */
     public static boolean cq_umem_valid(MemorySegment s) {
         return cq_umem_valid(s, 0L);
@@ -394,40 +303,28 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_umem_valid} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
-     * <p>Must be zero.
+     * Same as {@link #cq_umem_valid$set(MemorySegment, long, boolean)} with {@code offset} 0.
      */
     public static void cq_umem_valid$set(MemorySegment s, boolean v) {
         cq_umem_valid$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_umem_valid} of the structure at byte {@code offset} of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
-     * <p>Must be zero.
+     * Writes {@code cq_umem_valid} of the structure at byte {@code offset} of {@code s}. See {@link #cq_umem_valid(MemorySegment, long)}.
      */
     public static void cq_umem_valid$set(MemorySegment s, long offset, boolean v) {
         cq_umem_valid$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code cq_umem_valid} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
-     * <p>Must be zero.
+     * Same as {@link #cq_umem_valid$setUnchecked(MemorySegment, long, boolean)} with {@code offset} 0.
      */
     public static void cq_umem_valid$setUnchecked(MemorySegment s, boolean v) {
         cq_umem_valid$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_umem_valid} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
-     * <p>Must be zero.
+     * Writes {@code cq_umem_valid} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #cq_umem_valid(MemorySegment, long)}.
      */
     public static void cq_umem_valid$setUnchecked(MemorySegment s, long offset, boolean v) {
         long o = offset + 8L;
@@ -436,11 +333,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code log_cq_size} of the structure at offset 0 of {@code s}.
-     *
-     * <p>log2 of the number of CQEs.
-     * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
-     * <p>Range 0..22; log2 of a size.
+     * Same as {@link #log_cq_size(MemorySegment, long)} with {@code offset} 0.
      */
     public static int log_cq_size(MemorySegment s) {
         return log_cq_size(s, 0L);
@@ -458,22 +351,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code log_cq_size} of the structure at offset 0 of {@code s}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>log2 of the number of CQEs.
-     * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
-     * <p>Range 0..22; log2 of a size.
+     * Same as {@link #log_cq_size$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void log_cq_size$set(MemorySegment s, int v) {
         log_cq_size$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code log_cq_size} of the structure at byte {@code offset} of {@code s}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>log2 of the number of CQEs.
-     * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
-     * <p>Range 0..22; log2 of a size.
+     * Writes {@code log_cq_size} of the structure at byte {@code offset} of {@code s}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value. See {@link #log_cq_size(MemorySegment, long)}.
      */
     public static void log_cq_size$set(MemorySegment s, long offset, int v) {
         if ((v >>> 5) != 0) throw PrmLayout.outOfRange("create_cq_in", "log_cq_size", 5, v);
@@ -481,22 +366,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code log_cq_size} of the structure at offset 0 of {@code s}. Keeps only the low 5 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>log2 of the number of CQEs.
-     * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
-     * <p>Range 0..22; log2 of a size.
+     * Same as {@link #log_cq_size$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void log_cq_size$setUnchecked(MemorySegment s, int v) {
         log_cq_size$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code log_cq_size} of the structure at byte {@code offset} of {@code s}. Keeps only the low 5 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>log2 of the number of CQEs.
-     * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
-     * <p>Range 0..22; log2 of a size.
+     * Writes {@code log_cq_size} of the structure at byte {@code offset} of {@code s}. Keeps only the low 5 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #log_cq_size(MemorySegment, long)}.
      */
     public static void log_cq_size$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 8L;
@@ -505,9 +382,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code cq_kind} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
+     * Same as {@link #cq_kind(MemorySegment, long)} with {@code offset} 0.
      */
     public static int cq_kind(MemorySegment s) {
         return cq_kind(s, 0L);
@@ -523,18 +398,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_kind} of the structure at offset 0 of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
+     * Same as {@link #cq_kind$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cq_kind$set(MemorySegment s, int v) {
         cq_kind$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_kind} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
+     * Writes {@code cq_kind} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value. See {@link #cq_kind(MemorySegment, long)}.
      */
     public static void cq_kind$set(MemorySegment s, long offset, int v) {
         if ((v >>> 2) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_kind", 2, v);
@@ -542,18 +413,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_kind} of the structure at offset 0 of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
+     * Same as {@link #cq_kind$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cq_kind$setUnchecked(MemorySegment s, int v) {
         cq_kind$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_kind} of the structure at byte {@code offset} of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
+     * Writes {@code cq_kind} of the structure at byte {@code offset} of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #cq_kind(MemorySegment, long)}.
      */
     public static void cq_kind$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 11L;
@@ -562,10 +429,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code eqn} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
-     * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
+     * Same as {@link #eqn(MemorySegment, long)} with {@code offset} 0.
      */
     public static int eqn(MemorySegment s) {
         return eqn(s, 0L);
@@ -582,50 +446,35 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code eqn} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
-     * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
+     * Same as {@link #eqn$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void eqn$set(MemorySegment s, int v) {
         eqn$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code eqn} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
-     * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
+     * Writes {@code eqn} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). See {@link #eqn(MemorySegment, long)}.
      */
     public static void eqn$set(MemorySegment s, long offset, int v) {
         eqn$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code eqn} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
-     * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
+     * Same as {@link #eqn$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void eqn$setUnchecked(MemorySegment s, int v) {
         eqn$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code eqn} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
-     * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
+     * Writes {@code eqn} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #eqn(MemorySegment, long)}.
      */
     public static void eqn$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_INT, offset + 12L, v);
     }
 
     /**
-     * Reads {@code cq_period} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
-     * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
+     * Same as {@link #cq_period(MemorySegment, long)} with {@code offset} 0.
      */
     public static int cq_period(MemorySegment s) {
         return cq_period(s, 0L);
@@ -642,20 +491,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_period} of the structure at offset 0 of {@code s}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
-     * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
+     * Same as {@link #cq_period$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cq_period$set(MemorySegment s, int v) {
         cq_period$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_period} of the structure at byte {@code offset} of {@code s}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
-     * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
+     * Writes {@code cq_period} of the structure at byte {@code offset} of {@code s}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value. See {@link #cq_period(MemorySegment, long)}.
      */
     public static void cq_period$set(MemorySegment s, long offset, int v) {
         if ((v >>> 12) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_period", 12, v);
@@ -663,20 +506,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_period} of the structure at offset 0 of {@code s}. Keeps only the low 12 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
-     * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
+     * Same as {@link #cq_period$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cq_period$setUnchecked(MemorySegment s, int v) {
         cq_period$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_period} of the structure at byte {@code offset} of {@code s}. Keeps only the low 12 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
-     * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
+     * Writes {@code cq_period} of the structure at byte {@code offset} of {@code s}. Keeps only the low 12 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #cq_period(MemorySegment, long)}.
      */
     public static void cq_period$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 12L;
@@ -684,10 +521,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Reads {@code cq_max_count} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
-     * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
+     * Same as {@link #cq_max_count(MemorySegment, long)} with {@code offset} 0.
      */
     public static int cq_max_count(MemorySegment s) {
         return cq_max_count(s, 0L);
@@ -704,20 +538,14 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_max_count} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
-     * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
+     * Same as {@link #cq_max_count$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cq_max_count$set(MemorySegment s, int v) {
         cq_max_count$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_max_count} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
-     * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
+     * Writes {@code cq_max_count} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #cq_max_count(MemorySegment, long)}.
      */
     public static void cq_max_count$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_max_count", 16, v);
@@ -725,30 +553,21 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_max_count} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
-     * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
+     * Same as {@link #cq_max_count$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cq_max_count$setUnchecked(MemorySegment s, int v) {
         cq_max_count$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code cq_max_count} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
-     * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
+     * Writes {@code cq_max_count} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #cq_max_count(MemorySegment, long)}.
      */
     public static void cq_max_count$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 14L, (short) v);
     }
 
     /**
-     * Reads element {@code index} of {@code pas} of the structure at offset 0 of {@code s}. The index is bounded only by the segment (flexible array).
-     *
-     * <p>Physical addresses of the CQ buffer pages.
-     * <p>PRM: {@code bytes 0x18.. (flexible array)}, 0 bits, access in; spec cmd.prm:21.
+     * Same as {@link #pas$elem(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static long pas$elem(MemorySegment s, long index) {
         return pas$elem(s, 0L, index);
@@ -765,40 +584,28 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes element {@code index} of {@code pas} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Physical addresses of the CQ buffer pages.
-     * <p>PRM: {@code bytes 0x18.. (flexible array)}, 0 bits, access in; spec cmd.prm:21.
+     * Same as {@link #pas$set(MemorySegment, long, long, long)} with {@code offset} 0.
      */
     public static void pas$set(MemorySegment s, long index, long v) {
         pas$set(s, 0L, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code pas} of the structure at byte {@code offset} of {@code s}. The index is bounded only by the segment (flexible array).
-     *
-     * <p>Physical addresses of the CQ buffer pages.
-     * <p>PRM: {@code bytes 0x18.. (flexible array)}, 0 bits, access in; spec cmd.prm:21.
+     * Writes element {@code index} of {@code pas} of the structure at byte {@code offset} of {@code s}. The index is bounded only by the segment (flexible array). See {@link #pas$elem(MemorySegment, long, long)}.
      */
     public static void pas$set(MemorySegment s, long offset, long index, long v) {
         pas$setUnchecked(s, offset, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code pas} (structure at offset 0), keeping only the low 64 bits of {@code v}.
-     *
-     * <p>Physical addresses of the CQ buffer pages.
-     * <p>PRM: {@code bytes 0x18.. (flexible array)}, 0 bits, access in; spec cmd.prm:21.
+     * Same as {@link #pas$setUnchecked(MemorySegment, long, long, long)} with {@code offset} 0.
      */
     public static void pas$setUnchecked(MemorySegment s, long index, long v) {
         pas$setUnchecked(s, 0L, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code pas} (structure at byte {@code offset}), keeping only the low 64 bits of {@code v}. The index is bounded only by the segment (flexible array).
-     *
-     * <p>Physical addresses of the CQ buffer pages.
-     * <p>PRM: {@code bytes 0x18.. (flexible array)}, 0 bits, access in; spec cmd.prm:21.
+     * Writes element {@code index} of {@code pas} (structure at byte {@code offset}), keeping only the low 64 bits of {@code v}. The index is bounded only by the segment (flexible array). See {@link #pas$elem(MemorySegment, long, long)}.
      */
     public static void pas$setUnchecked(MemorySegment s, long offset, long index, long v) {
         s.set(PrmLayout.BE_LONG, offset + 24L + index * 8L, v);
@@ -812,7 +619,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Zeroes the 24 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -830,7 +637,7 @@ public final class CreateCqIn {
      * violates, one readable message each; empty when valid. Assumes every capability is present.
      */
     public static List<String> validate(MemorySegment s) {
-        return LAYOUT.validate(s, 0L, c -> true);
+        return Meta.LAYOUT.validate(s, 0L, c -> true);
     }
 
     /**
@@ -838,7 +645,7 @@ public final class CreateCqIn {
      * (named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.
      */
     public static List<String> validate(MemorySegment s, Predicate<String> capabilities) {
-        return LAYOUT.validate(s, 0L, capabilities);
+        return Meta.LAYOUT.validate(s, 0L, capabilities);
     }
 
     /**
@@ -846,11 +653,11 @@ public final class CreateCqIn {
      * position, name, hex value and enum name; non-zero reserved bits flagged with {@code !!}.
      */
     public static String dump(MemorySegment s) {
-        return LAYOUT.dump(s, 0L);
+        return Meta.LAYOUT.dump(s, 0L);
     }
 
     /**
-     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
         return new Writer(s, 0L);
@@ -894,9 +701,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code opcode}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
+         * Sets {@code opcode}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#opcode(MemorySegment, long)}.
          */
         public Writer opcode(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "opcode", 16, v);
@@ -905,9 +710,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code uid}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
+         * Sets {@code uid}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#uid(MemorySegment, long)}.
          */
         public Writer uid(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "uid", 16, v);
@@ -916,9 +719,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code op_mod}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
+         * Sets {@code op_mod}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#op_mod(MemorySegment, long)}.
          */
         public Writer op_mod(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "op_mod", 16, v);
@@ -927,10 +728,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code cq_umem_valid}.
-         *
-         * <p>PRM: {@code dword 0x08 [31]}, 1 bit, access in; spec cmd.prm:14.
-         * <p>Must be zero.
+         * Sets {@code cq_umem_valid}. See {@link CreateCqIn#cq_umem_valid(MemorySegment, long)}.
          */
         public Writer cq_umem_valid(boolean v) {
             d2 = v ? d2 | 0x80000000 : d2 & 0x7fffffff;
@@ -938,11 +736,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code log_cq_size}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>log2 of the number of CQEs.
-         * <p>PRM: {@code dword 0x08 [28:24]}, 5 bits, access in; spec cmd.prm:15.
-         * <p>Range 0..22; log2 of a size.
+         * Sets {@code log_cq_size}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#log_cq_size(MemorySegment, long)}.
          */
         public Writer log_cq_size(int v) {
             if ((v >>> 5) != 0) throw PrmLayout.outOfRange("create_cq_in", "log_cq_size", 5, v);
@@ -951,9 +745,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code cq_kind}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
+         * Sets {@code cq_kind}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#cq_kind(MemorySegment, long)}.
          */
         public Writer cq_kind(int v) {
             if ((v >>> 2) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_kind", 2, v);
@@ -962,10 +754,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code eqn}.
-         *
-         * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits, access in; spec cmd.prm:17.
-         * <p>Alternative {@code eq} of union {@code union_at_60} (selected when {@code cq_kind == 0}).
+         * Sets {@code eqn}. See {@link CreateCqIn#eqn(MemorySegment, long)}.
          */
         public Writer eqn(int v) {
             d3 = v;
@@ -973,10 +762,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code cq_period}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x0c [31:20]}, 12 bits, access in; spec cmd.prm:18.
-         * <p>Range 1..4095; alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
+         * Sets {@code cq_period}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#cq_period(MemorySegment, long)}.
          */
         public Writer cq_period(int v) {
             if ((v >>> 12) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_period", 12, v);
@@ -985,10 +771,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code cq_max_count}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits, access in; spec cmd.prm:19.
-         * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
+         * Sets {@code cq_max_count}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#cq_max_count(MemorySegment, long)}.
          */
         public Writer cq_max_count(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_max_count", 16, v);
@@ -1005,5 +788,70 @@ public final class CreateCqIn {
             q.set(PrmLayout.BE_LONG, 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
             q.set(PrmLayout.BE_LONG, 16L, ((long) d4 << 32) | (d5 & 0xffffffffL));
         }
+    }
+
+    private static final class Meta {
+        static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
+                "mlx5.create_cq_in", false, 24L, ByteOrder.BIG_ENDIAN,
+                List.of(
+                    new PrmLayout.Field("opcode", PrmLayout.Kind.BITS, 0L, 16L, 16L, 1, false, false, PrmLayout.Access.IN,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x00 [31:16]", "cmd.prm:10"),
+                    new PrmLayout.Field("uid", PrmLayout.Kind.BITS, 16L, 16L, 16L, 1, false, false, PrmLayout.Access.IN,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x00 [15:0]", "cmd.prm:11"),
+                    new PrmLayout.Field("reserved_at_20", PrmLayout.Kind.BITS, 32L, 16L, 16L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x04 [31:16]", "cmd.prm:12"),
+                    new PrmLayout.Field("op_mod", PrmLayout.Kind.BITS, 48L, 16L, 16L, 1, false, false, PrmLayout.Access.IN,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x04 [15:0]", "cmd.prm:13"),
+                    new PrmLayout.Field("cq_umem_valid", PrmLayout.Kind.BITS, 64L, 1L, 1L, 1, false, false, PrmLayout.Access.IN,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x08 [31]", "cmd.prm:14"),
+                    new PrmLayout.Field("reserved_at_41", PrmLayout.Kind.BITS, 65L, 2L, 2L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x08 [30:29]", "cmd.prm:14"),
+                    new PrmLayout.Field("log_cq_size", PrmLayout.Kind.BITS, 67L, 5L, 5L, 1, false, false, PrmLayout.Access.IN,
+                            "", "", null, new PrmLayout.Constraints(OptionalLong.of(0x0L), OptionalLong.of(0x16L), false, true, false), "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "log2 of the number of CQEs", "", "dword 0x08 [28:24]", "cmd.prm:15"),
+                    new PrmLayout.Field("reserved_at_48", PrmLayout.Kind.BITS, 72L, 22L, 22L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x08 [23:2]", "cmd.prm:15"),
+                    new PrmLayout.Field("cq_kind", PrmLayout.Kind.BITS, 94L, 2L, 2L, 1, false, false, PrmLayout.Access.IN,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x08 [1:0]", "cmd.prm:16"),
+                    new PrmLayout.Field("eqn", PrmLayout.Kind.BITS, 96L, 32L, 32L, 1, false, false, PrmLayout.Access.IN,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.of(new PrmLayout.Variant("union_at_60", "eq", "cq_kind", OptionalLong.of(0x0L))), Optional.empty(), "",
+                            "", "", "dword 0x0c [31:0]", "cmd.prm:17"),
+                    new PrmLayout.Field("cq_period", PrmLayout.Kind.BITS, 96L, 12L, 12L, 1, false, false, PrmLayout.Access.IN,
+                            "", "", null, new PrmLayout.Constraints(OptionalLong.of(0x1L), OptionalLong.of(0xfffL), false, false, false), "", "",
+                            Optional.of(new PrmLayout.Variant("union_at_60", "moderation", "cq_kind", OptionalLong.of(0x1L))), Optional.empty(), "",
+                            "", "", "dword 0x0c [31:20]", "cmd.prm:18"),
+                    new PrmLayout.Field("cq_max_count", PrmLayout.Kind.BITS, 112L, 16L, 16L, 1, false, false, PrmLayout.Access.IN,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.of(new PrmLayout.Variant("union_at_60", "moderation", "cq_kind", OptionalLong.of(0x1L))), Optional.empty(), "",
+                            "", "", "dword 0x0c [15:0]", "cmd.prm:19"),
+                    new PrmLayout.Field("reserved_at_80", PrmLayout.Kind.BITS, 128L, 64L, 64L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "bytes 0x10..0x17", "cmd.prm:20"),
+                    new PrmLayout.Field("pas", PrmLayout.Kind.BITS_ARRAY, 192L, 0L, 64L, 0, true, false, PrmLayout.Access.IN,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Physical addresses of the CQ buffer pages", "", "bytes 0x18.. (flexible array)", "cmd.prm:21")),
+                List.of(
+                    new PrmLayout.Rule("size_fits", "((log_cq_size <= max_log_cq_sz) || !((uid % 2) == 0))", "even uids need log_cq_size <= 17 (test rule)", "cmd.prm:25", CreateCqIn::rule_size_fits$holds)),
+                "CREATE_CQ command input", "", "cmd.prm:9");
     }
 }

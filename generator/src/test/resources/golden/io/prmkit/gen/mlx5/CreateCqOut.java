@@ -53,47 +53,19 @@ public final class CreateCqOut {
      */
     public static final long cqn$BIT_WIDTH = 24L;
 
-    /**
-     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
-     */
-    public static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
-            "mlx5.create_cq_out", false, 16L, ByteOrder.BIG_ENDIAN,
-            List.of(
-                new PrmLayout.Field("status", PrmLayout.Kind.BITS, 0L, 8L, 8L, 1, false, false, PrmLayout.Access.OUT,
-                        "mlx5.cmd_status", "", CmdStatus::nameOf, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x00 [31:24]", "cmd.prm:30"),
-                new PrmLayout.Field("reserved_at_8", PrmLayout.Kind.BITS, 8L, 24L, 24L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x00 [23:0]", "cmd.prm:31"),
-                new PrmLayout.Field("syndrome", PrmLayout.Kind.BITS, 32L, 32L, 32L, 1, false, false, PrmLayout.Access.OUT,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x04 [31:0]", "cmd.prm:32"),
-                new PrmLayout.Field("reserved_at_40", PrmLayout.Kind.BITS, 64L, 8L, 8L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x08 [31:24]", "cmd.prm:33"),
-                new PrmLayout.Field("cqn", PrmLayout.Kind.BITS, 72L, 24L, 24L, 1, false, false, PrmLayout.Access.OUT,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x08 [23:0]", "cmd.prm:34"),
-                new PrmLayout.Field("reserved_at_60", PrmLayout.Kind.BITS, 96L, 32L, 32L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x0c [31:0]", "cmd.prm:35")),
-            List.of(),
-            "CREATE_CQ command output", "", "cmd.prm:29");
-
     private CreateCqOut() {
     }
 
     /**
-     * Reads {@code status} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits, access out; spec cmd.prm:30.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.CmdStatus}.
+     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on
+     * first use (the accessors never need it).
+     */
+    public static PrmLayout.Struct layout() {
+        return Meta.LAYOUT;
+    }
+
+    /**
+     * Same as {@link #status(MemorySegment, long)} with {@code offset} 0.
      */
     public static int status(MemorySegment s) {
         return status(s, 0L);
@@ -110,29 +82,21 @@ public final class CreateCqOut {
     }
 
     /**
-     * Reads {@code status} as a {@link CmdStatus}; null when no constant has the value.
-     *
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits, access out; spec cmd.prm:30.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.CmdStatus}.
+     * Same as {@link #status$enum(MemorySegment, long)} with {@code offset} 0.
      */
     public static CmdStatus status$enum(MemorySegment s) {
         return status$enum(s, 0L);
     }
 
     /**
-     * Reads {@code status} as a {@link CmdStatus}; null when no constant has the value.
-     *
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits, access out; spec cmd.prm:30.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.CmdStatus}.
+     * Reads {@code status} as a {@link CmdStatus}; null when no constant has the value. See {@link #status(MemorySegment, long)}.
      */
     public static CmdStatus status$enum(MemorySegment s, long offset) {
         return CmdStatus.of(Integer.toUnsignedLong(status(s, offset)));
     }
 
     /**
-     * Reads {@code syndrome} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits, access out; spec cmd.prm:32.
+     * Same as {@link #syndrome(MemorySegment, long)} with {@code offset} 0.
      */
     public static int syndrome(MemorySegment s) {
         return syndrome(s, 0L);
@@ -148,9 +112,7 @@ public final class CreateCqOut {
     }
 
     /**
-     * Reads {@code cqn} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x08 [23:0]}, 24 bits, access out; spec cmd.prm:34.
+     * Same as {@link #cqn(MemorySegment, long)} with {@code offset} 0.
      */
     public static int cqn(MemorySegment s) {
         return cqn(s, 0L);
@@ -166,7 +128,7 @@ public final class CreateCqOut {
     }
 
     /**
-     * Zeroes the 16 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -184,7 +146,7 @@ public final class CreateCqOut {
      * violates, one readable message each; empty when valid. Assumes every capability is present.
      */
     public static List<String> validate(MemorySegment s) {
-        return LAYOUT.validate(s, 0L, c -> true);
+        return Meta.LAYOUT.validate(s, 0L, c -> true);
     }
 
     /**
@@ -192,7 +154,7 @@ public final class CreateCqOut {
      * (named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.
      */
     public static List<String> validate(MemorySegment s, Predicate<String> capabilities) {
-        return LAYOUT.validate(s, 0L, capabilities);
+        return Meta.LAYOUT.validate(s, 0L, capabilities);
     }
 
     /**
@@ -200,7 +162,7 @@ public final class CreateCqOut {
      * position, name, hex value and enum name; non-zero reserved bits flagged with {@code !!}.
      */
     public static String dump(MemorySegment s) {
-        return LAYOUT.dump(s, 0L);
+        return Meta.LAYOUT.dump(s, 0L);
     }
 
     /**
@@ -212,18 +174,14 @@ public final class CreateCqOut {
         }
 
         /**
-         * Writes {@code status} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link CreateCqOut#status}.
+         * Same as {@link #status$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void status$set(MemorySegment s, int v) {
             status$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code status} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link CreateCqOut#status}.
+         * Writes {@code status} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. Device side of {@link CreateCqOut#status(MemorySegment, long)}.
          */
         public static void status$set(MemorySegment s, long offset, int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("create_cq_out", "status", 8, v);
@@ -231,90 +189,70 @@ public final class CreateCqOut {
         }
 
         /**
-         * Writes {@code status} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link CreateCqOut#status}.
+         * Same as {@link #status$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void status$setUnchecked(MemorySegment s, int v) {
             status$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code status} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link CreateCqOut#status}.
+         * Writes {@code status} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. Device side of {@link CreateCqOut#status(MemorySegment, long)}.
          */
         public static void status$setUnchecked(MemorySegment s, long offset, int v) {
             s.set(PrmLayout.BYTE, offset, (byte) v);
         }
 
         /**
-         * Writes constant {@code v} into {@code status} of the structure at offset 0 of {@code s}.
-         *
-         * <p>Device side of {@link CreateCqOut#status}.
+         * Same as {@link #status$set(MemorySegment, long, CmdStatus)} with {@code offset} 0.
          */
         public static void status$set(MemorySegment s, CmdStatus v) {
             status$set(s, 0L, v);
         }
 
         /**
-         * Writes constant {@code v} into {@code status} of the structure at byte {@code offset} of {@code s}.
-         *
-         * <p>Device side of {@link CreateCqOut#status}.
+         * Writes constant {@code v} into {@code status} of the structure at byte {@code offset} of {@code s}. Device side of {@link CreateCqOut#status(MemorySegment, long)}.
          */
         public static void status$set(MemorySegment s, long offset, CmdStatus v) {
             status$setUnchecked(s, offset, (int) v.value);
         }
 
         /**
-         * Writes {@code syndrome} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CreateCqOut#syndrome}.
+         * Same as {@link #syndrome$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void syndrome$set(MemorySegment s, int v) {
             syndrome$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code syndrome} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-         *
-         * <p>Device side of {@link CreateCqOut#syndrome}.
+         * Writes {@code syndrome} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). Device side of {@link CreateCqOut#syndrome(MemorySegment, long)}.
          */
         public static void syndrome$set(MemorySegment s, long offset, int v) {
             syndrome$setUnchecked(s, offset, v);
         }
 
         /**
-         * Writes {@code syndrome} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CreateCqOut#syndrome}.
+         * Same as {@link #syndrome$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void syndrome$setUnchecked(MemorySegment s, int v) {
             syndrome$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code syndrome} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link CreateCqOut#syndrome}.
+         * Writes {@code syndrome} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. Device side of {@link CreateCqOut#syndrome(MemorySegment, long)}.
          */
         public static void syndrome$setUnchecked(MemorySegment s, long offset, int v) {
             s.set(PrmLayout.BE_INT, offset + 4L, v);
         }
 
         /**
-         * Writes {@code cqn} of the structure at offset 0 of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link CreateCqOut#cqn}.
+         * Same as {@link #cqn$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void cqn$set(MemorySegment s, int v) {
             cqn$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code cqn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link CreateCqOut#cqn}.
+         * Writes {@code cqn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. Device side of {@link CreateCqOut#cqn(MemorySegment, long)}.
          */
         public static void cqn$set(MemorySegment s, long offset, int v) {
             if ((v >>> 24) != 0) throw PrmLayout.outOfRange("create_cq_out", "cqn", 24, v);
@@ -322,18 +260,14 @@ public final class CreateCqOut {
         }
 
         /**
-         * Writes {@code cqn} of the structure at offset 0 of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link CreateCqOut#cqn}.
+         * Same as {@link #cqn$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void cqn$setUnchecked(MemorySegment s, int v) {
             cqn$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code cqn} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link CreateCqOut#cqn}.
+         * Writes {@code cqn} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. Device side of {@link CreateCqOut#cqn(MemorySegment, long)}.
          */
         public static void cqn$setUnchecked(MemorySegment s, long offset, int v) {
             long o = offset + 8L;
@@ -341,7 +275,7 @@ public final class CreateCqOut {
         }
 
         /**
-         * A {@link Writer} for the structure at offset 0 of {@code s}.
+         * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
          */
         public static Writer writer(MemorySegment s) {
             return new Writer(s, 0L);
@@ -383,9 +317,7 @@ public final class CreateCqOut {
             }
 
             /**
-             * Sets {@code status}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-             *
-             * <p>Device side of {@link CreateCqOut#status}.
+             * Sets {@code status}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqOut#status(MemorySegment, long)}.
              */
             public Writer status(int v) {
                 if ((v >>> 8) != 0) throw PrmLayout.outOfRange("create_cq_out", "status", 8, v);
@@ -394,18 +326,14 @@ public final class CreateCqOut {
             }
 
             /**
-             * Sets {@code status} to constant {@code v}.
-             *
-             * <p>Device side of {@link CreateCqOut#status}.
+             * Sets {@code status} to constant {@code v}. See {@link CreateCqOut#status(MemorySegment, long)}.
              */
             public Writer status(CmdStatus v) {
                 return status((int) v.value);
             }
 
             /**
-             * Sets {@code syndrome}.
-             *
-             * <p>Device side of {@link CreateCqOut#syndrome}.
+             * Sets {@code syndrome}. See {@link CreateCqOut#syndrome(MemorySegment, long)}.
              */
             public Writer syndrome(int v) {
                 d1 = v;
@@ -413,9 +341,7 @@ public final class CreateCqOut {
             }
 
             /**
-             * Sets {@code cqn}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-             *
-             * <p>Device side of {@link CreateCqOut#cqn}.
+             * Sets {@code cqn}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqOut#cqn(MemorySegment, long)}.
              */
             public Writer cqn(int v) {
                 if ((v >>> 24) != 0) throw PrmLayout.outOfRange("create_cq_out", "cqn", 24, v);
@@ -432,5 +358,37 @@ public final class CreateCqOut {
                 q.set(PrmLayout.BE_LONG, 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
             }
         }
+    }
+
+    private static final class Meta {
+        static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
+                "mlx5.create_cq_out", false, 16L, ByteOrder.BIG_ENDIAN,
+                List.of(
+                    new PrmLayout.Field("status", PrmLayout.Kind.BITS, 0L, 8L, 8L, 1, false, false, PrmLayout.Access.OUT,
+                            "mlx5.cmd_status", "", CmdStatus::nameOf, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x00 [31:24]", "cmd.prm:30"),
+                    new PrmLayout.Field("reserved_at_8", PrmLayout.Kind.BITS, 8L, 24L, 24L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x00 [23:0]", "cmd.prm:31"),
+                    new PrmLayout.Field("syndrome", PrmLayout.Kind.BITS, 32L, 32L, 32L, 1, false, false, PrmLayout.Access.OUT,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x04 [31:0]", "cmd.prm:32"),
+                    new PrmLayout.Field("reserved_at_40", PrmLayout.Kind.BITS, 64L, 8L, 8L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x08 [31:24]", "cmd.prm:33"),
+                    new PrmLayout.Field("cqn", PrmLayout.Kind.BITS, 72L, 24L, 24L, 1, false, false, PrmLayout.Access.OUT,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x08 [23:0]", "cmd.prm:34"),
+                    new PrmLayout.Field("reserved_at_60", PrmLayout.Kind.BITS, 96L, 32L, 32L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x0c [31:0]", "cmd.prm:35")),
+                List.of(),
+                "CREATE_CQ command output", "", "cmd.prm:29");
     }
 }

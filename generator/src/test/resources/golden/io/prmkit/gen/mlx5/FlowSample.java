@@ -165,59 +165,19 @@ public final class FlowSample {
      */
     public static final long more$ELEMENT_SIZE = 16L;
 
-    /**
-     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
-     */
-    public static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
-            "mlx5.flow_sample", false, 80L, ByteOrder.BIG_ENDIAN,
-            List.of(
-                new PrmLayout.Field("packet_count", PrmLayout.Kind.BITS, 0L, 64L, 64L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Packets seen", "", "bytes 0x00..0x07", "sample.prm:3"),
-                new PrmLayout.Field("timestamp", PrmLayout.Kind.BITS, 64L, 48L, 48L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, new PrmLayout.Constraints(OptionalLong.empty(), OptionalLong.empty(), false, true, false), "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Time stamp <in ns> & \"raw\"", "", "bytes 0x08..0x0d", "sample.prm:4"),
-                new PrmLayout.Field("reserved_at_70", PrmLayout.Kind.BITS, 112L, 16L, 16L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x0c [15:0]", "sample.prm:5"),
-                new PrmLayout.Field("dmac", PrmLayout.Kind.BYTES, 128L, 48L, 48L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Destination MAC", "", "bytes 0x10..0x15", "sample.prm:6"),
-                new PrmLayout.Field("vlan", PrmLayout.Kind.BITS, 176L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, new PrmLayout.Constraints(OptionalLong.empty(), OptionalLong.empty(), true, false, false), "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x14 [15:0]", "sample.prm:7"),
-                new PrmLayout.Field("prio", PrmLayout.Kind.BITS_ARRAY, 192L, 32L, 4L, 8, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Priority nibbles", "", "bytes 0x18..0x1b", "sample.prm:8"),
-                new PrmLayout.Field("words", PrmLayout.Kind.BITS_ARRAY, 224L, 32L, 16L, 2, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "bytes 0x1c..0x1f", "sample.prm:9"),
-                new PrmLayout.Field("data", PrmLayout.Kind.STRUCT, 256L, 128L, 128L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.of(WqeDataSeg.LAYOUT), "mlx5.wqe_data_seg",
-                        "The buffer", "", "bytes 0x20..0x2f", "sample.prm:10"),
-                new PrmLayout.Field("more", PrmLayout.Kind.STRUCT_ARRAY, 384L, 256L, 128L, 2, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.of(WqeDataSeg.LAYOUT), "mlx5.wqe_data_seg",
-                        "", "", "bytes 0x30..0x4f", "sample.prm:11")),
-            List.of(),
-            "A sampled flow record (test layout)", "", "sample.prm:2");
-
     private FlowSample() {
     }
 
     /**
-     * Reads {@code packet_count} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Packets seen.
-     * <p>PRM: {@code bytes 0x00..0x07}, 64 bits; spec sample.prm:3.
+     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on
+     * first use (the accessors never need it).
+     */
+    public static PrmLayout.Struct layout() {
+        return Meta.LAYOUT;
+    }
+
+    /**
+     * Same as {@link #packet_count(MemorySegment, long)} with {@code offset} 0.
      */
     public static long packet_count(MemorySegment s) {
         return packet_count(s, 0L);
@@ -234,51 +194,35 @@ public final class FlowSample {
     }
 
     /**
-     * Writes {@code packet_count} of the structure at offset 0 of {@code s}. Every value fits (a 64-bit field takes the raw bits).
-     *
-     * <p>Packets seen.
-     * <p>PRM: {@code bytes 0x00..0x07}, 64 bits; spec sample.prm:3.
+     * Same as {@link #packet_count$set(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static void packet_count$set(MemorySegment s, long v) {
         packet_count$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code packet_count} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits).
-     *
-     * <p>Packets seen.
-     * <p>PRM: {@code bytes 0x00..0x07}, 64 bits; spec sample.prm:3.
+     * Writes {@code packet_count} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits). See {@link #packet_count(MemorySegment, long)}.
      */
     public static void packet_count$set(MemorySegment s, long offset, long v) {
         packet_count$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code packet_count} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Packets seen.
-     * <p>PRM: {@code bytes 0x00..0x07}, 64 bits; spec sample.prm:3.
+     * Same as {@link #packet_count$setUnchecked(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static void packet_count$setUnchecked(MemorySegment s, long v) {
         packet_count$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code packet_count} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Packets seen.
-     * <p>PRM: {@code bytes 0x00..0x07}, 64 bits; spec sample.prm:3.
+     * Writes {@code packet_count} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #packet_count(MemorySegment, long)}.
      */
     public static void packet_count$setUnchecked(MemorySegment s, long offset, long v) {
         s.set(PrmLayout.BE_LONG, offset, v);
     }
 
     /**
-     * Reads {@code timestamp} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Time stamp &lt;in ns&gt; &amp; "raw".
-     * <p>PRM: {@code bytes 0x08..0x0d}, 48 bits; spec sample.prm:4.
-     * <p>Log2 of a size.
+     * Same as {@link #timestamp(MemorySegment, long)} with {@code offset} 0.
      */
     public static long timestamp(MemorySegment s) {
         return timestamp(s, 0L);
@@ -296,22 +240,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes {@code timestamp} of the structure at offset 0 of {@code s}. Accepts 0..281474976710655; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Time stamp &lt;in ns&gt; &amp; "raw".
-     * <p>PRM: {@code bytes 0x08..0x0d}, 48 bits; spec sample.prm:4.
-     * <p>Log2 of a size.
+     * Same as {@link #timestamp$set(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static void timestamp$set(MemorySegment s, long v) {
         timestamp$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code timestamp} of the structure at byte {@code offset} of {@code s}. Accepts 0..281474976710655; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Time stamp &lt;in ns&gt; &amp; "raw".
-     * <p>PRM: {@code bytes 0x08..0x0d}, 48 bits; spec sample.prm:4.
-     * <p>Log2 of a size.
+     * Writes {@code timestamp} of the structure at byte {@code offset} of {@code s}. Accepts 0..281474976710655; throws {@link IllegalArgumentException} for any other value. See {@link #timestamp(MemorySegment, long)}.
      */
     public static void timestamp$set(MemorySegment s, long offset, long v) {
         if ((v >>> 48) != 0L) throw PrmLayout.outOfRange("flow_sample", "timestamp", 48, v);
@@ -319,22 +255,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes {@code timestamp} of the structure at offset 0 of {@code s}. Keeps only the low 48 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Time stamp &lt;in ns&gt; &amp; "raw".
-     * <p>PRM: {@code bytes 0x08..0x0d}, 48 bits; spec sample.prm:4.
-     * <p>Log2 of a size.
+     * Same as {@link #timestamp$setUnchecked(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static void timestamp$setUnchecked(MemorySegment s, long v) {
         timestamp$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code timestamp} of the structure at byte {@code offset} of {@code s}. Keeps only the low 48 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Time stamp &lt;in ns&gt; &amp; "raw".
-     * <p>PRM: {@code bytes 0x08..0x0d}, 48 bits; spec sample.prm:4.
-     * <p>Log2 of a size.
+     * Writes {@code timestamp} of the structure at byte {@code offset} of {@code s}. Keeps only the low 48 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #timestamp(MemorySegment, long)}.
      */
     public static void timestamp$setUnchecked(MemorySegment s, long offset, long v) {
         long o = offset + 8L;
@@ -342,10 +270,7 @@ public final class FlowSample {
     }
 
     /**
-     * The bytes of {@code dmac} of the structure at offset 0 of {@code s}, as a slice (no copy).
-     *
-     * <p>Destination MAC.
-     * <p>PRM: {@code bytes 0x10..0x15}, 48 bits; spec sample.prm:6.
+     * Same as {@link #dmac(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment dmac(MemorySegment s) {
         return dmac(s, 0L);
@@ -362,20 +287,14 @@ public final class FlowSample {
     }
 
     /**
-     * Copies the 6 bytes of {@code dmac} (structure at offset 0) into the start of {@code dst}.
-     *
-     * <p>Destination MAC.
-     * <p>PRM: {@code bytes 0x10..0x15}, 48 bits; spec sample.prm:6.
+     * Same as {@link #dmac$copyTo(MemorySegment, long, byte[])} with {@code offset} 0.
      */
     public static void dmac$copyTo(MemorySegment s, byte[] dst) {
         dmac$copyTo(s, 0L, dst);
     }
 
     /**
-     * Copies the 6 bytes of {@code dmac} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter.
-     *
-     * <p>Destination MAC.
-     * <p>PRM: {@code bytes 0x10..0x15}, 48 bits; spec sample.prm:6.
+     * Copies the 6 bytes of {@code dmac} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter. See {@link #dmac(MemorySegment, long)}.
      */
     public static void dmac$copyTo(MemorySegment s, long offset, byte[] dst) {
         if (dst.length < 6) throw PrmLayout.tooShort("flow_sample", "dmac", 6, dst.length);
@@ -383,20 +302,14 @@ public final class FlowSample {
     }
 
     /**
-     * Copies {@code src} into the start of {@code dmac} (structure at offset 0); bytes past {@code src.length} are left as they are.
-     *
-     * <p>Destination MAC.
-     * <p>PRM: {@code bytes 0x10..0x15}, 48 bits; spec sample.prm:6.
+     * Same as {@link #dmac$copyFrom(MemorySegment, long, byte[])} with {@code offset} 0.
      */
     public static void dmac$copyFrom(MemorySegment s, byte[] src) {
         dmac$copyFrom(s, 0L, src);
     }
 
     /**
-     * Copies {@code src} into the start of {@code dmac} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 6 bytes.
-     *
-     * <p>Destination MAC.
-     * <p>PRM: {@code bytes 0x10..0x15}, 48 bits; spec sample.prm:6.
+     * Copies {@code src} into the start of {@code dmac} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 6 bytes. See {@link #dmac(MemorySegment, long)}.
      */
     public static void dmac$copyFrom(MemorySegment s, long offset, byte[] src) {
         if (src.length > 6) throw PrmLayout.tooLong("flow_sample", "dmac", 6, src.length);
@@ -404,10 +317,7 @@ public final class FlowSample {
     }
 
     /**
-     * Reads {@code vlan} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x14 [15:0]}, 16 bits; spec sample.prm:7.
-     * <p>Power of two.
+     * Same as {@link #vlan(MemorySegment, long)} with {@code offset} 0.
      */
     public static int vlan(MemorySegment s) {
         return vlan(s, 0L);
@@ -424,20 +334,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes {@code vlan} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x14 [15:0]}, 16 bits; spec sample.prm:7.
-     * <p>Power of two.
+     * Same as {@link #vlan$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void vlan$set(MemorySegment s, int v) {
         vlan$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code vlan} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x14 [15:0]}, 16 bits; spec sample.prm:7.
-     * <p>Power of two.
+     * Writes {@code vlan} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #vlan(MemorySegment, long)}.
      */
     public static void vlan$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("flow_sample", "vlan", 16, v);
@@ -445,30 +349,21 @@ public final class FlowSample {
     }
 
     /**
-     * Writes {@code vlan} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x14 [15:0]}, 16 bits; spec sample.prm:7.
-     * <p>Power of two.
+     * Same as {@link #vlan$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void vlan$setUnchecked(MemorySegment s, int v) {
         vlan$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code vlan} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x14 [15:0]}, 16 bits; spec sample.prm:7.
-     * <p>Power of two.
+     * Writes {@code vlan} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #vlan(MemorySegment, long)}.
      */
     public static void vlan$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 22L, (short) v);
     }
 
     /**
-     * Reads element {@code index} of {@code prio} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Priority nibbles.
-     * <p>PRM: {@code bytes 0x18..0x1b}, 32 bits; spec sample.prm:8.
+     * Same as {@link #prio$elem(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static int prio$elem(MemorySegment s, long index) {
         return prio$elem(s, 0L, index);
@@ -489,20 +384,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes element {@code index} of {@code prio} of the structure at offset 0 of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Priority nibbles.
-     * <p>PRM: {@code bytes 0x18..0x1b}, 32 bits; spec sample.prm:8.
+     * Same as {@link #prio$set(MemorySegment, long, long, int)} with {@code offset} 0.
      */
     public static void prio$set(MemorySegment s, long index, int v) {
         prio$set(s, 0L, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code prio} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Priority nibbles.
-     * <p>PRM: {@code bytes 0x18..0x1b}, 32 bits; spec sample.prm:8.
+     * Writes element {@code index} of {@code prio} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value. See {@link #prio$elem(MemorySegment, long, long)}.
      */
     public static void prio$set(MemorySegment s, long offset, long index, int v) {
         if ((v >>> 4) != 0) throw PrmLayout.outOfRange("flow_sample", "prio[]", 4, v);
@@ -510,20 +399,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes element {@code index} of {@code prio} (structure at offset 0), keeping only the low 4 bits of {@code v}.
-     *
-     * <p>Priority nibbles.
-     * <p>PRM: {@code bytes 0x18..0x1b}, 32 bits; spec sample.prm:8.
+     * Same as {@link #prio$setUnchecked(MemorySegment, long, long, int)} with {@code offset} 0.
      */
     public static void prio$setUnchecked(MemorySegment s, long index, int v) {
         prio$setUnchecked(s, 0L, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code prio} (structure at byte {@code offset}), keeping only the low 4 bits of {@code v}.
-     *
-     * <p>Priority nibbles.
-     * <p>PRM: {@code bytes 0x18..0x1b}, 32 bits; spec sample.prm:8.
+     * Writes element {@code index} of {@code prio} (structure at byte {@code offset}), keeping only the low 4 bits of {@code v}. See {@link #prio$elem(MemorySegment, long, long)}.
      */
     public static void prio$setUnchecked(MemorySegment s, long offset, long index, int v) {
         Objects.checkIndex(index, 8);
@@ -534,9 +417,7 @@ public final class FlowSample {
     }
 
     /**
-     * Reads element {@code index} of {@code words} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code bytes 0x1c..0x1f}, 32 bits; spec sample.prm:9.
+     * Same as {@link #words$elem(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static int words$elem(MemorySegment s, long index) {
         return words$elem(s, 0L, index);
@@ -553,18 +434,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes element {@code index} of {@code words} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code bytes 0x1c..0x1f}, 32 bits; spec sample.prm:9.
+     * Same as {@link #words$set(MemorySegment, long, long, int)} with {@code offset} 0.
      */
     public static void words$set(MemorySegment s, long index, int v) {
         words$set(s, 0L, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code words} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code bytes 0x1c..0x1f}, 32 bits; spec sample.prm:9.
+     * Writes element {@code index} of {@code words} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #words$elem(MemorySegment, long, long)}.
      */
     public static void words$set(MemorySegment s, long offset, long index, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("flow_sample", "words[]", 16, v);
@@ -572,18 +449,14 @@ public final class FlowSample {
     }
 
     /**
-     * Writes element {@code index} of {@code words} (structure at offset 0), keeping only the low 16 bits of {@code v}.
-     *
-     * <p>PRM: {@code bytes 0x1c..0x1f}, 32 bits; spec sample.prm:9.
+     * Same as {@link #words$setUnchecked(MemorySegment, long, long, int)} with {@code offset} 0.
      */
     public static void words$setUnchecked(MemorySegment s, long index, int v) {
         words$setUnchecked(s, 0L, index, v);
     }
 
     /**
-     * Writes element {@code index} of {@code words} (structure at byte {@code offset}), keeping only the low 16 bits of {@code v}.
-     *
-     * <p>PRM: {@code bytes 0x1c..0x1f}, 32 bits; spec sample.prm:9.
+     * Writes element {@code index} of {@code words} (structure at byte {@code offset}), keeping only the low 16 bits of {@code v}. See {@link #words$elem(MemorySegment, long, long)}.
      */
     public static void words$setUnchecked(MemorySegment s, long offset, long index, int v) {
         Objects.checkIndex(index, 2);
@@ -591,10 +464,7 @@ public final class FlowSample {
     }
 
     /**
-     * The nested {@link WqeDataSeg} {@code data} of the structure at offset 0 of {@code s}, as a slice.
-     *
-     * <p>The buffer.
-     * <p>PRM: {@code bytes 0x20..0x2f}, 128 bits; spec sample.prm:10.
+     * Same as {@link #data(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment data(MemorySegment s) {
         return data(s, 0L);
@@ -611,9 +481,7 @@ public final class FlowSample {
     }
 
     /**
-     * Byte offset of element {@code index} of {@code more} within the structure.
-     *
-     * <p>PRM: {@code bytes 0x30..0x4f}, 256 bits; spec sample.prm:11.
+     * Byte offset of element {@code index} of {@code more} within the structure. See {@link #more$elem(MemorySegment, long, long)}.
      */
     public static long more$offset(long index) {
         Objects.checkIndex(index, 2);
@@ -621,9 +489,7 @@ public final class FlowSample {
     }
 
     /**
-     * Element {@code index} ({@link WqeDataSeg}) of {@code more} of the structure at offset 0 of {@code s}, as a slice.
-     *
-     * <p>PRM: {@code bytes 0x30..0x4f}, 256 bits; spec sample.prm:11.
+     * Same as {@link #more$elem(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static MemorySegment more$elem(MemorySegment s, long index) {
         return more$elem(s, 0L, index);
@@ -639,7 +505,7 @@ public final class FlowSample {
     }
 
     /**
-     * Zeroes the 80 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -657,7 +523,7 @@ public final class FlowSample {
      * violates, one readable message each; empty when valid. Assumes every capability is present.
      */
     public static List<String> validate(MemorySegment s) {
-        return LAYOUT.validate(s, 0L, c -> true);
+        return Meta.LAYOUT.validate(s, 0L, c -> true);
     }
 
     /**
@@ -665,7 +531,7 @@ public final class FlowSample {
      * (named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.
      */
     public static List<String> validate(MemorySegment s, Predicate<String> capabilities) {
-        return LAYOUT.validate(s, 0L, capabilities);
+        return Meta.LAYOUT.validate(s, 0L, capabilities);
     }
 
     /**
@@ -673,6 +539,50 @@ public final class FlowSample {
      * position, name, hex value and enum name; non-zero reserved bits flagged with {@code !!}.
      */
     public static String dump(MemorySegment s) {
-        return LAYOUT.dump(s, 0L);
+        return Meta.LAYOUT.dump(s, 0L);
+    }
+
+    private static final class Meta {
+        static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
+                "mlx5.flow_sample", false, 80L, ByteOrder.BIG_ENDIAN,
+                List.of(
+                    new PrmLayout.Field("packet_count", PrmLayout.Kind.BITS, 0L, 64L, 64L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Packets seen", "", "bytes 0x00..0x07", "sample.prm:3"),
+                    new PrmLayout.Field("timestamp", PrmLayout.Kind.BITS, 64L, 48L, 48L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, new PrmLayout.Constraints(OptionalLong.empty(), OptionalLong.empty(), false, true, false), "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Time stamp <in ns> & \"raw\"", "", "bytes 0x08..0x0d", "sample.prm:4"),
+                    new PrmLayout.Field("reserved_at_70", PrmLayout.Kind.BITS, 112L, 16L, 16L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x0c [15:0]", "sample.prm:5"),
+                    new PrmLayout.Field("dmac", PrmLayout.Kind.BYTES, 128L, 48L, 48L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Destination MAC", "", "bytes 0x10..0x15", "sample.prm:6"),
+                    new PrmLayout.Field("vlan", PrmLayout.Kind.BITS, 176L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, new PrmLayout.Constraints(OptionalLong.empty(), OptionalLong.empty(), true, false, false), "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x14 [15:0]", "sample.prm:7"),
+                    new PrmLayout.Field("prio", PrmLayout.Kind.BITS_ARRAY, 192L, 32L, 4L, 8, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Priority nibbles", "", "bytes 0x18..0x1b", "sample.prm:8"),
+                    new PrmLayout.Field("words", PrmLayout.Kind.BITS_ARRAY, 224L, 32L, 16L, 2, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "bytes 0x1c..0x1f", "sample.prm:9"),
+                    new PrmLayout.Field("data", PrmLayout.Kind.STRUCT, 256L, 128L, 128L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.of(WqeDataSeg.layout()), "mlx5.wqe_data_seg",
+                            "The buffer", "", "bytes 0x20..0x2f", "sample.prm:10"),
+                    new PrmLayout.Field("more", PrmLayout.Kind.STRUCT_ARRAY, 384L, 256L, 128L, 2, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.of(WqeDataSeg.layout()), "mlx5.wqe_data_seg",
+                            "", "", "bytes 0x30..0x4f", "sample.prm:11")),
+                List.of(),
+                "A sampled flow record (test layout)", "", "sample.prm:2");
     }
 }

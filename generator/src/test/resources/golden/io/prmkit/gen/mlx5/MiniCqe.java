@@ -109,52 +109,19 @@ public final class MiniCqe {
      */
     public static final long owner$BIT_WIDTH = 1L;
 
-    /**
-     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
-     */
-    public static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
-            "mlx5.mini_cqe", false, 16L, ByteOrder.BIG_ENDIAN,
-            List.of(
-                new PrmLayout.Field("opcode", PrmLayout.Kind.BITS, 0L, 8L, 8L, 1, false, false, PrmLayout.Access.RO,
-                        "mlx5.send_wqe_opcode", "", SendWqeOpcode::nameOf, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Opcode of the completed WQE", "", "dword 0x00 [31:24]", "cqe.prm:3"),
-                new PrmLayout.Field("user_index", PrmLayout.Kind.BITS, 8L, 24L, 24L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Written by software when it posts (test field)", "", "dword 0x00 [23:0]", "cqe.prm:4"),
-                new PrmLayout.Field("tag", PrmLayout.Kind.BYTES, 32L, 32L, 32L, 1, false, false, PrmLayout.Access.RO,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Opaque tag", "", "bytes 0x04..0x07", "cqe.prm:5"),
-                new PrmLayout.Field("nibbles", PrmLayout.Kind.BITS_ARRAY, 64L, 32L, 4L, 8, false, false, PrmLayout.Access.RO,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "bytes 0x08..0x0b", "cqe.prm:6"),
-                new PrmLayout.Field("wqe_counter", PrmLayout.Kind.BITS, 96L, 16L, 16L, 1, false, false, PrmLayout.Access.RO,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x0c [31:16]", "cqe.prm:7"),
-                new PrmLayout.Field("reserved_at_70", PrmLayout.Kind.BITS, 112L, 15L, 15L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x0c [15:1]", "cqe.prm:8"),
-                new PrmLayout.Field("owner", PrmLayout.Kind.BITS, 127L, 1L, 1L, 1, false, false, PrmLayout.Access.RO,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Ownership parity", "", "dword 0x0c [0]", "cqe.prm:9")),
-            List.of(),
-            "A small completion entry the device writes (test layout)", "", "cqe.prm:2");
-
     private MiniCqe() {
     }
 
     /**
-     * Reads {@code opcode} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Opcode of the completed WQE.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits, access ro; spec cqe.prm:3.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on
+     * first use (the accessors never need it).
+     */
+    public static PrmLayout.Struct layout() {
+        return Meta.LAYOUT;
+    }
+
+    /**
+     * Same as {@link #opcode(MemorySegment, long)} with {@code offset} 0.
      */
     public static int opcode(MemorySegment s) {
         return opcode(s, 0L);
@@ -172,32 +139,21 @@ public final class MiniCqe {
     }
 
     /**
-     * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value.
-     *
-     * <p>Opcode of the completed WQE.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits, access ro; spec cqe.prm:3.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+     * Same as {@link #opcode$enum(MemorySegment, long)} with {@code offset} 0.
      */
     public static SendWqeOpcode opcode$enum(MemorySegment s) {
         return opcode$enum(s, 0L);
     }
 
     /**
-     * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value.
-     *
-     * <p>Opcode of the completed WQE.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits, access ro; spec cqe.prm:3.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+     * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value. See {@link #opcode(MemorySegment, long)}.
      */
     public static SendWqeOpcode opcode$enum(MemorySegment s, long offset) {
         return SendWqeOpcode.of(Integer.toUnsignedLong(opcode(s, offset)));
     }
 
     /**
-     * Reads {@code user_index} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Written by software when it posts (test field).
-     * <p>PRM: {@code dword 0x00 [23:0]}, 24 bits; spec cqe.prm:4.
+     * Same as {@link #user_index(MemorySegment, long)} with {@code offset} 0.
      */
     public static int user_index(MemorySegment s) {
         return user_index(s, 0L);
@@ -214,20 +170,14 @@ public final class MiniCqe {
     }
 
     /**
-     * Writes {@code user_index} of the structure at offset 0 of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Written by software when it posts (test field).
-     * <p>PRM: {@code dword 0x00 [23:0]}, 24 bits; spec cqe.prm:4.
+     * Same as {@link #user_index$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void user_index$set(MemorySegment s, int v) {
         user_index$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code user_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Written by software when it posts (test field).
-     * <p>PRM: {@code dword 0x00 [23:0]}, 24 bits; spec cqe.prm:4.
+     * Writes {@code user_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link #user_index(MemorySegment, long)}.
      */
     public static void user_index$set(MemorySegment s, long offset, int v) {
         if ((v >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, v);
@@ -235,20 +185,14 @@ public final class MiniCqe {
     }
 
     /**
-     * Writes {@code user_index} of the structure at offset 0 of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Written by software when it posts (test field).
-     * <p>PRM: {@code dword 0x00 [23:0]}, 24 bits; spec cqe.prm:4.
+     * Same as {@link #user_index$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void user_index$setUnchecked(MemorySegment s, int v) {
         user_index$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code user_index} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Written by software when it posts (test field).
-     * <p>PRM: {@code dword 0x00 [23:0]}, 24 bits; spec cqe.prm:4.
+     * Writes {@code user_index} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #user_index(MemorySegment, long)}.
      */
     public static void user_index$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset;
@@ -256,10 +200,7 @@ public final class MiniCqe {
     }
 
     /**
-     * The bytes of {@code tag} of the structure at offset 0 of {@code s}, as a slice (no copy).
-     *
-     * <p>Opaque tag.
-     * <p>PRM: {@code bytes 0x04..0x07}, 32 bits, access ro; spec cqe.prm:5.
+     * Same as {@link #tag(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment tag(MemorySegment s) {
         return tag(s, 0L);
@@ -276,20 +217,14 @@ public final class MiniCqe {
     }
 
     /**
-     * Copies the 4 bytes of {@code tag} (structure at offset 0) into the start of {@code dst}.
-     *
-     * <p>Opaque tag.
-     * <p>PRM: {@code bytes 0x04..0x07}, 32 bits, access ro; spec cqe.prm:5.
+     * Same as {@link #tag$copyTo(MemorySegment, long, byte[])} with {@code offset} 0.
      */
     public static void tag$copyTo(MemorySegment s, byte[] dst) {
         tag$copyTo(s, 0L, dst);
     }
 
     /**
-     * Copies the 4 bytes of {@code tag} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter.
-     *
-     * <p>Opaque tag.
-     * <p>PRM: {@code bytes 0x04..0x07}, 32 bits, access ro; spec cqe.prm:5.
+     * Copies the 4 bytes of {@code tag} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter. See {@link #tag(MemorySegment, long)}.
      */
     public static void tag$copyTo(MemorySegment s, long offset, byte[] dst) {
         if (dst.length < 4) throw PrmLayout.tooShort("mini_cqe", "tag", 4, dst.length);
@@ -297,9 +232,7 @@ public final class MiniCqe {
     }
 
     /**
-     * Reads element {@code index} of {@code nibbles} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code bytes 0x08..0x0b}, 32 bits, access ro; spec cqe.prm:6.
+     * Same as {@link #nibbles$elem(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static int nibbles$elem(MemorySegment s, long index) {
         return nibbles$elem(s, 0L, index);
@@ -319,9 +252,7 @@ public final class MiniCqe {
     }
 
     /**
-     * Reads {@code wqe_counter} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits, access ro; spec cqe.prm:7.
+     * Same as {@link #wqe_counter(MemorySegment, long)} with {@code offset} 0.
      */
     public static int wqe_counter(MemorySegment s) {
         return wqe_counter(s, 0L);
@@ -337,10 +268,7 @@ public final class MiniCqe {
     }
 
     /**
-     * Reads {@code owner} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Ownership parity.
-     * <p>PRM: {@code dword 0x0c [0]}, 1 bit, access ro; spec cqe.prm:9.
+     * Same as {@link #owner(MemorySegment, long)} with {@code offset} 0.
      */
     public static boolean owner(MemorySegment s) {
         return owner(s, 0L);
@@ -357,7 +285,7 @@ public final class MiniCqe {
     }
 
     /**
-     * Zeroes the 16 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -375,7 +303,7 @@ public final class MiniCqe {
      * violates, one readable message each; empty when valid. Assumes every capability is present.
      */
     public static List<String> validate(MemorySegment s) {
-        return LAYOUT.validate(s, 0L, c -> true);
+        return Meta.LAYOUT.validate(s, 0L, c -> true);
     }
 
     /**
@@ -383,7 +311,7 @@ public final class MiniCqe {
      * (named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.
      */
     public static List<String> validate(MemorySegment s, Predicate<String> capabilities) {
-        return LAYOUT.validate(s, 0L, capabilities);
+        return Meta.LAYOUT.validate(s, 0L, capabilities);
     }
 
     /**
@@ -391,11 +319,11 @@ public final class MiniCqe {
      * position, name, hex value and enum name; non-zero reserved bits flagged with {@code !!}.
      */
     public static String dump(MemorySegment s) {
-        return LAYOUT.dump(s, 0L);
+        return Meta.LAYOUT.dump(s, 0L);
     }
 
     /**
-     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
         return new Writer(s, 0L);
@@ -435,10 +363,7 @@ public final class MiniCqe {
         }
 
         /**
-         * Sets {@code user_index}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Written by software when it posts (test field).
-         * <p>PRM: {@code dword 0x00 [23:0]}, 24 bits; spec cqe.prm:4.
+         * Sets {@code user_index}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link MiniCqe#user_index(MemorySegment, long)}.
          */
         public Writer user_index(int v) {
             if ((v >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, v);
@@ -465,18 +390,14 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes {@code opcode} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link MiniCqe#opcode}.
+         * Same as {@link #opcode$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void opcode$set(MemorySegment s, int v) {
             opcode$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link MiniCqe#opcode}.
+         * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
          */
         public static void opcode$set(MemorySegment s, long offset, int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("mini_cqe", "opcode", 8, v);
@@ -484,54 +405,42 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes {@code opcode} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link MiniCqe#opcode}.
+         * Same as {@link #opcode$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void opcode$setUnchecked(MemorySegment s, int v) {
             opcode$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link MiniCqe#opcode}.
+         * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
          */
         public static void opcode$setUnchecked(MemorySegment s, long offset, int v) {
             s.set(PrmLayout.BYTE, offset, (byte) v);
         }
 
         /**
-         * Writes constant {@code v} into {@code opcode} of the structure at offset 0 of {@code s}.
-         *
-         * <p>Device side of {@link MiniCqe#opcode}.
+         * Same as {@link #opcode$set(MemorySegment, long, SendWqeOpcode)} with {@code offset} 0.
          */
         public static void opcode$set(MemorySegment s, SendWqeOpcode v) {
             opcode$set(s, 0L, v);
         }
 
         /**
-         * Writes constant {@code v} into {@code opcode} of the structure at byte {@code offset} of {@code s}.
-         *
-         * <p>Device side of {@link MiniCqe#opcode}.
+         * Writes constant {@code v} into {@code opcode} of the structure at byte {@code offset} of {@code s}. Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
          */
         public static void opcode$set(MemorySegment s, long offset, SendWqeOpcode v) {
             opcode$setUnchecked(s, offset, (int) v.value);
         }
 
         /**
-         * Copies {@code src} into the start of {@code tag} (structure at offset 0); bytes past {@code src.length} are left as they are.
-         *
-         * <p>Device side of {@link MiniCqe#tag}.
+         * Same as {@link #tag$copyFrom(MemorySegment, long, byte[])} with {@code offset} 0.
          */
         public static void tag$copyFrom(MemorySegment s, byte[] src) {
             tag$copyFrom(s, 0L, src);
         }
 
         /**
-         * Copies {@code src} into the start of {@code tag} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 4 bytes.
-         *
-         * <p>Device side of {@link MiniCqe#tag}.
+         * Copies {@code src} into the start of {@code tag} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 4 bytes. Device side of {@link MiniCqe#tag(MemorySegment, long)}.
          */
         public static void tag$copyFrom(MemorySegment s, long offset, byte[] src) {
             if (src.length > 4) throw PrmLayout.tooLong("mini_cqe", "tag", 4, src.length);
@@ -539,18 +448,14 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes element {@code index} of {@code nibbles} of the structure at offset 0 of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link MiniCqe#nibbles$elem}.
+         * Same as {@link #nibbles$set(MemorySegment, long, long, int)} with {@code offset} 0.
          */
         public static void nibbles$set(MemorySegment s, long index, int v) {
             nibbles$set(s, 0L, index, v);
         }
 
         /**
-         * Writes element {@code index} of {@code nibbles} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link MiniCqe#nibbles$elem}.
+         * Writes element {@code index} of {@code nibbles} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value. Device side of {@link MiniCqe#nibbles$elem(MemorySegment, long, long)}.
          */
         public static void nibbles$set(MemorySegment s, long offset, long index, int v) {
             if ((v >>> 4) != 0) throw PrmLayout.outOfRange("mini_cqe", "nibbles[]", 4, v);
@@ -558,18 +463,14 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes element {@code index} of {@code nibbles} (structure at offset 0), keeping only the low 4 bits of {@code v}.
-         *
-         * <p>Device side of {@link MiniCqe#nibbles$elem}.
+         * Same as {@link #nibbles$setUnchecked(MemorySegment, long, long, int)} with {@code offset} 0.
          */
         public static void nibbles$setUnchecked(MemorySegment s, long index, int v) {
             nibbles$setUnchecked(s, 0L, index, v);
         }
 
         /**
-         * Writes element {@code index} of {@code nibbles} (structure at byte {@code offset}), keeping only the low 4 bits of {@code v}.
-         *
-         * <p>Device side of {@link MiniCqe#nibbles$elem}.
+         * Writes element {@code index} of {@code nibbles} (structure at byte {@code offset}), keeping only the low 4 bits of {@code v}. Device side of {@link MiniCqe#nibbles$elem(MemorySegment, long, long)}.
          */
         public static void nibbles$setUnchecked(MemorySegment s, long offset, long index, int v) {
             Objects.checkIndex(index, 8);
@@ -580,18 +481,14 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes {@code wqe_counter} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link MiniCqe#wqe_counter}.
+         * Same as {@link #wqe_counter$set(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void wqe_counter$set(MemorySegment s, int v) {
             wqe_counter$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code wqe_counter} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Device side of {@link MiniCqe#wqe_counter}.
+         * Writes {@code wqe_counter} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. Device side of {@link MiniCqe#wqe_counter(MemorySegment, long)}.
          */
         public static void wqe_counter$set(MemorySegment s, long offset, int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("mini_cqe", "wqe_counter", 16, v);
@@ -599,54 +496,42 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes {@code wqe_counter} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link MiniCqe#wqe_counter}.
+         * Same as {@link #wqe_counter$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
          */
         public static void wqe_counter$setUnchecked(MemorySegment s, int v) {
             wqe_counter$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code wqe_counter} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-         *
-         * <p>Device side of {@link MiniCqe#wqe_counter}.
+         * Writes {@code wqe_counter} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. Device side of {@link MiniCqe#wqe_counter(MemorySegment, long)}.
          */
         public static void wqe_counter$setUnchecked(MemorySegment s, long offset, int v) {
             s.set(PrmLayout.BE_SHORT, offset + 12L, (short) v);
         }
 
         /**
-         * Writes {@code owner} of the structure at offset 0 of {@code s}.
-         *
-         * <p>Device side of {@link MiniCqe#owner}.
+         * Same as {@link #owner$set(MemorySegment, long, boolean)} with {@code offset} 0.
          */
         public static void owner$set(MemorySegment s, boolean v) {
             owner$set(s, 0L, v);
         }
 
         /**
-         * Writes {@code owner} of the structure at byte {@code offset} of {@code s}.
-         *
-         * <p>Device side of {@link MiniCqe#owner}.
+         * Writes {@code owner} of the structure at byte {@code offset} of {@code s}. Device side of {@link MiniCqe#owner(MemorySegment, long)}.
          */
         public static void owner$set(MemorySegment s, long offset, boolean v) {
             owner$setUnchecked(s, offset, v);
         }
 
         /**
-         * Writes {@code owner} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link MiniCqe#owner}.
+         * Same as {@link #owner$setUnchecked(MemorySegment, long, boolean)} with {@code offset} 0.
          */
         public static void owner$setUnchecked(MemorySegment s, boolean v) {
             owner$setUnchecked(s, 0L, v);
         }
 
         /**
-         * Writes {@code owner} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-         *
-         * <p>Device side of {@link MiniCqe#owner}.
+         * Writes {@code owner} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. Device side of {@link MiniCqe#owner(MemorySegment, long)}.
          */
         public static void owner$setUnchecked(MemorySegment s, long offset, boolean v) {
             long o = offset + 15L;
@@ -655,7 +540,7 @@ public final class MiniCqe {
         }
 
         /**
-         * A {@link Writer} for the structure at offset 0 of {@code s}.
+         * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
          */
         public static Writer writer(MemorySegment s) {
             return new Writer(s, 0L);
@@ -697,9 +582,7 @@ public final class MiniCqe {
             }
 
             /**
-             * Sets {@code opcode}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-             *
-             * <p>Device side of {@link MiniCqe#opcode}.
+             * Sets {@code opcode}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link MiniCqe#opcode(MemorySegment, long)}.
              */
             public Writer opcode(int v) {
                 if ((v >>> 8) != 0) throw PrmLayout.outOfRange("mini_cqe", "opcode", 8, v);
@@ -708,18 +591,14 @@ public final class MiniCqe {
             }
 
             /**
-             * Sets {@code opcode} to constant {@code v}.
-             *
-             * <p>Device side of {@link MiniCqe#opcode}.
+             * Sets {@code opcode} to constant {@code v}. See {@link MiniCqe#opcode(MemorySegment, long)}.
              */
             public Writer opcode(SendWqeOpcode v) {
                 return opcode((int) v.value);
             }
 
             /**
-             * Sets {@code user_index}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-             *
-             * <p>Device side of {@link MiniCqe#user_index}.
+             * Sets {@code user_index}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link MiniCqe#user_index(MemorySegment, long)}.
              */
             public Writer user_index(int v) {
                 if ((v >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, v);
@@ -728,9 +607,7 @@ public final class MiniCqe {
             }
 
             /**
-             * Sets {@code wqe_counter}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-             *
-             * <p>Device side of {@link MiniCqe#wqe_counter}.
+             * Sets {@code wqe_counter}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link MiniCqe#wqe_counter(MemorySegment, long)}.
              */
             public Writer wqe_counter(int v) {
                 if ((v >>> 16) != 0) throw PrmLayout.outOfRange("mini_cqe", "wqe_counter", 16, v);
@@ -739,9 +616,7 @@ public final class MiniCqe {
             }
 
             /**
-             * Sets {@code owner}.
-             *
-             * <p>Device side of {@link MiniCqe#owner}.
+             * Sets {@code owner}. See {@link MiniCqe#owner(MemorySegment, long)}.
              */
             public Writer owner(boolean v) {
                 d3 = v ? d3 | 0x1 : d3 & 0xfffffffe;
@@ -757,5 +632,41 @@ public final class MiniCqe {
                 q.set(PrmLayout.BE_LONG, 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
             }
         }
+    }
+
+    private static final class Meta {
+        static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
+                "mlx5.mini_cqe", false, 16L, ByteOrder.BIG_ENDIAN,
+                List.of(
+                    new PrmLayout.Field("opcode", PrmLayout.Kind.BITS, 0L, 8L, 8L, 1, false, false, PrmLayout.Access.RO,
+                            "mlx5.send_wqe_opcode", "", SendWqeOpcode::nameOf, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Opcode of the completed WQE", "", "dword 0x00 [31:24]", "cqe.prm:3"),
+                    new PrmLayout.Field("user_index", PrmLayout.Kind.BITS, 8L, 24L, 24L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Written by software when it posts (test field)", "", "dword 0x00 [23:0]", "cqe.prm:4"),
+                    new PrmLayout.Field("tag", PrmLayout.Kind.BYTES, 32L, 32L, 32L, 1, false, false, PrmLayout.Access.RO,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Opaque tag", "", "bytes 0x04..0x07", "cqe.prm:5"),
+                    new PrmLayout.Field("nibbles", PrmLayout.Kind.BITS_ARRAY, 64L, 32L, 4L, 8, false, false, PrmLayout.Access.RO,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "bytes 0x08..0x0b", "cqe.prm:6"),
+                    new PrmLayout.Field("wqe_counter", PrmLayout.Kind.BITS, 96L, 16L, 16L, 1, false, false, PrmLayout.Access.RO,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x0c [31:16]", "cqe.prm:7"),
+                    new PrmLayout.Field("reserved_at_70", PrmLayout.Kind.BITS, 112L, 15L, 15L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x0c [15:1]", "cqe.prm:8"),
+                    new PrmLayout.Field("owner", PrmLayout.Kind.BITS, 127L, 1L, 1L, 1, false, false, PrmLayout.Access.RO,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Ownership parity", "", "dword 0x0c [0]", "cqe.prm:9")),
+                List.of(),
+                "A small completion entry the device writes (test layout)", "", "cqe.prm:2");
     }
 }

@@ -14,7 +14,7 @@ import java.util.function.Predicate;
 
 /**
  * Layout metadata for the generated structures of this package, as data: every structure class
- * exposes a {@code LAYOUT} of type {@link Struct}, so tools can walk, read, validate and dump any
+ * exposes a {@code layout()} of type {@link Struct}, so tools can walk, read, validate and dump any
  * generated structure without knowing its class. Also holds the value layouts and the cold paths
  * (exception construction) shared by the accessors.
  *

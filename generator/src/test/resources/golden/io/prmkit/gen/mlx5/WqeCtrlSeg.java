@@ -124,81 +124,19 @@ public final class WqeCtrlSeg {
      */
     public static final long imm$BIT_WIDTH = 32L;
 
-    /**
-     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
-     */
-    public static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
-            "mlx5.wqe_ctrl_seg", false, 16L, ByteOrder.BIG_ENDIAN,
-            List.of(
-                new PrmLayout.Field("opc_mod", PrmLayout.Kind.BITS, 0L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Opcode modifier", "", "dword 0x00 [31:24]", "wqe.prm:17"),
-                new PrmLayout.Field("wqe_index", PrmLayout.Kind.BITS, 8L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "WQE counter of this WQE, in 64-byte units", "", "dword 0x00 [23:8]", "wqe.prm:18"),
-                new PrmLayout.Field("opcode", PrmLayout.Kind.BITS, 24L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
-                        "mlx5.send_wqe_opcode", "", SendWqeOpcode::nameOf, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "What the WQE does", "", "dword 0x00 [7:0]", "wqe.prm:19"),
-                new PrmLayout.Field("qpn", PrmLayout.Kind.BITS, 32L, 24L, 24L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Send queue (or QP) number", "", "dword 0x04 [31:8]", "wqe.prm:20"),
-                new PrmLayout.Field("reserved_at_38", PrmLayout.Kind.BITS, 56L, 2L, 2L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x04 [7:6]", "wqe.prm:21"),
-                new PrmLayout.Field("ds", PrmLayout.Kind.BITS, 58L, 6L, 6L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, new PrmLayout.Constraints(OptionalLong.of(0x1L), OptionalLong.of(0x3fL), false, false, false), "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "WQE size in 16-byte units", "", "dword 0x04 [5:0]", "wqe.prm:22"),
-                new PrmLayout.Field("signature", PrmLayout.Kind.BITS, 64L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x08 [31:24]", "wqe.prm:23"),
-                new PrmLayout.Field("reserved_at_48", PrmLayout.Kind.BITS, 72L, 16L, 16L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x08 [23:8]", "wqe.prm:24"),
-                new PrmLayout.Field("fm", PrmLayout.Kind.BITS, 88L, 3L, 3L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Fence mode", "", "dword 0x08 [7:5]", "wqe.prm:25"),
-                new PrmLayout.Field("reserved_at_5b", PrmLayout.Kind.BITS, 91L, 1L, 1L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x08 [4]", "wqe.prm:26"),
-                new PrmLayout.Field("ce", PrmLayout.Kind.BITS, 92L, 2L, 2L, 1, false, false, PrmLayout.Access.RW,
-                        "mlx5.completion_mode", "", CompletionMode::nameOf, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "When to write a CQE", "", "dword 0x08 [3:2]", "wqe.prm:27"),
-                new PrmLayout.Field("se", PrmLayout.Kind.BITS, 94L, 1L, 1L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Solicited event", "", "dword 0x08 [1]", "wqe.prm:28"),
-                new PrmLayout.Field("reserved_at_5f", PrmLayout.Kind.BITS, 95L, 1L, 1L, 1, false, true, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.MBZ, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x08 [0]", "wqe.prm:28"),
-                new PrmLayout.Field("imm", PrmLayout.Kind.BITS, 96L, 32L, 32L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Immediate data / invalidation key", "", "dword 0x0c [31:0]", "wqe.prm:29")),
-            List.of(
-                new PrmLayout.Rule("ds_not_zero", "(ds != 0)", "a WQE holds at least its control segment (ds >= 1)", "wqe.prm:30", WqeCtrlSeg::rule_ds_not_zero$holds),
-                new PrmLayout.Rule("low_bit_clear", "(reserved_at_5f == 0)", "a rule may read reserved space (test rule)", "wqe.prm:31", WqeCtrlSeg::rule_low_bit_clear$holds)),
-            "Control segment: the first 16 bytes of every send WQE", "", "wqe.prm:16");
-
     private WqeCtrlSeg() {
     }
 
     /**
-     * Reads {@code opc_mod} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Opcode modifier.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
+     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on
+     * first use (the accessors never need it).
+     */
+    public static PrmLayout.Struct layout() {
+        return Meta.LAYOUT;
+    }
+
+    /**
+     * Same as {@link #opc_mod(MemorySegment, long)} with {@code offset} 0.
      */
     public static int opc_mod(MemorySegment s) {
         return opc_mod(s, 0L);
@@ -215,20 +153,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code opc_mod} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Opcode modifier.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
+     * Same as {@link #opc_mod$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void opc_mod$set(MemorySegment s, int v) {
         opc_mod$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code opc_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Opcode modifier.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
+     * Writes {@code opc_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #opc_mod(MemorySegment, long)}.
      */
     public static void opc_mod$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opc_mod", 8, v);
@@ -236,30 +168,21 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code opc_mod} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Opcode modifier.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
+     * Same as {@link #opc_mod$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void opc_mod$setUnchecked(MemorySegment s, int v) {
         opc_mod$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code opc_mod} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Opcode modifier.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
+     * Writes {@code opc_mod} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #opc_mod(MemorySegment, long)}.
      */
     public static void opc_mod$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset, (byte) v);
     }
 
     /**
-     * Reads {@code wqe_index} of the structure at offset 0 of {@code s}.
-     *
-     * <p>WQE counter of this WQE, in 64-byte units.
-     * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
+     * Same as {@link #wqe_index(MemorySegment, long)} with {@code offset} 0.
      */
     public static int wqe_index(MemorySegment s) {
         return wqe_index(s, 0L);
@@ -276,20 +199,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code wqe_index} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>WQE counter of this WQE, in 64-byte units.
-     * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
+     * Same as {@link #wqe_index$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void wqe_index$set(MemorySegment s, int v) {
         wqe_index$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code wqe_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>WQE counter of this WQE, in 64-byte units.
-     * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
+     * Writes {@code wqe_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #wqe_index(MemorySegment, long)}.
      */
     public static void wqe_index$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "wqe_index", 16, v);
@@ -297,31 +214,21 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code wqe_index} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>WQE counter of this WQE, in 64-byte units.
-     * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
+     * Same as {@link #wqe_index$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void wqe_index$setUnchecked(MemorySegment s, int v) {
         wqe_index$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code wqe_index} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>WQE counter of this WQE, in 64-byte units.
-     * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
+     * Writes {@code wqe_index} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #wqe_index(MemorySegment, long)}.
      */
     public static void wqe_index$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 1L, (short) v);
     }
 
     /**
-     * Reads {@code opcode} of the structure at offset 0 of {@code s}.
-     *
-     * <p>What the WQE does.
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+     * Same as {@link #opcode(MemorySegment, long)} with {@code offset} 0.
      */
     public static int opcode(MemorySegment s) {
         return opcode(s, 0L);
@@ -339,44 +246,28 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value.
-     *
-     * <p>What the WQE does.
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+     * Same as {@link #opcode$enum(MemorySegment, long)} with {@code offset} 0.
      */
     public static SendWqeOpcode opcode$enum(MemorySegment s) {
         return opcode$enum(s, 0L);
     }
 
     /**
-     * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value.
-     *
-     * <p>What the WQE does.
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+     * Reads {@code opcode} as a {@link SendWqeOpcode}; null when no constant has the value. See {@link #opcode(MemorySegment, long)}.
      */
     public static SendWqeOpcode opcode$enum(MemorySegment s, long offset) {
         return SendWqeOpcode.of(Integer.toUnsignedLong(opcode(s, offset)));
     }
 
     /**
-     * Writes {@code opcode} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>What the WQE does.
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+     * Same as {@link #opcode$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void opcode$set(MemorySegment s, int v) {
         opcode$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>What the WQE does.
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opcode", 8, v);
@@ -384,54 +275,35 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code opcode} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>What the WQE does.
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+     * Same as {@link #opcode$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void opcode$setUnchecked(MemorySegment s, int v) {
         opcode$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>What the WQE does.
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 3L, (byte) v);
     }
 
     /**
-     * Writes constant {@code v} into {@code opcode} of the structure at offset 0 of {@code s}.
-     *
-     * <p>What the WQE does.
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+     * Same as {@link #opcode$set(MemorySegment, long, SendWqeOpcode)} with {@code offset} 0.
      */
     public static void opcode$set(MemorySegment s, SendWqeOpcode v) {
         opcode$set(s, 0L, v);
     }
 
     /**
-     * Writes constant {@code v} into {@code opcode} of the structure at byte {@code offset} of {@code s}.
-     *
-     * <p>What the WQE does.
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+     * Writes constant {@code v} into {@code opcode} of the structure at byte {@code offset} of {@code s}. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$set(MemorySegment s, long offset, SendWqeOpcode v) {
         opcode$setUnchecked(s, offset, (int) v.value);
     }
 
     /**
-     * Reads {@code qpn} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Send queue (or QP) number.
-     * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
+     * Same as {@link #qpn(MemorySegment, long)} with {@code offset} 0.
      */
     public static int qpn(MemorySegment s) {
         return qpn(s, 0L);
@@ -448,20 +320,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code qpn} of the structure at offset 0 of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Send queue (or QP) number.
-     * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
+     * Same as {@link #qpn$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void qpn$set(MemorySegment s, int v) {
         qpn$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code qpn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Send queue (or QP) number.
-     * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
+     * Writes {@code qpn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link #qpn(MemorySegment, long)}.
      */
     public static void qpn$set(MemorySegment s, long offset, int v) {
         if ((v >>> 24) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "qpn", 24, v);
@@ -469,20 +335,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code qpn} of the structure at offset 0 of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Send queue (or QP) number.
-     * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
+     * Same as {@link #qpn$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void qpn$setUnchecked(MemorySegment s, int v) {
         qpn$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code qpn} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Send queue (or QP) number.
-     * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
+     * Writes {@code qpn} of the structure at byte {@code offset} of {@code s}. Keeps only the low 24 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #qpn(MemorySegment, long)}.
      */
     public static void qpn$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 4L;
@@ -490,11 +350,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code ds} of the structure at offset 0 of {@code s}.
-     *
-     * <p>WQE size in 16-byte units.
-     * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
-     * <p>Range 1..63.
+     * Same as {@link #ds(MemorySegment, long)} with {@code offset} 0.
      */
     public static int ds(MemorySegment s) {
         return ds(s, 0L);
@@ -512,22 +368,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code ds} of the structure at offset 0 of {@code s}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>WQE size in 16-byte units.
-     * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
-     * <p>Range 1..63.
+     * Same as {@link #ds$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void ds$set(MemorySegment s, int v) {
         ds$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code ds} of the structure at byte {@code offset} of {@code s}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>WQE size in 16-byte units.
-     * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
-     * <p>Range 1..63.
+     * Writes {@code ds} of the structure at byte {@code offset} of {@code s}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value. See {@link #ds(MemorySegment, long)}.
      */
     public static void ds$set(MemorySegment s, long offset, int v) {
         if ((v >>> 6) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ds", 6, v);
@@ -535,22 +383,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code ds} of the structure at offset 0 of {@code s}. Keeps only the low 6 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>WQE size in 16-byte units.
-     * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
-     * <p>Range 1..63.
+     * Same as {@link #ds$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void ds$setUnchecked(MemorySegment s, int v) {
         ds$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code ds} of the structure at byte {@code offset} of {@code s}. Keeps only the low 6 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>WQE size in 16-byte units.
-     * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
-     * <p>Range 1..63.
+     * Writes {@code ds} of the structure at byte {@code offset} of {@code s}. Keeps only the low 6 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #ds(MemorySegment, long)}.
      */
     public static void ds$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 7L;
@@ -559,9 +399,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code signature} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
+     * Same as {@link #signature(MemorySegment, long)} with {@code offset} 0.
      */
     public static int signature(MemorySegment s) {
         return signature(s, 0L);
@@ -577,18 +415,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code signature} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
+     * Same as {@link #signature$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void signature$set(MemorySegment s, int v) {
         signature$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code signature} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
+     * Writes {@code signature} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #signature(MemorySegment, long)}.
      */
     public static void signature$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "signature", 8, v);
@@ -596,28 +430,21 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code signature} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
+     * Same as {@link #signature$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void signature$setUnchecked(MemorySegment s, int v) {
         signature$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code signature} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
+     * Writes {@code signature} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #signature(MemorySegment, long)}.
      */
     public static void signature$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 8L, (byte) v);
     }
 
     /**
-     * Reads {@code fm} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Fence mode.
-     * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
+     * Same as {@link #fm(MemorySegment, long)} with {@code offset} 0.
      */
     public static int fm(MemorySegment s) {
         return fm(s, 0L);
@@ -634,20 +461,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code fm} of the structure at offset 0 of {@code s}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Fence mode.
-     * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
+     * Same as {@link #fm$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void fm$set(MemorySegment s, int v) {
         fm$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code fm} of the structure at byte {@code offset} of {@code s}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Fence mode.
-     * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
+     * Writes {@code fm} of the structure at byte {@code offset} of {@code s}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value. See {@link #fm(MemorySegment, long)}.
      */
     public static void fm$set(MemorySegment s, long offset, int v) {
         if ((v >>> 3) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "fm", 3, v);
@@ -655,20 +476,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code fm} of the structure at offset 0 of {@code s}. Keeps only the low 3 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Fence mode.
-     * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
+     * Same as {@link #fm$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void fm$setUnchecked(MemorySegment s, int v) {
         fm$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code fm} of the structure at byte {@code offset} of {@code s}. Keeps only the low 3 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Fence mode.
-     * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
+     * Writes {@code fm} of the structure at byte {@code offset} of {@code s}. Keeps only the low 3 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #fm(MemorySegment, long)}.
      */
     public static void fm$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 11L;
@@ -677,11 +492,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code ce} of the structure at offset 0 of {@code s}.
-     *
-     * <p>When to write a CQE.
-     * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+     * Same as {@link #ce(MemorySegment, long)} with {@code offset} 0.
      */
     public static int ce(MemorySegment s) {
         return ce(s, 0L);
@@ -699,44 +510,28 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code ce} as a {@link CompletionMode}; null when no constant has the value.
-     *
-     * <p>When to write a CQE.
-     * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+     * Same as {@link #ce$enum(MemorySegment, long)} with {@code offset} 0.
      */
     public static CompletionMode ce$enum(MemorySegment s) {
         return ce$enum(s, 0L);
     }
 
     /**
-     * Reads {@code ce} as a {@link CompletionMode}; null when no constant has the value.
-     *
-     * <p>When to write a CQE.
-     * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+     * Reads {@code ce} as a {@link CompletionMode}; null when no constant has the value. See {@link #ce(MemorySegment, long)}.
      */
     public static CompletionMode ce$enum(MemorySegment s, long offset) {
         return CompletionMode.of(Integer.toUnsignedLong(ce(s, offset)));
     }
 
     /**
-     * Writes {@code ce} of the structure at offset 0 of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>When to write a CQE.
-     * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+     * Same as {@link #ce$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void ce$set(MemorySegment s, int v) {
         ce$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code ce} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>When to write a CQE.
-     * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+     * Writes {@code ce} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value. See {@link #ce(MemorySegment, long)}.
      */
     public static void ce$set(MemorySegment s, long offset, int v) {
         if ((v >>> 2) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ce", 2, v);
@@ -744,22 +539,14 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code ce} of the structure at offset 0 of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>When to write a CQE.
-     * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+     * Same as {@link #ce$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void ce$setUnchecked(MemorySegment s, int v) {
         ce$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code ce} of the structure at byte {@code offset} of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>When to write a CQE.
-     * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+     * Writes {@code ce} of the structure at byte {@code offset} of {@code s}. Keeps only the low 2 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #ce(MemorySegment, long)}.
      */
     public static void ce$setUnchecked(MemorySegment s, long offset, int v) {
         long o = offset + 11L;
@@ -768,32 +555,21 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes constant {@code v} into {@code ce} of the structure at offset 0 of {@code s}.
-     *
-     * <p>When to write a CQE.
-     * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+     * Same as {@link #ce$set(MemorySegment, long, CompletionMode)} with {@code offset} 0.
      */
     public static void ce$set(MemorySegment s, CompletionMode v) {
         ce$set(s, 0L, v);
     }
 
     /**
-     * Writes constant {@code v} into {@code ce} of the structure at byte {@code offset} of {@code s}.
-     *
-     * <p>When to write a CQE.
-     * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
-     * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+     * Writes constant {@code v} into {@code ce} of the structure at byte {@code offset} of {@code s}. See {@link #ce(MemorySegment, long)}.
      */
     public static void ce$set(MemorySegment s, long offset, CompletionMode v) {
         ce$setUnchecked(s, offset, (int) v.value);
     }
 
     /**
-     * Reads {@code se} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Solicited event.
-     * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
+     * Same as {@link #se(MemorySegment, long)} with {@code offset} 0.
      */
     public static boolean se(MemorySegment s) {
         return se(s, 0L);
@@ -810,40 +586,28 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code se} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Solicited event.
-     * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
+     * Same as {@link #se$set(MemorySegment, long, boolean)} with {@code offset} 0.
      */
     public static void se$set(MemorySegment s, boolean v) {
         se$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code se} of the structure at byte {@code offset} of {@code s}.
-     *
-     * <p>Solicited event.
-     * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
+     * Writes {@code se} of the structure at byte {@code offset} of {@code s}. See {@link #se(MemorySegment, long)}.
      */
     public static void se$set(MemorySegment s, long offset, boolean v) {
         se$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code se} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Solicited event.
-     * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
+     * Same as {@link #se$setUnchecked(MemorySegment, long, boolean)} with {@code offset} 0.
      */
     public static void se$setUnchecked(MemorySegment s, boolean v) {
         se$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code se} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Solicited event.
-     * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
+     * Writes {@code se} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #se(MemorySegment, long)}.
      */
     public static void se$setUnchecked(MemorySegment s, long offset, boolean v) {
         long o = offset + 11L;
@@ -852,10 +616,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Reads {@code imm} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Immediate data / invalidation key.
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
+     * Same as {@link #imm(MemorySegment, long)} with {@code offset} 0.
      */
     public static int imm(MemorySegment s) {
         return imm(s, 0L);
@@ -872,40 +633,28 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code imm} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>Immediate data / invalidation key.
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
+     * Same as {@link #imm$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void imm$set(MemorySegment s, int v) {
         imm$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code imm} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>Immediate data / invalidation key.
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
+     * Writes {@code imm} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). See {@link #imm(MemorySegment, long)}.
      */
     public static void imm$set(MemorySegment s, long offset, int v) {
         imm$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code imm} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Immediate data / invalidation key.
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
+     * Same as {@link #imm$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void imm$setUnchecked(MemorySegment s, int v) {
         imm$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code imm} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Immediate data / invalidation key.
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
+     * Writes {@code imm} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #imm(MemorySegment, long)}.
      */
     public static void imm$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_INT, offset + 12L, v);
@@ -926,7 +675,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Zeroes the 16 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -944,7 +693,7 @@ public final class WqeCtrlSeg {
      * violates, one readable message each; empty when valid. Assumes every capability is present.
      */
     public static List<String> validate(MemorySegment s) {
-        return LAYOUT.validate(s, 0L, c -> true);
+        return Meta.LAYOUT.validate(s, 0L, c -> true);
     }
 
     /**
@@ -952,7 +701,7 @@ public final class WqeCtrlSeg {
      * (named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.
      */
     public static List<String> validate(MemorySegment s, Predicate<String> capabilities) {
-        return LAYOUT.validate(s, 0L, capabilities);
+        return Meta.LAYOUT.validate(s, 0L, capabilities);
     }
 
     /**
@@ -960,11 +709,11 @@ public final class WqeCtrlSeg {
      * position, name, hex value and enum name; non-zero reserved bits flagged with {@code !!}.
      */
     public static String dump(MemorySegment s) {
-        return LAYOUT.dump(s, 0L);
+        return Meta.LAYOUT.dump(s, 0L);
     }
 
     /**
-     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
         return new Writer(s, 0L);
@@ -1004,10 +753,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code opc_mod}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Opcode modifier.
-         * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
+         * Sets {@code opc_mod}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#opc_mod(MemorySegment, long)}.
          */
         public Writer opc_mod(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opc_mod", 8, v);
@@ -1016,10 +762,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code wqe_index}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>WQE counter of this WQE, in 64-byte units.
-         * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
+         * Sets {@code wqe_index}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#wqe_index(MemorySegment, long)}.
          */
         public Writer wqe_index(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "wqe_index", 16, v);
@@ -1028,11 +771,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code opcode}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>What the WQE does.
-         * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
-         * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+         * Sets {@code opcode}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#opcode(MemorySegment, long)}.
          */
         public Writer opcode(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opcode", 8, v);
@@ -1041,21 +780,14 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code opcode} to constant {@code v}.
-         *
-         * <p>What the WQE does.
-         * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:19.
-         * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
+         * Sets {@code opcode} to constant {@code v}. See {@link WqeCtrlSeg#opcode(MemorySegment, long)}.
          */
         public Writer opcode(SendWqeOpcode v) {
             return opcode((int) v.value);
         }
 
         /**
-         * Sets {@code qpn}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Send queue (or QP) number.
-         * <p>PRM: {@code dword 0x04 [31:8]}, 24 bits; spec wqe.prm:20.
+         * Sets {@code qpn}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#qpn(MemorySegment, long)}.
          */
         public Writer qpn(int v) {
             if ((v >>> 24) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "qpn", 24, v);
@@ -1064,11 +796,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code ds}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>WQE size in 16-byte units.
-         * <p>PRM: {@code dword 0x04 [5:0]}, 6 bits; spec wqe.prm:22.
-         * <p>Range 1..63.
+         * Sets {@code ds}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#ds(MemorySegment, long)}.
          */
         public Writer ds(int v) {
             if ((v >>> 6) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ds", 6, v);
@@ -1077,9 +805,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code signature}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
+         * Sets {@code signature}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#signature(MemorySegment, long)}.
          */
         public Writer signature(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "signature", 8, v);
@@ -1088,10 +814,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code fm}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Fence mode.
-         * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
+         * Sets {@code fm}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#fm(MemorySegment, long)}.
          */
         public Writer fm(int v) {
             if ((v >>> 3) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "fm", 3, v);
@@ -1100,11 +823,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code ce}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>When to write a CQE.
-         * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
-         * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+         * Sets {@code ce}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#ce(MemorySegment, long)}.
          */
         public Writer ce(int v) {
             if ((v >>> 2) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ce", 2, v);
@@ -1113,21 +832,14 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code ce} to constant {@code v}.
-         *
-         * <p>When to write a CQE.
-         * <p>PRM: {@code dword 0x08 [3:2]}, 2 bits; spec wqe.prm:27.
-         * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
+         * Sets {@code ce} to constant {@code v}. See {@link WqeCtrlSeg#ce(MemorySegment, long)}.
          */
         public Writer ce(CompletionMode v) {
             return ce((int) v.value);
         }
 
         /**
-         * Sets {@code se}.
-         *
-         * <p>Solicited event.
-         * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
+         * Sets {@code se}. See {@link WqeCtrlSeg#se(MemorySegment, long)}.
          */
         public Writer se(boolean v) {
             d2 = v ? d2 | 0x2 : d2 & 0xfffffffd;
@@ -1135,10 +847,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code imm}.
-         *
-         * <p>Immediate data / invalidation key.
-         * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:29.
+         * Sets {@code imm}. See {@link WqeCtrlSeg#imm(MemorySegment, long)}.
          */
         public Writer imm(int v) {
             d3 = v;
@@ -1153,5 +862,71 @@ public final class WqeCtrlSeg {
             q.set(PrmLayout.BE_LONG, 0L, ((long) d0 << 32) | (d1 & 0xffffffffL));
             q.set(PrmLayout.BE_LONG, 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
         }
+    }
+
+    private static final class Meta {
+        static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
+                "mlx5.wqe_ctrl_seg", false, 16L, ByteOrder.BIG_ENDIAN,
+                List.of(
+                    new PrmLayout.Field("opc_mod", PrmLayout.Kind.BITS, 0L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Opcode modifier", "", "dword 0x00 [31:24]", "wqe.prm:17"),
+                    new PrmLayout.Field("wqe_index", PrmLayout.Kind.BITS, 8L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "WQE counter of this WQE, in 64-byte units", "", "dword 0x00 [23:8]", "wqe.prm:18"),
+                    new PrmLayout.Field("opcode", PrmLayout.Kind.BITS, 24L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
+                            "mlx5.send_wqe_opcode", "", SendWqeOpcode::nameOf, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "What the WQE does", "", "dword 0x00 [7:0]", "wqe.prm:19"),
+                    new PrmLayout.Field("qpn", PrmLayout.Kind.BITS, 32L, 24L, 24L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Send queue (or QP) number", "", "dword 0x04 [31:8]", "wqe.prm:20"),
+                    new PrmLayout.Field("reserved_at_38", PrmLayout.Kind.BITS, 56L, 2L, 2L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x04 [7:6]", "wqe.prm:21"),
+                    new PrmLayout.Field("ds", PrmLayout.Kind.BITS, 58L, 6L, 6L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, new PrmLayout.Constraints(OptionalLong.of(0x1L), OptionalLong.of(0x3fL), false, false, false), "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "WQE size in 16-byte units", "", "dword 0x04 [5:0]", "wqe.prm:22"),
+                    new PrmLayout.Field("signature", PrmLayout.Kind.BITS, 64L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x08 [31:24]", "wqe.prm:23"),
+                    new PrmLayout.Field("reserved_at_48", PrmLayout.Kind.BITS, 72L, 16L, 16L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x08 [23:8]", "wqe.prm:24"),
+                    new PrmLayout.Field("fm", PrmLayout.Kind.BITS, 88L, 3L, 3L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Fence mode", "", "dword 0x08 [7:5]", "wqe.prm:25"),
+                    new PrmLayout.Field("reserved_at_5b", PrmLayout.Kind.BITS, 91L, 1L, 1L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x08 [4]", "wqe.prm:26"),
+                    new PrmLayout.Field("ce", PrmLayout.Kind.BITS, 92L, 2L, 2L, 1, false, false, PrmLayout.Access.RW,
+                            "mlx5.completion_mode", "", CompletionMode::nameOf, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "When to write a CQE", "", "dword 0x08 [3:2]", "wqe.prm:27"),
+                    new PrmLayout.Field("se", PrmLayout.Kind.BITS, 94L, 1L, 1L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Solicited event", "", "dword 0x08 [1]", "wqe.prm:28"),
+                    new PrmLayout.Field("reserved_at_5f", PrmLayout.Kind.BITS, 95L, 1L, 1L, 1, false, true, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.MBZ, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x08 [0]", "wqe.prm:28"),
+                    new PrmLayout.Field("imm", PrmLayout.Kind.BITS, 96L, 32L, 32L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Immediate data / invalidation key", "", "dword 0x0c [31:0]", "wqe.prm:29")),
+                List.of(
+                    new PrmLayout.Rule("ds_not_zero", "(ds != 0)", "a WQE holds at least its control segment (ds >= 1)", "wqe.prm:30", WqeCtrlSeg::rule_ds_not_zero$holds),
+                    new PrmLayout.Rule("low_bit_clear", "(reserved_at_5f == 0)", "a rule may read reserved space (test rule)", "wqe.prm:31", WqeCtrlSeg::rule_low_bit_clear$holds)),
+                "Control segment: the first 16 bytes of every send WQE", "", "wqe.prm:16");
     }
 }

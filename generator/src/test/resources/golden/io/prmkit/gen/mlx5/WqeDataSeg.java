@@ -53,35 +53,19 @@ public final class WqeDataSeg {
      */
     public static final long addr$BIT_WIDTH = 64L;
 
-    /**
-     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
-     */
-    public static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
-            "mlx5.wqe_data_seg", false, 16L, ByteOrder.BIG_ENDIAN,
-            List.of(
-                new PrmLayout.Field("byte_count", PrmLayout.Kind.BITS, 0L, 32L, 32L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Bytes to send from this buffer", "", "dword 0x00 [31:0]", "wqe.prm:40"),
-                new PrmLayout.Field("lkey", PrmLayout.Kind.BITS, 32L, 32L, 32L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Local key of the memory region", "", "dword 0x04 [31:0]", "wqe.prm:41"),
-                new PrmLayout.Field("addr", PrmLayout.Kind.BITS, 64L, 64L, 64L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Buffer address", "", "bytes 0x08..0x0f", "wqe.prm:42")),
-            List.of(),
-            "Data (pointer) segment", "", "wqe.prm:39");
-
     private WqeDataSeg() {
     }
 
     /**
-     * Reads {@code byte_count} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Bytes to send from this buffer.
-     * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
+     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on
+     * first use (the accessors never need it).
+     */
+    public static PrmLayout.Struct layout() {
+        return Meta.LAYOUT;
+    }
+
+    /**
+     * Same as {@link #byte_count(MemorySegment, long)} with {@code offset} 0.
      */
     public static int byte_count(MemorySegment s) {
         return byte_count(s, 0L);
@@ -98,50 +82,35 @@ public final class WqeDataSeg {
     }
 
     /**
-     * Writes {@code byte_count} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>Bytes to send from this buffer.
-     * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
+     * Same as {@link #byte_count$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void byte_count$set(MemorySegment s, int v) {
         byte_count$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code byte_count} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>Bytes to send from this buffer.
-     * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
+     * Writes {@code byte_count} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). See {@link #byte_count(MemorySegment, long)}.
      */
     public static void byte_count$set(MemorySegment s, long offset, int v) {
         byte_count$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code byte_count} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Bytes to send from this buffer.
-     * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
+     * Same as {@link #byte_count$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void byte_count$setUnchecked(MemorySegment s, int v) {
         byte_count$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code byte_count} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Bytes to send from this buffer.
-     * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
+     * Writes {@code byte_count} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #byte_count(MemorySegment, long)}.
      */
     public static void byte_count$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_INT, offset, v);
     }
 
     /**
-     * Reads {@code lkey} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Local key of the memory region.
-     * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
+     * Same as {@link #lkey(MemorySegment, long)} with {@code offset} 0.
      */
     public static int lkey(MemorySegment s) {
         return lkey(s, 0L);
@@ -158,50 +127,35 @@ public final class WqeDataSeg {
     }
 
     /**
-     * Writes {@code lkey} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>Local key of the memory region.
-     * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
+     * Same as {@link #lkey$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void lkey$set(MemorySegment s, int v) {
         lkey$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code lkey} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>Local key of the memory region.
-     * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
+     * Writes {@code lkey} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). See {@link #lkey(MemorySegment, long)}.
      */
     public static void lkey$set(MemorySegment s, long offset, int v) {
         lkey$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code lkey} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Local key of the memory region.
-     * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
+     * Same as {@link #lkey$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void lkey$setUnchecked(MemorySegment s, int v) {
         lkey$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code lkey} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Local key of the memory region.
-     * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
+     * Writes {@code lkey} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #lkey(MemorySegment, long)}.
      */
     public static void lkey$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_INT, offset + 4L, v);
     }
 
     /**
-     * Reads {@code addr} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Buffer address.
-     * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
+     * Same as {@link #addr(MemorySegment, long)} with {@code offset} 0.
      */
     public static long addr(MemorySegment s) {
         return addr(s, 0L);
@@ -218,47 +172,35 @@ public final class WqeDataSeg {
     }
 
     /**
-     * Writes {@code addr} of the structure at offset 0 of {@code s}. Every value fits (a 64-bit field takes the raw bits).
-     *
-     * <p>Buffer address.
-     * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
+     * Same as {@link #addr$set(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static void addr$set(MemorySegment s, long v) {
         addr$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code addr} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits).
-     *
-     * <p>Buffer address.
-     * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
+     * Writes {@code addr} of the structure at byte {@code offset} of {@code s}. Every value fits (a 64-bit field takes the raw bits). See {@link #addr(MemorySegment, long)}.
      */
     public static void addr$set(MemorySegment s, long offset, long v) {
         addr$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code addr} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Buffer address.
-     * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
+     * Same as {@link #addr$setUnchecked(MemorySegment, long, long)} with {@code offset} 0.
      */
     public static void addr$setUnchecked(MemorySegment s, long v) {
         addr$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code addr} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Buffer address.
-     * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
+     * Writes {@code addr} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #addr(MemorySegment, long)}.
      */
     public static void addr$setUnchecked(MemorySegment s, long offset, long v) {
         s.set(PrmLayout.BE_LONG, offset + 8L, v);
     }
 
     /**
-     * Zeroes the 16 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -276,7 +218,7 @@ public final class WqeDataSeg {
      * violates, one readable message each; empty when valid. Assumes every capability is present.
      */
     public static List<String> validate(MemorySegment s) {
-        return LAYOUT.validate(s, 0L, c -> true);
+        return Meta.LAYOUT.validate(s, 0L, c -> true);
     }
 
     /**
@@ -284,7 +226,7 @@ public final class WqeDataSeg {
      * (named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.
      */
     public static List<String> validate(MemorySegment s, Predicate<String> capabilities) {
-        return LAYOUT.validate(s, 0L, capabilities);
+        return Meta.LAYOUT.validate(s, 0L, capabilities);
     }
 
     /**
@@ -292,11 +234,11 @@ public final class WqeDataSeg {
      * position, name, hex value and enum name; non-zero reserved bits flagged with {@code !!}.
      */
     public static String dump(MemorySegment s) {
-        return LAYOUT.dump(s, 0L);
+        return Meta.LAYOUT.dump(s, 0L);
     }
 
     /**
-     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
         return new Writer(s, 0L);
@@ -336,10 +278,7 @@ public final class WqeDataSeg {
         }
 
         /**
-         * Sets {@code byte_count}.
-         *
-         * <p>Bytes to send from this buffer.
-         * <p>PRM: {@code dword 0x00 [31:0]}, 32 bits; spec wqe.prm:40.
+         * Sets {@code byte_count}. See {@link WqeDataSeg#byte_count(MemorySegment, long)}.
          */
         public Writer byte_count(int v) {
             d0 = v;
@@ -347,10 +286,7 @@ public final class WqeDataSeg {
         }
 
         /**
-         * Sets {@code lkey}.
-         *
-         * <p>Local key of the memory region.
-         * <p>PRM: {@code dword 0x04 [31:0]}, 32 bits; spec wqe.prm:41.
+         * Sets {@code lkey}. See {@link WqeDataSeg#lkey(MemorySegment, long)}.
          */
         public Writer lkey(int v) {
             d1 = v;
@@ -358,10 +294,7 @@ public final class WqeDataSeg {
         }
 
         /**
-         * Sets {@code addr}.
-         *
-         * <p>Buffer address.
-         * <p>PRM: {@code bytes 0x08..0x0f}, 64 bits; spec wqe.prm:42.
+         * Sets {@code addr}. See {@link WqeDataSeg#addr(MemorySegment, long)}.
          */
         public Writer addr(long v) {
             long x = v;
@@ -378,5 +311,25 @@ public final class WqeDataSeg {
             q.set(PrmLayout.BE_LONG, 0L, ((long) d0 << 32) | (d1 & 0xffffffffL));
             q.set(PrmLayout.BE_LONG, 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
         }
+    }
+
+    private static final class Meta {
+        static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
+                "mlx5.wqe_data_seg", false, 16L, ByteOrder.BIG_ENDIAN,
+                List.of(
+                    new PrmLayout.Field("byte_count", PrmLayout.Kind.BITS, 0L, 32L, 32L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Bytes to send from this buffer", "", "dword 0x00 [31:0]", "wqe.prm:40"),
+                    new PrmLayout.Field("lkey", PrmLayout.Kind.BITS, 32L, 32L, 32L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Local key of the memory region", "", "dword 0x04 [31:0]", "wqe.prm:41"),
+                    new PrmLayout.Field("addr", PrmLayout.Kind.BITS, 64L, 64L, 64L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Buffer address", "", "bytes 0x08..0x0f", "wqe.prm:42")),
+                List.of(),
+                "Data (pointer) segment", "", "wqe.prm:39");
     }
 }

@@ -164,76 +164,19 @@ public final class WqeEthSeg {
      */
     public static final long trailer$BIT_WIDTH = 32L;
 
-    /**
-     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules.
-     */
-    public static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
-            "mlx5.wqe_eth_seg", false, 16L, ByteOrder.BIG_ENDIAN,
-            List.of(
-                new PrmLayout.Field("swp_outer_l4_offset", PrmLayout.Kind.BITS, 0L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "cmd_hca_cap.swp", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Outer L4 offset in 2-byte units", "", "dword 0x00 [31:24]", "wqe.prm:60"),
-                new PrmLayout.Field("swp_outer_l3_offset", PrmLayout.Kind.BITS, 8L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "cmd_hca_cap.swp", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x00 [23:16]", "wqe.prm:61"),
-                new PrmLayout.Field("swp_inner_l4_offset", PrmLayout.Kind.BITS, 16L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "cmd_hca_cap.swp", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x00 [15:8]", "wqe.prm:62"),
-                new PrmLayout.Field("swp_inner_l3_offset", PrmLayout.Kind.BITS, 24L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "cmd_hca_cap.swp", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x00 [7:0]", "wqe.prm:63"),
-                new PrmLayout.Field("cs_flags", PrmLayout.Kind.BITS, 32L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
-                        "", "mlx5.cs_flags", CsFlags::describe, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "Checksum offloads", "", "dword 0x04 [31:24]", "wqe.prm:64"),
-                new PrmLayout.Field("swp_flags", PrmLayout.Kind.BITS, 40L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x04 [23:16]", "wqe.prm:65"),
-                new PrmLayout.Field("mss", PrmLayout.Kind.BITS, 48L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "TSO segment size; 0 unless LSO", "", "dword 0x04 [15:0]", "wqe.prm:66"),
-                new PrmLayout.Field("flow_table_metadata", PrmLayout.Kind.BITS, 64L, 32L, 32L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.empty(), Optional.empty(), "",
-                        "", "", "dword 0x08 [31:0]", "wqe.prm:67"),
-                new PrmLayout.Field("inline_hdr_sz", PrmLayout.Kind.BITS, 96L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, new PrmLayout.Constraints(OptionalLong.of(0x0L), OptionalLong.of(0x3ffL), false, false, false), "", "",
-                        Optional.of(new PrmLayout.Variant("union_at_60", "inline_hdr", "", OptionalLong.empty())), Optional.empty(), "",
-                        "Bytes of packet headers inlined here", "", "dword 0x0c [31:16]", "wqe.prm:70"),
-                new PrmLayout.Field("inline_hdr_start", PrmLayout.Kind.BYTES, 112L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.of(new PrmLayout.Variant("union_at_60", "inline_hdr", "", OptionalLong.empty())), Optional.empty(), "",
-                        "First two inlined header bytes", "", "bytes 0x0e..0x0f", "wqe.prm:71"),
-                new PrmLayout.Field("insert_type", PrmLayout.Kind.BITS, 96L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.of(new PrmLayout.Variant("union_at_60", "insert", "", OptionalLong.empty())), Optional.empty(), "",
-                        "", "", "dword 0x0c [31:16]", "wqe.prm:74"),
-                new PrmLayout.Field("vlan_tci", PrmLayout.Kind.BITS, 112L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.of(new PrmLayout.Variant("union_at_60", "insert", "", OptionalLong.empty())), Optional.empty(), "",
-                        "VLAN tag to insert", "", "dword 0x0c [15:0]", "wqe.prm:75"),
-                new PrmLayout.Field("trailer", PrmLayout.Kind.BITS, 96L, 32L, 32L, 1, false, false, PrmLayout.Access.RW,
-                        "", "", null, PrmLayout.Constraints.NONE, "", "",
-                        Optional.of(new PrmLayout.Variant("union_at_60", "trailer", "", OptionalLong.empty())), Optional.empty(), "",
-                        "Trailer to insert", "", "dword 0x0c [31:0]", "wqe.prm:77")),
-            List.of(),
-            "Ethernet segment", "", "wqe.prm:59");
-
     private WqeEthSeg() {
     }
 
     /**
-     * Reads {@code swp_outer_l4_offset} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Outer L4 offset in 2-byte units.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * This structure's layout as data: members with offsets, widths, access, enums, docs; rules. Built on
+     * first use (the accessors never need it).
+     */
+    public static PrmLayout.Struct layout() {
+        return Meta.LAYOUT;
+    }
+
+    /**
+     * Same as {@link #swp_outer_l4_offset(MemorySegment, long)} with {@code offset} 0.
      */
     public static int swp_outer_l4_offset(MemorySegment s) {
         return swp_outer_l4_offset(s, 0L);
@@ -251,22 +194,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_outer_l4_offset} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Outer L4 offset in 2-byte units.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Same as {@link #swp_outer_l4_offset$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_outer_l4_offset$set(MemorySegment s, int v) {
         swp_outer_l4_offset$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Outer L4 offset in 2-byte units.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Writes {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_outer_l4_offset(MemorySegment, long)}.
      */
     public static void swp_outer_l4_offset$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l4_offset", 8, v);
@@ -274,32 +209,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_outer_l4_offset} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Outer L4 offset in 2-byte units.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Same as {@link #swp_outer_l4_offset$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_outer_l4_offset$setUnchecked(MemorySegment s, int v) {
         swp_outer_l4_offset$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Outer L4 offset in 2-byte units.
-     * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Writes {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #swp_outer_l4_offset(MemorySegment, long)}.
      */
     public static void swp_outer_l4_offset$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset, (byte) v);
     }
 
     /**
-     * Reads {@code swp_outer_l3_offset} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Same as {@link #swp_outer_l3_offset(MemorySegment, long)} with {@code offset} 0.
      */
     public static int swp_outer_l3_offset(MemorySegment s) {
         return swp_outer_l3_offset(s, 0L);
@@ -316,20 +240,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_outer_l3_offset} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Same as {@link #swp_outer_l3_offset$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_outer_l3_offset$set(MemorySegment s, int v) {
         swp_outer_l3_offset$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Writes {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_outer_l3_offset(MemorySegment, long)}.
      */
     public static void swp_outer_l3_offset$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l3_offset", 8, v);
@@ -337,30 +255,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_outer_l3_offset} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Same as {@link #swp_outer_l3_offset$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_outer_l3_offset$setUnchecked(MemorySegment s, int v) {
         swp_outer_l3_offset$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Writes {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #swp_outer_l3_offset(MemorySegment, long)}.
      */
     public static void swp_outer_l3_offset$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 1L, (byte) v);
     }
 
     /**
-     * Reads {@code swp_inner_l4_offset} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Same as {@link #swp_inner_l4_offset(MemorySegment, long)} with {@code offset} 0.
      */
     public static int swp_inner_l4_offset(MemorySegment s) {
         return swp_inner_l4_offset(s, 0L);
@@ -377,20 +286,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_inner_l4_offset} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Same as {@link #swp_inner_l4_offset$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_inner_l4_offset$set(MemorySegment s, int v) {
         swp_inner_l4_offset$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Writes {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_inner_l4_offset(MemorySegment, long)}.
      */
     public static void swp_inner_l4_offset$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l4_offset", 8, v);
@@ -398,30 +301,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_inner_l4_offset} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Same as {@link #swp_inner_l4_offset$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_inner_l4_offset$setUnchecked(MemorySegment s, int v) {
         swp_inner_l4_offset$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Writes {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #swp_inner_l4_offset(MemorySegment, long)}.
      */
     public static void swp_inner_l4_offset$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 2L, (byte) v);
     }
 
     /**
-     * Reads {@code swp_inner_l3_offset} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Same as {@link #swp_inner_l3_offset(MemorySegment, long)} with {@code offset} 0.
      */
     public static int swp_inner_l3_offset(MemorySegment s) {
         return swp_inner_l3_offset(s, 0L);
@@ -438,20 +332,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_inner_l3_offset} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Same as {@link #swp_inner_l3_offset$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_inner_l3_offset$set(MemorySegment s, int v) {
         swp_inner_l3_offset$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Writes {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_inner_l3_offset(MemorySegment, long)}.
      */
     public static void swp_inner_l3_offset$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l3_offset", 8, v);
@@ -459,31 +347,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_inner_l3_offset} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Same as {@link #swp_inner_l3_offset$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_inner_l3_offset$setUnchecked(MemorySegment s, int v) {
         swp_inner_l3_offset$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
-     * <p>Needs capability {@code cmd_hca_cap.swp}.
+     * Writes {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #swp_inner_l3_offset(MemorySegment, long)}.
      */
     public static void swp_inner_l3_offset$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 3L, (byte) v);
     }
 
     /**
-     * Reads {@code cs_flags} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Checksum offloads.
-     * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
-     * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
+     * Same as {@link #cs_flags(MemorySegment, long)} with {@code offset} 0.
      */
     public static int cs_flags(MemorySegment s) {
         return cs_flags(s, 0L);
@@ -501,22 +379,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code cs_flags} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Checksum offloads.
-     * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
-     * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
+     * Same as {@link #cs_flags$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cs_flags$set(MemorySegment s, int v) {
         cs_flags$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code cs_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Checksum offloads.
-     * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
-     * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
+     * Writes {@code cs_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #cs_flags(MemorySegment, long)}.
      */
     public static void cs_flags$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "cs_flags", 8, v);
@@ -524,31 +394,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code cs_flags} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Checksum offloads.
-     * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
-     * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
+     * Same as {@link #cs_flags$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void cs_flags$setUnchecked(MemorySegment s, int v) {
         cs_flags$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code cs_flags} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Checksum offloads.
-     * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
-     * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
+     * Writes {@code cs_flags} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #cs_flags(MemorySegment, long)}.
      */
     public static void cs_flags$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 4L, (byte) v);
     }
 
     /**
-     * Reads {@code swp_flags} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
+     * Same as {@link #swp_flags(MemorySegment, long)} with {@code offset} 0.
      */
     public static int swp_flags(MemorySegment s) {
         return swp_flags(s, 0L);
@@ -564,18 +424,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_flags} of the structure at offset 0 of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
+     * Same as {@link #swp_flags$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_flags$set(MemorySegment s, int v) {
         swp_flags$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
+     * Writes {@code swp_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_flags(MemorySegment, long)}.
      */
     public static void swp_flags$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_flags", 8, v);
@@ -583,28 +439,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_flags} of the structure at offset 0 of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
+     * Same as {@link #swp_flags$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void swp_flags$setUnchecked(MemorySegment s, int v) {
         swp_flags$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code swp_flags} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
+     * Writes {@code swp_flags} of the structure at byte {@code offset} of {@code s}. Keeps only the low 8 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #swp_flags(MemorySegment, long)}.
      */
     public static void swp_flags$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BYTE, offset + 5L, (byte) v);
     }
 
     /**
-     * Reads {@code mss} of the structure at offset 0 of {@code s}.
-     *
-     * <p>TSO segment size; 0 unless LSO.
-     * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
+     * Same as {@link #mss(MemorySegment, long)} with {@code offset} 0.
      */
     public static int mss(MemorySegment s) {
         return mss(s, 0L);
@@ -621,20 +470,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code mss} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>TSO segment size; 0 unless LSO.
-     * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
+     * Same as {@link #mss$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void mss$set(MemorySegment s, int v) {
         mss$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code mss} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>TSO segment size; 0 unless LSO.
-     * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
+     * Writes {@code mss} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #mss(MemorySegment, long)}.
      */
     public static void mss$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "mss", 16, v);
@@ -642,29 +485,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code mss} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>TSO segment size; 0 unless LSO.
-     * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
+     * Same as {@link #mss$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void mss$setUnchecked(MemorySegment s, int v) {
         mss$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code mss} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>TSO segment size; 0 unless LSO.
-     * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
+     * Writes {@code mss} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #mss(MemorySegment, long)}.
      */
     public static void mss$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 6L, (short) v);
     }
 
     /**
-     * Reads {@code flow_table_metadata} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
+     * Same as {@link #flow_table_metadata(MemorySegment, long)} with {@code offset} 0.
      */
     public static int flow_table_metadata(MemorySegment s) {
         return flow_table_metadata(s, 0L);
@@ -680,47 +515,35 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code flow_table_metadata} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
+     * Same as {@link #flow_table_metadata$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void flow_table_metadata$set(MemorySegment s, int v) {
         flow_table_metadata$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code flow_table_metadata} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
+     * Writes {@code flow_table_metadata} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). See {@link #flow_table_metadata(MemorySegment, long)}.
      */
     public static void flow_table_metadata$set(MemorySegment s, long offset, int v) {
         flow_table_metadata$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code flow_table_metadata} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
+     * Same as {@link #flow_table_metadata$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void flow_table_metadata$setUnchecked(MemorySegment s, int v) {
         flow_table_metadata$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code flow_table_metadata} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
+     * Writes {@code flow_table_metadata} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #flow_table_metadata(MemorySegment, long)}.
      */
     public static void flow_table_metadata$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_INT, offset + 8L, v);
     }
 
     /**
-     * Reads {@code inline_hdr_sz} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Bytes of packet headers inlined here.
-     * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
-     * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
+     * Same as {@link #inline_hdr_sz(MemorySegment, long)} with {@code offset} 0.
      */
     public static int inline_hdr_sz(MemorySegment s) {
         return inline_hdr_sz(s, 0L);
@@ -738,22 +561,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code inline_hdr_sz} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Bytes of packet headers inlined here.
-     * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
-     * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
+     * Same as {@link #inline_hdr_sz$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void inline_hdr_sz$set(MemorySegment s, int v) {
         inline_hdr_sz$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>Bytes of packet headers inlined here.
-     * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
-     * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
+     * Writes {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #inline_hdr_sz(MemorySegment, long)}.
      */
     public static void inline_hdr_sz$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "inline_hdr_sz", 16, v);
@@ -761,33 +576,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code inline_hdr_sz} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Bytes of packet headers inlined here.
-     * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
-     * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
+     * Same as {@link #inline_hdr_sz$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void inline_hdr_sz$setUnchecked(MemorySegment s, int v) {
         inline_hdr_sz$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>Bytes of packet headers inlined here.
-     * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
-     * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
+     * Writes {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #inline_hdr_sz(MemorySegment, long)}.
      */
     public static void inline_hdr_sz$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 12L, (short) v);
     }
 
     /**
-     * The bytes of {@code inline_hdr_start} of the structure at offset 0 of {@code s}, as a slice (no copy).
-     *
-     * <p>First two inlined header bytes.
-     * <p>PRM: {@code bytes 0x0e..0x0f}, 16 bits; spec wqe.prm:71.
-     * <p>Alternative {@code inline_hdr} of union {@code union_at_60}.
+     * Same as {@link #inline_hdr_start(MemorySegment, long)} with {@code offset} 0.
      */
     public static MemorySegment inline_hdr_start(MemorySegment s) {
         return inline_hdr_start(s, 0L);
@@ -805,22 +608,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Copies the 2 bytes of {@code inline_hdr_start} (structure at offset 0) into the start of {@code dst}.
-     *
-     * <p>First two inlined header bytes.
-     * <p>PRM: {@code bytes 0x0e..0x0f}, 16 bits; spec wqe.prm:71.
-     * <p>Alternative {@code inline_hdr} of union {@code union_at_60}.
+     * Same as {@link #inline_hdr_start$copyTo(MemorySegment, long, byte[])} with {@code offset} 0.
      */
     public static void inline_hdr_start$copyTo(MemorySegment s, byte[] dst) {
         inline_hdr_start$copyTo(s, 0L, dst);
     }
 
     /**
-     * Copies the 2 bytes of {@code inline_hdr_start} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter.
-     *
-     * <p>First two inlined header bytes.
-     * <p>PRM: {@code bytes 0x0e..0x0f}, 16 bits; spec wqe.prm:71.
-     * <p>Alternative {@code inline_hdr} of union {@code union_at_60}.
+     * Copies the 2 bytes of {@code inline_hdr_start} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter. See {@link #inline_hdr_start(MemorySegment, long)}.
      */
     public static void inline_hdr_start$copyTo(MemorySegment s, long offset, byte[] dst) {
         if (dst.length < 2) throw PrmLayout.tooShort("wqe_eth_seg", "inline_hdr_start", 2, dst.length);
@@ -828,22 +623,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Copies {@code src} into the start of {@code inline_hdr_start} (structure at offset 0); bytes past {@code src.length} are left as they are.
-     *
-     * <p>First two inlined header bytes.
-     * <p>PRM: {@code bytes 0x0e..0x0f}, 16 bits; spec wqe.prm:71.
-     * <p>Alternative {@code inline_hdr} of union {@code union_at_60}.
+     * Same as {@link #inline_hdr_start$copyFrom(MemorySegment, long, byte[])} with {@code offset} 0.
      */
     public static void inline_hdr_start$copyFrom(MemorySegment s, byte[] src) {
         inline_hdr_start$copyFrom(s, 0L, src);
     }
 
     /**
-     * Copies {@code src} into the start of {@code inline_hdr_start} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 2 bytes.
-     *
-     * <p>First two inlined header bytes.
-     * <p>PRM: {@code bytes 0x0e..0x0f}, 16 bits; spec wqe.prm:71.
-     * <p>Alternative {@code inline_hdr} of union {@code union_at_60}.
+     * Copies {@code src} into the start of {@code inline_hdr_start} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 2 bytes. See {@link #inline_hdr_start(MemorySegment, long)}.
      */
     public static void inline_hdr_start$copyFrom(MemorySegment s, long offset, byte[] src) {
         if (src.length > 2) throw PrmLayout.tooLong("wqe_eth_seg", "inline_hdr_start", 2, src.length);
@@ -851,10 +638,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Reads {@code insert_type} of the structure at offset 0 of {@code s}.
-     *
-     * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
-     * <p>Alternative {@code insert} of union {@code union_at_60}.
+     * Same as {@link #insert_type(MemorySegment, long)} with {@code offset} 0.
      */
     public static int insert_type(MemorySegment s) {
         return insert_type(s, 0L);
@@ -871,20 +655,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code insert_type} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
-     * <p>Alternative {@code insert} of union {@code union_at_60}.
+     * Same as {@link #insert_type$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void insert_type$set(MemorySegment s, int v) {
         insert_type$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code insert_type} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
-     * <p>Alternative {@code insert} of union {@code union_at_60}.
+     * Writes {@code insert_type} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #insert_type(MemorySegment, long)}.
      */
     public static void insert_type$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "insert_type", 16, v);
@@ -892,31 +670,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code insert_type} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
-     * <p>Alternative {@code insert} of union {@code union_at_60}.
+     * Same as {@link #insert_type$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void insert_type$setUnchecked(MemorySegment s, int v) {
         insert_type$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code insert_type} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
-     * <p>Alternative {@code insert} of union {@code union_at_60}.
+     * Writes {@code insert_type} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #insert_type(MemorySegment, long)}.
      */
     public static void insert_type$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 12L, (short) v);
     }
 
     /**
-     * Reads {@code vlan_tci} of the structure at offset 0 of {@code s}.
-     *
-     * <p>VLAN tag to insert.
-     * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
-     * <p>Alternative {@code insert} of union {@code union_at_60}.
+     * Same as {@link #vlan_tci(MemorySegment, long)} with {@code offset} 0.
      */
     public static int vlan_tci(MemorySegment s) {
         return vlan_tci(s, 0L);
@@ -934,22 +702,14 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code vlan_tci} of the structure at offset 0 of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>VLAN tag to insert.
-     * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
-     * <p>Alternative {@code insert} of union {@code union_at_60}.
+     * Same as {@link #vlan_tci$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void vlan_tci$set(MemorySegment s, int v) {
         vlan_tci$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code vlan_tci} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-     *
-     * <p>VLAN tag to insert.
-     * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
-     * <p>Alternative {@code insert} of union {@code union_at_60}.
+     * Writes {@code vlan_tci} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #vlan_tci(MemorySegment, long)}.
      */
     public static void vlan_tci$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "vlan_tci", 16, v);
@@ -957,33 +717,21 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code vlan_tci} of the structure at offset 0 of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>VLAN tag to insert.
-     * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
-     * <p>Alternative {@code insert} of union {@code union_at_60}.
+     * Same as {@link #vlan_tci$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void vlan_tci$setUnchecked(MemorySegment s, int v) {
         vlan_tci$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code vlan_tci} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value.
-     *
-     * <p>VLAN tag to insert.
-     * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
-     * <p>Alternative {@code insert} of union {@code union_at_60}.
+     * Writes {@code vlan_tci} of the structure at byte {@code offset} of {@code s}. Keeps only the low 16 bits of {@code v}, like {@code MLX5_SET}; never throws for the value. See {@link #vlan_tci(MemorySegment, long)}.
      */
     public static void vlan_tci$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_SHORT, offset + 14L, (short) v);
     }
 
     /**
-     * Reads {@code trailer} of the structure at offset 0 of {@code s}.
-     *
-     * <p>Trailer to insert.
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
-     * <p>Alternative {@code trailer} of union {@code union_at_60}.
+     * Same as {@link #trailer(MemorySegment, long)} with {@code offset} 0.
      */
     public static int trailer(MemorySegment s) {
         return trailer(s, 0L);
@@ -1001,51 +749,35 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code trailer} of the structure at offset 0 of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>Trailer to insert.
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
-     * <p>Alternative {@code trailer} of union {@code union_at_60}.
+     * Same as {@link #trailer$set(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void trailer$set(MemorySegment s, int v) {
         trailer$set(s, 0L, v);
     }
 
     /**
-     * Writes {@code trailer} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits).
-     *
-     * <p>Trailer to insert.
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
-     * <p>Alternative {@code trailer} of union {@code union_at_60}.
+     * Writes {@code trailer} of the structure at byte {@code offset} of {@code s}. Every value fits (a 32-bit field takes the raw bits). See {@link #trailer(MemorySegment, long)}.
      */
     public static void trailer$set(MemorySegment s, long offset, int v) {
         trailer$setUnchecked(s, offset, v);
     }
 
     /**
-     * Writes {@code trailer} of the structure at offset 0 of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Trailer to insert.
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
-     * <p>Alternative {@code trailer} of union {@code union_at_60}.
+     * Same as {@link #trailer$setUnchecked(MemorySegment, long, int)} with {@code offset} 0.
      */
     public static void trailer$setUnchecked(MemorySegment s, int v) {
         trailer$setUnchecked(s, 0L, v);
     }
 
     /**
-     * Writes {@code trailer} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits.
-     *
-     * <p>Trailer to insert.
-     * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
-     * <p>Alternative {@code trailer} of union {@code union_at_60}.
+     * Writes {@code trailer} of the structure at byte {@code offset} of {@code s}. Same as {@code $set}: every value fits. See {@link #trailer(MemorySegment, long)}.
      */
     public static void trailer$setUnchecked(MemorySegment s, long offset, int v) {
         s.set(PrmLayout.BE_INT, offset + 12L, v);
     }
 
     /**
-     * Zeroes the 16 bytes of the structure at offset 0 of {@code s}.
+     * Same as {@link #clear(MemorySegment, long)} with {@code offset} 0.
      */
     public static void clear(MemorySegment s) {
         clear(s, 0L);
@@ -1063,7 +795,7 @@ public final class WqeEthSeg {
      * violates, one readable message each; empty when valid. Assumes every capability is present.
      */
     public static List<String> validate(MemorySegment s) {
-        return LAYOUT.validate(s, 0L, c -> true);
+        return Meta.LAYOUT.validate(s, 0L, c -> true);
     }
 
     /**
@@ -1071,7 +803,7 @@ public final class WqeEthSeg {
      * (named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.
      */
     public static List<String> validate(MemorySegment s, Predicate<String> capabilities) {
-        return LAYOUT.validate(s, 0L, capabilities);
+        return Meta.LAYOUT.validate(s, 0L, capabilities);
     }
 
     /**
@@ -1079,11 +811,11 @@ public final class WqeEthSeg {
      * position, name, hex value and enum name; non-zero reserved bits flagged with {@code !!}.
      */
     public static String dump(MemorySegment s) {
-        return LAYOUT.dump(s, 0L);
+        return Meta.LAYOUT.dump(s, 0L);
     }
 
     /**
-     * A {@link Writer} for the structure at offset 0 of {@code s}.
+     * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
         return new Writer(s, 0L);
@@ -1123,11 +855,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_outer_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Outer L4 offset in 2-byte units.
-         * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:60.
-         * <p>Needs capability {@code cmd_hca_cap.swp}.
+         * Sets {@code swp_outer_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_outer_l4_offset(MemorySegment, long)}.
          */
         public Writer swp_outer_l4_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l4_offset", 8, v);
@@ -1136,10 +864,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_outer_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x00 [23:16]}, 8 bits; spec wqe.prm:61.
-         * <p>Needs capability {@code cmd_hca_cap.swp}.
+         * Sets {@code swp_outer_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_outer_l3_offset(MemorySegment, long)}.
          */
         public Writer swp_outer_l3_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l3_offset", 8, v);
@@ -1148,10 +873,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_inner_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x00 [15:8]}, 8 bits; spec wqe.prm:62.
-         * <p>Needs capability {@code cmd_hca_cap.swp}.
+         * Sets {@code swp_inner_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_inner_l4_offset(MemorySegment, long)}.
          */
         public Writer swp_inner_l4_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l4_offset", 8, v);
@@ -1160,10 +882,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_inner_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec wqe.prm:63.
-         * <p>Needs capability {@code cmd_hca_cap.swp}.
+         * Sets {@code swp_inner_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_inner_l3_offset(MemorySegment, long)}.
          */
         public Writer swp_inner_l3_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l3_offset", 8, v);
@@ -1172,11 +891,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code cs_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Checksum offloads.
-         * <p>PRM: {@code dword 0x04 [31:24]}, 8 bits; spec wqe.prm:64.
-         * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
+         * Sets {@code cs_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#cs_flags(MemorySegment, long)}.
          */
         public Writer cs_flags(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "cs_flags", 8, v);
@@ -1185,9 +900,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
+         * Sets {@code swp_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_flags(MemorySegment, long)}.
          */
         public Writer swp_flags(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_flags", 8, v);
@@ -1196,10 +909,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code mss}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>TSO segment size; 0 unless LSO.
-         * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
+         * Sets {@code mss}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#mss(MemorySegment, long)}.
          */
         public Writer mss(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "mss", 16, v);
@@ -1208,9 +918,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code flow_table_metadata}.
-         *
-         * <p>PRM: {@code dword 0x08 [31:0]}, 32 bits; spec wqe.prm:67.
+         * Sets {@code flow_table_metadata}. See {@link WqeEthSeg#flow_table_metadata(MemorySegment, long)}.
          */
         public Writer flow_table_metadata(int v) {
             d2 = v;
@@ -1218,11 +926,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code inline_hdr_sz}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>Bytes of packet headers inlined here.
-         * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:70.
-         * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
+         * Sets {@code inline_hdr_sz}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#inline_hdr_sz(MemorySegment, long)}.
          */
         public Writer inline_hdr_sz(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "inline_hdr_sz", 16, v);
@@ -1231,10 +935,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code insert_type}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits; spec wqe.prm:74.
-         * <p>Alternative {@code insert} of union {@code union_at_60}.
+         * Sets {@code insert_type}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#insert_type(MemorySegment, long)}.
          */
         public Writer insert_type(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "insert_type", 16, v);
@@ -1243,11 +944,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code vlan_tci}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value.
-         *
-         * <p>VLAN tag to insert.
-         * <p>PRM: {@code dword 0x0c [15:0]}, 16 bits; spec wqe.prm:75.
-         * <p>Alternative {@code insert} of union {@code union_at_60}.
+         * Sets {@code vlan_tci}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#vlan_tci(MemorySegment, long)}.
          */
         public Writer vlan_tci(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "vlan_tci", 16, v);
@@ -1256,11 +953,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code trailer}.
-         *
-         * <p>Trailer to insert.
-         * <p>PRM: {@code dword 0x0c [31:0]}, 32 bits; spec wqe.prm:77.
-         * <p>Alternative {@code trailer} of union {@code union_at_60}.
+         * Sets {@code trailer}. See {@link WqeEthSeg#trailer(MemorySegment, long)}.
          */
         public Writer trailer(int v) {
             d3 = v;
@@ -1275,5 +968,65 @@ public final class WqeEthSeg {
             q.set(PrmLayout.BE_LONG, 0L, ((long) d0 << 32) | (d1 & 0xffffffffL));
             q.set(PrmLayout.BE_LONG, 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
         }
+    }
+
+    private static final class Meta {
+        static final PrmLayout.Struct LAYOUT = new PrmLayout.Struct(
+                "mlx5.wqe_eth_seg", false, 16L, ByteOrder.BIG_ENDIAN,
+                List.of(
+                    new PrmLayout.Field("swp_outer_l4_offset", PrmLayout.Kind.BITS, 0L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "cmd_hca_cap.swp", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Outer L4 offset in 2-byte units", "", "dword 0x00 [31:24]", "wqe.prm:60"),
+                    new PrmLayout.Field("swp_outer_l3_offset", PrmLayout.Kind.BITS, 8L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "cmd_hca_cap.swp", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x00 [23:16]", "wqe.prm:61"),
+                    new PrmLayout.Field("swp_inner_l4_offset", PrmLayout.Kind.BITS, 16L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "cmd_hca_cap.swp", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x00 [15:8]", "wqe.prm:62"),
+                    new PrmLayout.Field("swp_inner_l3_offset", PrmLayout.Kind.BITS, 24L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "cmd_hca_cap.swp", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x00 [7:0]", "wqe.prm:63"),
+                    new PrmLayout.Field("cs_flags", PrmLayout.Kind.BITS, 32L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
+                            "", "mlx5.cs_flags", CsFlags::describe, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "Checksum offloads", "", "dword 0x04 [31:24]", "wqe.prm:64"),
+                    new PrmLayout.Field("swp_flags", PrmLayout.Kind.BITS, 40L, 8L, 8L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x04 [23:16]", "wqe.prm:65"),
+                    new PrmLayout.Field("mss", PrmLayout.Kind.BITS, 48L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "TSO segment size; 0 unless LSO", "", "dword 0x04 [15:0]", "wqe.prm:66"),
+                    new PrmLayout.Field("flow_table_metadata", PrmLayout.Kind.BITS, 64L, 32L, 32L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.empty(), Optional.empty(), "",
+                            "", "", "dword 0x08 [31:0]", "wqe.prm:67"),
+                    new PrmLayout.Field("inline_hdr_sz", PrmLayout.Kind.BITS, 96L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, new PrmLayout.Constraints(OptionalLong.of(0x0L), OptionalLong.of(0x3ffL), false, false, false), "", "",
+                            Optional.of(new PrmLayout.Variant("union_at_60", "inline_hdr", "", OptionalLong.empty())), Optional.empty(), "",
+                            "Bytes of packet headers inlined here", "", "dword 0x0c [31:16]", "wqe.prm:70"),
+                    new PrmLayout.Field("inline_hdr_start", PrmLayout.Kind.BYTES, 112L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.of(new PrmLayout.Variant("union_at_60", "inline_hdr", "", OptionalLong.empty())), Optional.empty(), "",
+                            "First two inlined header bytes", "", "bytes 0x0e..0x0f", "wqe.prm:71"),
+                    new PrmLayout.Field("insert_type", PrmLayout.Kind.BITS, 96L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.of(new PrmLayout.Variant("union_at_60", "insert", "", OptionalLong.empty())), Optional.empty(), "",
+                            "", "", "dword 0x0c [31:16]", "wqe.prm:74"),
+                    new PrmLayout.Field("vlan_tci", PrmLayout.Kind.BITS, 112L, 16L, 16L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.of(new PrmLayout.Variant("union_at_60", "insert", "", OptionalLong.empty())), Optional.empty(), "",
+                            "VLAN tag to insert", "", "dword 0x0c [15:0]", "wqe.prm:75"),
+                    new PrmLayout.Field("trailer", PrmLayout.Kind.BITS, 96L, 32L, 32L, 1, false, false, PrmLayout.Access.RW,
+                            "", "", null, PrmLayout.Constraints.NONE, "", "",
+                            Optional.of(new PrmLayout.Variant("union_at_60", "trailer", "", OptionalLong.empty())), Optional.empty(), "",
+                            "Trailer to insert", "", "dword 0x0c [31:0]", "wqe.prm:77")),
+                List.of(),
+                "Ethernet segment", "", "wqe.prm:59");
     }
 }
