@@ -1,6 +1,9 @@
 package io.prmkit.cli;
 
 import io.prmkit.dsl.CompileResult;
+import io.prmkit.dsl.Json;
+import io.prmkit.dsl.Words;
+import io.prmkit.dsl.ir.PrmPosition;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.ir.Constant;
@@ -119,7 +122,7 @@ public final class LayoutCommand implements Callable<Integer> {
             for (Member m : s.members()) {
                 boolean inDword = m.isScalar() && m.bitWidth() <= 32;
                 String offset = inDword ? hex(m.dwordByteOffset()) : m.bitOffset() % 8 == 0 ? hex(m.byteOffset()) : "bit " + m.bitOffset();
-                String bits = inDword ? (m.hiBit() == m.loBit() ? "[" + m.hiBit() + "]" : "[" + m.hiBit() + ":" + m.loBit() + "]") : type(m.type());
+                String bits = inDword ? PrmPosition.bitRange(m.hiBit(), m.loBit()) : type(m.type());
                 String doc = m.doc().text();
                 if (m.variant().isPresent()) doc = "(" + m.variant().get().union() + "." + m.variant().get().alternative() + ") " + doc;
                 sb.append(String.format("  %-6s %-14s %-" + width + "s  %s", offset, bits, m.name(), doc).stripTrailing()).append('\n');
@@ -128,7 +131,7 @@ public final class LayoutCommand implements Callable<Integer> {
     }
 
     static String type(MemberType t) {
-        if (t instanceof MemberType.Bits b) return b.width() % 8 == 0 && b.width() >= 8 && Integer.bitCount(b.width()) == 1 ? "u" + b.width() : b.width() + " bits";
+        if (t instanceof MemberType.Bits b) return b.width() % 8 == 0 && b.width() >= 8 && Integer.bitCount(b.width()) == 1 ? "u" + b.width() : Words.plural(b.width(), "bit");
         if (t instanceof MemberType.Bytes b) return "u8[" + b.length() + "]";
         if (t instanceof MemberType.StructRef r) return r.target().name();
         MemberType.Array a = (MemberType.Array) t;
@@ -139,7 +142,7 @@ public final class LayoutCommand implements Callable<Integer> {
         return String.format("0x%02x", v);
     }
 
-    // ---- JSON (hand-written: the CLI needs nothing beyond the JDK and picocli) ----
+    // ---- JSON (through prm-dsl's one JSON writer, Json) ----
 
     static void json(LayoutModel model, List<StructLayout> structs, boolean all, StringBuilder sb) {
         sb.append("{\n  \"structs\": [");
@@ -179,6 +182,7 @@ public final class LayoutCommand implements Callable<Integer> {
                     sb.append('}');
                 });
                 doc(sb, m.doc());
+                field(sb, "file", m.location().file(), false);
                 sb.append(", \"line\": ").append(m.location().line()).append('}');
             }
             sb.append(s.members().isEmpty() ? "]" : "\n    ]");
@@ -234,26 +238,6 @@ public final class LayoutCommand implements Callable<Integer> {
     }
 
     private static void field(StringBuilder sb, String key, String value, boolean first) {
-        if (!first) sb.append(", ");
-        sb.append('"').append(key).append("\": ");
-        quote(sb, value);
-    }
-
-    static void quote(StringBuilder sb, String s) {
-        sb.append('"');
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\r' -> sb.append("\\r");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (c < 0x20) sb.append(String.format("\\u%04x", (int) c)); else sb.append(c);
-                }
-            }
-        }
-        sb.append('"');
+        Json.field(sb, key, value, first);
     }
 }

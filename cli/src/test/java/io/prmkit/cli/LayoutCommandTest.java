@@ -80,7 +80,7 @@ class LayoutCommandTest {
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.out().startsWith("{\n  \"structs\": [\n    {\"name\": \"mlx5.wqe_ctrl_seg\", \"kind\": \"struct\", \"sizeBytes\": 16"), run.out());
         assertTrue(run.out().contains("{\"name\": \"ds\", \"bitOffset\": 58, \"bitWidth\": 6, \"dword\": 1, \"hi\": 5, \"lo\": 0, \"type\": \"6 bits\", "
-                + "\"reserved\": false, \"access\": \"rw\", \"min\": 1, \"max\": 63, \"doc\": \"WQE size in 16-byte units\", \"line\": 9}"), run.out());
+                + "\"reserved\": false, \"access\": \"rw\", \"min\": 1, \"max\": 63, \"doc\": \"WQE size in 16-byte units\", \"file\": \"" + p + "\", \"line\": 9}"), run.out());
         assertTrue(run.out().contains("\"doc\": \"Immediate \\\"data\\\"\""), run.out());
         assertEquals(run.out(), PrmkitCliTest.run("layout", "--format", "json", "--struct", "mlx5.wqe_ctrl_seg", p.toString()).out());
     }
@@ -100,5 +100,32 @@ class LayoutCommandTest {
         assertEquals(1, run.exitCode());
         assertEquals("", run.out());
         assertTrue(run.err().startsWith(p + ":3:10: error: bit range [8:23] is reversed"), run.err());
+    }
+
+    @Test
+    void jsonFlexibleArraysOneBitFieldsAndTheFileOfEachMember() throws IOException {
+        Path p = spec("f.prm", "package p;\nstruct f {\n    0x00 [31] flag;\n    0x00 [30:0] rest;\n    0x04 pas : u64[];\n}\n");
+        PrmkitCliTest.Run run = PrmkitCliTest.run("layout", "--format", "json", p.toString());
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("{\"name\": \"flag\", \"bitOffset\": 0, \"bitWidth\": 1, \"dword\": 0, \"hi\": 31, \"lo\": 31, "
+                + "\"type\": \"1 bit\", "), run.out());
+        assertTrue(run.out().contains("{\"name\": \"pas\", \"bitOffset\": 32, \"bitWidth\": 0, \"dword\": 1, \"hi\": 31, \"lo\": 31, "
+                + "\"type\": \"u64[]\", "), run.out());
+        assertTrue(run.out().contains("\"file\": \"" + p + "\", \"line\": 5}"), run.out());
+    }
+
+    @Test
+    void theBundledSpecsFlexibleArraysHaveNoReversedRange() {
+        PrmkitCliTest.Run run = PrmkitCliTest.run("layout", "--format", "json");
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("\"type\": \"u64[]\""), "the bundled spec has flexible arrays");
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("\"hi\": (\\d+), \"lo\": (\\d+)").matcher(run.out());
+        int ranges = 0;
+        while (m.find()) {
+            ranges++;
+            assertTrue(Integer.parseInt(m.group(1)) >= Integer.parseInt(m.group(2)), m.group());
+            assertTrue(Integer.parseInt(m.group(2)) <= 31, m.group());
+        }
+        assertTrue(ranges > 1000, "ranges: " + ranges);
     }
 }

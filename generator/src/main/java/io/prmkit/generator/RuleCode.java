@@ -46,8 +46,8 @@ final class RuleCode {
             case BIT_OR -> CodeBlock.of("($L | $L)", l, r);
             case BIT_XOR -> CodeBlock.of("($L ^ $L)", l, r);
             case BIT_AND -> CodeBlock.of("($L & $L)", l, r);
-            case SHL -> CodeBlock.of("($L << $L)", l, r);
-            case SHR -> CodeBlock.of("($L >>> $L)", l, r);
+            case SHL -> CodeBlock.of("$T.shl($L, $L)", layout, l, r); // not Java's <<, which masks the count
+            case SHR -> CodeBlock.of("$T.shr($L, $L)", layout, l, r);
             case ADD -> CodeBlock.of("($L + $L)", l, r);
             case SUB -> CodeBlock.of("($L - $L)", l, r);
             case MUL -> CodeBlock.of("($L * $L)", l, r);

@@ -463,4 +463,35 @@ class GeneratedFixturesIT {
         assertTrue(fresh.defined().contains(p + "WqeCtrlSeg$Meta"));
         assertEquals(layout, fresh.call("WqeCtrlSeg", "layout"), "built once");
     }
+
+    /** Rules shift like the spec says (unsigned 64-bit, shifting out gives 0), not like Java (count masked to 6 bits). */
+    @Test
+    void ruleShiftsByTheWordSizeOrMoreGiveZero() {
+        io.prmkit.dsl.ir.Expr n = new io.prmkit.dsl.ir.Expr.FieldValue("n");
+        io.prmkit.dsl.ir.Expr v = new io.prmkit.dsl.ir.Expr.FieldValue("v");
+        io.prmkit.dsl.ir.Expr zero = new io.prmkit.dsl.ir.Expr.Literal(0, "0");
+        io.prmkit.dsl.ir.Expr one = new io.prmkit.dsl.ir.Expr.Literal(1, "1");
+        java.util.function.BiFunction<io.prmkit.dsl.ir.Expr.BinaryOp, io.prmkit.dsl.ir.Expr[], io.prmkit.dsl.ir.Expr> bin =
+                (op, e) -> new io.prmkit.dsl.ir.Expr.Binary(op, e[0], e[1]);
+        List<io.prmkit.dsl.ir.Rule> rules = List.of(
+                new io.prmkit.dsl.ir.Rule("shl_out", bin.apply(io.prmkit.dsl.ir.Expr.BinaryOp.EQ, new io.prmkit.dsl.ir.Expr[] {
+                        bin.apply(io.prmkit.dsl.ir.Expr.BinaryOp.SHL, new io.prmkit.dsl.ir.Expr[] {one, n}), zero}), "1 << n is 0", Fixtures.at("s.prm", 5)),
+                new io.prmkit.dsl.ir.Rule("shr_out", bin.apply(io.prmkit.dsl.ir.Expr.BinaryOp.EQ, new io.prmkit.dsl.ir.Expr[] {
+                        bin.apply(io.prmkit.dsl.ir.Expr.BinaryOp.SHR, new io.prmkit.dsl.ir.Expr[] {v, n}), zero}), "v >> n is 0", Fixtures.at("s.prm", 6)));
+        io.prmkit.dsl.ir.StructLayout shifty = Fixtures.struct("shifty", 16, List.of(
+                Fixtures.M.field("n", 0x00, 7, 0).line("s.prm", 2),
+                Fixtures.M.at("v", 0x40, new io.prmkit.dsl.ir.MemberType.Bits(64)).line("s.prm", 3)), rules, "", "s.prm", 1);
+        Loaded l = Loaded.compile(new AccessorGenerator(GeneratorOptions.defaults())
+                .generate(new io.prmkit.dsl.ir.LayoutModel(List.of(shifty), List.of(), List.of())), "mlx5");
+        byte[] b = new byte[16];
+        Object s = Loaded.segment(b);
+        l.call("Shifty", "v$set", s, -1L);
+        for (int count : new int[] {64, 65, 127, 200, 255}) {
+            l.call("Shifty", "n$set", s, count);
+            assertEquals(List.of(), l.call("Shifty", "validate", s), "n = " + count);
+        }
+        l.call("Shifty", "n$set", s, 3);
+        List<?> broken = (List<?>) l.call("Shifty", "validate", s);
+        assertEquals(2, broken.size(), broken.toString());
+    }
 }

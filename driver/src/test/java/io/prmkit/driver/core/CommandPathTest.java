@@ -28,16 +28,16 @@ class CommandPathTest {
              Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options())) {
             var in = CommandInterface.input(NopIn.SIZE);
             NopIn.opcode$set(in, CmdOpcode.NOP);
-            PrmLayout.Field reserved = NopIn.LAYOUT.fields().stream().filter(PrmLayout.Field::reserved).findFirst().orElseThrow();
-            NopIn.LAYOUT.set(in, 0, reserved, 1); // a reserved input bit set: the firmware must refuse to read it
+            PrmLayout.Field reserved = NopIn.layout().fields().stream().filter(PrmLayout.Field::reserved).findFirst().orElseThrow();
+            NopIn.layout().set(in, 0, reserved, 1); // a reserved input bit set: the firmware must refuse to read it
             CommandException e = assertThrows(CommandException.class,
-                    () -> dev.commands().execute(in, NopIn.LAYOUT, NopOut.SIZE, NopOut.LAYOUT));
+                    () -> dev.commands().execute(in, NopIn.layout(), NopOut.SIZE, NopOut.layout()));
             assertEquals(DeliveryStatus.RES_FLD_NOT_CLR_ERR$VALUE, e.deliveryStatus());
             assertTrue(e.getMessage().contains("delivery status RES_FLD_NOT_CLR_ERR (0x9): Reserved fields not cleared"), e.getMessage());
             assertEquals(0, dev.commands().retiredSlots());
             var ok = CommandInterface.input(NopIn.SIZE);
             NopIn.opcode$set(ok, CmdOpcode.NOP);
-            dev.commands().execute(ok, NopIn.LAYOUT, NopOut.SIZE, NopOut.LAYOUT);
+            dev.commands().execute(ok, NopIn.layout(), NopOut.SIZE, NopOut.layout());
         }
     }
 

@@ -1,5 +1,7 @@
 package io.prmkit.dsl.diff;
 
+import io.prmkit.dsl.Json;
+
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -87,19 +89,6 @@ public final class DiffRenderer {
     }
 
     static String str(String s) {
-        StringBuilder sb = new StringBuilder("\"");
-        for (char ch : s.toCharArray()) {
-            switch (ch) {
-                case '"' -> sb.append("\\\"");
-                case '\\' -> sb.append("\\\\");
-                case '\n' -> sb.append("\\n");
-                case '\t' -> sb.append("\\t");
-                default -> {
-                    if (ch < 0x20) sb.append(String.format("\\u%04x", (int) ch));
-                    else sb.append(ch);
-                }
-            }
-        }
-        return sb.append('"').toString();
+        return Json.string(s);
     }
 }

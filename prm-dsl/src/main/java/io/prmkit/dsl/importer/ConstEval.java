@@ -80,8 +80,8 @@ final class ConstEval {
                 case "|" -> v | r;
                 case "^" -> v ^ r;
                 case "&" -> v & r;
-                case "<<" -> v << r;
-                case ">>" -> v >>> r;
+                case "<<" -> io.prmkit.dsl.ir.Expr.shiftLeft(v, r); // the spec's semantics: shifting out gives 0
+                case ">>" -> io.prmkit.dsl.ir.Expr.shiftRight(v, r);
                 case "+" -> v + r;
                 case "-" -> v - r;
                 case "*" -> v * r;

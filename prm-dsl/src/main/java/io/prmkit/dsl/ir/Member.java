@@ -91,25 +91,16 @@ public record Member(
 
     /**
      * PRM bit number of the member's least significant bit within its first dword; for members of
-     * 32 bits or more that start on a dword boundary this is 0.
+     * 32 bits or more that start on a dword boundary this is 0. A flexible array (no bits) has
+     * {@code loBit() == hiBit()}: the position where it starts.
      */
     public int loBit() {
-        long w = Math.min(bitWidth(), 32 - (bitOffset & 31));
+        long w = Math.max(1, Math.min(bitWidth(), 32 - (bitOffset & 31)));
         return hiBit() - (int) w + 1;
     }
 
-    /** {@code dword 0x04 [23:16]}, the way a PRM table locates the member. */
+    /** {@code dword 0x04 [23:16]}, the way a PRM table locates the member (see {@link PrmPosition}). */
     public String prmPosition() {
-        long w = bitWidth();
-        String off = String.format("0x%02x", dwordByteOffset());
-        if (isScalar() && w <= 32) {
-            return "dword " + off + (hiBit() == loBit() ? " [" + hiBit() + "]" : " [" + hiBit() + ":" + loBit() + "]");
-        }
-        if (w == 0) {
-            return String.format("bytes 0x%02x.. (flexible array)", byteOffset());
-        }
-        long end = bitEnd();
-        return String.format("bytes 0x%02x..0x%02x", byteOffset(), (end + 7) / 8 - 1)
-                + (bitOffset % 8 != 0 || end % 8 != 0 ? String.format(" (bits 0x%x..0x%x)", bitOffset, end - 1) : "");
+        return PrmPosition.of(this);
     }
 }

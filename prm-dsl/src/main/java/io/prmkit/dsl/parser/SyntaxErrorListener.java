@@ -49,6 +49,12 @@ final class SyntaxErrorListener extends BaseErrorListener {
             diagnostics.add(Diagnostic.error(after(prev), "expected ';' after '" + DiagnosticPrinter.cut(prev.getText()) + "'"));
             return;
         }
+        // ... and before a '}' on the same line: the last member or value needs its ';' too.
+        if (expected.contains(PrmLexer.SEMI) && prev != null && bad.getType() == PrmLexer.RBRACE) {
+            diagnostics.add(Diagnostic.error(after(prev), "expected ';' after '" + DiagnosticPrinter.cut(prev.getText())
+                    + "': the last one before '}' needs it too"));
+            return;
+        }
         if (bad.getType() == Token.EOF) {
             if (expected.contains(PrmLexer.RBRACE)) {
                 diagnostics.add(Diagnostic.error(at, "unexpected end of file: a '{' is not closed (missing '}')"));
@@ -187,7 +193,10 @@ final class SyntaxErrorListener extends BaseErrorListener {
     static String describe(IntervalSet set) {
         List<String> words = new ArrayList<>();
         boolean name = false;
+        // ';' first: a long list is cut, and a missing ';' is the most common mistake
+        if (set.contains(PrmLexer.SEMI)) words.add(tokenWord(PrmLexer.SEMI));
         for (int type : set.toList()) {
+            if (type == PrmLexer.SEMI) continue;
             if (type == PrmLexer.ID || (type > PrmLexer.RULE && type <= PrmLexer.CAP && set.contains(PrmLexer.ID))) {
                 if (!name) words.add("a name");
                 name = true;

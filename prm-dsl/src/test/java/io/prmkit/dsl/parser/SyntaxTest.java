@@ -104,7 +104,7 @@ class SyntaxTest {
                 "b.prm", "package p;\nstruct b { 0x00 [31:0] y; ? }\n");
         assertEquals(2, r.errors().size());
         assertTrue(r.model().isEmpty());
-        assertEquals("a.prm:2:26", r.errors().get(0).location().toString());
+        assertEquals("a.prm:2:25", r.errors().get(0).location().toString());
         assertEquals("b.prm:2:27", r.errors().get(1).location().toString());
     }
 

@@ -113,16 +113,41 @@ final class MemoryAccess {
         return len == 0 ? OK : PROT;
     }
 
+    // The last few IOMMU mappings used (bus start, bus end, host segment), most frames hit them.
+    private static final int CACHED = 4;
+    private final long[] cachedBus = new long[CACHED];
+    private final long[] cachedEnd = new long[CACHED];
+    private final MemorySegment[] cachedSeg = new MemorySegment[CACHED];
+    private int victim;
+
     /** Moves bytes at bus address {@code bus} through the IOMMU; a fault is counted there and here. */
     int dma(long bus, int len, MemorySegment buf, long bufOff, boolean write) {
-        MemorySegment host = iommu.slice(bus, len);
+        MemorySegment host = null;
+        long at = 0;
+        for (int i = 0; i < CACHED; i++) {
+            if (bus >= cachedBus[i] && len <= cachedEnd[i] - bus && cachedSeg[i] != null) {
+                host = cachedSeg[i];
+                at = bus - cachedBus[i];
+                break;
+            }
+        }
         if (host == null) {
-            dmaFaults++;
-            return PROT;
+            Iommu.Mapping m = iommu.mapping(bus);
+            if (m == null || len > m.end() - bus) {
+                iommu.slice(bus, len); // counts the fault
+                dmaFaults++;
+                return PROT;
+            }
+            int v = victim++ & (CACHED - 1);
+            cachedBus[v] = m.bus();
+            cachedEnd[v] = m.end();
+            cachedSeg[v] = m.segment();
+            host = m.segment();
+            at = bus - m.bus();
         }
         try {
-            if (write) MemorySegment.copy(buf, bufOff, host, 0, len);
-            else MemorySegment.copy(host, 0, buf, bufOff, len);
+            if (write) MemorySegment.copy(buf, bufOff, host, at, len);
+            else MemorySegment.copy(host, at, buf, bufOff, len);
         } catch (IllegalStateException e) {
             // The region was freed while mapped (its arena closed): a fault, never a crash.
             dmaFaults++;

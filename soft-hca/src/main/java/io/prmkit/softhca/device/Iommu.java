@@ -21,8 +21,9 @@ public final class Iommu {
     /** First bus address handed out; far above anything a 4 KiB-page native address table would hold. */
     public static final long BASE = 0x10_0000_0000L;
 
-    private record Mapping(long bus, MemorySegment segment) {
-        long end() {
+    /** One mapped range: host {@code segment} at bus address {@code bus}. */
+    public record Mapping(long bus, MemorySegment segment) {
+        public long end() {
             return bus + segment.byteSize();
         }
     }
@@ -60,6 +61,18 @@ public final class Iommu {
         }
         fault(bus);
         return null;
+    }
+
+    /**
+     * The whole mapping that contains bus address {@code bus}, or null (not counted as a fault: the
+     * caller goes on to {@link #slice}, which counts it). For the datapath, which keeps the last few
+     * mappings it used so that most accesses skip the table; bus addresses are never reused, and a
+     * freed region's segment refuses access, so a kept mapping can go stale but never alias.
+     */
+    public Mapping mapping(long bus) {
+        Map.Entry<Long, Mapping> e = mappings.floorEntry(bus);
+        if (e == null || bus >= e.getValue().end()) return null;
+        return e.getValue();
     }
 
     /** Like {@link #slice} but throws {@link DmaFault} (for the control path). */

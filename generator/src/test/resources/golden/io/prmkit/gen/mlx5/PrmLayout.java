@@ -544,4 +544,13 @@ public final class PrmLayout {
         if (b == 0) throw new ArithmeticException("division by zero");
         return Long.remainderUnsigned(a, b);
     }
+
+    /** Logical shifts: a count of 64 or more shifts every bit out (Java's operators mask the count). */
+    static long shl(long v, long n) {
+        return Long.compareUnsigned(n, 64) >= 0 ? 0 : v << n;
+    }
+
+    static long shr(long v, long n) {
+        return Long.compareUnsigned(n, 64) >= 0 ? 0 : v >>> n;
+    }
 }

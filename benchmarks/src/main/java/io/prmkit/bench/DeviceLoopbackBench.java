@@ -1,0 +1,209 @@
+package io.prmkit.bench;
+
+import io.prmkit.mlx5.CompletionMode;
+import io.prmkit.mlx5.CqDoorbellRecord;
+import io.prmkit.mlx5.Cqc;
+import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeOpcode;
+import io.prmkit.mlx5.DestFormatStruct;
+import io.prmkit.mlx5.FlowContext;
+import io.prmkit.mlx5.FlowContextAction;
+import io.prmkit.mlx5.FlowDestinationType;
+import io.prmkit.mlx5.FlowTableContext;
+import io.prmkit.mlx5.FteMatchParam;
+import io.prmkit.mlx5.Mkc;
+import io.prmkit.mlx5.MkcAccessMode;
+import io.prmkit.mlx5.RqState;
+import io.prmkit.mlx5.Rqc;
+import io.prmkit.mlx5.SendWqeOpcode;
+import io.prmkit.mlx5.SqState;
+import io.prmkit.mlx5.Sqc;
+import io.prmkit.mlx5.TirDispType;
+import io.prmkit.mlx5.Tirc;
+import io.prmkit.mlx5.UarPage;
+import io.prmkit.mlx5.Wq;
+import io.prmkit.mlx5.WqDoorbellRecord;
+import io.prmkit.mlx5.WqeCtrlSeg;
+import io.prmkit.mlx5.WqeDataSeg;
+import io.prmkit.mlx5.WqeEthSeg;
+import io.prmkit.softhca.datapath.SoftDatapath;
+import io.prmkit.softhca.device.DeviceContext;
+import io.prmkit.softhca.device.DeviceObjects;
+import io.prmkit.softhca.device.Events;
+import io.prmkit.softhca.device.Iommu;
+import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Queues;
+import io.prmkit.softhca.wire.Port;
+import io.prmkit.softhca.wire.Wire;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteOrder;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OperationsPerInvocation;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+
+/**
+ * device-loopback: the soft HCA's cost per 64-byte frame, one SQ looped back into one RQ, bursts of
+ * 32: the device executes 32 SEND WQEs (18 bytes inline, 46 by pointer through a PA key), puts each
+ * frame on the loopback wire, steers it through a catch-all root table and a direct TIR into the RQ,
+ * and writes 32 RX CQEs and one TX CQE. The bench thread plays a minimal driver (refreshes the
+ * WQEs' index dword, rings, reaps the CQEs, reposts the receive WQEs), so the figure is device +
+ * a little driver work on one thread; objects are registered directly, as the commands would.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@OperationsPerInvocation(DeviceLoopbackBench.BURST)
+public class DeviceLoopbackBench {
+    static final int BURST = 32;
+    static final int LOG = 10;
+    static final int N = 1 << LOG;
+    static final int PD = 1;
+    static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    final Arena arena = Arena.ofShared();
+    final Iommu iommu = new Iommu();
+    final DeviceObjects objects = new DeviceObjects();
+    SoftDatapath dp;
+    MemorySegment sq, sqDb, txCq, txCqDb, rq, rqDb, rxCq, rxCqDb, bufs, frame;
+    long nextBus = Iommu.BASE;
+    int pc, txCc, rxCc, posted;
+
+    long map(MemorySegment s) {
+        long bus = nextBus;
+        nextBus += (s.byteSize() + 4095 & ~4095L) + 4096;
+        iommu.map(bus, s);
+        return bus;
+    }
+
+    MemorySegment mem(long size) {
+        return arena.allocate(size, 4096);
+    }
+
+    Queues.Ring ring(MemorySegment s) {
+        long bus = map(s);
+        long[] pas = new long[(int) ((s.byteSize() + 4095) / 4096)];
+        for (int i = 0; i < pas.length; i++) pas[i] = bus + 4096L * i;
+        return new Queues.Ring(pas, 0, 0);
+    }
+
+    @Setup
+    public void setup() {
+        Events events = new Events(objects, iommu, v -> {});
+        DeviceContext ctx = new DeviceContext(iommu, objects, events, t -> null, () -> {});
+        Port port = new Port(1);
+        dp = new SoftDatapath(ctx, port);
+        Wire.loopback(port);
+        MemorySegment mkc = MemorySegment.ofArray(new byte[(int) Mkc.SIZE]);
+        Mkc.access_mode_1_0$set(mkc, (int) MkcAccessMode.PA.value);
+        Mkc.lr$set(mkc, true);
+        Mkc.lw$set(mkc, true);
+        Mkc.length64$set(mkc, true);
+        Mkc.pd$set(mkc, PD);
+        objects.mkeys.put(1, new Objects.Mkey(0x100 | 0x42, mkc, null));
+        int lkey = 0x142;
+        txCq = mem(64L * N);
+        txCqDb = mem(64);
+        rxCq = mem(64L * N);
+        rxCqDb = mem(64);
+        cq(10, txCq, txCqDb);
+        cq(11, rxCq, rxCqDb);
+        sq = mem(64L * N);
+        sqDb = mem(64);
+        MemorySegment sqc = MemorySegment.ofArray(new byte[(int) Sqc.SIZE]);
+        Sqc.cqn$set(sqc, 10);
+        Sqc.min_wqe_inline_mode$set(sqc, 1);
+        long wq = Sqc.wq$BYTE_OFFSET;
+        Wq.log_wq_sz$set(sqc, wq, LOG);
+        Wq.pd$set(sqc, wq, PD);
+        Wq.dbr_addr$set(sqc, wq, map(sqDb));
+        objects.sqs.put(20, new Queues.Sq(20, sqc, ring(sq), (int) SqState.RDY.value));
+        rq = mem(16L * N);
+        rqDb = mem(64);
+        bufs = mem(2048L * N);
+        long bufBus = map(bufs);
+        MemorySegment rqc = MemorySegment.ofArray(new byte[(int) Rqc.SIZE]);
+        Rqc.cqn$set(rqc, 11);
+        long rw = Rqc.wq$BYTE_OFFSET;
+        Wq.log_wq_sz$set(rqc, rw, LOG);
+        Wq.log_wq_stride$set(rqc, rw, 4);
+        Wq.pd$set(rqc, rw, PD);
+        Wq.dbr_addr$set(rqc, rw, map(rqDb));
+        objects.rqs.put(30, new Queues.Rq(30, rqc, ring(rq), (int) RqState.RDY.value));
+        for (int i = 0; i < N; i++) WqeDataSeg.writer(rq, i * 16L).byte_count(2048).lkey(lkey).addr(bufBus + 2048L * i).write();
+        posted = N;
+        WqDoorbellRecord.receive_counter$set(rqDb, posted & 0xffff);
+        MemorySegment tirc = MemorySegment.ofArray(new byte[(int) Tirc.SIZE]);
+        Tirc.disp_type$set(tirc, TirDispType.DIRECT);
+        Tirc.inline_rqn$set(tirc, 30);
+        objects.tirs.put(40, new Objects.Tir(40, tirc));
+        Objects.FlowTable t = new Objects.FlowTable(50, 0, MemorySegment.ofArray(new byte[(int) FlowTableContext.SIZE]), 16);
+        t.groups.put(1, new Objects.FlowGroup(1, 0, 15, 0, MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE])));
+        MemorySegment fc = MemorySegment.ofArray(new byte[(int) (FlowContext.destination$BYTE_OFFSET + 16)]);
+        FlowContext.action$set(fc, FlowContextAction.FWD_DEST$MASK);
+        FlowContext.destination_list_size$set(fc, 1);
+        DestFormatStruct.destination_type$set(fc, FlowContext.destination$BYTE_OFFSET, FlowDestinationType.TIR);
+        DestFormatStruct.destination_id$set(fc, FlowContext.destination$BYTE_OFFSET, 40);
+        t.entries.put(0, new Objects.FlowEntry(0, 1, fc));
+        objects.flowTables.put(50, t);
+        objects.nicRxRoot = 50;
+        // 64-byte UDP frames (without FCS, 60 on the wire + 4): addresses, IPv4, UDP
+        frame = mem(4096);
+        long frameBus = map(frame);
+        byte[] f = new byte[60];
+        f[0] = 2; f[5] = 2; f[6] = 2; f[11] = 1; f[12] = 8; f[14] = 0x45; f[17] = 46; f[22] = 64; f[23] = 17;
+        MemorySegment.copy(f, 0, frame, ValueLayout.JAVA_BYTE, 0, f.length);
+        for (int i = 0; i < N; i++) {
+            long o = 64L * i;
+            WqeEthSeg.writer(sq, o + 16).inline_hdr_sz(18).write();
+            MemorySegment.copy(frame, 0, sq, o + 16 + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, 18);
+            WqeDataSeg.writer(sq, o + 48).byte_count(60 - 18).lkey(lkey).addr(frameBus + 18).write();
+        }
+    }
+
+    void cq(int cqn, MemorySegment ring, MemorySegment db) {
+        for (int i = 0; i < N; i++) {
+            Cqe64.Device.opcode$set(ring, i * 64L, CqeOpcode.INVALID);
+            Cqe64.Device.owner$set(ring, i * 64L, true);
+        }
+        MemorySegment cqc = MemorySegment.ofArray(new byte[(int) Cqc.SIZE]);
+        Cqc.log_cq_size$set(cqc, LOG);
+        Cqc.dbr_addr$set(cqc, map(db));
+        objects.cqs.put(cqn, new Queues.Cq(cqn, cqc, ring(ring)));
+    }
+
+    @Benchmark
+    public int loopback() {
+        for (int i = 0; i < BURST; i++, pc++) {
+            long o = (long) (pc & (N - 1)) << 6;
+            WqeCtrlSeg.writer(sq, o).opcode(SendWqeOpcode.SEND).wqe_index(pc & 0xffff).qpn(20).ds(4)
+                    .ce(i == BURST - 1 ? CompletionMode.CQE_ALWAYS : CompletionMode.CQE_ON_ERROR).write();
+        }
+        WqDoorbellRecord.send_counter$set(sqDb, pc & 0xffff);
+        dp.uarWrite(0, UarPage.bf_registers$BYTE_OFFSET, sq.get(BE64, (long) ((pc - 1) & (N - 1)) << 6), 8);
+        dp.poll();
+        int got = 0;
+        while (true) {
+            MemorySegment c = rxCq.asSlice((long) (rxCc & (N - 1)) << 6, 64);
+            if (Cqe64.owner(c) != (((rxCc >>> LOG) & 1) == 1) || Cqe64.opcode(c) == CqeOpcode.INVALID.value) break;
+            got += Cqe64.byte_cnt(c);
+            rxCc++;
+        }
+        CqDoorbellRecord.consumer_index$set(rxCqDb, rxCc & 0xffffff);
+        posted = rxCc + N;
+        WqDoorbellRecord.receive_counter$set(rqDb, posted & 0xffff);
+        MemorySegment t = txCq.asSlice((long) (txCc & (N - 1)) << 6, 64);
+        if (Cqe64.owner(t) == (((txCc >>> LOG) & 1) == 1) && Cqe64.opcode(t) != CqeOpcode.INVALID.value) {
+            txCc++;
+            CqDoorbellRecord.consumer_index$set(txCqDb, txCc & 0xffffff);
+        }
+        if (got != BURST * 60) throw new IllegalStateException("received " + got + " bytes of " + BURST * 60);
+        return got;
+    }
+}
