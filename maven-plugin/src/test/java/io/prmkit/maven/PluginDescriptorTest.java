@@ -74,6 +74,18 @@ class PluginDescriptorTest {
     }
 
     @Test
+    void docGoalWritesUnderTarget() throws Exception {
+        Document d = parse("META-INF/maven/plugin.xml");
+        Element doc = mojo(d, "doc");
+        assertEquals("package", text(doc, "phase"));
+        assertEquals("true", text(doc, "threadSafe"));
+        assertEquals(null, text(doc, "requiresDependencyResolution"));
+        assertEquals("${prmkit.doc.outputDirectory}|${project.build.directory}/prm-doc", config(doc, "outputDirectory"));
+        assertEquals("|${project.basedir}/src/main/prm", config(doc, "sourceDirectory"));
+        assertEquals("${prmkit.skip}|false", config(doc, "skip"));
+    }
+
+    @Test
     void parameterDefaultsAndUserProperties() throws Exception {
         Document d = parse("META-INF/maven/plugin.xml");
         Element gen = mojo(d, "generate");

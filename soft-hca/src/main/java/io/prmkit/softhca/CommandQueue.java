@@ -207,7 +207,7 @@ final class CommandQueue {
     }
 
     private void complete(int slot, MemorySegment entry, DeliveryStatus status) {
-        DeviceFields.set(CmdQueueEntry.layout(), entry, 0, "status", status.value);
+        CmdQueueEntry.Device.status$set(entry, status);
         VarHandle.releaseFence();
         CmdQueueEntry.ownership$set(entry, CmdOwner.SW);
         completed++;

@@ -30,32 +30,32 @@ final class InitSegment {
 
     InitSegment(int fwMajor, int fwMinor, int fwSub, int logCmdqSize, int logCmdqStride, int initializingReads, int frequencyMhz) {
         this.frequencyMhz = Math.max(1, frequencyMhz);
-        DeviceFields.set(InitSeg.layout(), seg, 0, "fw_rev_major", fwMajor);
-        DeviceFields.set(InitSeg.layout(), seg, 0, "fw_rev_minor", fwMinor);
-        DeviceFields.set(InitSeg.layout(), seg, 0, "fw_rev_subminor", fwSub);
-        DeviceFields.set(InitSeg.layout(), seg, 0, "cmd_interface_rev", 5);
-        DeviceFields.set(InitSeg.layout(), seg, 0, "log_cmdq_size", logCmdqSize);
-        DeviceFields.set(InitSeg.layout(), seg, 0, "log_cmdq_stride", logCmdqStride);
-        DeviceFields.set(InitSeg.layout(), seg, 0, "nic_interface_supported", 0x1);
-        DeviceFields.set(HealthBuffer.layout(), seg, InitSeg.health$BYTE_OFFSET, "hw_id", 0x1013); // ConnectX-4 PCI device id
+        InitSeg.Device.fw_rev_major$set(seg, fwMajor);
+        InitSeg.Device.fw_rev_minor$set(seg, fwMinor);
+        InitSeg.Device.fw_rev_subminor$set(seg, fwSub);
+        InitSeg.Device.cmd_interface_rev$set(seg, 5);
+        InitSeg.Device.log_cmdq_size$set(seg, logCmdqSize);
+        InitSeg.Device.log_cmdq_stride$set(seg, logCmdqStride);
+        InitSeg.Device.nic_interface_supported$set(seg, 0x1);
+        HealthBuffer.Device.hw_id$set(seg, InitSeg.health$BYTE_OFFSET, 0x1013); // ConnectX-4 PCI device id
         initializingReadsLeft = initializingReads;
-        DeviceFields.set(InitSeg.layout(), seg, 0, "initializing", initializingReads > 0 ? 1 : 0);
+        InitSeg.Device.initializing$set(seg, initializingReads > 0);
     }
 
     synchronized int read32(long offset) {
         if (offset == InitSeg.internal_timer_h$BIT_OFFSET / 8 || offset == InitSeg.internal_timer_l$BIT_OFFSET / 8) {
             long ticks = (System.nanoTime() - startNanos) * frequencyMhz / 1000;
-            InitSeg.layout().set(seg, 0, DeviceFields.field(InitSeg.layout(), "internal_timer_h"), ticks >>> 32);
-            InitSeg.layout().set(seg, 0, DeviceFields.field(InitSeg.layout(), "internal_timer_l"), ticks & 0xffff_ffffL);
+            InitSeg.Device.internal_timer_h$set(seg, (int) (ticks >>> Integer.SIZE));
+            InitSeg.Device.internal_timer_l$set(seg, (int) ticks);
         } else if (offset == InitSeg.real_time_h$BIT_OFFSET / 8 || offset == InitSeg.real_time_l$BIT_OFFSET / 8) {
             long now = System.currentTimeMillis();
-            DeviceFields.set(InitSeg.layout(), seg, 0, "real_time_h", now / 1000);
-            DeviceFields.set(InitSeg.layout(), seg, 0, "real_time_l", now % 1000 * 1_000_000);
+            InitSeg.Device.real_time_h$set(seg, (int) (now / 1000));
+            InitSeg.Device.real_time_l$set(seg, (int) (now % 1000 * 1_000_000));
         }
         int v = seg.get(BE_INT, offset);
         if (offset == InitSeg.initializing$BIT_OFFSET / 8 && initializingReadsLeft > 0 && --initializingReadsLeft == 0) {
             // Firmware start is modelled as a fixed number of polls: bounded and deterministic.
-            DeviceFields.set(InitSeg.layout(), seg, 0, "initializing", 0);
+            InitSeg.Device.initializing$set(seg, false);
         }
         return v;
     }
@@ -78,16 +78,16 @@ final class InitSegment {
 
     /** One heartbeat: the counter the driver's health poll expects to move. */
     synchronized void heartbeat() {
-        long c = DeviceFields.get(InitSeg.layout(), seg, 0, "health_counter");
-        DeviceFields.set(InitSeg.layout(), seg, 0, "health_counter", (c + 1) & 0xff_ffff);
+        InitSeg.Device.health_counter$setUnchecked(seg, InitSeg.health_counter(seg) + 1);
     }
 
     /** Raises a health syndrome (health buffer and the mirror next to the counter). */
     synchronized void raiseHealth(int syndrome, int extSyndrome) {
-        health("synd", syndrome);
-        health("ext_synd", extSyndrome);
-        health("valid", 1);
-        health("severity", 2); // critical, as a kernel log level
-        DeviceFields.set(InitSeg.layout(), seg, 0, "health_syndrome", syndrome);
+        long hb = InitSeg.health$BYTE_OFFSET;
+        HealthBuffer.Device.synd$setUnchecked(seg, hb, syndrome);
+        HealthBuffer.Device.ext_synd$setUnchecked(seg, hb, extSyndrome);
+        HealthBuffer.Device.valid$set(seg, hb, true);
+        HealthBuffer.Device.severity$set(seg, hb, 2); // critical, as a kernel log level
+        InitSeg.Device.health_syndrome$setUnchecked(seg, syndrome);
     }
 }

@@ -229,7 +229,7 @@ public final class SoftHca implements AutoCloseable {
     }
 
     /**
-     * Objects the function holds now, by kind (eq, cq, sq, rq, mkey, tis, tir, rqt, flow_table,
+     * Objects the function holds now, by kind (eq, cq, sq, rq, qp, mkey, tis, tir, rqt, flow_table,
      * q_counter, pd, transport_domain, uar), only the kinds with any: for leak checks. Read it while
      * no command is running.
      */
@@ -242,6 +242,7 @@ public final class SoftHca implements AutoCloseable {
         put.accept("cq", objects.cqs.size());
         put.accept("sq", objects.sqs.size());
         put.accept("rq", objects.rqs.size());
+        put.accept("qp", objects.qps.size());
         put.accept("mkey", objects.mkeys.size());
         put.accept("tis", objects.tises.size());
         put.accept("tir", objects.tirs.size());

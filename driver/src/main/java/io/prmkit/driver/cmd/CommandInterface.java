@@ -17,7 +17,6 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -431,9 +430,5 @@ public final class CommandInterface implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-    }
-
-    static long timeoutMillis(Duration d) {
-        return TimeUnit.NANOSECONDS.toMillis(d.toNanos());
     }
 }

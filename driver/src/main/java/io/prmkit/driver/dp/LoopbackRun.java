@@ -24,6 +24,8 @@ public final class LoopbackRun implements Runnable {
     private final AtomicLong progress;
     private final long expectedTotal;
     private final long idleTimeoutNanos;
+    private AtomicLong sentWire;
+    private int window = Integer.MAX_VALUE;
     private PacketPool umrPool;
     private int umrFrames;
     private PacketPool badPool;
@@ -57,6 +59,17 @@ public final class LoopbackRun implements Runnable {
         for (int i = 0; i < count; i++) check.sent(first + i * stride);
     }
 
+    /**
+     * Flow control for a loopback without pause frames: all runs together keep at most
+     * {@code frames} wire frames sent and not yet received ({@code sent} is shared), so no RQ can
+     * run out of WQEs even if RSS sends everything to one (keep it below the RQ size).
+     */
+    public LoopbackRun withWindow(AtomicLong sent, int frames) {
+        this.sentWire = sent;
+        this.window = frames;
+        return this;
+    }
+
     /** The first {@code frames} frames go out of {@code pool} (registered by UMR beforehand). */
     public LoopbackRun withUmrPool(PacketPool pool, int frames) {
         this.umrPool = pool;
@@ -77,7 +90,8 @@ public final class LoopbackRun implements Runnable {
             int next = 0;
             long lastArrival = start;
             while (true) {
-                if (next < count) {
+                boolean room = sentWire == null || sentWire.get() - progress.get() <= window - BURST * TrafficMix.MAX_WIRE_FRAMES;
+                if (next < count && room) {
                     if (badPool != null && next == count / 2) {
                         sendBad();
                         badPool = null;
@@ -89,6 +103,11 @@ public final class LoopbackRun implements Runnable {
                     for (int i = 0; i < n; i++) mix.build(pool, bufs[i], first + (next + i) * stride);
                     int sent = n == 0 ? 0 : tx.send(pool, bufs, 0, n);
                     for (int i = sent; i < n; i++) pool.free(bufs[i]);
+                    if (sentWire != null) {
+                        int wire = 0;
+                        for (int i = 0; i < sent; i++) wire += mix.wireFrames(first + (next + i) * stride);
+                        sentWire.addAndGet(wire);
+                    }
                     next += sent;
                     if (n == 0) tx.reap();
                 } else {
@@ -131,6 +150,7 @@ public final class LoopbackRun implements Runnable {
     private void sendBad() {
         long end = System.nanoTime() + idleTimeoutNanos;
         while (tx.inFlight() > 0 && System.nanoTime() < end) tx.reap();
+        end = System.nanoTime() + idleTimeoutNanos;
         int h = badPool.alloc();
         mix.build(badPool, h, first);
         bufs[0] = h;

@@ -19,9 +19,12 @@ import java.lang.foreign.ValueLayout;
  */
 public final class TrafficMix {
     public static final int LSO_ID = 5;
-    public static final int LSO_PAYLOAD = 4000;
-    public static final int LSO_MSS = 1000;
+    /** The LSO send's TCP payload: with its 54 header bytes it fits a 2 KiB buffer. */
+    public static final int LSO_PAYLOAD = 1960;
+    public static final int LSO_MSS = 500;
     public static final int MIN_FRAME = 60;
+    /** Most wire frames one id becomes (the LSO send). */
+    public static final int MAX_WIRE_FRAMES = (LSO_PAYLOAD + LSO_MSS - 1) / LSO_MSS;
 
     public enum Kind { UDP4, VLAN_UDP4, TCP4_CSUM, UDP4_CSUM, TCP6_CSUM, UDP6_CSUM, SHORT_UDP4, LSO_TCP4 }
 
@@ -73,6 +76,7 @@ public final class TrafficMix {
     /** Writes id's frame into buffer {@code h} of {@code pool} and sets its length and offload metadata. */
     public void build(PacketPool pool, int h, int id) {
         int len = length(id);
+        if (len > pool.bufferSize()) throw new IllegalArgumentException("frame " + id + " of " + len + " bytes does not fit a " + pool.bufferSize() + "-byte buffer");
         writeFrame(pool.memory(), pool.offset(h), id, len, true);
         pool.length[h] = len;
         int fl = 0;

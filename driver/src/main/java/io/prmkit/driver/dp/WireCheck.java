@@ -18,6 +18,7 @@ public final class WireCheck {
     private long corrupt;
     private long duplicate;
     private long expectedFrames;
+    private String firstProblem = "";
 
     public WireCheck(TrafficMix mix, int ids) {
         this.mix = mix;
@@ -40,12 +41,14 @@ public final class WireCheck {
         long claim = TrafficMix.identify(s, off, len);
         if (claim < 0 || (claim >>> 8) >= ids) {
             corrupt++;
+            problem("a " + len + "-byte frame names no sent frame (ethertype 0x" + Integer.toHexString(FrameHeaders.etherType(s, off, len)) + ")");
             return false;
         }
         int id = (int) (claim >>> 8);
         int seg = (int) (claim & 0xff);
         if (seg >= mix.wireFrames(id)) {
             corrupt++;
+            problem("frame " + id + " has no segment " + seg);
             return false;
         }
         int elen = mix.expected(id, seg, scratch, 0);
@@ -61,6 +64,9 @@ public final class WireCheck {
         }
         if (!same) {
             corrupt++;
+            long at = strippedTci >= 0 ? -1 : MemorySegment.mismatch(s, off, off + len, scratch, 0, elen);
+            problem("frame " + id + " (" + mix.kind(id) + ") segment " + seg + ": " + len + " bytes, expected " + elen
+                    + (strippedTci >= 0 ? " (VLAN " + strippedTci + " stripped)" : "") + (at >= 0 ? ", first difference at byte " + at : ""));
             return false;
         }
         int bit = 1 << seg;
@@ -72,6 +78,15 @@ public final class WireCheck {
         return true;
     }
 
+    private void problem(String what) {
+        if (firstProblem.isEmpty()) firstProblem = what;
+    }
+
+    /** The first corrupt frame, described ("" when none). */
+    public String firstProblem() {
+        return firstProblem;
+    }
+
     /** Adds another checker's counts (another RX thread of the same traffic); a frame both saw is a duplicate. */
     public void merge(WireCheck other) {
         if (other.ids != ids) throw new IllegalArgumentException("checkers of different id ranges");
@@ -79,6 +94,7 @@ public final class WireCheck {
             duplicate += Integer.bitCount(seen[i] & other.seen[i]);
             seen[i] |= other.seen[i];
         }
+        if (firstProblem.isEmpty()) firstProblem = other.firstProblem;
         received += other.received;
         corrupt += other.corrupt;
         duplicate += other.duplicate;

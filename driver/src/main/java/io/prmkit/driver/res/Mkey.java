@@ -17,6 +17,8 @@ import io.prmkit.mlx5.MkcAccessMode;
 public final class Mkey extends DeviceObject {
 
     private final int key;
+    /** The key's low byte (mkey_7_0) rolls per created mkey, as Linux's mkey_key counter does, so a stale key stops matching. */
+    private static final java.util.concurrent.atomic.AtomicInteger VARIANT = new java.util.concurrent.atomic.AtomicInteger(0x5a);
 
     private Mkey(CommandInterface cmd, int index, int key) {
         super(cmd, index);
@@ -35,6 +37,7 @@ public final class Mkey extends DeviceObject {
         Mkc.length64$set(mkc, true);
         Mkc.pd$set(mkc, pd.id());
         Mkc.qpn$set(mkc, 0xffffff); // not bound to a QP
+        Mkc.mkey_7_0$set(mkc, variant());
         var out = cmd.execute(in, CreateMkeyIn.layout(), CreateMkeyOut.SIZE, CreateMkeyOut.layout());
         int index = CreateMkeyOut.mkey_index(out);
         return new Mkey(cmd, index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
@@ -58,9 +61,15 @@ public final class Mkey extends DeviceObject {
         Mkc.pd$set(mkc, pd.id());
         Mkc.qpn$set(mkc, 0xffffff);
         Mkc.translations_octword_size$set(mkc, klmEntries);
+        Mkc.mkey_7_0$set(mkc, variant());
         var out = cmd.execute(in, CreateMkeyIn.layout(), CreateMkeyOut.SIZE, CreateMkeyOut.layout());
         int index = CreateMkeyOut.mkey_index(out);
         return new Mkey(cmd, index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
+    }
+
+    private static int variant() {
+        int v = VARIANT.getAndIncrement() & 0xff;
+        return v == 0 ? VARIANT.getAndIncrement() & 0xff : v;
     }
 
     /** The key WQEs use as lkey: (mkey_index << 8) | mkey_7_0. */

@@ -94,6 +94,19 @@ class FaultTest {
     }
 
     @Test
+    void fatalHealthWithAnOpenPortStillClosesEverythingWithoutHanging() {
+        try (SoftHca hca = SoftHca.create(SoftHcaFixture.device())) {
+            long before = hca.function().dma().allocatedBytes();
+            Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options());
+            dev.ethPort(io.prmkit.driver.eth.EthPortConfig.defaults().withSizes(4, 4));
+            hca.faults().fatal(HealthSyndrome.FW_INTERNAL_ERR);
+            assertTrue(SoftHcaFixture.await(() -> dev.fatalError() != null, 10), "health poll saw the syndrome");
+            dev.close(); // the port's destroys fail fast; host memory is freed anyway
+            assertEquals(before, hca.function().dma().allocatedBytes());
+        }
+    }
+
+    @Test
     void pagesRequestedAndReturnedAtRunTime() {
         try (SoftHca hca = SoftHca.create(SoftHcaFixture.device());
              Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options())) {

@@ -4,12 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.eth.EthPort;
+import io.prmkit.driver.eth.EthPortConfig;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.NopIn;
 import io.prmkit.mlx5.NopOut;
 import io.prmkit.softhca.SoftHca;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
@@ -25,14 +28,24 @@ class OpenCloseTest {
     }
 
     @Test
-    void openAndClose100TimesLeaksNoPagesMemoryOrThreads() {
+    void openAndClose100TimesLeaksNoObjectsPagesMemoryOrThreads() {
         try (SoftHca hca = SoftHca.create(SoftHcaFixture.device().pages(8, 32, 8))) {
             long before = hca.function().dma().allocatedBytes();
             long threadsBefore = driverThreads();
             for (int i = 0; i < 100; i++) {
                 try (Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options())) {
                     assertEquals(48, dev.pages().lent());
+                    Map<String, Integer> base = hca.liveObjects();
+                    if (i % 10 == 0) {
+                        // Every tenth run also builds and closes an Ethernet port: its objects must all go.
+                        try (EthPort port = dev.ethPort(EthPortConfig.defaults().withQueuePairs(2).withSizes(4, 4))) {
+                            assertTrue(hca.liveObjects().get("sq") == 2);
+                        }
+                        assertEquals(base, hca.liveObjects(), "run " + i + ": port objects destroyed");
+                    }
+                    // close() throws if the firmware keeps any page after TEARDOWN_HCA
                 }
+                assertEquals(Map.of(), hca.liveObjects(), "run " + i + ": the device holds no objects");
                 assertEquals(before, hca.function().dma().allocatedBytes(), "run " + i + ": DMA memory back");
                 assertEquals(threadsBefore, driverThreads(), "run " + i + ": driver threads stopped");
             }

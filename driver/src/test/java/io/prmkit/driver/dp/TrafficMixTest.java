@@ -75,7 +75,7 @@ class TrafficMixTest {
                     for (int i = real; i < 60; i++) assertEquals(0, out.get(ValueLayout.JAVA_BYTE, i), "padding is zeros");
                 }
                 if (k == TrafficMix.Kind.LSO_TCP4) {
-                    assertEquals(54 + (seg < 3 ? 1000 : TrafficMix.LSO_PAYLOAD - 3000), len);
+                    assertEquals(54 + (seg < 3 ? TrafficMix.LSO_MSS : TrafficMix.LSO_PAYLOAD - 3 * TrafficMix.LSO_MSS), len);
                     assertEquals(seg == frames - 1, (out.get(ValueLayout.JAVA_BYTE, 14 + 20 + 13) & 0x08) != 0, "PSH only on the last");
                     payload.writeBytes(out.asSlice(54, len - 54).toArray(ValueLayout.JAVA_BYTE));
                 }

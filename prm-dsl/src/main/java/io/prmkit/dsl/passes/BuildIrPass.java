@@ -34,7 +34,7 @@ final class BuildIrPass implements Pass {
             List<Member> members = new ArrayList<>();
             for (Layout.LaidMember m : lay.members) {
                 Optional<Variant> variant = Optional.empty();
-                boolean inlineUnion = m.union != null && m.union.location != s.location();
+                boolean inlineUnion = m.union != null && m.union.inline;
                 if (inlineUnion || (m.union != null && (!m.directAlternative || m.when != null))) {
                     variant = Optional.of(new Variant(m.union.name, m.alternative, m.variantSelector, m.tagValue));
                 }

@@ -82,17 +82,28 @@ public final class Compilation {
     }
 
     /** The answer to a name lookup: a declaration, or why there is none. */
-    record Lookup(Decl decl, String error, List<Diagnostic.Related> related) {
+    /**
+     * Why a name did not resolve. Callers word {@link #UNKNOWN} in their own terms ("unknown enum 'x'");
+     * {@link #OTHER} comes with a message to use as it is; {@link #REPORTED} was reported already.
+     */
+    enum Miss { UNKNOWN, OTHER, REPORTED }
+
+    /** A declaration found, or why not ({@code miss} and a message; {@code related} places for the message). */
+    record Lookup(Decl decl, Miss miss, String error, List<Diagnostic.Related> related) {
         boolean found() {
             return decl != null;
         }
 
         static Lookup of(Decl d) {
-            return new Lookup(d, null, List.of());
+            return new Lookup(d, null, null, List.of());
+        }
+
+        static Lookup unknown(String error) {
+            return new Lookup(null, Miss.UNKNOWN, error, List.of());
         }
 
         static Lookup fail(String error, Diagnostic.Related... related) {
-            return new Lookup(null, error, List.of(related));
+            return new Lookup(null, Miss.OTHER, error, List.of(related));
         }
     }
 
@@ -115,11 +126,11 @@ public final class Compilation {
             if (hits.size() > 1) {
                 List<Decl> list = new ArrayList<>(hits);
                 List<String> pkgs = list.stream().map(this::packageOf).toList();
-                return new Lookup(null, "'" + name + "' is ambiguous: it is declared in " + String.join(" and ", pkgs)
+                return new Lookup(null, Miss.OTHER, "'" + name + "' is ambiguous: it is declared in " + String.join(" and ", pkgs)
                         + "; qualify it", list.stream().map(d -> new Diagnostic.Related(d.name().location(),
                                 "'" + name + "' declared in " + packageOf(d) + " here")).toList());
             }
-            return Lookup.fail("unknown name '" + name + "'");
+            return Lookup.unknown("unknown name '" + name + "'");
         }
         String pkg = q.prefix();
         Map<String, Decl> decls = packages.get(pkg);
@@ -137,10 +148,18 @@ public final class Compilation {
         return out;
     }
 
-    /** A constant or enum value resolved to its number, or why it could not be. */
-    record Value(long value, String error) {
+    /** A constant or enum value resolved to its number, or why it could not be ({@code miss} and a message). */
+    record Value(long value, Miss miss, String error) {
         boolean found() {
-            return error == null;
+            return miss == null;
+        }
+
+        static Value of(long v) {
+            return new Value(v, null, null);
+        }
+
+        static Value fail(Miss miss, String error) {
+            return new Value(0, miss, error);
         }
     }
 
@@ -151,23 +170,23 @@ public final class Compilation {
     Value value(io.prmkit.dsl.ast.QName q, SpecFile from, EnumLayout preferred) {
         if (q.isSimple() && preferred != null) {
             var v = preferred.values().stream().filter(x -> x.name().equals(q.last())).findFirst();
-            if (v.isPresent()) return new Value(v.get().value(), null);
+            if (v.isPresent()) return Value.of(v.get().value());
         }
         Lookup l = lookup(q, from);
         if (l.found()) {
-            if (l.decl() instanceof ConstDecl k) return new Value(k.value().value(), null);
-            return new Value(0, "'" + q.dotted() + "' is " + Compilation.article(l.decl().kindWord()) + ", not a value");
+            if (l.decl() instanceof ConstDecl k) return Value.of(k.value().value());
+            return Value.fail(Miss.OTHER, "'" + q.dotted() + "' is " + Compilation.article(l.decl().kindWord()) + ", not a value");
         }
         if (!q.isSimple()) {
             Lookup e = lookup(q.withoutLast(), from);
             if (e.found() && e.decl() instanceof EnumDecl ed) {
                 EnumLayout el = enums.get(ed);
-                if (el == null) return new Value(0, "");
+                if (el == null) return Value.fail(Miss.REPORTED, "");  // the enum itself has errors
                 var v = el.values().stream().filter(x -> x.name().equals(q.last())).findFirst();
-                return v.map(x -> new Value(x.value(), null))
-                        .orElseGet(() -> new Value(0, ed.kindWord() + " '" + q.prefix() + "' has no value '" + q.last() + "'"));
+                return v.map(x -> Value.of(x.value()))
+                        .orElseGet(() -> Value.fail(Miss.OTHER, ed.kindWord() + " '" + q.prefix() + "' has no value '" + q.last() + "'"));
             }
-            return new Value(0, l.error());
+            return Value.fail(l.miss(), l.error());
         }
         List<String> pkgs = new ArrayList<>();
         pkgs.add(from.pkg().dotted());
@@ -186,11 +205,11 @@ public final class Compilation {
                 }
             }
         }
-        if (owners.size() == 1) return new Value(found, null);
+        if (owners.size() == 1) return Value.of(found);
         if (owners.size() > 1) {
-            return new Value(0, "'" + q.last() + "' is ambiguous: it is a value of " + String.join(" and ", owners)
+            return Value.fail(Miss.OTHER, "'" + q.last() + "' is ambiguous: it is a value of " + String.join(" and ", owners)
                     + "; write " + owners.get(0) + "." + q.last());
         }
-        return new Value(0, "unknown name '" + q.last() + "'");
+        return Value.fail(Miss.UNKNOWN, "unknown name '" + q.last() + "'");
     }
 }

@@ -45,12 +45,15 @@ final class Layout {
         long end;
         final io.prmkit.dsl.ast.Name tag;
         final SourceLocation location;
+        /** An inline union inside a struct, as opposed to a top-level union declaration. */
+        final boolean inline;
 
-        UnionInfo(String name, long start, io.prmkit.dsl.ast.Name tag, SourceLocation location) {
+        UnionInfo(String name, long start, io.prmkit.dsl.ast.Name tag, SourceLocation location, boolean inline) {
             this.name = name;
             this.start = start;
             this.tag = tag;
             this.location = location;
+            this.inline = inline;
         }
     }
 

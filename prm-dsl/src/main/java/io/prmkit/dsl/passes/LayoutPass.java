@@ -186,7 +186,7 @@ final class LayoutPass implements Pass {
                 start = p.offset().value() * 8;
             }
             String name = u.name().map(n -> n.text()).orElse("union_at_" + Long.toHexString(start));
-            Layout.UnionInfo ui = new Layout.UnionInfo(name, start, u.tag().orElse(null), u.location());
+            Layout.UnionInfo ui = new Layout.UnionInfo(name, start, u.tag().orElse(null), u.location(), true);
             int firstIndex = lay.members.size();
             long end = alternatives(ui, u.alternatives());
             if (u.alternatives().isEmpty()) {
@@ -277,7 +277,7 @@ final class LayoutPass implements Pass {
         }
 
         long layoutUnionDecl() {
-            Layout.UnionInfo ui = new Layout.UnionInfo(s.name().text(), 0, null, s.location());
+            Layout.UnionInfo ui = new Layout.UnionInfo(s.name().text(), 0, null, s.location(), false);
             long end = alternatives(ui, s.items());
             ui.end = s.size().map(n -> n.value() * 8).orElse(roundUp(end));
             return end;
@@ -333,8 +333,7 @@ final class LayoutPass implements Pass {
                         TypeRef t = m.type().get();
                         long tw = t.arity() != TypeRef.Arity.SINGLE ? -1
                                 : t.width().isPresent() ? t.width().get().value()
-                                : t.name().get().isSimple() && Walk.isBuiltin(t.name().get().last())
-                                ? Long.parseLong(t.name().get().last().substring(1)) : -1;
+                                : t.builtin().map(b -> (long) b.bits).orElse(-1L);
                         if (tw != width) {
                             error(t.location(), "type ': " + t + "' does not match the bit range " + r + " (" + width
                                     + (width == 1 ? " bit)" : " bits)"));
@@ -399,8 +398,8 @@ final class LayoutPass implements Pass {
                     return null;
                 }
                 elem = new MemberType.Bits((int) w.value());
-            } else if (t.name().get().isSimple() && Walk.isBuiltin(t.name().get().last())) {
-                int n = Integer.parseInt(t.name().get().last().substring(1));
+            } else if (t.builtin().isPresent()) {
+                int n = t.builtin().get().bits;
                 elem = new MemberType.Bits(n);
                 align = Math.min(n, 32);
                 bytes = n == 8;
@@ -427,7 +426,7 @@ final class LayoutPass implements Pass {
                     } else {
                         Compilation.Value v = c.value((io.prmkit.dsl.ast.QName) ref, c.fileOf.get(s), null);
                         if (!v.found()) {
-                            if (!v.error().isEmpty()) error(ref.location(), v.error().startsWith("unknown name")
+                            if (v.miss() != Compilation.Miss.REPORTED) error(ref.location(), v.miss() == Compilation.Miss.UNKNOWN
                                     ? "unknown array count '" + ref + "': write an integer or a named constant" : v.error());
                             else ok = false;
                             yield null;

@@ -210,7 +210,7 @@ final class MembersPass implements Pass {
             }
             Compilation.Lookup l = c.lookup(q, file);
             if (!l.found()) {
-                String msg = l.error().startsWith("unknown name") ? "unknown " + (flags ? "flag set" : "enum") + " '" + q.dotted() + "'" : l.error();
+                String msg = l.miss() == Compilation.Miss.UNKNOWN ? "unknown " + (flags ? "flag set" : "enum") + " '" + q.dotted() + "'" : l.error();
                 diags.add(new Diagnostic(io.prmkit.dsl.Severity.ERROR, q.location(), msg, l.related()));
                 return;
             }
@@ -247,7 +247,7 @@ final class MembersPass implements Pass {
             QName structName = q.withoutLast();
             Compilation.Lookup l = c.lookup(structName, file);
             if (!l.found()) {
-                String msg = l.error().startsWith("unknown name") ? "unknown capability struct '" + structName.dotted() + "'" : l.error();
+                String msg = l.miss() == Compilation.Miss.UNKNOWN ? "unknown capability struct '" + structName.dotted() + "'" : l.error();
                 diags.add(new Diagnostic(io.prmkit.dsl.Severity.ERROR, q.location(), msg, l.related()));
                 return;
             }
@@ -328,7 +328,7 @@ final class MembersPass implements Pass {
                     }
                     OptionalLong v = OptionalLong.empty();
                     if (m.when != null) {
-                        boolean inline = u.location != s.location();
+                        boolean inline = u.inline;
                         if (inline && tag == null) {
                             if (u.tag == null) {
                                 error(m.when.location(), "'when' needs the union to name its selector: union " + u.name + " tag FIELD { ... }");
@@ -363,7 +363,7 @@ final class MembersPass implements Pass {
             QName q = (QName) v;
             Compilation.Value r = c.value(q, file, preferred);
             if (r.found()) return OptionalLong.of(r.value());
-            if (!r.error().isEmpty()) error(q.location(), r.error());
+            if (r.miss() != Compilation.Miss.REPORTED) error(q.location(), r.error());
             return OptionalLong.empty();
         }
 

@@ -95,8 +95,8 @@ final class RulesPass implements Pass {
             }
             Compilation.Value v = c.value(q, file, null);
             if (v.found()) return new Expr.Literal(v.value(), q.dotted());
-            if (!v.error().isEmpty()) {
-                String msg = v.error().startsWith("unknown name")
+            if (v.miss() != Compilation.Miss.REPORTED) {
+                String msg = v.miss() == Compilation.Miss.UNKNOWN
                         ? "unknown name '" + q.dotted() + "': not a field of " + s.kindWord() + " '" + s.name().text()
                         + "', a constant or an enum value"
                         : v.error();

@@ -35,10 +35,10 @@ final class TypesPass implements Pass {
                 if (m.type().isEmpty() || m.type().get().name().isEmpty()) continue;
                 TypeRef t = m.type().get();
                 QName q = t.name().get();
-                if (q.isSimple() && Walk.isBuiltin(q.last())) continue;
+                if (t.builtin().isPresent()) continue;
                 Compilation.Lookup l = c.lookup(q, c.fileOf.get(s));
                 if (!l.found()) {
-                    String msg = l.error().startsWith("unknown name")
+                    String msg = l.miss() == Compilation.Miss.UNKNOWN
                             ? "unknown type '" + q.dotted() + "': a type is a width in bits, u8, u16, u32, u64 or a struct or union name"
                             : l.error();
                     diags.add(new Diagnostic(Severity.ERROR, q.location(), msg, l.related()));

@@ -30,7 +30,4 @@ final class Walk {
         }
     }
 
-    static boolean isBuiltin(String name) {
-        return name.equals("u8") || name.equals("u16") || name.equals("u32") || name.equals("u64");
-    }
 }

@@ -100,8 +100,8 @@ final class BringUpCommands {
     }
 
     private void queryIssi(Command c) {
-        c.out(QueryIssiOut.layout(), "current_issi", hca.issi);
-        c.out(QueryIssiOut.layout(), "supported_issi_dw0", SUPPORTED_ISSI);
+        QueryIssiOut.Device.current_issi$set(c.out, hca.issi);
+        QueryIssiOut.Device.supported_issi_dw0$set(c.out, SUPPORTED_ISSI);
     }
 
     private void setIssi(Command c) {
@@ -124,8 +124,8 @@ final class BringUpCommands {
             // Signed: negative means the device has pages to give back.
             case REGULAR_PAGES -> hca.bootPages + hca.initPages + hca.regularPages - held;
         };
-        c.out(QueryPagesOut.layout(), "function_id", 0);
-        c.out(QueryPagesOut.layout(), "num_pages", Integer.toUnsignedLong(pages));
+        QueryPagesOut.Device.function_id$set(c.out, 0);
+        QueryPagesOut.Device.num_pages$set(c.out, pages);
     }
 
     private void managePages(Command c) {
@@ -163,9 +163,9 @@ final class BringUpCommands {
                 for (int i = 0; i < count; i++) {
                     long pa = hca.pages.pop();
                     hca.pageSet.remove(pa);
-                    c.outElement(ManagePagesOut.layout(), "pas", i, pa);
+                    ManagePagesOut.Device.pas$set(c.out, i, pa);
                 }
-                c.out(ManagePagesOut.layout(), "output_num_entries", count);
+                ManagePagesOut.Device.output_num_entries$set(c.out, count);
             }
         }
     }
@@ -252,7 +252,7 @@ final class BringUpCommands {
         hca.initialized = false;
         hca.tornDown = true;
         hca.forgetObjects();
-        c.out(TeardownHcaOut.layout(), "state", TeardownHcaState.SUCCESS.value);
+        TeardownHcaOut.Device.state$set(c.out, TeardownHcaState.SUCCESS);
     }
 
     private void setDriverVersion(Command c) {

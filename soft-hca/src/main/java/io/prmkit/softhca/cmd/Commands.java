@@ -26,6 +26,7 @@ public final class Commands {
         TransportCommands.register(specs, hca);
         FlowCommands.register(specs, hca);
         VportCommands.register(specs, hca);
+        QpCommands.register(specs, hca);
     }
 
     /** The implemented commands by opcode (for docs and tests). */
@@ -40,9 +41,6 @@ public final class Commands {
      */
     public void execute(Command c) {
         CommandSpec spec = specs.get(c.opcode);
-        // An unknown opcode's layout is unknown, so only known commands are checked for reserved bits.
-        String reserved = spec == null ? null : ReservedBits.firstSet(spec.in(), c.in, 0, Math.min(c.inLength(), spec.in().sizeBytes()));
-        if (reserved != null) throw new DeliveryError(reserved);
         try {
             if (spec == null) throw c.fail(Syndrome.BAD_OPCODE, "opcode 0x" + Integer.toHexString(c.opcode));
             if (c.inLength() < spec.in().sizeBytes()) {
@@ -51,6 +49,8 @@ public final class Commands {
             if (c.outLength() < spec.out().sizeBytes()) {
                 throw c.fail(Syndrome.OUTPUT_TOO_SHORT, c.outLength() + " < " + spec.out().sizeBytes());
             }
+            String reserved = ReservedBits.firstSet(spec.in(), c.in, 0, spec.in().sizeBytes());
+            if (reserved != null) throw new DeliveryError(reserved);
             switch (spec.phase()) {
                 case ANY -> {}
                 case ENABLED -> {
@@ -71,7 +71,7 @@ public final class Commands {
 
     /** Writes status and syndrome of the generic output header (the same in every {@code *_out}). */
     public static void setStatus(MemorySegment out, int status, int syndrome) {
-        io.prmkit.softhca.device.DeviceFields.set(NopOut.layout(), out, 0, "status", status);
-        io.prmkit.softhca.device.DeviceFields.set(NopOut.layout(), out, 0, "syndrome", Integer.toUnsignedLong(syndrome));
+        NopOut.Device.status$setUnchecked(out, status);
+        NopOut.Device.syndrome$set(out, syndrome);
     }
 }

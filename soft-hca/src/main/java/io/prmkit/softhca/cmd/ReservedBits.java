@@ -18,7 +18,9 @@ public final class ReservedBits {
             if (f.variant().isPresent()) continue;
             long start = f.byteOffset();
             long bytes = (f.bitWidth() + 7) >>> 3;
-            if (f.flexible() || start + bytes > limit) continue;
+            // Bit fields are read a whole dword at a time: the dwords they touch must lie inside the limit.
+            long end = f.kind() == PrmLayout.Kind.BITS ? ((f.bitOffset() + f.bitWidth() + 31) >>> 5) << 2 : start + bytes;
+            if (f.flexible() || end > limit) continue;
             if (f.reserved()) {
                 boolean set = switch (f.kind()) {
                     case BITS -> layout.get(s, offset, f) != 0;

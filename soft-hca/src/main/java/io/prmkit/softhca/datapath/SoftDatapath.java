@@ -275,6 +275,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
             Objects.Rqt rqt = ctx.objects().rqts.get(t.rqtn);
             if (rqt == null || rqt.rqns == null || rqt.rqns.length == 0) {
                 rxDropped++;
+                port.counters().rxDiscards++;
                 return;
             }
             hash = t.hash(f, frame, off);

@@ -13,6 +13,7 @@ public final class DeviceObjects {
     public final Map<Integer, Queues.Cq> cqs = new HashMap<>();
     public final Map<Integer, Queues.Sq> sqs = new HashMap<>();
     public final Map<Integer, Queues.Rq> rqs = new HashMap<>();
+    public final Map<Integer, Objects.Qp> qps = new HashMap<>();
     /** Memory keys by key index (key >>> 8). */
     public final Map<Integer, Objects.Mkey> mkeys = new HashMap<>();
     public final Map<Integer, Objects.Tis> tises = new HashMap<>();
@@ -43,6 +44,7 @@ public final class DeviceObjects {
         cqs.clear();
         sqs.clear();
         rqs.clear();
+        qps.clear();
         mkeys.clear();
         tises.clear();
         tirs.clear();

@@ -32,6 +32,24 @@ public final class Objects {
         }
     }
 
+    /**
+     * A queue pair (PRM "QP context"): its {@code qpc} as created and updated by the transitions,
+     * and its state ({@code QpState}). The RC datapath is not modelled yet.
+     */
+    public static final class Qp {
+        public final int qpn;
+        public final MemorySegment qpc;
+        public final Queues.Ring ring;
+        public int state;
+
+        public Qp(int qpn, MemorySegment qpc, Queues.Ring ring, int state) {
+            this.qpn = qpn;
+            this.qpc = qpc;
+            this.ring = ring;
+            this.state = state;
+        }
+    }
+
     /** Transport interface send: context {@code tisc}. */
     public record Tis(int tisn, MemorySegment tisc) {}
 

@@ -11,15 +11,18 @@ import java.util.concurrent.TimeUnit;
 public final class Tools {
     private Tools() {}
 
-    /** Stdout of the command, or null when the tool is missing outside CI. */
+    /**
+     * Stdout of the command. A missing tool fails under CI=true; elsewhere it prints one line and
+     * aborts the test (JUnit counts it as skipped, not passed).
+     */
     public static String run(String... cmd) throws Exception {
         Process p;
         try {
             p = new ProcessBuilder(cmd).redirectErrorStream(false).start();
         } catch (java.io.IOException e) {
             if ("true".equals(System.getenv("CI"))) fail(cmd[0] + " is not installed, and CI must have it (.ci/run installs it): " + e.getMessage());
-            System.out.println("SKIPPED: " + cmd[0] + " is not installed; the check that reads the pcap with it did not run");
-            return null;
+            System.out.println("SKIPPED: " + cmd[0] + " is not installed (apt-get install " + cmd[0] + "); the check that reads the pcap with it did not run");
+            throw new org.opentest4j.TestAbortedException(cmd[0] + " is not installed");
         }
         p.getOutputStream().close();
         byte[] err = new byte[0];

@@ -1,0 +1,96 @@
+package io.prmkit.driver.dp;
+
+import io.prmkit.driver.core.DeviceOptions;
+import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.eth.EthPort;
+import io.prmkit.driver.eth.EthPortConfig;
+import io.prmkit.softhca.CapsProfile;
+import io.prmkit.softhca.SoftHca;
+import io.prmkit.softhca.datapath.SoftDatapath;
+import io.prmkit.softhca.wire.Port;
+import io.prmkit.softhca.wire.Wire;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A soft HCA whose port is cabled to itself, brought up by the driver with an Ethernet port of {@code queues} pairs. */
+final class SoftLoopback implements AutoCloseable {
+    final Port port = new Port(1);
+    final Wire wire = Wire.loopback(port);
+    final SoftHca hca;
+    final Mlx5Device dev;
+    final EthPort eth;
+    final List<AutoCloseable> closeables = new ArrayList<>();
+
+    SoftLoopback(int queues) {
+        hca = SoftHca.create(new SoftHca.Options()
+                .caps(CapsProfile.connectX4().with(1, "reg_umr_sq", 1, true, true))
+                .datapath(ctx -> new SoftDatapath(ctx, port)));
+        dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)).withHealth(Duration.ofMillis(100), 0));
+        eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(queues).withPromiscuous(true));
+    }
+
+    PacketPool pool(int buffers) {
+        PacketPool p = new PacketPool(dev.dma(), buffers, 2048, eth.lkey());
+        closeables.add(p);
+        return p;
+    }
+
+    /** Runs {@code ids} frames of {@code mix} over all queue pairs, one thread each; returns the merged check. */
+    WireCheck run(TrafficMix mix, int ids, boolean umrAndBadWqe, long[] txErrors) throws InterruptedException {
+        int q = eth.queuePairs();
+        WireCheck[] checks = new WireCheck[q];
+        LoopbackRun[] runs = new LoopbackRun[q];
+        TxQueue[] txs = new TxQueue[q];
+        long expected = 0;
+        AtomicLong progress = new AtomicLong();
+        AtomicLong sent = new AtomicLong();
+        for (int i = 0; i < q; i++) {
+            checks[i] = new WireCheck(mix, ids);
+            int count = (ids - i + q - 1) / q;
+            LoopbackRun.expect(checks[i], i, q, count);
+            expected += checks[i].expectedFrames();
+        }
+        for (int i = 0; i < q; i++) {
+            PacketPool txPool = pool(2048);
+            PacketPool rxPool = pool(2048);
+            txs[i] = new TxQueue(eth.txResources(i), txPool);
+            RxQueue rx = new RxQueue(eth.rxResources(i), rxPool);
+            int count = (ids - i + q - 1) / q;
+            runs[i] = new LoopbackRun(txs[i], rx, txPool, mix, checks[i], i, q, count, progress, expected, Duration.ofSeconds(5).toNanos())
+                    .withWindow(sent, 512);
+            if (umrAndBadWqe && i == 0) {
+                PacketPool region = pool(64);
+                int mkey = eth.umrMkey(4);
+                if (!txs[i].registerUmr(mkey, 0x10_0000L, region, 4)) throw new AssertionError("UMR not posted");
+                runs[i].withUmrPool(region, Math.min(40, count));
+                PacketPool bad = new PacketPool(dev.dma(), 4, 2048, eth.lkey() ^ 0x7fff00);
+                closeables.add(bad);
+                runs[i].withBadWqe(bad);
+            }
+        }
+        Thread[] threads = new Thread[q];
+        for (int i = 0; i < q; i++) {
+            threads[i] = new Thread(runs[i], "queue-" + i);
+            threads[i].start();
+        }
+        for (Thread t : threads) t.join(120_000);
+        for (int i = 0; i < q; i++) {
+            if (runs[i].failure() != null) throw new AssertionError("queue " + i + " failed", runs[i].failure());
+            if (threads[i].isAlive()) throw new AssertionError("queue " + i + " did not finish");
+            txErrors[0] += txs[i].errors();
+            txErrors[1] += txs[i].recoveries();
+        }
+        for (int i = 1; i < q; i++) checks[0].merge(checks[i]);
+        return checks[0];
+    }
+
+    @Override
+    public void close() throws Exception {
+        eth.close();
+        for (AutoCloseable c : closeables) c.close();
+        dev.close();
+        hca.close();
+    }
+}
