@@ -102,6 +102,22 @@ class EthPortTest {
     }
 
     @Test
+    void macMtuAndPromiscuousReachTheVportContext() {
+        try (SoftHca hca = SoftHca.create();
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options());
+             EthPort port = dev.ethPort(EthPortConfig.defaults().withMtu(9000).withPromiscuous(true))) {
+            var ctx = port.vportContext();
+            assertEquals(9000, io.prmkit.mlx5.NicVportContext.mtu(ctx));
+            assertTrue(io.prmkit.mlx5.NicVportContext.promisc_all(ctx));
+            byte[] mac = {0x02, 0x11, 0x22, 0x33, 0x44, (byte) 0x55};
+            port.setMacAddress(mac);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(mac, port.macAddress());
+            port.setPromiscuous(false);
+            assertFalse(io.prmkit.mlx5.NicVportContext.promisc_all(port.vportContext()));
+        }
+    }
+
+    @Test
     void statsReadVportCountersQCounterAndPpcnt() {
         try (SoftHca hca = SoftHca.create();
              Mlx5Device dev = Mlx5Device.open(hca.function(), options());
