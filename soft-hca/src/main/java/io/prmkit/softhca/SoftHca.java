@@ -145,6 +145,8 @@ public final class SoftHca implements AutoCloseable {
 
     private static final AtomicInteger THREADS = new AtomicInteger();
     private static final long HEARTBEAT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long the device thread keeps polling after its last work before it parks. */
+    private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
     private static final int FIRST_UAR = (int) ((InitSeg.SIZE + Bar0.PAGE - 1) / Bar0.PAGE);
 
     private final ExecutionMode mode;
@@ -299,14 +301,19 @@ public final class SoftHca implements AutoCloseable {
     }
 
     private void loop() {
+        long lastWork = 0;
         while (running) {
             boolean did = work();
             long now = System.nanoTime();
+            if (did) lastWork = now;
             if (now - lastBeat >= HEARTBEAT_NANOS) {
                 lastBeat = now;
                 if (!fatal) initSeg.heartbeat();
             }
-            if (!did) LockSupport.parkNanos(HEARTBEAT_NANOS);
+            // Busy traffic: poll a little longer before parking, so a doorbell finds the thread awake
+            // (an unpark costs more than the work of a burst).
+            if (!did && now - lastWork > SPIN_NANOS) LockSupport.parkNanos(HEARTBEAT_NANOS);
+            else if (!did) Thread.onSpinWait();
         }
     }
 
