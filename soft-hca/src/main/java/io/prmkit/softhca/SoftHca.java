@@ -364,8 +364,8 @@ public final class SoftHca implements AutoCloseable {
     void pageRequest(int pages) {
         hca.regularPages = Math.max(-(hca.bootPages + hca.initPages), hca.regularPages + pages);
         events.post((int) EqeType.PAGE_REQUEST.value, 0, e -> {
-            DeviceFields.set(Eqe.layout(), e, 0, "func_id", 0);
-            DeviceFields.set(Eqe.layout(), e, 0, "num_pages", Integer.toUnsignedLong(pages));
+            Eqe.Device.func_id$set(e, 0);
+            Eqe.Device.num_pages$set(e, pages);
         });
     }
 
@@ -376,7 +376,7 @@ public final class SoftHca implements AutoCloseable {
         }
         objects.port.linkUp = up;
         PortChangeSubtype sub = up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN;
-        events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> DeviceFields.set(Eqe.layout(), e, 0, "port_num", 1));
+        events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> Eqe.Device.port_num$set(e, 1));
     }
 
     InitSegment initSegment() {
