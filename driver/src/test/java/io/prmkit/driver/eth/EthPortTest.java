@@ -132,6 +132,20 @@ class EthPortTest {
     }
 
     @Test
+    void aDeviceWithoutNicFlowTablesIsRefusedNamingTheCapability() {
+        try (SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("nic_flow_table", 0)));
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
+            Map<String, Integer> base = hca.liveObjects();
+            trace.clear();
+            Mlx5Exception e = assertThrows(Mlx5Exception.class, () -> dev.ethPort(EthPortConfig.defaults()));
+            assertEquals("Ethernet port receive steering: the device does not support it (capability cmd_hca_cap.nic_flow_table is 0)",
+                    e.getMessage());
+            assertEquals(List.of(), trace, "refused before any command");
+            assertEquals(base, hca.liveObjects());
+        }
+    }
+
+    @Test
     void aQueueLargerThanTheCapsAllowIsRefusedBeforeAnyCommandNamingTheCap() {
         try (SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("log_max_wq_sz", 8)));
              Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
