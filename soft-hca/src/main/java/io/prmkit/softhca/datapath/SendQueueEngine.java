@@ -41,6 +41,8 @@ import java.lang.foreign.ValueLayout;
  */
 final class SendQueueEngine {
     static final int MAX_WQEBBS = 16;
+    /** The producer counter wraps at the width of the doorbell record's send counter (16 bits). */
+    static final int PC_MASK = (1 << WqDoorbellRecord.send_counter$BIT_WIDTH) - 1;
     /** Largest LSO frame (headers + payload) the model accepts. */
     static final int MAX_LSO = 256 * 1024;
     static final int HEADROOM = 16;
@@ -129,23 +131,23 @@ final class SendQueueEngine {
         } catch (IllegalStateException e) {
             return 0;
         }
-        int pc = sq.consumerCounter & 0xffff;
+        int pc = sq.consumerCounter & PC_MASK;
         int n = 0;
         while (pc != posted && n < budget) {
-            int avail = (posted - pc) & 0xffff;
+            int avail = (posted - pc) & PC_MASK;
             n++;
             if (flushing) {
-                pc = (pc + flushOne(pc, avail)) & 0xffff;
+                pc = (pc + flushOne(pc, avail)) & PC_MASK;
                 continue;
             }
             int status = runOne(pc, avail);
             if (status < 0) { // the SQ went to ERR; fail() set its counter
                 if (!flushInError) return n;
                 flushing = true;
-                pc = sq.consumerCounter & 0xffff;
+                pc = sq.consumerCounter & PC_MASK;
                 continue;
             }
-            pc = (pc + status) & 0xffff;
+            pc = (pc + status) & PC_MASK;
         }
         sq.consumerCounter = pc;
         return n;
@@ -353,7 +355,7 @@ final class SendQueueEngine {
             }
         }
         // The failed WQE is consumed: after ERR -> RST -> RDY software starts from its own counter.
-        sq.consumerCounter = (pc + nbb) & 0xffff;
+        sq.consumerCounter = (pc + nbb) & PC_MASK;
         return -1;
     }
 }
