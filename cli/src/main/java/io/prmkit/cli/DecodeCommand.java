@@ -195,8 +195,7 @@ public final class DecodeCommand implements Callable<Integer> {
     private static PrmLayout.Struct generated(StructLayout s) throws Failure {
         String cls = "io.prmkit." + s.name().pkg() + "." + Names.upperCamel(s.name().name());
         try {
-            Object layout = Class.forName(cls).getField("LAYOUT").get(null);
-            return (PrmLayout.Struct) layout;
+            return (PrmLayout.Struct) Class.forName(cls).getMethod("layout").invoke(null);
         } catch (ReflectiveOperationException | ClassCastException e) {
             throw new Failure("no generated class " + cls + " for " + s.name() + " (" + e.getClass().getSimpleName() + ")");
         }

@@ -1,5 +1,6 @@
 package io.prmkit.cli;
 
+import io.prmkit.dsl.Words;
 import io.prmkit.doc.DocSite;
 import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.Diagnostic;
@@ -59,7 +60,7 @@ public final class DocCommand implements Callable<Integer> {
         SpecInput.print(result.diagnostics(), sources, err);
         if (result.model().isEmpty()) {
             long errors = result.diagnostics().stream().filter(Diagnostic::isError).count();
-            SpecInput.say(spec, err, errors + (errors == 1 ? " error" : " errors") + ", nothing written");
+            SpecInput.say(spec, err, Words.plural(errors, "error") + ", nothing written");
             return PrmkitCli.INPUT_ERROR;
         }
         LayoutModel model = result.model().get();
@@ -71,8 +72,8 @@ public final class DocCommand implements Callable<Integer> {
             SpecInput.say(spec, err, "cannot write to " + output + ": " + e.getMessage());
             return PrmkitCli.INPUT_ERROR;
         }
-        out.println(model.structs().size() + " structures, " + model.enums().size() + " enums and flag sets, " + files
-                + " files written to " + output + "; open " + output.resolve("index.html"));
+        out.println(Words.plural(model.structs().size(), "structure") + ", " + Words.plural(model.enums().size(), "enum")
+                + " and flag sets, " + Words.plural(files, "file") + " written to " + output + "; open " + output.resolve("index.html"));
         return PrmkitCli.OK;
     }
 }

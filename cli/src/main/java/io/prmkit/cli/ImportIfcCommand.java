@@ -126,7 +126,8 @@ public final class ImportIfcCommand implements Callable<Integer> {
                 else named++;
             }
         }
-        return structs + " structs, " + unions + " unions, " + named + " named fields, " + reserved + " reserved ranges, "
-                + m.enums().size() + " enums, " + m.constants().size() + " constants; ";
+        return Words.plural(structs, "struct") + ", " + Words.plural(unions, "union") + ", " + Words.plural(named, "named field") + ", "
+                + Words.plural(reserved, "reserved range") + ", " + Words.plural(m.enums().size(), "enum") + ", "
+                + Words.plural(m.constants().size(), "constant") + "; ";
     }
 }

@@ -7,6 +7,7 @@ import io.prmkit.cli.PrmkitCliTest.Run;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -128,5 +129,29 @@ class DecodeCommandTest {
         Run nothing = PrmkitCliTest.run("decode");
         assertEquals(2, nothing.exitCode());
         assertTrue(nothing.err().startsWith("prmkit decode: name the structure to decode as"), nothing.err());
+    }
+
+    /** Any bytes, as any structure of the bundled spec, in any dump format: a decoding, never a crash. */
+    @Test
+    void randomBytesDecodeAsAnyStructure() throws Exception {
+        var sizes = SpecInputNames.bundledStructs();
+        List<String> names = List.copyOf(sizes.keySet());
+        io.prmkit.dsl.Property.check(25, g -> {
+            String name = g.note("struct", names.get(g.between(0, names.size() - 1)));
+            byte[] b = new byte[(int) (long) sizes.get(name) + g.between(0, 16)];
+            g.random().nextBytes(b);
+            StringBuilder dump = new StringBuilder();
+            boolean xxd = g.bool("xxd");
+            for (int row = 0; row < b.length; row += 16) {
+                if (xxd) dump.append(String.format("%08x:", row));
+                for (int i = row; i < Math.min(row + 16, b.length); i++) dump.append(String.format(" %02x", b[i]));
+                dump.append('\n');
+            }
+            Run run = PrmkitCliTest.run("decode", name, file(dump.toString()));
+            assertEquals(0, run.exitCode(), run.err());
+            assertEquals("", run.err());
+            assertTrue(run.out().startsWith(name + " ("), run.out());
+            assertTrue(run.out().contains("\nvalidate: "), run.out());
+        });
     }
 }

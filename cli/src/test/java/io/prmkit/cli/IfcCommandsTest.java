@@ -41,7 +41,7 @@ class IfcCommandsTest {
         Run run = PrmkitCliTest.run("import-ifc", h.toString(), "-o", out.toString());
         assertEquals(0, run.exitCode(), run.err());
         assertEquals("wrote " + out.resolve("mlx5_ifc.prm") + "\n"
-                + "1 structs, 0 unions, 2 named fields, 1 reserved ranges, 1 enums, 0 constants; 0 warnings, 0 notes\n", run.out());
+                + "1 struct, 0 unions, 2 named fields, 1 reserved range, 1 enum, 0 constants; 0 warnings, 0 notes\n", run.out());
         assertTrue(Files.readString(out.resolve("mlx5_ifc.prm")).contains("struct cqc size 0x8 {\n    status : 0x4;\n"));
     }
 

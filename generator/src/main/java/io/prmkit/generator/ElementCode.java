@@ -47,7 +47,7 @@ final class ElementCode {
         }
         if (width == 64) {
             b.addStatement("long o = offset + $LL + index * 8L", bit >>> 3);
-            return b.addStatement("return ((long) s.get($T.LE_INT, o) << 32) | Integer.toUnsignedLong(s.get($T.LE_INT, o + 4L))", layout, layout)
+            return b.addStatement("return ((long) s.get($T.LE_INT, o) << 32) | $T.toUnsignedLong(s.get($T.LE_INT, o + 4L))", layout, Integer.class, layout)
                     .build();
         }
         locate(b);

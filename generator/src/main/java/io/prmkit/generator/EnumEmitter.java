@@ -52,15 +52,16 @@ final class EnumEmitter {
             if (!v.detail().isEmpty()) vdoc.add("<p>$L\n", Javadocs.escape(v.detail()));
             vdoc.add("<p>$L: $L. $L.\n", e.kind() == EnumLayout.Kind.FLAGS ? "Bit" : "Value", e.kind() == EnumLayout.Kind.FLAGS ? v.value()
                     : ScalarCode.hex64(v.value()).replace("L", ""), capitalize(Javadocs.origin(v.doc(), v.location())));
-            TypeSpec body = TypeSpec.anonymousClassBuilder(e.kind() == EnumLayout.Kind.FLAGS ? "$L, $S, $S" : "$L, $S, $S",
-                    e.kind() == EnumLayout.Kind.FLAGS ? Long.toString(v.value()) : ScalarCode.hex64(v.value()), v.doc().text(), v.detail())
+            TypeSpec body = TypeSpec.anonymousClassBuilder("$L, $L, $L",
+                    e.kind() == EnumLayout.Kind.FLAGS ? Long.toString(v.value()) : ScalarCode.hex64(v.value()),
+                    Javadocs.literal(v.doc().text()), Javadocs.literal(v.detail()))
                     .addJavadoc(vdoc.build())
                     .build();
             type.addEnumConstant(id, body);
         }
         if (e.kind() == EnumLayout.Kind.FLAGS) flags(e, self, type);
         else values(e, self, type);
-        return JavaFile.builder(self.packageName(), type.build()).indent("    ").skipJavaLangImports(true).build();
+        return JavaFile.builder(self.packageName(), type.build()).indent("    ").skipJavaLangImports(false).build();
     }
 
     private static String capitalize(String s) {
@@ -129,8 +130,8 @@ final class EnumEmitter {
                 .addJavadoc("Decodes a value in one call: {@code NAME (0x5): doc; detail}, or {@code unknown (0x5)}.\n")
                 .returns(String.class).addParameter(TypeName.LONG, "value")
                 .addStatement("$T c = of(value)", self)
-                .addStatement("if (c == null) return \"unknown (0x\" + Long.toHexString(value) + \")\"")
-                .addStatement("String s = c.name() + \" (0x\" + Long.toHexString(value) + \")\"")
+                .addStatement("if (c == null) return \"unknown (0x\" + $T.toHexString(value) + \")\"", Long.class)
+                .addStatement("$T s = c.name() + \" (0x\" + $T.toHexString(value) + \")\"", String.class, Long.class)
                 .addStatement("if (!c.doc.isEmpty()) s += \": \" + c.doc")
                 .addStatement("if (!c.detail.isEmpty()) s += \"; \" + c.detail")
                 .addStatement("return s").build());
@@ -186,7 +187,7 @@ final class EnumEmitter {
                 .addStatement("rest &= ~c.mask")
                 .endControlFlow()
                 .endControlFlow()
-                .addStatement("if (rest != 0) sb.append(sb.length() > 0 ? \"|0x\" : \"0x\").append(Long.toHexString(rest))")
+                .addStatement("if (rest != 0) sb.append(sb.length() > 0 ? \"|0x\" : \"0x\").append($T.toHexString(rest))", Long.class)
                 .addStatement("return sb.toString()").build());
     }
 }

@@ -53,6 +53,11 @@ final class GeneratorChecks {
                         + ", the name of a generated support class; rename it"));
                 continue;
             }
+            if (NESTED_CLASSES.contains(simple)) {
+                out.add(Diagnostic.error(d.at(), "'" + d.name().name() + "' becomes class " + simple
+                        + ", the name of a class generated inside structure classes; rename it"));
+                continue;
+            }
             Declared prev = owners.putIfAbsent(cn, d);
             if (prev != null) {
                 out.add(Diagnostic.error(d.at(), "'" + d.name().name() + "' and '" + prev.name().name() + "' both become class "
@@ -60,6 +65,9 @@ final class GeneratorChecks {
             }
         }
     }
+
+    /** Classes nested in every structure class that may have them; a Java class cannot enclose its namesake. */
+    private static final java.util.Set<String> NESTED_CLASSES = java.util.Set.of("Writer", "Device", StructEmitter.META);
 
     private record Declared(QualifiedName name, io.prmkit.dsl.SourceLocation at) {}
 

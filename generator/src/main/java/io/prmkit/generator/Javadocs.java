@@ -45,6 +45,25 @@ final class Javadocs {
         return sb.toString();
     }
 
+    /** Longest string put in one Java literal: a class-file constant holds 65535 bytes of modified UTF-8, 3 per char at most. */
+    static final int MAX_LITERAL_CHARS = 16384;
+
+    /**
+     * A Java expression for {@code text}: a literal, or for text too long for one class-file constant
+     * ("constant string too long") a {@code String.join} of literals, which javac does not fold.
+     */
+    static com.palantir.javapoet.CodeBlock literal(String text) {
+        if (text.length() <= MAX_LITERAL_CHARS) return com.palantir.javapoet.CodeBlock.of("$S", text);
+        com.palantir.javapoet.CodeBlock.Builder b = com.palantir.javapoet.CodeBlock.builder().add("$T.join(\"\"", String.class);
+        for (int i = 0; i < text.length(); ) {
+            int end = Math.min(text.length(), i + MAX_LITERAL_CHARS);
+            if (end < text.length() && Character.isHighSurrogate(text.charAt(end - 1))) end--; // keep a surrogate pair together
+            b.add(", $S", text.substring(i, end));
+            i = end;
+        }
+        return b.add(")").build();
+    }
+
     /** {@code file:line}, the spec position generated docs and metadata cite. */
     static String source(SourceLocation location) {
         return location.file() + ":" + location.line();

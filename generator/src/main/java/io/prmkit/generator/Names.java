@@ -49,8 +49,13 @@ public final class Names {
         return KEYWORDS.contains(specName) ? specName + "_" : specName;
     }
 
-    /** Fields every generated enum declares; an enum constant of that name gets a trailing underscore. */
-    private static final Set<String> ENUM_FIELDS = Set.of("value", "doc", "detail", "bit", "mask", "BY_VALUE", "SORTED_VALUES");
+    /**
+     * Fields every generated enum declares, and the types its code names in expressions (a constant
+     * named {@code Long} would obscure {@code Long.toHexString}); an enum constant of such a name gets a
+     * trailing underscore.
+     */
+    private static final Set<String> ENUM_FIELDS = Set.of("value", "doc", "detail", "bit", "mask", "BY_VALUE", "SORTED_VALUES",
+            "BY_SORTED_VALUE", "Long", "Integer", "String", "Arrays", "EnumSet");
 
     /** The Java identifier for an enum or flag constant. */
     public static String enumConstant(String specName) {

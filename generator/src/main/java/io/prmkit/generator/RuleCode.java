@@ -39,10 +39,10 @@ final class RuleCode {
             case AND -> CodeBlock.of("($L != 0L && $L != 0L ? 1L : 0L)", l, r);
             case EQ -> CodeBlock.of("($L == $L ? 1L : 0L)", l, r);
             case NE -> CodeBlock.of("($L != $L ? 1L : 0L)", l, r);
-            case LT -> CodeBlock.of("(Long.compareUnsigned($L, $L) < 0 ? 1L : 0L)", l, r);
-            case LE -> CodeBlock.of("(Long.compareUnsigned($L, $L) <= 0 ? 1L : 0L)", l, r);
-            case GT -> CodeBlock.of("(Long.compareUnsigned($L, $L) > 0 ? 1L : 0L)", l, r);
-            case GE -> CodeBlock.of("(Long.compareUnsigned($L, $L) >= 0 ? 1L : 0L)", l, r);
+            case LT -> CodeBlock.of("($T.compareUnsigned($L, $L) < 0 ? 1L : 0L)", Long.class, l, r);
+            case LE -> CodeBlock.of("($T.compareUnsigned($L, $L) <= 0 ? 1L : 0L)", Long.class, l, r);
+            case GT -> CodeBlock.of("($T.compareUnsigned($L, $L) > 0 ? 1L : 0L)", Long.class, l, r);
+            case GE -> CodeBlock.of("($T.compareUnsigned($L, $L) >= 0 ? 1L : 0L)", Long.class, l, r);
             case BIT_OR -> CodeBlock.of("($L | $L)", l, r);
             case BIT_XOR -> CodeBlock.of("($L ^ $L)", l, r);
             case BIT_AND -> CodeBlock.of("($L & $L)", l, r);
@@ -64,12 +64,12 @@ final class RuleCode {
             // reserved space has no getter: read it inline
             CodeBlock read = new ScalarCode(layout, m.bitOffset(), (int) w, struct.byteOrder() == java.nio.ByteOrder.LITTLE_ENDIAN).read();
             if (w == 1) return CodeBlock.of("(($L) ? 1L : 0L)", read);
-            if (w <= 32) return CodeBlock.of("Integer.toUnsignedLong($L)", read);
+            if (w <= 32) return CodeBlock.of("$T.toUnsignedLong($L)", Integer.class, read);
             return CodeBlock.of("($L)", read);
         }
         String getter = Names.member(m.name());
         if (w == 1) return CodeBlock.of("($L(s, offset) ? 1L : 0L)", getter);
-        if (w <= 32) return CodeBlock.of("Integer.toUnsignedLong($L(s, offset))", getter);
+        if (w <= 32) return CodeBlock.of("$T.toUnsignedLong($L(s, offset))", Integer.class, getter);
         return CodeBlock.of("$L(s, offset)", getter);
     }
 }

@@ -108,8 +108,8 @@ final class ScalarCode {
         String o = off(dwordByte());
         int sh = 64 - width;
         CodeBlock word = littleEndian
-                ? CodeBlock.of("(((long) s.get($T.LE_INT, $L) << 32) | Integer.toUnsignedLong(s.get($T.LE_INT, $L)))",
-                        layout, o, layout, off(dwordByte() + 4))
+                ? CodeBlock.of("(((long) s.get($T.LE_INT, $L) << 32) | $T.toUnsignedLong(s.get($T.LE_INT, $L)))",
+                        layout, o, Integer.class, layout, off(dwordByte() + 4))
                 : CodeBlock.of("s.get($T.BE_LONG, $L)", layout, o);
         return sh == 0 ? word : CodeBlock.of("$L >>> $L", word, sh);
     }
@@ -159,7 +159,7 @@ final class ScalarCode {
         if (width == 64) {
             b.addStatement("long x = v");
         } else {
-            b.addStatement("long x = ((long) s.get($T.LE_INT, o) << 32) | Integer.toUnsignedLong(s.get($T.LE_INT, o + 4L))", layout, layout);
+            b.addStatement("long x = ((long) s.get($T.LE_INT, o) << 32) | $T.toUnsignedLong(s.get($T.LE_INT, o + 4L))", layout, Integer.class, layout);
             b.addStatement("x = (x & $L) | (v << $L)", hex64((1L << sh) - 1), sh);
         }
         b.addStatement("s.set($T.LE_INT, o, (int) (x >>> 32))", layout);

@@ -116,7 +116,7 @@ final class StructEmitter {
                         + "first use (the accessors never need it).\n")
                 .addStatement("return $L.LAYOUT", META).build());
         type.addMethods(atOffsetZero(methods));
-        return JavaFile.builder(self.packageName(), type.build()).indent("    ").skipJavaLangImports(true).build();
+        return JavaFile.builder(self.packageName(), type.build()).indent("    ").skipJavaLangImports(false).build();
     }
 
     /**
@@ -144,7 +144,7 @@ final class StructEmitter {
      * constraints, spec line) is on the getter {@code id(MemorySegment, long[, long])} only.
      */
     private static CodeBlock seeDoc(String getter, String extraParams) {
-        return CodeBlock.of("See {@link #$L(MemorySegment, long$L)}.\n", getter, extraParams);
+        return CodeBlock.of("See {@link #$L($T, long$L)}.\n", getter, MEMORY_SEGMENT, extraParams);
     }
 
     /**
@@ -161,7 +161,7 @@ final class StructEmitter {
                 out.add(m);
                 continue;
             }
-            CodeBlock.Builder link = CodeBlock.builder().add("Same as {@link #$L(MemorySegment, long", m.name());
+            CodeBlock.Builder link = CodeBlock.builder().add("Same as {@link #$L($T, long", m.name(), MEMORY_SEGMENT);
             for (int i = 1; i < p.size(); i++) link.add(", $T", p.get(i).type());
             MethodSpec.Builder b = MethodSpec.methodBuilder(m.name()).addModifiers(m.modifiers()).returns(m.returnType())
                     .addJavadoc(link.add(")} with {@code offset} 0.\n").build()).addParameters(p).addCode(m.code());
@@ -183,12 +183,12 @@ final class StructEmitter {
 
     /** The Javadoc tail of a writer's setter: a link to the member's getter. */
     private CodeBlock linkDoc(Member m) {
-        return CodeBlock.of("See {@link $T#$L(MemorySegment, long)}.\n", self, Names.member(m.name()));
+        return CodeBlock.of("See {@link $T#$L($T, long)}.\n", self, Names.member(m.name()), MEMORY_SEGMENT);
     }
 
     /** The Javadoc tail of a device-side setter: the member is described at its getter. */
     private CodeBlock deviceDoc(String getter, String extraParams) {
-        return CodeBlock.of("Device side of {@link $T#$L(MemorySegment, long$L)}.\n", self, getter, extraParams);
+        return CodeBlock.of("Device side of {@link $T#$L($T, long$L)}.\n", self, getter, MEMORY_SEGMENT, extraParams);
     }
 
     private static String ruleMethod(Rule r) {
@@ -285,13 +285,14 @@ final class StructEmitter {
         Optional<EnumLayout> en = m.enumType().flatMap(ctx::enumType);
         ClassName enumClass = en.filter(e -> e.kind() == EnumLayout.Kind.ENUM).map(e -> ctx.className(e.name())).orElse(null);
         if (enumClass != null) {
-            String toLong = w == 1 ? "($L(s, offset) ? 1L : 0L)" : w <= 32 ? "Integer.toUnsignedLong($L(s, offset))" : "$L(s, offset)";
+            CodeBlock toLong = w == 1 ? CodeBlock.of("($L(s, offset) ? 1L : 0L)", id) : w <= 32 ? CodeBlock.of("$T.toUnsignedLong($L(s, offset))", Integer.class, id)
+                    : CodeBlock.of("$L(s, offset)", id);
             out.add(method(id + "$enum", about, "Reads {@code $L} as a {@link $T}; null when no constant has the value.", m.name(), enumClass)
                     .returns(enumClass).addParameter(MEMORY_SEGMENT, "s")
                     .addStatement("return $L$$enum(s, 0L)", id).build());
             out.add(method(id + "$enum", about, "Reads {@code $L} as a {@link $T}; null when no constant has the value.", m.name(), enumClass)
                     .returns(enumClass).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset")
-                    .addStatement("return $T.of(" + toLong + ")", enumClass, id).build());
+                    .addStatement("return $T.of($L)", enumClass, toLong).build());
         }
         if (writable(m)) setters(struct, m, id, w, code, layout, enumClass, en, about, out);
         else setters(struct, m, id, w, code, layout, enumClass, en, deviceDoc(id, ""), device);
@@ -303,7 +304,7 @@ final class StructEmitter {
         TypeName jt = ScalarCode.javaType(w);
         CodeBlock guard = code.outOfRange();
         String range = w == 1 ? "" : w == 32 || w == 64 ? " Every value fits (a " + w + "-bit field takes the raw bits)."
-                : " Accepts 0.." + Long.toUnsignedString((1L << w) - 1) + "; throws {@link IllegalArgumentException} for any other value.";
+                : " Accepts 0.." + Long.toUnsignedString((1L << w) - 1) + "; throws {@code IllegalArgumentException} for any other value.";
         out.add(method(id + "$set", about, "Writes {@code $L} of the structure at offset 0 of {@code s}." + range, m.name())
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(jt, "v")
                 .addStatement("$L$$set(s, 0L, v)", id).build());
@@ -354,7 +355,7 @@ final class StructEmitter {
         out.add(method(id + "$copyTo", about, "Copies the $L bytes of {@code $L} (structure at offset 0) into the start of {@code dst}.", length, m.name())
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(byte[].class, "dst")
                 .addStatement("$L$$copyTo(s, 0L, dst)", id).build());
-        out.add(method(id + "$copyTo", about, "Copies the $L bytes of {@code $L} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter.", length, m.name())
+        out.add(method(id + "$copyTo", about, "Copies the $L bytes of {@code $L} (structure at byte {@code offset}) into the start of {@code dst}; throws {@code IllegalArgumentException} if {@code dst} is shorter.", length, m.name())
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset").addParameter(byte[].class, "dst")
                 .addStatement("if (dst.length < $L) throw $T.tooShort($S, $S, $L, dst.length)", length, layout, sname, m.name(), length)
                 .addStatement("$T.copy(s, $T.BYTE, offset + $LL, dst, 0, $L)", MEMORY_SEGMENT, layout, m.byteOffset(), length).build());
@@ -363,7 +364,7 @@ final class StructEmitter {
         sink.add(method(id + "$copyFrom", doc, "Copies {@code src} into the start of {@code $L} (structure at offset 0); bytes past {@code src.length} are left as they are.", m.name())
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(byte[].class, "src")
                 .addStatement("$L$$copyFrom(s, 0L, src)", id).build());
-        sink.add(method(id + "$copyFrom", doc, "Copies {@code src} into the start of {@code $L} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than $L bytes.", m.name(), length)
+        sink.add(method(id + "$copyFrom", doc, "Copies {@code src} into the start of {@code $L} (structure at byte {@code offset}); throws {@code IllegalArgumentException} if {@code src} is longer than $L bytes.", m.name(), length)
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset").addParameter(byte[].class, "src")
                 .addStatement("if (src.length > $L) throw $T.tooLong($S, $S, $L, src.length)", length, layout, sname, m.name(), length)
                 .addStatement("$T.copy(src, 0, s, $T.BYTE, offset + $LL, src.length)", MEMORY_SEGMENT, layout, m.byteOffset()).build());
@@ -427,7 +428,7 @@ final class StructEmitter {
         List<MethodSpec> sink = writable(m) ? out : device; // ro/out: only the Device class may write it
         CodeBlock doc = writable(m) ? about : deviceDoc(id + "$elem", ", long");
         CodeBlock guard = new ScalarCode(layout, 0, e, le).outOfRange();
-        String range = guard == null ? "" : " Accepts 0.." + Long.toUnsignedString((1L << e) - 1) + "; throws {@link IllegalArgumentException} for any other value.";
+        String range = guard == null ? "" : " Accepts 0.." + Long.toUnsignedString((1L << e) - 1) + "; throws {@code IllegalArgumentException} for any other value.";
         sink.add(method(id + "$set", doc, "Writes element {@code index} of {@code $L} of the structure at offset 0 of {@code s}." + range, m.name())
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "index").addParameter(jt, "v")
                 .addStatement("$L$$set(s, 0L, index, v)", id).build());
@@ -463,8 +464,8 @@ final class StructEmitter {
                 .returns(strings).addParameter(MEMORY_SEGMENT, "s")
                 .addStatement("return $L.LAYOUT.validate(s, 0L, c -> true)", META).build());
         out.add(MethodSpec.methodBuilder("validate").addModifiers(API)
-                .addJavadoc("Like {@link #validate(MemorySegment)}, with {@code capabilities} telling which capability bits\n"
-                        + "(named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.\n")
+                .addJavadoc("Like {@link #validate($T)}, with {@code capabilities} telling which capability bits\n"
+                        + "(named like {@code cmd_hca_cap.swp}) are set; a non-zero field whose capability is missing is reported.\n", MEMORY_SEGMENT)
                 .returns(strings).addParameter(MEMORY_SEGMENT, "s").addParameter(caps, "capabilities")
                 .addStatement("return $L.LAYOUT.validate(s, 0L, capabilities)", META).build());
         out.add(MethodSpec.methodBuilder("dump").addModifiers(API)
@@ -523,13 +524,13 @@ final class StructEmitter {
         if (!rules.isEmpty()) b.add("\n").indent();
         for (int i = 0; i < rules.size(); i++) {
             Rule r = rules.get(i);
-            b.add("new $T($S, $S, $S, $S, $T::$L)", layout.nestedClass("Rule"), r.name(), r.condition().source(), r.message(),
+            b.add("new $T($S, $L, $L, $S, $T::$L)", layout.nestedClass("Rule"), r.name(), Javadocs.literal(r.condition().source()), Javadocs.literal(r.message()),
                     Javadocs.source(r.location()), self, ruleMethod(r));
             b.add(i + 1 < rules.size() ? ",\n" : "");
         }
         if (!rules.isEmpty()) b.unindent();
         b.add("),\n");
-        b.add("$S, $S, $S)", struct.doc().text(), struct.doc().prmRef(), Javadocs.source(struct.location()));
+        b.add("$L, $L, $S)", Javadocs.literal(struct.doc().text()), Javadocs.literal(struct.doc().prmRef()), Javadocs.source(struct.location()));
         return b.unindent().unindent().build();
     }
 
@@ -576,7 +577,7 @@ final class StructEmitter {
                 .add("$S, $S, $L, $L, $S, $S,\n", m.enumType().map(Object::toString).orElse(""), m.flagsType().map(Object::toString).orElse(""),
                         valueName, constraintsInit(m, layout), m.capability().map(StructEmitter::capability).orElse(""), m.selector())
                 .add("$L, $L, $S,\n", variantInit(m.variant(), layout), targetInit, target == null ? "" : target.toString())
-                .add("$S, $S, $S, $S)", m.doc().text(), m.doc().prmRef(), m.prmPosition(), Javadocs.source(m.location()))
+                .add("$L, $L, $S, $S)", Javadocs.literal(m.doc().text()), Javadocs.literal(m.doc().prmRef()), m.prmPosition(), Javadocs.source(m.location()))
                 .unindent().unindent()
                 .build();
     }

@@ -93,7 +93,7 @@ final class WriterEmitter {
             TypeName jt = ScalarCode.javaType(width);
             MethodSpec.Builder set = MethodSpec.methodBuilder(id).addModifiers(Modifier.PUBLIC).returns(writer)
                     .addJavadoc("Sets {@code $L}.$L ", m.name(), width == 1 || width == 32 || width == 64 ? ""
-                            : " Accepts 0.." + Long.toUnsignedString((1L << width) - 1) + "; throws {@link IllegalArgumentException} for any other value.")
+                            : " Accepts 0.." + Long.toUnsignedString((1L << width) - 1) + "; throws {@code IllegalArgumentException} for any other value.")
                     .addJavadoc(memberDoc.apply(m))
                     .addParameter(jt, "v");
             CodeBlock guard = new ScalarCode(layout, bit, width, le).outOfRange();

@@ -37,6 +37,16 @@ class GeneratorErrorsTest {
     }
 
     @Test
+    void classNamesOfNestedGeneratedClassesAreRefused() {
+        StructLayout w = Fixtures.struct("writer", 4, List.of(Fixtures.M.field("x", 0, 31, 0)), List.of(), "", "n.prm", 2);
+        StructLayout d = Fixtures.struct("device", 4, List.of(Fixtures.M.field("x", 0, 31, 0)), List.of(), "", "n.prm", 3);
+        assertEquals(List.of(
+                "n.prm:2:5: error: 'writer' becomes class Writer, the name of a class generated inside structure classes; rename it",
+                "n.prm:3:5: error: 'device' becomes class Device, the name of a class generated inside structure classes; rename it"),
+                fails(new LayoutModel(List.of(w, d), List.of(), List.of())));
+    }
+
+    @Test
     void membersMappingToOneAccessorAreReported() {
         StructLayout s = Fixtures.struct("s", 8, List.of(
                 Fixtures.M.field("clear", 0, 31, 16).line("c.prm", 2),

@@ -1,5 +1,6 @@
 package io.prmkit.maven;
 
+import io.prmkit.pipeline.Inputs;
 import java.io.File;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -93,7 +94,8 @@ abstract class AbstractGenerateMojo extends AbstractMojo {
         } catch (GenerationException e) {
             throw new MojoFailureException(e.getMessage());
         } catch (IOException e) {
-            throw new MojoExecutionException("prmkit:" + goal + " failed: " + e, e);
+            // In words, without Java exception names: "target/x/Y.java: No space left on device".
+            throw new MojoExecutionException("prmkit:" + goal + " failed: " + Inputs.describe(e, outputDir), e);
         } catch (RuntimeException | LinkageError e) {
             // A bug in prmkit (or a broken plugin jar), not in the user's specs: keep the stack trace.
             throw new MojoExecutionException("prmkit:" + goal + " hit an internal error: " + e, e);

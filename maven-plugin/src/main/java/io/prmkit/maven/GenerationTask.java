@@ -90,6 +90,7 @@ final class GenerationTask {
             throw new GenerationException("sourceDirectory " + display(req, sourceDir) + " does not exist");
         }
         for (Path h : req.headers()) {
+            if (Files.isDirectory(h)) throw new GenerationException("header " + display(req, h) + " is a folder, not a file");
             if (!Files.isRegularFile(h)) throw new GenerationException("header " + display(req, h) + " does not exist");
         }
         List<String> specPaths = new SpecScanner(req.includes(), req.excludes()).scan(sourceDir);

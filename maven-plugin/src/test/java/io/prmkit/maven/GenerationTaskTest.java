@@ -330,6 +330,14 @@ class GenerationTaskTest {
     }
 
     @Test
+    void aHeaderThatIsAFolderIsSaidToBeOne() throws IOException {
+        Files.createDirectories(project.resolve("inc/mlx5_ifc.h"));
+        headers = List.of(project.resolve("inc/mlx5_ifc.h"));
+        GenerationException e = assertThrows(GenerationException.class, this::run);
+        assertEquals("header inc/mlx5_ifc.h is a folder, not a file", e.getMessage());
+    }
+
+    @Test
     void invalidUtf8IsAnErrorAtItsPosition() throws Exception {
         Files.createDirectories(src);
         Files.write(src.resolve("a.prm"), new byte[] {'s', 't', '\n', 'a', 'b', (byte) 0xC3, '(', '\n'});

@@ -178,6 +178,15 @@ public final class Inputs {
                 + " (real specs and headers are well under 1 MiB)");
     }
 
+    /**
+     * An I/O failure as {@code path: reason}: the path the failure names (else {@code fallback}) and
+     * {@link #reason}, never a Java exception name.
+     */
+    public static String describe(IOException e, Path fallback) {
+        Path p = e instanceof FileSystemException f && f.getFile() != null ? Path.of(f.getFile()) : fallback;
+        return p + ": " + reason(p, e);
+    }
+
     /** An I/O failure on {@code path} in words, without Java exception names (for reading and writing alike). */
     public static String reason(Path path, IOException e) {
         if (e instanceof OutputSync.FileNotAFolder f) return f.path().equals(path) ? "is a file, not a folder" : f.getMessage();

@@ -75,4 +75,13 @@ class InputsTest {
         String dangling = Inputs.specs(List.of(link)).problems().get(0).toString();
         assertTrue(dangling.endsWith(": error: broken symbolic link (to " + dir.resolve("nowhere.prm") + ")"), dangling);
     }
+
+    @Test
+    void anIoFailureIsDescribedByPathAndReasonWithoutExceptionNames() {
+        java.nio.file.AccessDeniedException denied = new java.nio.file.AccessDeniedException("/out/x/Y.java");
+        assertEquals("/out/x/Y.java: permission denied", Inputs.describe(denied, Path.of("/out")));
+        java.nio.file.FileSystemException full = new java.nio.file.FileSystemException("/out/Z.java", null, "No space left on device");
+        assertEquals("/out/Z.java: No space left on device", Inputs.describe(full, Path.of("/out")));
+        assertEquals("/out: input/output error", Inputs.describe(new IOException(), Path.of("/out")));
+    }
 }

@@ -104,6 +104,13 @@ public final class SoftHca implements AutoCloseable {
             return this;
         }
 
+        /** UAR pages in BAR 0 after the init segment (ALLOC_UAR hands them out). */
+        public Options uars(int count) {
+            if (count < 1 || count > 8192) throw new IllegalArgumentException("UAR pages 1..8192: " + count);
+            this.uars = count;
+            return this;
+        }
+
         public Options vectors(int count) {
             if (count < 1 || count > 2048) throw new IllegalArgumentException("MSI-X vectors 1..2048: " + count);
             this.vectors = count;
@@ -145,6 +152,8 @@ public final class SoftHca implements AutoCloseable {
 
     private static final AtomicInteger THREADS = new AtomicInteger();
     private static final long HEARTBEAT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
+    /** How long the device thread keeps polling after its last work before it parks. */
+    private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
     private static final int FIRST_UAR = (int) ((InitSeg.SIZE + Bar0.PAGE - 1) / Bar0.PAGE);
 
     private final ExecutionMode mode;
@@ -299,14 +308,19 @@ public final class SoftHca implements AutoCloseable {
     }
 
     private void loop() {
+        long lastWork = 0;
         while (running) {
             boolean did = work();
             long now = System.nanoTime();
+            if (did) lastWork = now;
             if (now - lastBeat >= HEARTBEAT_NANOS) {
                 lastBeat = now;
                 if (!fatal) initSeg.heartbeat();
             }
-            if (!did) LockSupport.parkNanos(HEARTBEAT_NANOS);
+            // Busy traffic: poll a little longer before parking, so a doorbell finds the thread awake
+            // (an unpark costs more than the work of a burst).
+            if (!did && now - lastWork > SPIN_NANOS) LockSupport.parkNanos(HEARTBEAT_NANOS);
+            else if (!did) Thread.onSpinWait();
         }
     }
 
@@ -357,8 +371,8 @@ public final class SoftHca implements AutoCloseable {
     void pageRequest(int pages) {
         hca.regularPages = Math.max(-(hca.bootPages + hca.initPages), hca.regularPages + pages);
         events.post((int) EqeType.PAGE_REQUEST.value, 0, e -> {
-            DeviceFields.set(Eqe.layout(), e, 0, "func_id", 0);
-            DeviceFields.set(Eqe.layout(), e, 0, "num_pages", Integer.toUnsignedLong(pages));
+            Eqe.Device.func_id$set(e, 0);
+            Eqe.Device.num_pages$set(e, pages);
         });
     }
 
@@ -369,7 +383,7 @@ public final class SoftHca implements AutoCloseable {
         }
         objects.port.linkUp = up;
         PortChangeSubtype sub = up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN;
-        events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> DeviceFields.set(Eqe.layout(), e, 0, "port_num", 1));
+        events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> Eqe.Device.port_num$set(e, 1));
     }
 
     InitSegment initSegment() {

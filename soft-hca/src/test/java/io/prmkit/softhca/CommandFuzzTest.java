@@ -45,17 +45,24 @@ class CommandFuzzTest {
         AtomicLong commands = new AtomicLong();
         AtomicLong faults = new AtomicLong();
         AtomicLong delivered = new AtomicLong();
+        AtomicLong succeeded = new AtomicLong();
         int tries = Property.check(TRIES, g -> {
             long seed = g.anyLong("seed");
             Random r = new Random(seed);
             try (TestHost h = TestHost.started(new SoftHca.Options().pages(2, 2, 0), ExecutionMode.STEP);
                     Arena arena = Arena.ofConfined()) {
+                // Half the tries start from a brought-up device with objects, so handlers see real state.
+                if (g.bool("brought up")) {
+                    Cmds.bringUp(h);
+                    ObjectCommandsTest.Base.of(h);
+                }
                 DmaRegion pool = h.f.dma().allocate(BLOCKS * BLOCK, 4096);
                 MemorySegment canary = arena.allocate(8192, 4096);
                 canary.fill((byte) 0x5a);
                 for (int i = 0; i < PER_TRY; i++) {
                     int d = post(h, pool, canary, r);
-                    if (d == 0) delivered.incrementAndGet();
+                    if (d >= 0) delivered.incrementAndGet();
+                    if (d == Integer.MAX_VALUE) succeeded.incrementAndGet();
                     commands.incrementAndGet();
                 }
                 assertNull(h.hca.error(), () -> "device failed: " + h.hca.error());
@@ -68,7 +75,8 @@ class CommandFuzzTest {
         assertTrue(commands.get() >= (long) tries * PER_TRY);
         assertTrue(faults.get() > 0, "the fuzz reached the DMA fault path");
         assertTrue(delivered.get() > 0, "some commands were delivered");
-        System.out.printf("command fuzz: %d entries, %d delivered, %d DMA faults%n", commands.get(), delivered.get(), faults.get());
+        System.out.printf("command fuzz: %d entries, %d delivered, %d succeeded, %d DMA faults%n", commands.get(), delivered.get(), succeeded.get(),
+                faults.get());
     }
 
     /** A pointer the device may meet: a block slot, a misaligned one, unmapped, native, or noise. */
@@ -83,41 +91,93 @@ class CommandFuzzTest {
         };
     }
 
-    /** Posts one random or mutated command in a random slot, runs the device, checks the answer; returns the delivery status. */
+    /** The generated input and output structures of an opcode, found by the kernel's naming (null when the names differ). */
+    static io.prmkit.mlx5.PrmLayout.Struct layout(CmdOpcode op, String suffix) {
+        return LAYOUTS.computeIfAbsent(op + suffix, k -> find(op, suffix)).orElse(null);
+    }
+
+    static final java.util.Map<String, java.util.Optional<io.prmkit.mlx5.PrmLayout.Struct>> LAYOUTS = new java.util.concurrent.ConcurrentHashMap<>();
+
+    static java.util.Optional<io.prmkit.mlx5.PrmLayout.Struct> find(CmdOpcode op, String suffix) {
+        StringBuilder b = new StringBuilder("io.prmkit.mlx5.");
+        for (String part : op.name().toLowerCase(java.util.Locale.ROOT).split("_")) {
+            if (!part.isEmpty()) b.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
+        }
+        try {
+            return java.util.Optional.of((io.prmkit.mlx5.PrmLayout.Struct) Class.forName(b + suffix).getMethod("layout").invoke(null));
+        } catch (ReflectiveOperationException e) {
+            return java.util.Optional.empty();
+        }
+    }
+
+    /** A command input: a real opcode's structure with a few fields set to plausible values, or noise. */
+    static MemorySegment input(Random r, DmaRegion pool, long[] outLen) {
+        CmdOpcode op = OPCODES[r.nextInt(OPCODES.length)];
+        io.prmkit.mlx5.PrmLayout.Struct in = layout(op, "In");
+        io.prmkit.mlx5.PrmLayout.Struct out = layout(op, "Out");
+        long inLen = in != null && r.nextBoolean() ? in.sizeBytes() + 8L * r.nextInt(3) : 8 + r.nextInt(r.nextBoolean() ? 64 : 0x1200);
+        outLen[0] = out != null && r.nextBoolean() ? out.sizeBytes() + 8L * r.nextInt(3) : 8 + r.nextInt(r.nextBoolean() ? 64 : 0x1200);
+        MemorySegment s = TestHost.in(inLen);
+        if (in != null && inLen >= in.sizeBytes()) {
+            java.util.List<io.prmkit.mlx5.PrmLayout.Field> fields = in.fields().stream()
+                    .filter(f -> !f.reserved() && f.kind() == io.prmkit.mlx5.PrmLayout.Kind.BITS).toList();
+            int n = r.nextInt(4);
+            for (int i = 0; i < n && !fields.isEmpty(); i++) {
+                io.prmkit.mlx5.PrmLayout.Field f = fields.get(r.nextInt(fields.size()));
+                long v = switch (r.nextInt(4)) {
+                    case 0 -> r.nextInt(4);
+                    case 1 -> pool.busAddress(4096L * r.nextInt(BLOCKS / 4));
+                    case 2 -> 0x400 + r.nextInt(4);
+                    default -> r.nextLong();
+                };
+                int w = (int) f.bitWidth();
+                in.set(s, 0, f, w < 64 ? v & ((1L << w) - 1) : v);
+            }
+        } else {
+            for (int k = 0; k < 8 && inLen > 16; k++) s.set(ValueLayout.JAVA_BYTE, 16 + r.nextInt((int) inLen - 16), (byte) r.nextInt(256));
+        }
+        NopIn.opcode$set(s, op);
+        if (r.nextInt(8) == 0) NopIn.opcode$setUnchecked(s, r.nextInt(0x10000));
+        if (r.nextInt(4) == 0) NopIn.op_mod$setUnchecked(s, r.nextInt(0x10000));
+        else if (r.nextBoolean()) NopIn.op_mod$setUnchecked(s, r.nextInt(3));
+        return s;
+    }
+
+    /**
+     * Posts one random or mutated command in a random slot, runs the device, checks the answer; returns
+     * -1 when not delivered, the command status when delivered, {@code Integer.MAX_VALUE} for OK.
+     */
     static int post(TestHost h, DmaRegion pool, MemorySegment canary, Random r) {
         int slot = r.nextInt(32);
         MemorySegment entry = h.cmdq.segment().asSlice((long) slot << h.logStride, CmdQueueEntry.SIZE);
         entry.fill((byte) 0);
         MemorySegment blocks = pool.segment();
-        // A well-formed base: header with a real opcode, a little random payload, chains laid out in the pool.
-        long inLen = r.nextInt(4) == 0 ? 16 : 8 + r.nextInt(r.nextBoolean() ? 64 : 0x1200);
-        long outLen = r.nextInt(4) == 0 ? 16 : 8 + r.nextInt(r.nextBoolean() ? 64 : 0x1200);
+        long[] outLenBox = new long[1];
+        MemorySegment in = input(r, pool, outLenBox);
+        long inLen = Math.max(in.byteSize(), 8);
+        long outLen = outLenBox[0];
         int token = 1 + r.nextInt(255);
         int inBlocks = (int) Math.max(0, (inLen - 16 + 511) / 512);
         int outBlocks = (int) Math.max(0, (outLen - 16 + 511) / 512);
         if (inBlocks + outBlocks > BLOCKS) {
-            inLen = 16;
-            inBlocks = 0;
-            outLen = Math.min(outLen, 16 + 512L * (BLOCKS - 1));
-            outBlocks = (int) ((outLen - 16 + 511) / 512);
+            outLen = 16;
+            outBlocks = 0;
         }
         for (int b = 0; b < inBlocks + outBlocks; b++) {
             MemorySegment blk = blocks.asSlice(b * BLOCK, CmdMailboxBlock.SIZE);
             blk.fill((byte) 0);
-            boolean in = b < inBlocks;
-            int n = in ? b : b - inBlocks;
-            int last = in ? inBlocks - 1 : inBlocks + outBlocks - 1;
+            boolean isIn = b < inBlocks;
+            int n = isIn ? b : b - inBlocks;
+            int last = isIn ? inBlocks - 1 : inBlocks + outBlocks - 1;
             CmdMailboxBlock.block_number$set(blk, n);
             CmdMailboxBlock.token$set(blk, token);
             CmdMailboxBlock.next_pointer$set(blk, b < last ? pool.busAddress((b + 1) * BLOCK) : 0);
-            for (int k = 0; k < 8; k++) blk.set(ValueLayout.JAVA_BYTE, r.nextInt(512), (byte) (r.nextInt(3) == 0 ? r.nextInt(256) : r.nextInt(4)));
+            if (isIn) {
+                long at = 16 + 512L * n;
+                MemorySegment.copy(in, at, blk, 0, Math.min(512, in.byteSize() - at));
+            }
         }
-        MemorySegment head = TestHost.in(16);
-        NopIn.opcode$set(head, OPCODES[r.nextInt(OPCODES.length)]);
-        if (r.nextInt(8) == 0) NopIn.opcode$setUnchecked(head, r.nextInt(0x10000));
-        NopIn.op_mod$setUnchecked(head, r.nextInt(4) == 0 ? r.nextInt(0x10000) : r.nextInt(3));
-        if (r.nextBoolean()) head.set(ValueLayout.JAVA_BYTE, 8 + r.nextInt(8), (byte) r.nextInt(256));
-        MemorySegment.copy(head, 0, entry, CmdQueueEntry.command_input_inline_data$BYTE_OFFSET, 16);
+        MemorySegment.copy(in, 0, entry, CmdQueueEntry.command_input_inline_data$BYTE_OFFSET, Math.min(16, in.byteSize()));
         CmdQueueEntry.type$set(entry, CmdTransport.PCI);
         CmdQueueEntry.input_length$set(entry, (int) inLen);
         CmdQueueEntry.output_length$set(entry, (int) outLen);
@@ -133,16 +193,15 @@ class CommandFuzzTest {
         assertEquals(CmdOwner.SW, CmdQueueEntry.ownership$enum(entry), "every posted entry is handed back");
         int delivery = CmdQueueEntry.status(entry);
         assertNotNull(DeliveryStatus.of(delivery), () -> "undefined delivery status 0x" + Integer.toHexString(delivery));
-        if (delivery == DeliveryStatus.OK.value) {
-            int status = NopOut.status(entry, CmdQueueEntry.command_output_inline_data$BYTE_OFFSET);
-            assertNotNull(CmdStatus.of(status), () -> "undefined command status 0x" + Integer.toHexString(status));
-        }
-        return delivery;
+        if (delivery != DeliveryStatus.OK.value) return -1;
+        int status = NopOut.status(entry, CmdQueueEntry.command_output_inline_data$BYTE_OFFSET);
+        assertNotNull(CmdStatus.of(status), () -> "undefined command status 0x" + Integer.toHexString(status));
+        return status == CmdStatus.OK.value ? Integer.MAX_VALUE : status;
     }
 
-    /** Zero to three mutations of the entry and the chain. */
+    /** Half the time none, else one to three mutations of the entry and the chain. */
     static void mutate(Random r, MemorySegment entry, MemorySegment blocks, int used, DmaRegion pool, MemorySegment canary) {
-        int n = r.nextInt(4);
+        int n = r.nextBoolean() ? 0 : 1 + r.nextInt(3);
         for (int i = 0; i < n; i++) {
             switch (r.nextInt(10)) {
                 case 0 -> entry.set(ValueLayout.JAVA_BYTE, r.nextInt(64), (byte) (1 << r.nextInt(8)));

@@ -17,7 +17,6 @@ import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -280,7 +279,7 @@ public final class CommandInterface implements AutoCloseable {
     private int nextToken() {
         lock.lock();
         try {
-            token = (token + 1) & 0xff;
+            token = (token + 1) & ((1 << CmdQueueEntry.token$BIT_WIDTH) - 1);
             if (token == 0) token = 1; // Linux never uses token 0
             return token;
         } finally {
@@ -431,9 +430,5 @@ public final class CommandInterface implements AutoCloseable {
         } finally {
             lock.unlock();
         }
-    }
-
-    static long timeoutMillis(Duration d) {
-        return TimeUnit.NANOSECONDS.toMillis(d.toNanos());
     }
 }

@@ -13,6 +13,9 @@ import java.lang.foreign.MemorySegment;
  */
 public final class InitSegment {
 
+    private static final java.lang.foreign.ValueLayout.OfInt BE_INT =
+            java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+
     private final Mmio bar;
     // Only one thread writes each dword of it at a time: doorbell writes hold the shadow's lock.
     private final MemorySegment shadow = MemorySegment.ofArray(new byte[(int) InitSeg.SIZE]);
@@ -38,9 +41,6 @@ public final class InitSegment {
         long at = dword(bitOffset);
         bar.write32(at, shadow.get(BE_INT, at));
     }
-
-    private static final java.lang.foreign.ValueLayout.OfInt BE_INT =
-            java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
 
     public synchronized int fwRevMajor() {
         return InitSeg.fw_rev_major(load(InitSeg.fw_rev_major$BIT_OFFSET));

@@ -2,6 +2,8 @@ package io.prmkit.driver.core;
 
 import io.prmkit.driver.Mlx5Exception;
 import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTimeoutException;
+import io.prmkit.driver.cmd.DeviceFatalException;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.ManagePagesIn;
 import io.prmkit.mlx5.ManagePagesOpMod;
@@ -91,8 +93,12 @@ public final class FirmwarePages {
             for (int i = 0; i < batch; i++) ManagePagesIn.pas$set(in, i, pages.get(i).busAddress());
             try {
                 cmd.execute(in, ManagePagesIn.layout(), ManagePagesOut.SIZE, ManagePagesOut.layout());
+            } catch (CommandTimeoutException | DeviceFatalException e) {
+                // The firmware may have taken them: keep them lent until DISABLE_HCA (forget() frees them).
+                for (DmaRegion r : pages) given.put(r.busAddress(), r);
+                throw e;
             } catch (RuntimeException e) {
-                for (DmaRegion r : pages) r.close();
+                for (DmaRegion r : pages) r.close(); // refused: the firmware did not take them
                 throw e;
             }
             for (DmaRegion r : pages) given.put(r.busAddress(), r);

@@ -230,7 +230,7 @@ public final class Mlx5Device implements AutoCloseable {
         for (EventListener l : listeners) l.event(type, eqe);
     }
 
-    /** The device is dead: fail every pending and later command and tell the listeners. */
+    /** The device is dead: fail every pending and later command (the first report wins). */
     private void fatal(DeviceFatalException e) {
         cmd.fail(e);
     }

@@ -193,12 +193,30 @@ public final class EthPort implements AutoCloseable {
         cmd.execute(in, ModifyNicVportContextIn.layout(), ModifyNicVportContextOut.SIZE, ModifyNicVportContextOut.layout());
     }
 
-    /** The vport's permanent MAC address (QUERY_NIC_VPORT_CONTEXT), as 6 bytes. */
-    public byte[] macAddress() {
+    /** Sets the vport's MAC address (MODIFY_NIC_VPORT_CONTEXT, permanent_address). */
+    public void setMacAddress(byte[] mac) {
+        if (mac.length != 6) throw new IllegalArgumentException("a MAC address has 6 bytes, got " + mac.length);
+        long v = 0;
+        for (byte b : mac) v = v << 8 | (b & 0xff);
+        long addr = v;
+        modifyVport(fs -> ModifyNicVportFieldSelect.permanent_address$set(fs, true), ctx -> {
+            MemorySegment m = NicVportContext.permanent_address(ctx);
+            MacAddressLayout.mac_addr_47_32$set(m, (int) (addr >>> 32));
+            MacAddressLayout.mac_addr_31_0$set(m, (int) addr);
+        });
+    }
+
+    /** The vport context as the device has it now (QUERY_NIC_VPORT_CONTEXT); read it with {@code NicVportContext}. */
+    public MemorySegment vportContext() {
         var in = CommandInterface.input(QueryNicVportContextIn.SIZE);
         QueryNicVportContextIn.opcode$set(in, CmdOpcode.QUERY_NIC_VPORT_CONTEXT);
         var out = cmd.execute(in, QueryNicVportContextIn.layout(), QueryNicVportContextOut.SIZE, QueryNicVportContextOut.layout());
-        MemorySegment mac = NicVportContext.permanent_address(QueryNicVportContextOut.nic_vport_context(out));
+        return QueryNicVportContextOut.nic_vport_context(out);
+    }
+
+    /** The vport's permanent MAC address (QUERY_NIC_VPORT_CONTEXT), as 6 bytes. */
+    public byte[] macAddress() {
+        MemorySegment mac = NicVportContext.permanent_address(vportContext());
         long v = (long) MacAddressLayout.mac_addr_47_32(mac) << 32 | Integer.toUnsignedLong(MacAddressLayout.mac_addr_31_0(mac));
         byte[] b = new byte[6];
         for (int i = 0; i < 6; i++) b[i] = (byte) (v >>> (40 - 8 * i));

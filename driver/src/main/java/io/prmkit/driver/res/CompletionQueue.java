@@ -1,6 +1,5 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.Mlx5Exception;
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.mlx5.CmdHcaCap;
@@ -121,9 +120,5 @@ public final class CompletionQueue extends DeviceObject {
     protected void release() {
         ring.close();
         doorbell.close();
-    }
-
-    static void check(boolean ok, String message) {
-        if (!ok) throw new Mlx5Exception(message);
     }
 }

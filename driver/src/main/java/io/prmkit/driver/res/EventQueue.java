@@ -42,6 +42,7 @@ public final class EventQueue implements AutoCloseable {
     private final int eqn;
     private final Consumer<MemorySegment> handler;
     private int ci;
+    private volatile RuntimeException handlerError;
     private boolean closed;
 
     private EventQueue(CommandInterface cmd, Interrupts irq, Uar uar, DmaRegion ring, int logSize, int vector, int eqn,
@@ -112,6 +113,11 @@ public final class EventQueue implements AutoCloseable {
         return vector;
     }
 
+    /** The last exception an event handler threw (events go on being delivered), or null. */
+    public RuntimeException handlerError() {
+        return handlerError;
+    }
+
     /** Drains the ready EQEs; called on the interrupt thread (also safe to call from a poller). */
     public synchronized void interrupt() {
         if (closed) return;
@@ -127,14 +133,14 @@ public final class EventQueue implements AutoCloseable {
             try {
                 handler.accept(eqe);
             } catch (RuntimeException e) {
-                // A handler bug must not stop event delivery; the handler reports its own errors.
+                handlerError = e; // a handler bug must not stop event delivery; kept for diagnostics
             }
             if (++sinceUpdate >= PrmConstants.eq_spare_entries / 2) {
-                uar.eqDoorbell(eqn, ci & 0xffffff, false);
+                uar.eqDoorbell(eqn, ci, false); // the doorbell keeps the low 24 bits (consumer_index)
                 sinceUpdate = 0;
             }
         }
-        uar.eqDoorbell(eqn, ci & 0xffffff, true);
+        uar.eqDoorbell(eqn, ci, true);
     }
 
     /** Unbinds the vector and DESTROY_EQ; the ring is freed even when the command fails. */

@@ -102,6 +102,22 @@ class EthPortTest {
     }
 
     @Test
+    void macMtuAndPromiscuousReachTheVportContext() {
+        try (SoftHca hca = SoftHca.create();
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options());
+             EthPort port = dev.ethPort(EthPortConfig.defaults().withMtu(9000).withPromiscuous(true))) {
+            var ctx = port.vportContext();
+            assertEquals(9000, io.prmkit.mlx5.NicVportContext.mtu(ctx));
+            assertTrue(io.prmkit.mlx5.NicVportContext.promisc_all(ctx));
+            byte[] mac = {0x02, 0x11, 0x22, 0x33, 0x44, (byte) 0x55};
+            port.setMacAddress(mac);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(mac, port.macAddress());
+            port.setPromiscuous(false);
+            assertFalse(io.prmkit.mlx5.NicVportContext.promisc_all(port.vportContext()));
+        }
+    }
+
+    @Test
     void statsReadVportCountersQCounterAndPpcnt() {
         try (SoftHca hca = SoftHca.create();
              Mlx5Device dev = Mlx5Device.open(hca.function(), options());
@@ -112,6 +128,20 @@ class EthPortTest {
             assertTrue(trace.stream().anyMatch(l -> l.startsWith("QUERY_VPORT_COUNTER") && l.contains("status=OK")));
             assertTrue(trace.stream().anyMatch(l -> l.startsWith("QUERY_Q_COUNTER") && l.contains("status=OK")));
             assertTrue(trace.stream().anyMatch(l -> l.startsWith("ACCESS_REG (0x805) op_mod 0x1") && l.contains("status=OK")));
+        }
+    }
+
+    @Test
+    void aDeviceWithoutNicFlowTablesIsRefusedNamingTheCapability() {
+        try (SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("nic_flow_table", 0)));
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
+            Map<String, Integer> base = hca.liveObjects();
+            trace.clear();
+            Mlx5Exception e = assertThrows(Mlx5Exception.class, () -> dev.ethPort(EthPortConfig.defaults()));
+            assertEquals("Ethernet port receive steering: the device does not support it (capability cmd_hca_cap.nic_flow_table is 0)",
+                    e.getMessage());
+            assertEquals(List.of(), trace, "refused before any command");
+            assertEquals(base, hca.liveObjects());
         }
     }
 

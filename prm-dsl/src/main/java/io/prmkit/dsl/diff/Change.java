@@ -1,5 +1,6 @@
 package io.prmkit.dsl.diff;
 
+import io.prmkit.dsl.Words;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -75,7 +76,7 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
             case FIELD_ADDED -> "added at " + after.orElseThrow().prm() + widthText(after);
             case FIELD_REMOVED -> "removed from " + before.orElseThrow().prm() + widthText(before);
             case FIELD_MOVED -> "moved from " + before.orElseThrow().prm() + " to " + after.orElseThrow().prm();
-            case FIELD_RESIZED -> "resized from " + before.orElseThrow().width() + " to " + after.orElseThrow().width() + " bits";
+            case FIELD_RESIZED -> "resized from " + before.orElseThrow().width() + " to " + Words.plural(after.orElseThrow().width(), "bit");
             case FIELD_RETYPED -> "type changed at " + after.orElseThrow().prm();
             case FIELD_RENAMED -> "renamed to " + newName + " at " + after.orElseThrow().prm() + widthText(after);
             case ENUM_ADDED -> "enum added";
@@ -91,7 +92,7 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
 
     private static String widthText(Optional<Bits> b) {
         long w = b.orElseThrow().width();
-        return ", " + w + (w == 1 ? " bit" : " bits");
+        return ", " + Words.plural(w, "bit");
     }
 
     private static String hex(OptionalLong v) {

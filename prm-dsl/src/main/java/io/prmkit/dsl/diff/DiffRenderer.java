@@ -1,5 +1,6 @@
 package io.prmkit.dsl.diff;
 
+import io.prmkit.dsl.Words;
 import io.prmkit.dsl.Json;
 
 import java.util.Locale;
@@ -32,7 +33,7 @@ public final class DiffRenderer {
 
     private static String summary(DiffReport r) {
         if (r.isEmpty()) return "no layout changes";
-        return r.changes().size() + " change" + (r.changes().size() == 1 ? "" : "s") + ": " + r.breakingCount() + " breaking, "
+        return Words.plural(r.changes().size(), "change") + ": " + r.breakingCount() + " breaking, "
                 + r.additiveCount() + " additive";
     }
 

@@ -1,5 +1,6 @@
 package io.prmkit.dsl.passes;
 
+import io.prmkit.dsl.Words;
 import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.SourceLocation;
 import io.prmkit.dsl.ast.Attr;
@@ -335,8 +336,7 @@ final class LayoutPass implements Pass {
                                 : t.width().isPresent() ? t.width().get().value()
                                 : t.builtin().map(b -> (long) b.bits).orElse(-1L);
                         if (tw != width) {
-                            error(t.location(), "type ': " + t + "' does not match the bit range " + r + " (" + width
-                                    + (width == 1 ? " bit)" : " bits)"));
+                            error(t.location(), "type ': " + t + "' does not match the bit range " + r + " (" + Words.plural(width, "bit") + ")");
                             return null;
                         }
                     }

@@ -66,6 +66,8 @@ public final class Commands {
         } catch (CommandError e) {
             c.out.fill((byte) 0);
             setStatus(c.out, e.status, e.syndrome);
+        } finally {
+            hca.objects.generation++; // the datapath drops what it cached from the objects
         }
     }
 

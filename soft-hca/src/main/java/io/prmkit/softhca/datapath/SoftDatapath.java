@@ -74,6 +74,12 @@ public final class SoftDatapath implements Datapath, FrameSink {
     private static final java.lang.foreign.ValueLayout.OfInt BE32 =
             java.lang.foreign.ValueLayout.JAVA_INT.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
     private long rxDropped;
+    // Lookups kept while DeviceObjects.generation stays the same (no command ran since).
+    private int seenGeneration = -1;
+    private int lastTirn = -1;
+    private TirState lastTir;
+    private int lastRqn = -1;
+    private ReceiveQueueEngine lastRq;
     private final java.util.concurrent.ConcurrentLinkedQueue<Boolean> linkEvents = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile MemorySegment inbox;
     private final java.util.concurrent.atomic.AtomicLong inHead = new java.util.concurrent.atomic.AtomicLong();
@@ -124,6 +130,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     public boolean poll() {
         lock.lock();
         try {
+            revalidate();
             boolean did = drainDoorbells();
             syncPort();
             did |= drainLinkEvents();
@@ -254,7 +261,21 @@ public final class SoftDatapath implements Datapath, FrameSink {
         return did;
     }
 
+    /** Forgets cached lookups when a command may have changed the objects. */
+    private void revalidate() {
+        int g = ctx.objects().generation;
+        if (g == seenGeneration) return;
+        seenGeneration = g;
+        lastTirn = -1;
+        lastTir = null;
+        lastRqn = -1;
+        lastRq = null;
+        tirStates.clear();
+        steering.invalidate();
+    }
+
     private void rx(MemorySegment frame, long off, int len) {
+        revalidate();
         ParsedFrame f = rxParsed.parse(frame, off, len, true);
         steering.fill(f, frame, off);
         steering.flowTag = 0;
@@ -263,7 +284,14 @@ public final class SoftDatapath implements Datapath, FrameSink {
             port.counters().rxDiscards++;
             return;
         }
-        TirState t = tirState(steering.tirn);
+        TirState t;
+        if (steering.tirn == lastTirn) {
+            t = lastTir;
+        } else {
+            t = tirState(steering.tirn);
+            lastTirn = steering.tirn;
+            lastTir = t;
+        }
         if (t == null) {
             rxDropped++;
             port.counters().rxDiscards++;
@@ -272,7 +300,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         int rqn;
         int hash = 0;
         if (t.indirect) {
-            Objects.Rqt rqt = ctx.objects().rqts.get(t.rqtn);
+            Objects.Rqt rqt = t.rqt;
             if (rqt == null || rqt.rqns == null || rqt.rqns.length == 0) {
                 rxDropped++;
                 port.counters().rxDiscards++;
@@ -284,7 +312,14 @@ public final class SoftDatapath implements Datapath, FrameSink {
         } else {
             rqn = t.rqn;
         }
-        ReceiveQueueEngine e = rqEngine(rqn);
+        ReceiveQueueEngine e;
+        if (rqn == lastRqn) {
+            e = lastRq;
+        } else {
+            e = rqEngine(rqn);
+            lastRqn = rqn;
+            lastRq = e;
+        }
         if (e == null || !e.deliver(frame, off, len, f, hash, t.lastIp, t.lastL4, steering.flowTag)) {
             rxDropped++;
             port.counters().rxDiscards++;
@@ -298,7 +333,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         if (tir == null) return null;
         TirState s = tirStates.get(tirn);
         if (s == null || s.tir != tir) {
-            s = new TirState(tir);
+            s = new TirState(tir, ctx.objects());
             tirStates.put(tirn, s);
         }
         return s;
@@ -310,6 +345,8 @@ public final class SoftDatapath implements Datapath, FrameSink {
         final boolean indirect;
         final int rqn;
         final int rqtn;
+        /** The RQT, resolved when the state is built (states are dropped when a command runs). */
+        final Objects.Rqt rqt;
         final Toeplitz toeplitz;
         final boolean ipv6;
         final boolean udp;
@@ -317,12 +354,13 @@ public final class SoftDatapath implements Datapath, FrameSink {
         int lastIp;
         int lastL4;
 
-        TirState(Objects.Tir tir) {
+        TirState(Objects.Tir tir, io.prmkit.softhca.device.DeviceObjects objects) {
             this.tir = tir;
             MemorySegment c = tir.tirc();
             indirect = Tirc.disp_type(c) == TirDispType.INDIRECT$VALUE;
             rqn = Tirc.inline_rqn(c);
             rqtn = Tirc.indirect_table(c);
+            rqt = indirect ? objects.rqts.get(rqtn) : null;
             if (indirect && Tirc.rx_hash_fn(c) == RxHashFn.TOEPLITZ$VALUE) {
                 byte[] key = new byte[Tirc.rx_hash_toeplitz_key$COUNT * 4];
                 MemorySegment.copy(c, Tirc.rx_hash_toeplitz_key$BYTE_OFFSET, MemorySegment.ofArray(key), 0, key.length);

@@ -53,6 +53,37 @@ final class Steering {
     /** Result of {@link #lookup}: TIR number, flow tag. */
     int tirn;
     int flowTag;
+    // Tables compiled into arrays (entries in index order with their groups), until invalidated.
+    private final java.util.Map<Integer, Compiled> compiled = new java.util.HashMap<>();
+    private int lastTableId = -1;
+    private Compiled lastCompiled;
+
+    private record Compiled(Objects.FlowTable table, Objects.FlowEntry[] entries, Objects.FlowGroup[] groups) {}
+
+    /** Drops compiled tables (a command may have changed them). */
+    void invalidate() {
+        compiled.clear();
+        lastTableId = -1;
+        lastCompiled = null;
+    }
+
+    private Compiled compiled(int tableId) {
+        if (tableId == lastTableId) return lastCompiled;
+        Compiled c = compiled.get(tableId);
+        if (c == null) {
+            Objects.FlowTable t = objects.flowTables.get(tableId);
+            if (t != null) {
+                Objects.FlowEntry[] es = t.entries.values().toArray(new Objects.FlowEntry[0]);
+                Objects.FlowGroup[] gs = new Objects.FlowGroup[es.length];
+                for (int i = 0; i < es.length; i++) gs[i] = t.groups.get(es[i].groupId());
+                c = new Compiled(t, es, gs);
+                compiled.put(tableId, c);
+            }
+        }
+        lastTableId = tableId;
+        lastCompiled = c;
+        return c;
+    }
     long misses;
     long drops;
 
@@ -108,9 +139,10 @@ final class Steering {
     boolean lookup() {
         int tableId = objects.nicRxRoot;
         for (int depth = 0; depth < MAX_CHAIN && tableId >= 0; depth++) {
-            Objects.FlowTable t = objects.flowTables.get(tableId);
-            if (t == null) break;
-            Objects.FlowEntry e = match(t);
+            Compiled ct = compiled(tableId);
+            if (ct == null) break;
+            Objects.FlowTable t = ct.table();
+            Objects.FlowEntry e = match(ct);
             if (e == null) {
                 misses++;
                 MemorySegment c = t.context;
@@ -143,10 +175,11 @@ final class Steering {
         return false;
     }
 
-    private Objects.FlowEntry match(Objects.FlowTable t) {
-        for (Objects.FlowEntry e : t.entries.values()) {
-            Objects.FlowGroup g = t.groups.get(e.groupId());
-            if (g != null && matches(g, e.flowContext())) return e;
+    private Objects.FlowEntry match(Compiled t) {
+        Objects.FlowEntry[] es = t.entries();
+        Objects.FlowGroup[] gs = t.groups();
+        for (int i = 0; i < es.length; i++) {
+            if (gs[i] != null && matches(gs[i], es[i].flowContext())) return es[i];
         }
         return null;
     }

@@ -32,6 +32,12 @@ public final class DeviceObjects {
     /** The reserved lkey (QUERY_SPECIAL_CONTEXTS resd_lkey): WQE addresses are bus addresses. */
     public int reservedLkey = 0x100;
 
+    /**
+     * Bumped after every command (and by anyone else who changes objects); the datapath keeps
+     * lookups (TIR, RQ, compiled flow tables) only while it stays the same. Device thread only.
+     */
+    public int generation;
+
     /** The memory key for {@code key}, or null when its index is unknown or its low byte differs. */
     public Objects.Mkey mkey(int key) {
         Objects.Mkey m = mkeys.get(key >>> 8);

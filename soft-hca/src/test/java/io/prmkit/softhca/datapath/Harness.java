@@ -325,7 +325,9 @@ final class Harness {
         return fc;
     }
 
+    /** Runs the device until idle; objects changed by the test count as changed by a command. */
     void poll() {
+        objects.generation++;
         for (int i = 0; i < 100 && dp.poll(); i++) {}
     }
 }

@@ -1,5 +1,8 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.Long;
+import java.lang.String;
+
 /**
  * {@code mlx5.cmd_status}: Command delivery status.
  *

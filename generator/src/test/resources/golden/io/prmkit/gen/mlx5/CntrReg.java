@@ -1,5 +1,6 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.String;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -83,7 +84,7 @@ public final class CntrReg {
     }
 
     /**
-     * Writes {@code grp} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #grp(MemorySegment, long)}.
+     * Writes {@code grp} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link #grp(MemorySegment, long)}.
      */
     public static void grp$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("cntr_reg", "grp", 8, v);
@@ -202,7 +203,7 @@ public final class CntrReg {
         }
 
         /**
-         * Sets {@code grp}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link CntrReg#grp(MemorySegment, long)}.
+         * Sets {@code grp}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link CntrReg#grp(MemorySegment, long)}.
          */
         public Writer grp(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("cntr_reg", "grp", 8, v);

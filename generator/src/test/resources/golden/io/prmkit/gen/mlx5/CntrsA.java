@@ -1,5 +1,6 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.String;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.List;

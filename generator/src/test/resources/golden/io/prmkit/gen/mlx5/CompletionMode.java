@@ -1,5 +1,8 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.Long;
+import java.lang.String;
+
 /**
  * {@code mlx5.completion_mode}: When to write a CQE.
  *

@@ -1,5 +1,8 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.Integer;
+import java.lang.Long;
+import java.lang.String;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -174,7 +177,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #opcode(MemorySegment, long)}.
+     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "opcode", 16, v);
@@ -219,7 +222,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code uid} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #uid(MemorySegment, long)}.
+     * Writes {@code uid} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link #uid(MemorySegment, long)}.
      */
     public static void uid$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "uid", 16, v);
@@ -264,7 +267,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code op_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #op_mod(MemorySegment, long)}.
+     * Writes {@code op_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link #op_mod(MemorySegment, long)}.
      */
     public static void op_mod$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "op_mod", 16, v);
@@ -358,7 +361,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code log_cq_size} of the structure at byte {@code offset} of {@code s}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value. See {@link #log_cq_size(MemorySegment, long)}.
+     * Writes {@code log_cq_size} of the structure at byte {@code offset} of {@code s}. Accepts 0..31; throws {@code IllegalArgumentException} for any other value. See {@link #log_cq_size(MemorySegment, long)}.
      */
     public static void log_cq_size$set(MemorySegment s, long offset, int v) {
         if ((v >>> 5) != 0) throw PrmLayout.outOfRange("create_cq_in", "log_cq_size", 5, v);
@@ -405,7 +408,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_kind} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value. See {@link #cq_kind(MemorySegment, long)}.
+     * Writes {@code cq_kind} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@code IllegalArgumentException} for any other value. See {@link #cq_kind(MemorySegment, long)}.
      */
     public static void cq_kind$set(MemorySegment s, long offset, int v) {
         if ((v >>> 2) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_kind", 2, v);
@@ -498,7 +501,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_period} of the structure at byte {@code offset} of {@code s}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value. See {@link #cq_period(MemorySegment, long)}.
+     * Writes {@code cq_period} of the structure at byte {@code offset} of {@code s}. Accepts 0..4095; throws {@code IllegalArgumentException} for any other value. See {@link #cq_period(MemorySegment, long)}.
      */
     public static void cq_period$set(MemorySegment s, long offset, int v) {
         if ((v >>> 12) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_period", 12, v);
@@ -545,7 +548,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Writes {@code cq_max_count} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #cq_max_count(MemorySegment, long)}.
+     * Writes {@code cq_max_count} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link #cq_max_count(MemorySegment, long)}.
      */
     public static void cq_max_count$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_max_count", 16, v);
@@ -701,7 +704,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code opcode}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#opcode(MemorySegment, long)}.
+         * Sets {@code opcode}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link CreateCqIn#opcode(MemorySegment, long)}.
          */
         public Writer opcode(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "opcode", 16, v);
@@ -710,7 +713,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code uid}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#uid(MemorySegment, long)}.
+         * Sets {@code uid}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link CreateCqIn#uid(MemorySegment, long)}.
          */
         public Writer uid(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "uid", 16, v);
@@ -719,7 +722,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code op_mod}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#op_mod(MemorySegment, long)}.
+         * Sets {@code op_mod}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link CreateCqIn#op_mod(MemorySegment, long)}.
          */
         public Writer op_mod(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "op_mod", 16, v);
@@ -736,7 +739,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code log_cq_size}. Accepts 0..31; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#log_cq_size(MemorySegment, long)}.
+         * Sets {@code log_cq_size}. Accepts 0..31; throws {@code IllegalArgumentException} for any other value. See {@link CreateCqIn#log_cq_size(MemorySegment, long)}.
          */
         public Writer log_cq_size(int v) {
             if ((v >>> 5) != 0) throw PrmLayout.outOfRange("create_cq_in", "log_cq_size", 5, v);
@@ -745,7 +748,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code cq_kind}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#cq_kind(MemorySegment, long)}.
+         * Sets {@code cq_kind}. Accepts 0..3; throws {@code IllegalArgumentException} for any other value. See {@link CreateCqIn#cq_kind(MemorySegment, long)}.
          */
         public Writer cq_kind(int v) {
             if ((v >>> 2) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_kind", 2, v);
@@ -762,7 +765,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code cq_period}. Accepts 0..4095; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#cq_period(MemorySegment, long)}.
+         * Sets {@code cq_period}. Accepts 0..4095; throws {@code IllegalArgumentException} for any other value. See {@link CreateCqIn#cq_period(MemorySegment, long)}.
          */
         public Writer cq_period(int v) {
             if ((v >>> 12) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_period", 12, v);
@@ -771,7 +774,7 @@ public final class CreateCqIn {
         }
 
         /**
-         * Sets {@code cq_max_count}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqIn#cq_max_count(MemorySegment, long)}.
+         * Sets {@code cq_max_count}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link CreateCqIn#cq_max_count(MemorySegment, long)}.
          */
         public Writer cq_max_count(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_max_count", 16, v);

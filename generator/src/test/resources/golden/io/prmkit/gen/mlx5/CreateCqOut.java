@@ -1,5 +1,7 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.Integer;
+import java.lang.String;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -181,7 +183,7 @@ public final class CreateCqOut {
         }
 
         /**
-         * Writes {@code status} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. Device side of {@link CreateCqOut#status(MemorySegment, long)}.
+         * Writes {@code status} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. Device side of {@link CreateCqOut#status(MemorySegment, long)}.
          */
         public static void status$set(MemorySegment s, long offset, int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("create_cq_out", "status", 8, v);
@@ -252,7 +254,7 @@ public final class CreateCqOut {
         }
 
         /**
-         * Writes {@code cqn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. Device side of {@link CreateCqOut#cqn(MemorySegment, long)}.
+         * Writes {@code cqn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@code IllegalArgumentException} for any other value. Device side of {@link CreateCqOut#cqn(MemorySegment, long)}.
          */
         public static void cqn$set(MemorySegment s, long offset, int v) {
             if ((v >>> 24) != 0) throw PrmLayout.outOfRange("create_cq_out", "cqn", 24, v);
@@ -317,7 +319,7 @@ public final class CreateCqOut {
             }
 
             /**
-             * Sets {@code status}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqOut#status(MemorySegment, long)}.
+             * Sets {@code status}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link CreateCqOut#status(MemorySegment, long)}.
              */
             public Writer status(int v) {
                 if ((v >>> 8) != 0) throw PrmLayout.outOfRange("create_cq_out", "status", 8, v);
@@ -341,7 +343,7 @@ public final class CreateCqOut {
             }
 
             /**
-             * Sets {@code cqn}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link CreateCqOut#cqn(MemorySegment, long)}.
+             * Sets {@code cqn}. Accepts 0..16777215; throws {@code IllegalArgumentException} for any other value. See {@link CreateCqOut#cqn(MemorySegment, long)}.
              */
             public Writer cqn(int v) {
                 if ((v >>> 24) != 0) throw PrmLayout.outOfRange("create_cq_out", "cqn", 24, v);

@@ -1,5 +1,6 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.String;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -247,7 +248,7 @@ public final class FlowSample {
     }
 
     /**
-     * Writes {@code timestamp} of the structure at byte {@code offset} of {@code s}. Accepts 0..281474976710655; throws {@link IllegalArgumentException} for any other value. See {@link #timestamp(MemorySegment, long)}.
+     * Writes {@code timestamp} of the structure at byte {@code offset} of {@code s}. Accepts 0..281474976710655; throws {@code IllegalArgumentException} for any other value. See {@link #timestamp(MemorySegment, long)}.
      */
     public static void timestamp$set(MemorySegment s, long offset, long v) {
         if ((v >>> 48) != 0L) throw PrmLayout.outOfRange("flow_sample", "timestamp", 48, v);
@@ -294,7 +295,7 @@ public final class FlowSample {
     }
 
     /**
-     * Copies the 6 bytes of {@code dmac} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter. See {@link #dmac(MemorySegment, long)}.
+     * Copies the 6 bytes of {@code dmac} (structure at byte {@code offset}) into the start of {@code dst}; throws {@code IllegalArgumentException} if {@code dst} is shorter. See {@link #dmac(MemorySegment, long)}.
      */
     public static void dmac$copyTo(MemorySegment s, long offset, byte[] dst) {
         if (dst.length < 6) throw PrmLayout.tooShort("flow_sample", "dmac", 6, dst.length);
@@ -309,7 +310,7 @@ public final class FlowSample {
     }
 
     /**
-     * Copies {@code src} into the start of {@code dmac} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 6 bytes. See {@link #dmac(MemorySegment, long)}.
+     * Copies {@code src} into the start of {@code dmac} (structure at byte {@code offset}); throws {@code IllegalArgumentException} if {@code src} is longer than 6 bytes. See {@link #dmac(MemorySegment, long)}.
      */
     public static void dmac$copyFrom(MemorySegment s, long offset, byte[] src) {
         if (src.length > 6) throw PrmLayout.tooLong("flow_sample", "dmac", 6, src.length);
@@ -341,7 +342,7 @@ public final class FlowSample {
     }
 
     /**
-     * Writes {@code vlan} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #vlan(MemorySegment, long)}.
+     * Writes {@code vlan} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link #vlan(MemorySegment, long)}.
      */
     public static void vlan$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("flow_sample", "vlan", 16, v);
@@ -391,7 +392,7 @@ public final class FlowSample {
     }
 
     /**
-     * Writes element {@code index} of {@code prio} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value. See {@link #prio$elem(MemorySegment, long, long)}.
+     * Writes element {@code index} of {@code prio} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@code IllegalArgumentException} for any other value. See {@link #prio$elem(MemorySegment, long, long)}.
      */
     public static void prio$set(MemorySegment s, long offset, long index, int v) {
         if ((v >>> 4) != 0) throw PrmLayout.outOfRange("flow_sample", "prio[]", 4, v);
@@ -441,7 +442,7 @@ public final class FlowSample {
     }
 
     /**
-     * Writes element {@code index} of {@code words} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #words$elem(MemorySegment, long, long)}.
+     * Writes element {@code index} of {@code words} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link #words$elem(MemorySegment, long, long)}.
      */
     public static void words$set(MemorySegment s, long offset, long index, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("flow_sample", "words[]", 16, v);

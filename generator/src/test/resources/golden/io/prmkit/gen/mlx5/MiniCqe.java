@@ -1,5 +1,7 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.Integer;
+import java.lang.String;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -177,7 +179,7 @@ public final class MiniCqe {
     }
 
     /**
-     * Writes {@code user_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link #user_index(MemorySegment, long)}.
+     * Writes {@code user_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@code IllegalArgumentException} for any other value. See {@link #user_index(MemorySegment, long)}.
      */
     public static void user_index$set(MemorySegment s, long offset, int v) {
         if ((v >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, v);
@@ -224,7 +226,7 @@ public final class MiniCqe {
     }
 
     /**
-     * Copies the 4 bytes of {@code tag} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter. See {@link #tag(MemorySegment, long)}.
+     * Copies the 4 bytes of {@code tag} (structure at byte {@code offset}) into the start of {@code dst}; throws {@code IllegalArgumentException} if {@code dst} is shorter. See {@link #tag(MemorySegment, long)}.
      */
     public static void tag$copyTo(MemorySegment s, long offset, byte[] dst) {
         if (dst.length < 4) throw PrmLayout.tooShort("mini_cqe", "tag", 4, dst.length);
@@ -363,7 +365,7 @@ public final class MiniCqe {
         }
 
         /**
-         * Sets {@code user_index}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link MiniCqe#user_index(MemorySegment, long)}.
+         * Sets {@code user_index}. Accepts 0..16777215; throws {@code IllegalArgumentException} for any other value. See {@link MiniCqe#user_index(MemorySegment, long)}.
          */
         public Writer user_index(int v) {
             if ((v >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, v);
@@ -397,7 +399,7 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
+         * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
          */
         public static void opcode$set(MemorySegment s, long offset, int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("mini_cqe", "opcode", 8, v);
@@ -440,7 +442,7 @@ public final class MiniCqe {
         }
 
         /**
-         * Copies {@code src} into the start of {@code tag} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 4 bytes. Device side of {@link MiniCqe#tag(MemorySegment, long)}.
+         * Copies {@code src} into the start of {@code tag} (structure at byte {@code offset}); throws {@code IllegalArgumentException} if {@code src} is longer than 4 bytes. Device side of {@link MiniCqe#tag(MemorySegment, long)}.
          */
         public static void tag$copyFrom(MemorySegment s, long offset, byte[] src) {
             if (src.length > 4) throw PrmLayout.tooLong("mini_cqe", "tag", 4, src.length);
@@ -455,7 +457,7 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes element {@code index} of {@code nibbles} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@link IllegalArgumentException} for any other value. Device side of {@link MiniCqe#nibbles$elem(MemorySegment, long, long)}.
+         * Writes element {@code index} of {@code nibbles} of the structure at byte {@code offset} of {@code s}. Accepts 0..15; throws {@code IllegalArgumentException} for any other value. Device side of {@link MiniCqe#nibbles$elem(MemorySegment, long, long)}.
          */
         public static void nibbles$set(MemorySegment s, long offset, long index, int v) {
             if ((v >>> 4) != 0) throw PrmLayout.outOfRange("mini_cqe", "nibbles[]", 4, v);
@@ -488,7 +490,7 @@ public final class MiniCqe {
         }
 
         /**
-         * Writes {@code wqe_counter} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. Device side of {@link MiniCqe#wqe_counter(MemorySegment, long)}.
+         * Writes {@code wqe_counter} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. Device side of {@link MiniCqe#wqe_counter(MemorySegment, long)}.
          */
         public static void wqe_counter$set(MemorySegment s, long offset, int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("mini_cqe", "wqe_counter", 16, v);
@@ -582,7 +584,7 @@ public final class MiniCqe {
             }
 
             /**
-             * Sets {@code opcode}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link MiniCqe#opcode(MemorySegment, long)}.
+             * Sets {@code opcode}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link MiniCqe#opcode(MemorySegment, long)}.
              */
             public Writer opcode(int v) {
                 if ((v >>> 8) != 0) throw PrmLayout.outOfRange("mini_cqe", "opcode", 8, v);
@@ -598,7 +600,7 @@ public final class MiniCqe {
             }
 
             /**
-             * Sets {@code user_index}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link MiniCqe#user_index(MemorySegment, long)}.
+             * Sets {@code user_index}. Accepts 0..16777215; throws {@code IllegalArgumentException} for any other value. See {@link MiniCqe#user_index(MemorySegment, long)}.
              */
             public Writer user_index(int v) {
                 if ((v >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, v);
@@ -607,7 +609,7 @@ public final class MiniCqe {
             }
 
             /**
-             * Sets {@code wqe_counter}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link MiniCqe#wqe_counter(MemorySegment, long)}.
+             * Sets {@code wqe_counter}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link MiniCqe#wqe_counter(MemorySegment, long)}.
              */
             public Writer wqe_counter(int v) {
                 if ((v >>> 16) != 0) throw PrmLayout.outOfRange("mini_cqe", "wqe_counter", 16, v);

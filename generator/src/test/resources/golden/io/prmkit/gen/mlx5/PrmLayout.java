@@ -1,5 +1,15 @@
 package io.prmkit.gen.mlx5;
 
+// java.lang types imported explicitly: a generated class of the same name in this package (a struct
+// named "string" or "long") would otherwise shadow them.
+import java.lang.ArithmeticException;
+import java.lang.FunctionalInterface;
+import java.lang.IllegalArgumentException;
+import java.lang.Integer;
+import java.lang.Long;
+import java.lang.Math;
+import java.lang.String;
+import java.lang.StringBuilder;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;

@@ -1,5 +1,7 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.Long;
+import java.lang.String;
 import java.util.Arrays;
 
 /**

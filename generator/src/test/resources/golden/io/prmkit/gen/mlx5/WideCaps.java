@@ -1,5 +1,9 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.Iterable;
+import java.lang.Long;
+import java.lang.String;
+import java.lang.StringBuilder;
 import java.util.EnumSet;
 
 /**

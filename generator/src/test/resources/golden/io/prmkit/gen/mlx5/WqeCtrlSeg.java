@@ -1,5 +1,7 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.Integer;
+import java.lang.String;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -160,7 +162,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code opc_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #opc_mod(MemorySegment, long)}.
+     * Writes {@code opc_mod} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link #opc_mod(MemorySegment, long)}.
      */
     public static void opc_mod$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opc_mod", 8, v);
@@ -206,7 +208,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code wqe_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #wqe_index(MemorySegment, long)}.
+     * Writes {@code wqe_index} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link #wqe_index(MemorySegment, long)}.
      */
     public static void wqe_index$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "wqe_index", 16, v);
@@ -267,7 +269,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #opcode(MemorySegment, long)}.
+     * Writes {@code opcode} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opcode", 8, v);
@@ -327,7 +329,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code qpn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link #qpn(MemorySegment, long)}.
+     * Writes {@code qpn} of the structure at byte {@code offset} of {@code s}. Accepts 0..16777215; throws {@code IllegalArgumentException} for any other value. See {@link #qpn(MemorySegment, long)}.
      */
     public static void qpn$set(MemorySegment s, long offset, int v) {
         if ((v >>> 24) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "qpn", 24, v);
@@ -375,7 +377,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code ds} of the structure at byte {@code offset} of {@code s}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value. See {@link #ds(MemorySegment, long)}.
+     * Writes {@code ds} of the structure at byte {@code offset} of {@code s}. Accepts 0..63; throws {@code IllegalArgumentException} for any other value. See {@link #ds(MemorySegment, long)}.
      */
     public static void ds$set(MemorySegment s, long offset, int v) {
         if ((v >>> 6) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ds", 6, v);
@@ -422,7 +424,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code signature} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #signature(MemorySegment, long)}.
+     * Writes {@code signature} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link #signature(MemorySegment, long)}.
      */
     public static void signature$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "signature", 8, v);
@@ -468,7 +470,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code fm} of the structure at byte {@code offset} of {@code s}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value. See {@link #fm(MemorySegment, long)}.
+     * Writes {@code fm} of the structure at byte {@code offset} of {@code s}. Accepts 0..7; throws {@code IllegalArgumentException} for any other value. See {@link #fm(MemorySegment, long)}.
      */
     public static void fm$set(MemorySegment s, long offset, int v) {
         if ((v >>> 3) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "fm", 3, v);
@@ -531,7 +533,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Writes {@code ce} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value. See {@link #ce(MemorySegment, long)}.
+     * Writes {@code ce} of the structure at byte {@code offset} of {@code s}. Accepts 0..3; throws {@code IllegalArgumentException} for any other value. See {@link #ce(MemorySegment, long)}.
      */
     public static void ce$set(MemorySegment s, long offset, int v) {
         if ((v >>> 2) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ce", 2, v);
@@ -753,7 +755,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code opc_mod}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#opc_mod(MemorySegment, long)}.
+         * Sets {@code opc_mod}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#opc_mod(MemorySegment, long)}.
          */
         public Writer opc_mod(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opc_mod", 8, v);
@@ -762,7 +764,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code wqe_index}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#wqe_index(MemorySegment, long)}.
+         * Sets {@code wqe_index}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#wqe_index(MemorySegment, long)}.
          */
         public Writer wqe_index(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "wqe_index", 16, v);
@@ -771,7 +773,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code opcode}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#opcode(MemorySegment, long)}.
+         * Sets {@code opcode}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#opcode(MemorySegment, long)}.
          */
         public Writer opcode(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opcode", 8, v);
@@ -787,7 +789,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code qpn}. Accepts 0..16777215; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#qpn(MemorySegment, long)}.
+         * Sets {@code qpn}. Accepts 0..16777215; throws {@code IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#qpn(MemorySegment, long)}.
          */
         public Writer qpn(int v) {
             if ((v >>> 24) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "qpn", 24, v);
@@ -796,7 +798,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code ds}. Accepts 0..63; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#ds(MemorySegment, long)}.
+         * Sets {@code ds}. Accepts 0..63; throws {@code IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#ds(MemorySegment, long)}.
          */
         public Writer ds(int v) {
             if ((v >>> 6) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ds", 6, v);
@@ -805,7 +807,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code signature}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#signature(MemorySegment, long)}.
+         * Sets {@code signature}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#signature(MemorySegment, long)}.
          */
         public Writer signature(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "signature", 8, v);
@@ -814,7 +816,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code fm}. Accepts 0..7; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#fm(MemorySegment, long)}.
+         * Sets {@code fm}. Accepts 0..7; throws {@code IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#fm(MemorySegment, long)}.
          */
         public Writer fm(int v) {
             if ((v >>> 3) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "fm", 3, v);
@@ -823,7 +825,7 @@ public final class WqeCtrlSeg {
         }
 
         /**
-         * Sets {@code ce}. Accepts 0..3; throws {@link IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#ce(MemorySegment, long)}.
+         * Sets {@code ce}. Accepts 0..3; throws {@code IllegalArgumentException} for any other value. See {@link WqeCtrlSeg#ce(MemorySegment, long)}.
          */
         public Writer ce(int v) {
             if ((v >>> 2) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ce", 2, v);

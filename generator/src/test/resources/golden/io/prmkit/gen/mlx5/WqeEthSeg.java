@@ -1,5 +1,6 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.String;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.List;
@@ -201,7 +202,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_outer_l4_offset(MemorySegment, long)}.
+     * Writes {@code swp_outer_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link #swp_outer_l4_offset(MemorySegment, long)}.
      */
     public static void swp_outer_l4_offset$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l4_offset", 8, v);
@@ -247,7 +248,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_outer_l3_offset(MemorySegment, long)}.
+     * Writes {@code swp_outer_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link #swp_outer_l3_offset(MemorySegment, long)}.
      */
     public static void swp_outer_l3_offset$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l3_offset", 8, v);
@@ -293,7 +294,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_inner_l4_offset(MemorySegment, long)}.
+     * Writes {@code swp_inner_l4_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link #swp_inner_l4_offset(MemorySegment, long)}.
      */
     public static void swp_inner_l4_offset$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l4_offset", 8, v);
@@ -339,7 +340,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_inner_l3_offset(MemorySegment, long)}.
+     * Writes {@code swp_inner_l3_offset} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link #swp_inner_l3_offset(MemorySegment, long)}.
      */
     public static void swp_inner_l3_offset$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l3_offset", 8, v);
@@ -386,7 +387,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code cs_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #cs_flags(MemorySegment, long)}.
+     * Writes {@code cs_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link #cs_flags(MemorySegment, long)}.
      */
     public static void cs_flags$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "cs_flags", 8, v);
@@ -431,7 +432,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code swp_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link #swp_flags(MemorySegment, long)}.
+     * Writes {@code swp_flags} of the structure at byte {@code offset} of {@code s}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link #swp_flags(MemorySegment, long)}.
      */
     public static void swp_flags$set(MemorySegment s, long offset, int v) {
         if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_flags", 8, v);
@@ -477,7 +478,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code mss} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #mss(MemorySegment, long)}.
+     * Writes {@code mss} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link #mss(MemorySegment, long)}.
      */
     public static void mss$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "mss", 16, v);
@@ -568,7 +569,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #inline_hdr_sz(MemorySegment, long)}.
+     * Writes {@code inline_hdr_sz} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link #inline_hdr_sz(MemorySegment, long)}.
      */
     public static void inline_hdr_sz$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "inline_hdr_sz", 16, v);
@@ -615,7 +616,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Copies the 2 bytes of {@code inline_hdr_start} (structure at byte {@code offset}) into the start of {@code dst}; throws {@link IllegalArgumentException} if {@code dst} is shorter. See {@link #inline_hdr_start(MemorySegment, long)}.
+     * Copies the 2 bytes of {@code inline_hdr_start} (structure at byte {@code offset}) into the start of {@code dst}; throws {@code IllegalArgumentException} if {@code dst} is shorter. See {@link #inline_hdr_start(MemorySegment, long)}.
      */
     public static void inline_hdr_start$copyTo(MemorySegment s, long offset, byte[] dst) {
         if (dst.length < 2) throw PrmLayout.tooShort("wqe_eth_seg", "inline_hdr_start", 2, dst.length);
@@ -630,7 +631,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Copies {@code src} into the start of {@code inline_hdr_start} (structure at byte {@code offset}); throws {@link IllegalArgumentException} if {@code src} is longer than 2 bytes. See {@link #inline_hdr_start(MemorySegment, long)}.
+     * Copies {@code src} into the start of {@code inline_hdr_start} (structure at byte {@code offset}); throws {@code IllegalArgumentException} if {@code src} is longer than 2 bytes. See {@link #inline_hdr_start(MemorySegment, long)}.
      */
     public static void inline_hdr_start$copyFrom(MemorySegment s, long offset, byte[] src) {
         if (src.length > 2) throw PrmLayout.tooLong("wqe_eth_seg", "inline_hdr_start", 2, src.length);
@@ -662,7 +663,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code insert_type} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #insert_type(MemorySegment, long)}.
+     * Writes {@code insert_type} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link #insert_type(MemorySegment, long)}.
      */
     public static void insert_type$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "insert_type", 16, v);
@@ -709,7 +710,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Writes {@code vlan_tci} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link #vlan_tci(MemorySegment, long)}.
+     * Writes {@code vlan_tci} of the structure at byte {@code offset} of {@code s}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link #vlan_tci(MemorySegment, long)}.
      */
     public static void vlan_tci$set(MemorySegment s, long offset, int v) {
         if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "vlan_tci", 16, v);
@@ -855,7 +856,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_outer_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_outer_l4_offset(MemorySegment, long)}.
+         * Sets {@code swp_outer_l4_offset}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_outer_l4_offset(MemorySegment, long)}.
          */
         public Writer swp_outer_l4_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l4_offset", 8, v);
@@ -864,7 +865,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_outer_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_outer_l3_offset(MemorySegment, long)}.
+         * Sets {@code swp_outer_l3_offset}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_outer_l3_offset(MemorySegment, long)}.
          */
         public Writer swp_outer_l3_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l3_offset", 8, v);
@@ -873,7 +874,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_inner_l4_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_inner_l4_offset(MemorySegment, long)}.
+         * Sets {@code swp_inner_l4_offset}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_inner_l4_offset(MemorySegment, long)}.
          */
         public Writer swp_inner_l4_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l4_offset", 8, v);
@@ -882,7 +883,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_inner_l3_offset}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_inner_l3_offset(MemorySegment, long)}.
+         * Sets {@code swp_inner_l3_offset}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_inner_l3_offset(MemorySegment, long)}.
          */
         public Writer swp_inner_l3_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l3_offset", 8, v);
@@ -891,7 +892,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code cs_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#cs_flags(MemorySegment, long)}.
+         * Sets {@code cs_flags}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link WqeEthSeg#cs_flags(MemorySegment, long)}.
          */
         public Writer cs_flags(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "cs_flags", 8, v);
@@ -900,7 +901,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code swp_flags}. Accepts 0..255; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_flags(MemorySegment, long)}.
+         * Sets {@code swp_flags}. Accepts 0..255; throws {@code IllegalArgumentException} for any other value. See {@link WqeEthSeg#swp_flags(MemorySegment, long)}.
          */
         public Writer swp_flags(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_flags", 8, v);
@@ -909,7 +910,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code mss}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#mss(MemorySegment, long)}.
+         * Sets {@code mss}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link WqeEthSeg#mss(MemorySegment, long)}.
          */
         public Writer mss(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "mss", 16, v);
@@ -926,7 +927,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code inline_hdr_sz}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#inline_hdr_sz(MemorySegment, long)}.
+         * Sets {@code inline_hdr_sz}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link WqeEthSeg#inline_hdr_sz(MemorySegment, long)}.
          */
         public Writer inline_hdr_sz(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "inline_hdr_sz", 16, v);
@@ -935,7 +936,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code insert_type}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#insert_type(MemorySegment, long)}.
+         * Sets {@code insert_type}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link WqeEthSeg#insert_type(MemorySegment, long)}.
          */
         public Writer insert_type(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "insert_type", 16, v);
@@ -944,7 +945,7 @@ public final class WqeEthSeg {
         }
 
         /**
-         * Sets {@code vlan_tci}. Accepts 0..65535; throws {@link IllegalArgumentException} for any other value. See {@link WqeEthSeg#vlan_tci(MemorySegment, long)}.
+         * Sets {@code vlan_tci}. Accepts 0..65535; throws {@code IllegalArgumentException} for any other value. See {@link WqeEthSeg#vlan_tci(MemorySegment, long)}.
          */
         public Writer vlan_tci(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "vlan_tci", 16, v);

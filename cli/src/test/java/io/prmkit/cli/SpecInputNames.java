@@ -1,0 +1,23 @@
+package io.prmkit.cli;
+
+import io.prmkit.dsl.PrmCompiler;
+import io.prmkit.dsl.SourceFile;
+import io.prmkit.dsl.SpecLoader;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/** The bundled spec's structures, for tests that pick among them. */
+final class SpecInputNames {
+    private SpecInputNames() {
+    }
+
+    /** Simple name to size in bytes (without a flexible array), sorted by name. */
+    static SortedMap<String, Long> bundledStructs() throws Exception {
+        List<SourceFile> files = SpecLoader.load(List.of(Path.of("..", "generated-runtime", "src", "main", "prm")));
+        SortedMap<String, Long> sizes = new TreeMap<>();
+        PrmCompiler.compile(files).model().orElseThrow().structs().forEach(s -> sizes.put(s.name().name(), s.sizeBytes()));
+        return sizes;
+    }
+}
