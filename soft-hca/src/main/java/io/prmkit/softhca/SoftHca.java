@@ -104,6 +104,13 @@ public final class SoftHca implements AutoCloseable {
             return this;
         }
 
+        /** UAR pages in BAR 0 after the init segment (ALLOC_UAR hands them out). */
+        public Options uars(int count) {
+            if (count < 1 || count > 8192) throw new IllegalArgumentException("UAR pages 1..8192: " + count);
+            this.uars = count;
+            return this;
+        }
+
         public Options vectors(int count) {
             if (count < 1 || count > 2048) throw new IllegalArgumentException("MSI-X vectors 1..2048: " + count);
             this.vectors = count;
@@ -364,8 +371,8 @@ public final class SoftHca implements AutoCloseable {
     void pageRequest(int pages) {
         hca.regularPages = Math.max(-(hca.bootPages + hca.initPages), hca.regularPages + pages);
         events.post((int) EqeType.PAGE_REQUEST.value, 0, e -> {
-            DeviceFields.set(Eqe.layout(), e, 0, "func_id", 0);
-            DeviceFields.set(Eqe.layout(), e, 0, "num_pages", Integer.toUnsignedLong(pages));
+            Eqe.Device.func_id$set(e, 0);
+            Eqe.Device.num_pages$set(e, pages);
         });
     }
 
@@ -376,7 +383,7 @@ public final class SoftHca implements AutoCloseable {
         }
         objects.port.linkUp = up;
         PortChangeSubtype sub = up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN;
-        events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> DeviceFields.set(Eqe.layout(), e, 0, "port_num", 1));
+        events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> Eqe.Device.port_num$set(e, 1));
     }
 
     InitSegment initSegment() {
