@@ -104,6 +104,13 @@ public final class SoftHca implements AutoCloseable {
             return this;
         }
 
+        /** UAR pages in BAR 0 after the init segment (ALLOC_UAR hands them out). */
+        public Options uars(int count) {
+            if (count < 1 || count > 8192) throw new IllegalArgumentException("UAR pages 1..8192: " + count);
+            this.uars = count;
+            return this;
+        }
+
         public Options vectors(int count) {
             if (count < 1 || count > 2048) throw new IllegalArgumentException("MSI-X vectors 1..2048: " + count);
             this.vectors = count;
