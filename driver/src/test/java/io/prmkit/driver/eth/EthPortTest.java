@@ -136,6 +136,21 @@ class EthPortTest {
     }
 
     @Test
+    void aCommandFailingHalfwayThroughTheBuildUndoesWhatWasBuilt() {
+        try (SoftHca hca = SoftHca.create();
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
+            Map<String, Integer> base = hca.liveObjects();
+            hca.faults().failNext(io.prmkit.mlx5.CmdOpcode.CREATE_TIR, io.prmkit.mlx5.CmdStatus.LIM_ERR, 0x77);
+            var e = assertThrows(io.prmkit.driver.cmd.CommandException.class,
+                    () -> dev.ethPort(EthPortConfig.defaults().withQueuePairs(2).withSizes(4, 4)));
+            assertTrue(e.getMessage().startsWith("CREATE_TIR (0x900) op_mod 0x0"), e.getMessage());
+            assertTrue(e.getMessage().contains("LIM_ERR (0x8): Limits exceeded"), e.getMessage());
+            assertEquals(base, hca.liveObjects(), "RQT, RQs, SQs, CQs, TIS, mkey, TD, PD destroyed again");
+            dev.ethPort(EthPortConfig.defaults()).close(); // and the device still builds ports
+        }
+    }
+
+    @Test
     void aDeviceWithoutNicFlowTablesIsRefusedNamingTheCapability() {
         try (SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("nic_flow_table", 0)));
              Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
