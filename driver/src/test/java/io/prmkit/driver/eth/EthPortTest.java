@@ -107,7 +107,11 @@ class EthPortTest {
              Mlx5Device dev = Mlx5Device.open(hca.function(), options());
              EthPort port = dev.ethPort(EthPortConfig.defaults().withMtu(9000).withPromiscuous(true))) {
             var ctx = port.vportContext();
-            assertEquals(9000, io.prmkit.mlx5.NicVportContext.mtu(ctx));
+            assertEquals(9000 + EthPort.HW_MTU_OVERHEAD, io.prmkit.mlx5.NicVportContext.mtu(ctx), "the hardware MTU, as Linux writes it");
+            assertEquals(9000, port.mtu());
+            Mlx5Exception tooBig = assertThrows(Mlx5Exception.class, () -> port.setMtu(9970));
+            assertTrue(tooBig.getMessage().contains("(PMTU max_mtu)"), tooBig.getMessage());
+            assertEquals(9000, port.mtu(), "a refused MTU changes nothing");
             assertTrue(io.prmkit.mlx5.NicVportContext.promisc_all(ctx));
             byte[] mac = {0x02, 0x11, 0x22, 0x33, 0x44, (byte) 0x55};
             port.setMacAddress(mac);
