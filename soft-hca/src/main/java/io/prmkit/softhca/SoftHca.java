@@ -15,7 +15,6 @@ import io.prmkit.softhca.cmd.Commands;
 import io.prmkit.softhca.cmd.HcaState;
 import io.prmkit.softhca.device.Datapath;
 import io.prmkit.softhca.device.DeviceContext;
-import io.prmkit.softhca.device.DeviceFields;
 import io.prmkit.softhca.device.DeviceObjects;
 import io.prmkit.softhca.device.Events;
 import io.prmkit.softhca.device.Iommu;
