@@ -41,7 +41,8 @@ import picocli.CommandLine.Spec;
         description = {
             "Run the datapath benchmarks: wqe-build and cqe-parse (generated accessors vs hand-written FFM vs C, gcc -O2),",
             "tx-burst and rx-burst (the driver's TxQueue.send / RxQueue.receive of 32 packets vs the same algorithm in C).",
-            "Needs gcc. Ends with one line per case:",
+            "Needs gcc. Every case is measured in --rounds rounds (default 5), each running all forms once; every figure is",
+            "the median over the rounds with its range (min..max), ratios taken within each round. Ends with one line per case:",
             "  <case>: generated X ns, hand-written Y ns, C Z ns, generated/C R1, generated/hand-written R2",
             "  tx-burst: generated X ns, C Z ns, generated/C R    (per packet; likewise rx-burst)"
         })
@@ -57,12 +58,16 @@ final class BenchCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--quick", description = "Fewer, shorter iterations (about a minute in all).")
+    @Option(names = "--quick", description = "Fewer, shorter iterations (about three minutes in all with 5 rounds).")
     boolean quick;
 
     @Option(names = "--cases", paramLabel = "CASE", split = ",",
             description = "Only these cases (default: all): wqe-build, cqe-parse, tx-burst, rx-burst.")
     List<String> only;
+
+    @Option(names = "--rounds", paramLabel = "N", defaultValue = "5",
+            description = "Measure every case N times, interleaved, and report medians with their range (default: ${DEFAULT-VALUE}).")
+    int rounds;
 
     @Option(names = "--cc", paramLabel = "CC", description = "C compiler (default: ${DEFAULT-VALUE}).", defaultValue = "gcc")
     String cc;
@@ -77,6 +82,10 @@ final class BenchCommand implements Callable<Integer> {
             err.println("prmkit bench: unknown case in --cases " + String.join(",", only) + " (known: wqe-build, cqe-parse, tx-burst, rx-burst)");
             return 2;
         }
+        if (rounds < 1) {
+            err.println("prmkit bench: --rounds must be at least 1");
+            return 2;
+        }
         Path work = Files.createTempDirectory("prmkit-bench");
         try {
             Map<String, Path> binaries = new LinkedHashMap<>();
@@ -88,26 +97,40 @@ final class BenchCommand implements Callable<Integer> {
                 err.println("prmkit bench: " + e.getMessage());
                 return 1;
             }
-            Map<String, double[]> java = runJmh(cases);
-            Map<String, Double> c = new LinkedHashMap<>();
-            for (String[] kase : cases) {
-                c.put(kase[0], runC(binaries.get(kase[2]), kase[0]));
+            // Rounds: each measures every case once in each form (one JMH fork per benchmark, then the C
+            // program), so drift and noise from other load hit all forms of a round alike; the summary is
+            // the median over rounds of each time and of each round's ratios, with the range seen.
+            Map<String, double[][]> rows = new LinkedHashMap<>(); // case -> round -> {gen, hand, C, gen B/op, hand B/op}
+            for (String[] kase : cases) rows.put(kase[0], new double[rounds][]);
+            for (int round = 0; round < rounds; round++) {
+                err.printf(Locale.ROOT, "prmkit bench: round %d of %d%n", round + 1, rounds);
+                err.flush();
+                Map<String, double[]> java = runJmh(cases);
+                for (String[] kase : cases) {
+                    double[] j = java.get(kase[0]);
+                    rows.get(kase[0])[round] = new double[] {j[0], j[1], runC(binaries.get(kase[2]), kase[0]), j[2], j[3]};
+                }
             }
             out.println();
             for (String[] kase : cases) {
-                double[] j = java.get(kase[0]);
-                if (kase[3].equals("yes")) out.printf(Locale.ROOT, "gc: %s generated %.1f B/op, hand-written %.1f B/op%n", kase[0], j[2], j[3]);
-                else out.printf(Locale.ROOT, "gc: %s generated %.1f B/op%n", kase[0], j[2]);
+                double[][] r = rows.get(kase[0]);
+                if (kase[3].equals("yes")) {
+                    out.printf(Locale.ROOT, "gc: %s generated %.1f B/op, hand-written %.1f B/op%n", kase[0], Spread.of(r, 3).max(), Spread.of(r, 4).max());
+                } else {
+                    out.printf(Locale.ROOT, "gc: %s generated %.1f B/op%n", kase[0], Spread.of(r, 3).max());
+                }
             }
             for (String[] kase : cases) {
-                double[] j = java.get(kase[0]);
-                double cns = c.get(kase[0]);
+                double[][] r = rows.get(kase[0]);
+                Spread gen = Spread.of(r, 0);
+                Spread c = Spread.of(r, 2);
+                Spread genC = Spread.ratio(r, 0, 2);
                 if (kase[3].equals("yes")) {
-                    out.printf(Locale.ROOT,
-                            "%s: generated %.2f ns, hand-written %.2f ns, C %.2f ns, generated/C %.2f, generated/hand-written %.2f%n",
-                            kase[0], j[0], j[1], cns, j[0] / cns, j[0] / j[1]);
+                    out.printf(Locale.ROOT, "%s: generated %s ns, hand-written %s ns, C %s ns, generated/C %s, generated/hand-written %s (median of %d rounds, min..max)%n",
+                            kase[0], gen, Spread.of(r, 1), c, genC, Spread.ratio(r, 0, 1), rounds);
                 } else {
-                    out.printf(Locale.ROOT, "%s: generated %.2f ns, C %.2f ns, generated/C %.2f%n", kase[0], j[0], cns, j[0] / cns);
+                    out.printf(Locale.ROOT, "%s: generated %s ns, C %s ns, generated/C %s (median of %d rounds, min..max)%n",
+                            kase[0], gen, c, genC, rounds);
                 }
             }
             out.flush();
@@ -139,18 +162,38 @@ final class BenchCommand implements Callable<Integer> {
         return binary;
     }
 
-    /** Median ns per item of five runs of the C reference. */
+    /** ns per item of one run of the C reference (as long as one JMH measurement phase). */
     private double runC(Path binary, String kase) throws IOException, InterruptedException {
-        String seconds = quick ? "0.5" : "2";
-        double[] runs = new double[5];
-        for (int i = 0; i < runs.length; i++) {
-            Process p = new ProcessBuilder(binary.toString(), kase, seconds).redirectErrorStream(true).start();
-            String line = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-            if (p.waitFor() != 0) throw new IOException(binary.getFileName() + " " + kase + " failed: " + line);
-            runs[i] = Double.parseDouble(line.split(" ")[1]);
+        String seconds = quick ? "1" : "2";
+        Process p = new ProcessBuilder(binary.toString(), kase, seconds).redirectErrorStream(true).start();
+        String line = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+        if (p.waitFor() != 0) throw new IOException(binary.getFileName() + " " + kase + " failed: " + line);
+        return Double.parseDouble(line.split(" ")[1]);
+    }
+
+    /** The median of a column over rounds, with the smallest and largest value seen. */
+    record Spread(double median, double min, double max) {
+        static Spread of(double[] values) {
+            double[] v = values.clone();
+            Arrays.sort(v);
+            int n = v.length;
+            double median = n % 2 == 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+            return new Spread(median, v[0], v[n - 1]);
         }
-        Arrays.sort(runs);
-        return runs[runs.length / 2];
+
+        static Spread of(double[][] rounds, int column) {
+            return of(Arrays.stream(rounds).mapToDouble(r -> r[column]).toArray());
+        }
+
+        /** Per-round ratio of two columns: both measured in the same round, so shared noise cancels. */
+        static Spread ratio(double[][] rounds, int numerator, int denominator) {
+            return of(Arrays.stream(rounds).mapToDouble(r -> r[numerator] / r[denominator]).toArray());
+        }
+
+        @Override
+        public String toString() {
+            return String.format(Locale.ROOT, "%.2f (%.2f..%.2f)", median, min, max);
+        }
     }
 
     /** Per case: generated ns, hand-written ns, generated B/op, hand-written B/op. */
@@ -158,7 +201,7 @@ final class BenchCommand implements Callable<Integer> {
         // JMH forks JVMs with java.class.path; under `java -jar` that is only the CLI jar, so spell out its Class-Path.
         System.setProperty("java.class.path", classPath());
         ChainedOptionsBuilder options = new OptionsBuilder()
-                .forks(quick ? 1 : 2)
+                .forks(1) // one fork per round; the rounds give the repetition
                 .warmupIterations(quick ? 2 : 4)
                 .warmupTime(TimeValue.seconds(1))
                 .measurementIterations(quick ? 3 : 5)

@@ -178,4 +178,23 @@ class DocSiteTest {
         assertEquals(SITE.get("structs/mlx5.wqe_eth_seg.html"), Files.readString(out.resolve("structs/mlx5.wqe_eth_seg.html")));
         assertTrue(Files.isRegularFile(out.resolve("search.js")));
     }
+
+    @Test
+    void aSecondWriteRemovesPagesThatAreGoneAndNothingElse(@TempDir Path dir) throws Exception {
+        CompileResult two = PrmCompiler.compile(List.of(new SourceFile("x.prm",
+                "package acme;\nstruct a size 0x4 { 0x00 [31:0] x; }\nstruct b size 0x4 { 0x00 [31:0] y; }\n")));
+        CompileResult one = PrmCompiler.compile(List.of(new SourceFile("x.prm", "package acme;\nstruct a size 0x4 { 0x00 [31:0] x; }\n")));
+        DocSite.write(two.model().orElseThrow(), "t", dir);
+        Files.writeString(dir.resolve("notes.txt"), "mine");
+        Files.writeString(dir.resolve("structs/mine.html"), "mine");
+        assertTrue(Files.exists(dir.resolve("structs/acme.b.html")));
+        DocSite.write(one.model().orElseThrow(), "t", dir);
+        assertFalse(Files.exists(dir.resolve("structs/acme.b.html")), "the page of the removed structure");
+        assertTrue(Files.exists(dir.resolve("structs/acme.a.html")));
+        assertTrue(Files.exists(dir.resolve("notes.txt")) && Files.exists(dir.resolve("structs/mine.html")), "files the site did not write");
+        Files.writeString(dir.resolve(DocSite.MANIFEST), "../outside.html\nstructs/../../x.html\n");
+        Files.writeString(dir.getParent().resolve("outside.html"), "keep");
+        DocSite.write(one.model().orElseThrow(), "t", dir);
+        assertTrue(Files.exists(dir.getParent().resolve("outside.html")), "a tampered manifest cannot delete outside the folder");
+    }
 }

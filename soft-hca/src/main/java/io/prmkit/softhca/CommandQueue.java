@@ -5,7 +5,6 @@ import io.prmkit.mlx5.CmdMailboxBlock;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdOwner;
 import io.prmkit.mlx5.CmdQueueEntry;
-import io.prmkit.mlx5.CmdStatus;
 import io.prmkit.mlx5.CmdTransport;
 import io.prmkit.mlx5.CmdifChecksum;
 import io.prmkit.mlx5.DeliveryStatus;
@@ -18,7 +17,6 @@ import io.prmkit.softhca.cmd.Commands;
 import io.prmkit.softhca.cmd.DeliveryError;
 import io.prmkit.softhca.cmd.HcaState;
 import io.prmkit.softhca.cmd.ReservedBits;
-import io.prmkit.softhca.device.DeviceFields;
 import io.prmkit.softhca.device.Iommu;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -99,14 +97,14 @@ final class CommandQueue {
         scratch.set(BE_INT, ADDR_LOW_BYTE, value);
         int nic = InitSeg.nic_interface(scratch);
         initSeg.set("nic_interface", nic);
-        DeviceFields.set(InitSeg.layout(), scratch, 0, "nic_interface", 0);
+        InitSeg.nic_interface$set(scratch, 0);
         // The read-only size fields may come back as read (a read-modify-write) or as zero (Linux
         // writes the plain low address); any other value there, or the reserved bit, is address bits.
         boolean logsAsRead = InitSeg.log_cmdq_size(scratch) == logSize && InitSeg.log_cmdq_stride(scratch) == logStride;
         boolean logsZero = InitSeg.log_cmdq_size(scratch) == 0 && InitSeg.log_cmdq_stride(scratch) == 0;
         boolean misaligned = !(logsAsRead || logsZero) || ReservedBits.firstSet(InitSeg.layout(), scratch, 0, InitSeg.SIZE) != null;
-        DeviceFields.set(InitSeg.layout(), scratch, 0, "log_cmdq_size", 0);
-        DeviceFields.set(InitSeg.layout(), scratch, 0, "log_cmdq_stride", 0);
+        InitSeg.Device.log_cmdq_size$set(scratch, 0);
+        InitSeg.Device.log_cmdq_stride$set(scratch, 0);
         long address = addressHigh << Integer.SIZE | Integer.toUnsignedLong(scratch.get(BE_INT, ADDR_LOW_BYTE));
         long bytes = 1L << (logSize + logStride);
         if (misaligned || !iommu.isMapped(address, bytes)) {

@@ -15,7 +15,6 @@ import io.prmkit.softhca.cmd.Commands;
 import io.prmkit.softhca.cmd.HcaState;
 import io.prmkit.softhca.device.Datapath;
 import io.prmkit.softhca.device.DeviceContext;
-import io.prmkit.softhca.device.DeviceFields;
 import io.prmkit.softhca.device.DeviceObjects;
 import io.prmkit.softhca.device.Events;
 import io.prmkit.softhca.device.Iommu;
@@ -101,6 +100,13 @@ public final class SoftHca implements AutoCloseable {
         /** Reads of the {@code initializing} dword that still see 1 (firmware start; bounded and deterministic). */
         public Options initializingPolls(int polls) {
             this.initializingPolls = Math.max(0, polls);
+            return this;
+        }
+
+        /** UAR pages in BAR 0 after the init segment (ALLOC_UAR hands them out). */
+        public Options uars(int count) {
+            if (count < 1 || count > 8192) throw new IllegalArgumentException("UAR pages 1..8192: " + count);
+            this.uars = count;
             return this;
         }
 
@@ -364,8 +370,8 @@ public final class SoftHca implements AutoCloseable {
     void pageRequest(int pages) {
         hca.regularPages = Math.max(-(hca.bootPages + hca.initPages), hca.regularPages + pages);
         events.post((int) EqeType.PAGE_REQUEST.value, 0, e -> {
-            DeviceFields.set(Eqe.layout(), e, 0, "func_id", 0);
-            DeviceFields.set(Eqe.layout(), e, 0, "num_pages", Integer.toUnsignedLong(pages));
+            Eqe.Device.func_id$set(e, 0);
+            Eqe.Device.num_pages$set(e, pages);
         });
     }
 
@@ -376,7 +382,7 @@ public final class SoftHca implements AutoCloseable {
         }
         objects.port.linkUp = up;
         PortChangeSubtype sub = up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN;
-        events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> DeviceFields.set(Eqe.layout(), e, 0, "port_num", 1));
+        events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> Eqe.Device.port_num$set(e, 1));
     }
 
     InitSegment initSegment() {

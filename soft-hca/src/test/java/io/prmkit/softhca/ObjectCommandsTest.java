@@ -226,6 +226,14 @@ class ObjectCommandsTest {
             MemorySegment tooShort = mkeyIn(pd, MkcAccessMode.MTT, 4).asSlice(0, CreateMkeyIn.SIZE + 16);
             assertFails(h.exec(tooShort, CreateMkeyOut.SIZE), Syndrome.INPUT_TOO_SHORT, CmdOpcode.CREATE_MKEY);
 
+            MemorySegment q = header(CmdOpcode.QUERY_MKEY, io.prmkit.mlx5.QueryMkeyIn.SIZE);
+            io.prmkit.mlx5.QueryMkeyIn.mkey_index$set(q, index);
+            MemorySegment mk = h.exec(q, io.prmkit.mlx5.QueryMkeyOut.SIZE).ok().out();
+            assertEquals(0x42, Mkc.mkey_7_0(mk, io.prmkit.mlx5.QueryMkeyOut.memory_key_mkey_entry$BYTE_OFFSET));
+            assertEquals(pd, Mkc.pd(mk, io.prmkit.mlx5.QueryMkeyOut.memory_key_mkey_entry$BYTE_OFFSET));
+            io.prmkit.mlx5.QueryMkeyIn.mkey_index$set(q, index + 1000);
+            assertFails(h.exec(q, io.prmkit.mlx5.QueryMkeyOut.SIZE), Syndrome.NO_SUCH_OBJECT, CmdOpcode.QUERY_MKEY);
+
             MemorySegment pdInUse = header(CmdOpcode.DEALLOC_PD, DeallocPdIn.SIZE);
             DeallocPdIn.pd$set(pdInUse, pd);
             assertFails(h.exec(pdInUse, DeallocPdOut.SIZE), Syndrome.OBJECT_IN_USE, CmdOpcode.DEALLOC_PD);
@@ -423,6 +431,27 @@ class ObjectCommandsTest {
             MemorySegment xor = Objs.tirIndirectIn(b.td, rqt);
             Tirc.rx_hash_fn$set(xor, io.prmkit.mlx5.CreateTirIn.ctx$BYTE_OFFSET, RxHashFn.INVERTED_XOR8);
             assertFails(h.exec(xor, CreateTirOut.SIZE), Syndrome.BAD_FIELD, CmdOpcode.CREATE_TIR);
+
+            MemorySegment mt = header(CmdOpcode.MODIFY_TIR, io.prmkit.mlx5.ModifyTirIn.SIZE);
+            io.prmkit.mlx5.ModifyTirIn.tirn$set(mt, indirect);
+            io.prmkit.mlx5.ModifyTirBitmask.hash$set(mt, io.prmkit.mlx5.ModifyTirIn.bitmask$BYTE_OFFSET, true);
+            Tirc.rx_hash_fn$set(mt, io.prmkit.mlx5.ModifyTirIn.ctx$BYTE_OFFSET, RxHashFn.INVERTED_XOR8);
+            assertFails(h.exec(mt, io.prmkit.mlx5.ModifyTirOut.SIZE), Syndrome.BAD_FIELD, CmdOpcode.MODIFY_TIR);
+            Tirc.rx_hash_fn$set(mt, io.prmkit.mlx5.ModifyTirIn.ctx$BYTE_OFFSET, RxHashFn.NONE);
+            h.exec(mt, io.prmkit.mlx5.ModifyTirOut.SIZE).ok();
+            assertEquals(RxHashFn.NONE.value, Tirc.rx_hash_fn(h.exec(qtir, QueryTirOut.SIZE).ok().out(), QueryTirOut.tir_context$BYTE_OFFSET));
+            io.prmkit.mlx5.ModifyTirIn.tirn$set(mt, indirect + 50);
+            assertFails(h.exec(mt, io.prmkit.mlx5.ModifyTirOut.SIZE), Syndrome.NO_SUCH_OBJECT, CmdOpcode.MODIFY_TIR);
+            MemorySegment mtis = header(CmdOpcode.MODIFY_TIS, io.prmkit.mlx5.ModifyTisIn.SIZE);
+            io.prmkit.mlx5.ModifyTisIn.tisn$set(mtis, b.tisn());
+            io.prmkit.mlx5.ModifyTisBitmask.prio$set(mtis, io.prmkit.mlx5.ModifyTisIn.bitmask$BYTE_OFFSET, true);
+            Tisc.prio$set(mtis, io.prmkit.mlx5.ModifyTisIn.ctx$BYTE_OFFSET, 6);
+            h.exec(mtis, io.prmkit.mlx5.ModifyTisOut.SIZE).ok();
+            MemorySegment qtis0 = header(CmdOpcode.QUERY_TIS, QueryTisIn.SIZE);
+            QueryTisIn.tisn$set(qtis0, b.tisn());
+            assertEquals(6, Tisc.prio(h.exec(qtis0, QueryTisOut.SIZE).ok().out(), QueryTisOut.tis_context$BYTE_OFFSET));
+            io.prmkit.mlx5.ModifyTisIn.tisn$set(mtis, b.tisn() + 50);
+            assertFails(h.exec(mtis, io.prmkit.mlx5.ModifyTisOut.SIZE), Syndrome.NO_SUCH_OBJECT, CmdOpcode.MODIFY_TIS);
 
             MemorySegment drq = header(CmdOpcode.DESTROY_RQ, DestroyRqIn.SIZE);
             DestroyRqIn.rqn$set(drq, rq1);

@@ -279,7 +279,7 @@ public final class CommandInterface implements AutoCloseable {
     private int nextToken() {
         lock.lock();
         try {
-            token = (token + 1) & 0xff;
+            token = (token + 1) & ((1 << CmdQueueEntry.token$BIT_WIDTH) - 1);
             if (token == 0) token = 1; // Linux never uses token 0
             return token;
         } finally {

@@ -136,11 +136,11 @@ public final class EventQueue implements AutoCloseable {
                 handlerError = e; // a handler bug must not stop event delivery; kept for diagnostics
             }
             if (++sinceUpdate >= PrmConstants.eq_spare_entries / 2) {
-                uar.eqDoorbell(eqn, ci & 0xffffff, false);
+                uar.eqDoorbell(eqn, ci, false); // the doorbell keeps the low 24 bits (consumer_index)
                 sinceUpdate = 0;
             }
         }
-        uar.eqDoorbell(eqn, ci & 0xffffff, true);
+        uar.eqDoorbell(eqn, ci, true);
     }
 
     /** Unbinds the vector and DESTROY_EQ; the ring is freed even when the command fails. */

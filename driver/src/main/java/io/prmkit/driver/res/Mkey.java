@@ -36,7 +36,7 @@ public final class Mkey extends DeviceObject {
         Mkc.lr$set(mkc, true);
         Mkc.length64$set(mkc, true);
         Mkc.pd$set(mkc, pd.id());
-        Mkc.qpn$set(mkc, 0xffffff); // not bound to a QP
+        Mkc.qpn$set(mkc, (1 << Mkc.qpn$BIT_WIDTH) - 1); // all ones: not bound to a QP
         Mkc.mkey_7_0$set(mkc, variant());
         var out = cmd.execute(in, CreateMkeyIn.layout(), CreateMkeyOut.SIZE, CreateMkeyOut.layout());
         int index = CreateMkeyOut.mkey_index(out);
@@ -59,7 +59,7 @@ public final class Mkey extends DeviceObject {
         Mkc.lw$set(mkc, true);
         Mkc.lr$set(mkc, true);
         Mkc.pd$set(mkc, pd.id());
-        Mkc.qpn$set(mkc, 0xffffff);
+        Mkc.qpn$set(mkc, (1 << Mkc.qpn$BIT_WIDTH) - 1);
         Mkc.translations_octword_size$set(mkc, klmEntries);
         Mkc.mkey_7_0$set(mkc, variant());
         var out = cmd.execute(in, CreateMkeyIn.layout(), CreateMkeyOut.SIZE, CreateMkeyOut.layout());

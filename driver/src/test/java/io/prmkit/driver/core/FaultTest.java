@@ -107,6 +107,31 @@ class FaultTest {
     }
 
     @Test
+    void firmwareThatNeverFinishesInitializingIsABoundedClearError() {
+        try (SoftHca hca = SoftHca.create(SoftHcaFixture.device().initializingPolls(Integer.MAX_VALUE))) {
+            long before = hca.function().dma().allocatedBytes();
+            DeviceOptions o = fx.options().withCommands(new CommandInterface.Options(Duration.ofMillis(200), Duration.ofSeconds(5),
+                    io.prmkit.driver.cmd.CommandTrace.OFF));
+            Mlx5Exception e = assertThrows(Mlx5Exception.class, () -> Mlx5Device.open(hca.function(), o));
+            assertEquals("firmware still initializing 200 ms before the command queue address was set (init_seg.initializing stayed 1)",
+                    e.getMessage());
+            assertEquals(before, hca.function().dma().allocatedBytes());
+        }
+    }
+
+    @Test
+    void aQueueOfOneSlotCarriesEverythingIncludingPages() {
+        try (SoftHca hca = SoftHca.create(SoftHcaFixture.device().cmdq(0, 6));
+             Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options())) {
+            assertEquals(1, dev.commands().slots());
+            long lent = dev.pages().lent();
+            hca.faults().requestPages(10);
+            assertTrue(SoftHcaFixture.await(() -> dev.pages().lent() == lent + 10, 10));
+            nop(dev);
+        }
+    }
+
+    @Test
     void pagesRequestedAndReturnedAtRunTime() {
         try (SoftHca hca = SoftHca.create(SoftHcaFixture.device());
              Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options())) {

@@ -30,16 +30,6 @@ public final class Command {
         return out.byteSize();
     }
 
-    /** Sets output field {@code field} of the command's output structure {@code layout} (device side). */
-    public void out(io.prmkit.mlx5.PrmLayout.Struct layout, String field, long value) {
-        io.prmkit.softhca.device.DeviceFields.set(layout, out, 0, field, value);
-    }
-
-    /** Sets element {@code index} of output array {@code field}. */
-    public void outElement(io.prmkit.mlx5.PrmLayout.Struct layout, String field, long index, long value) {
-        io.prmkit.softhca.device.DeviceFields.setElement(layout, out, 0, field, index, value);
-    }
-
     /** The error for {@code syndrome} in this command. */
     public CommandError fail(Syndrome syndrome, String why) {
         return syndrome.error(opcode, why);

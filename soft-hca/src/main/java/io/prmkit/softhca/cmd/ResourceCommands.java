@@ -23,6 +23,8 @@ import io.prmkit.mlx5.DestroyMkeyIn;
 import io.prmkit.mlx5.DestroyMkeyOut;
 import io.prmkit.mlx5.Mkc;
 import io.prmkit.mlx5.MkcAccessMode;
+import io.prmkit.mlx5.QueryMkeyIn;
+import io.prmkit.mlx5.QueryMkeyOut;
 import io.prmkit.mlx5.QueryQCounterIn;
 import io.prmkit.mlx5.QueryQCounterOut;
 import io.prmkit.mlx5.QuerySpecialContextsIn;
@@ -63,6 +65,7 @@ final class ResourceCommands {
                 Phase.INITIALIZED, r::querySpecialContexts);
         BringUpCommands.put(specs, CmdOpcode.CREATE_MKEY, CreateMkeyIn.layout(), CreateMkeyOut.layout(), Phase.INITIALIZED, r::createMkey);
         BringUpCommands.put(specs, CmdOpcode.DESTROY_MKEY, DestroyMkeyIn.layout(), DestroyMkeyOut.layout(), Phase.INITIALIZED, r::destroyMkey);
+        BringUpCommands.put(specs, CmdOpcode.QUERY_MKEY, QueryMkeyIn.layout(), QueryMkeyOut.layout(), Phase.INITIALIZED, r::queryMkey);
     }
 
     private void allocUar(Command c) {
@@ -188,6 +191,16 @@ final class ResourceCommands {
         int key = index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc);
         hca.objects.mkeys.put(index, new Objects.Mkey(key, mkc, table));
         CreateMkeyOut.Device.mkey_index$set(c.out, index);
+    }
+
+    /** QUERY_MKEY: the context as created (or last rewritten by UMR) and the first 32 bytes of its translation table. */
+    private void queryMkey(Command c) {
+        Objects.Mkey m = hca.objects.mkeys.get(QueryMkeyIn.mkey_index(c.in));
+        if (m == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "mkey index 0x" + Integer.toHexString(QueryMkeyIn.mkey_index(c.in)));
+        MemorySegment.copy(m.mkc, 0, c.out, QueryMkeyOut.memory_key_mkey_entry$BYTE_OFFSET, Mkc.SIZE);
+        long table = QueryMkeyOut.bsf0_klm0_pas_mtt0_1$BYTE_OFFSET;
+        long room = QueryMkeyOut.bsf0_klm0_pas_mtt0_1$LENGTH + QueryMkeyOut.bsf1_klm1_pas_mtt2_3$LENGTH;
+        MemorySegment.copy(m.translation, 0, c.out, table, Math.min(room, m.translation.byteSize()));
     }
 
     private void destroyMkey(Command c) {

@@ -51,6 +51,10 @@ final class TransportCommands {
         BringUpCommands.put(specs, CmdOpcode.CREATE_TIS, CreateTisIn.layout(), CreateTisOut.layout(), Phase.INITIALIZED, t::createTis);
         BringUpCommands.put(specs, CmdOpcode.DESTROY_TIS, DestroyTisIn.layout(), DestroyTisOut.layout(), Phase.INITIALIZED, t::destroyTis);
         BringUpCommands.put(specs, CmdOpcode.QUERY_TIS, QueryTisIn.layout(), QueryTisOut.layout(), Phase.INITIALIZED, t::queryTis);
+        BringUpCommands.put(specs, CmdOpcode.MODIFY_TIS, io.prmkit.mlx5.ModifyTisIn.layout(), io.prmkit.mlx5.ModifyTisOut.layout(), Phase.INITIALIZED,
+                t::modifyTis);
+        BringUpCommands.put(specs, CmdOpcode.MODIFY_TIR, io.prmkit.mlx5.ModifyTirIn.layout(), io.prmkit.mlx5.ModifyTirOut.layout(), Phase.INITIALIZED,
+                t::modifyTir);
         BringUpCommands.put(specs, CmdOpcode.CREATE_TIR, CreateTirIn.layout(), CreateTirOut.layout(), Phase.INITIALIZED, t::createTir);
         BringUpCommands.put(specs, CmdOpcode.DESTROY_TIR, DestroyTirIn.layout(), DestroyTirOut.layout(), Phase.INITIALIZED, t::destroyTir);
         BringUpCommands.put(specs, CmdOpcode.QUERY_TIR, QueryTirIn.layout(), QueryTirOut.layout(), Phase.INITIALIZED, t::queryTir);
@@ -84,6 +88,41 @@ final class TransportCommands {
         Objects.Tis t = hca.objects.tises.get(QueryTisIn.tisn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + QueryTisIn.tisn(c.in));
         MemorySegment.copy(t.tisc(), 0, c.out, QueryTisOut.tis_context$BYTE_OFFSET, Tisc.SIZE);
+    }
+
+    /** MODIFY_TIS: prio and LAG affinity, as the bitmask selects. */
+    private void modifyTis(Command c) {
+        Objects.Tis t = hca.objects.tises.get(io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
+        if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
+        long mask = io.prmkit.mlx5.ModifyTisIn.bitmask$BYTE_OFFSET;
+        long ctx = io.prmkit.mlx5.ModifyTisIn.ctx$BYTE_OFFSET;
+        if (io.prmkit.mlx5.ModifyTisBitmask.prio(c.in, mask)) Tisc.prio$set(t.tisc(), Tisc.prio(c.in, ctx));
+        if (io.prmkit.mlx5.ModifyTisBitmask.lag_tx_port_affinity(c.in, mask)) {
+            Tisc.lag_tx_port_affinity$set(t.tisc(), Tisc.lag_tx_port_affinity(c.in, ctx));
+        }
+        if (io.prmkit.mlx5.ModifyTisBitmask.strict_lag_tx_port_affinity(c.in, mask)) {
+            Tisc.strict_lag_tx_port_affinity$set(t.tisc(), Tisc.strict_lag_tx_port_affinity(c.in, ctx));
+        }
+    }
+
+    /** MODIFY_TIR: the hash settings and the self-loopback block (packet merge is not modelled). */
+    private void modifyTir(Command c) {
+        Objects.Tir t = hca.objects.tirs.get(io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
+        if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIR " + io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
+        long mask = io.prmkit.mlx5.ModifyTirIn.bitmask$BYTE_OFFSET;
+        long ctx = io.prmkit.mlx5.ModifyTirIn.ctx$BYTE_OFFSET;
+        if (io.prmkit.mlx5.ModifyTirBitmask.packet_merge(c.in, mask)) throw c.fail(Syndrome.BAD_FIELD, "LRO (packet merge) is not modelled");
+        if (io.prmkit.mlx5.ModifyTirBitmask.hash(c.in, mask)) {
+            RxHashFn fn = Tirc.rx_hash_fn$enum(c.in, ctx);
+            if (fn != RxHashFn.TOEPLITZ && fn != RxHashFn.NONE) throw c.fail(Syndrome.BAD_FIELD, "rx_hash_fn " + Tirc.rx_hash_fn(c.in, ctx));
+            Tirc.rx_hash_fn$set(t.tirc(), fn);
+            Tirc.rx_hash_symmetric$set(t.tirc(), Tirc.rx_hash_symmetric(c.in, ctx));
+            long key = Tirc.rx_hash_toeplitz_key$BYTE_OFFSET;
+            MemorySegment.copy(c.in, ctx + key, t.tirc(), key, Tirc.rx_hash_toeplitz_key$COUNT * Tirc.rx_hash_toeplitz_key$ELEMENT_BITS / 8);
+            long sel = Tirc.rx_hash_field_selector_outer$BYTE_OFFSET;
+            MemorySegment.copy(c.in, ctx + sel, t.tirc(), sel, io.prmkit.mlx5.RxHashFieldSelect.SIZE);
+        }
+        if (io.prmkit.mlx5.ModifyTirBitmask.self_lb_en(c.in, mask)) Tirc.self_lb_block$set(t.tirc(), Tirc.self_lb_block(c.in, ctx));
     }
 
     private void createTir(Command c) {

@@ -23,6 +23,8 @@ import java.lang.invoke.VarHandle;
  * release fence, its opcode and owner bit are set: the driver never sees a half-written entry.
  */
 final class CqState {
+    /** Consumer and producer counters compare modulo the doorbell record's 24-bit consumer index. */
+    private static final int CI_MASK = (1 << CqDoorbellRecord.consumer_index$BIT_WIDTH) - 1;
     final Queues.Cq cq;
     final int cqn;
     private final DeviceContext ctx;
@@ -61,7 +63,7 @@ final class CqState {
             ci = -1;
         }
         if (ci < 0) return fail(CqErrorSyndrome.ACCESS_VIOLATION);
-        if (((pc - ci) & 0xffffff) >= size) {
+        if (((pc - ci) & CI_MASK) >= size) {
             return Cqc.oi(cq.cqc) ? ring.slice((pc & (size - 1)) * stride + cqeOffset, 64) : fail(CqErrorSyndrome.OVERRUN);
         }
         MemorySegment s = ring.slice((pc & (size - 1)) * stride + cqeOffset, 64);
@@ -114,7 +116,7 @@ final class CqState {
     /** The arm doorbell (UAR 0x20): an event for the next completion, at once if CQEs beyond {@code ci} exist. */
     void arm(int ci) {
         cq.consumerCounter = ci;
-        if (((cq.producerCounter - ci) & 0xffffff) != 0) notifyEq();
+        if (((cq.producerCounter - ci) & CI_MASK) != 0) notifyEq();
         else cq.armed = true;
     }
 }

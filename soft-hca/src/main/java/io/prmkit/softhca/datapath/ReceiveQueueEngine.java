@@ -31,6 +31,10 @@ import java.lang.foreign.MemorySegment;
  */
 final class ReceiveQueueEngine {
     private static final int INVALID_LKEY = (int) PrmConstants.invalid_lkey;
+    /** The WQE counter wraps at the width of the doorbell record's receive counter (16 bits). */
+    private static final int CC_MASK = (1 << WqDoorbellRecord.receive_counter$BIT_WIDTH) - 1;
+    /** Length part of a receive data segment's byte_count: its top bit asks for start padding (kernel MLX5_HW_START_PADDING), not length. */
+    private static final int RX_LENGTH = (int) ((1L << (WqeDataSeg.byte_count$BIT_WIDTH - 1)) - 1);
     final Queues.Rq rq;
     final int rqn;
     private final DeviceContext ctx;
@@ -79,7 +83,7 @@ final class ReceiveQueueEngine {
         } catch (IllegalStateException e) {
             return false;
         }
-        int cc = rq.consumerCounter & 0xffff;
+        int cc = rq.consumerCounter & CC_MASK;
         if (cc == posted) {
             outOfBuffer++;
             Objects.QCounter q = ctx.objects().qCounters.get(counterSet);
@@ -148,7 +152,7 @@ final class ReceiveQueueEngine {
         int done = 0;
         for (long d = 0; d + WqeDataSeg.SIZE <= stride && done < n; d += WqeDataSeg.SIZE) {
             int lkey = WqeDataSeg.lkey(wqe, d);
-            int bc = WqeDataSeg.byte_count(wqe, d) & 0x7fff_ffff; // bit 31 asks for start padding
+            int bc = WqeDataSeg.byte_count(wqe, d) & RX_LENGTH;
             if (lkey == INVALID_LKEY && bc == 0) break;
             int chunk = Math.min(bc, n - done);
             int r = mem.copy(lkey, WqeDataSeg.addr(wqe, d), chunk, src, so + done, true, pd, rlky);

@@ -32,13 +32,17 @@ import java.lang.foreign.ValueLayout;
  * data segments (through {@link MemoryAccess}), apply the Ethernet segment's offloads and put the
  * frames on the port; NOP does nothing; UMR rewrites a memory key ({@link Umr}). A CQE follows as
  * {@code ce} asks; a failing WQE gets an error CQE with its {@code wqe_index} and the SQ moves to ERR,
- * where it executes nothing until software takes it through RST back to RDY.
+ * where it executes nothing until software takes it through RST back to RDY. With
+ * {@code flush_in_error_en}, WQEs posted behind the failed one (and any posted while in ERR) complete
+ * with WR_FLUSH_ERR CQEs, one per WQE, as Linux's recovery expects.
  *
  * <p>Vendor syndromes in error CQEs are the model's own (the PRM leaves them to firmware): see
  * {@link #VENDOR_BAD_DS} and its neighbours.
  */
 final class SendQueueEngine {
     static final int MAX_WQEBBS = 16;
+    /** The producer counter wraps at the width of the doorbell record's send counter (16 bits). */
+    static final int PC_MASK = (1 << WqDoorbellRecord.send_counter$BIT_WIDTH) - 1;
     /** Largest LSO frame (headers + payload) the model accepts. */
     static final int MAX_LSO = 256 * 1024;
     static final int HEADROOM = 16;
@@ -72,6 +76,8 @@ final class SendQueueEngine {
     private final boolean rlky;
     private final int minInline;
     private final boolean regUmr;
+    private final boolean flushInError;
+    long flushed;
     CqState cq;
     private final MemorySegment wqeCopy;
     private final MemorySegment frame;
@@ -108,6 +114,7 @@ final class SendQueueEngine {
         this.rlky = Sqc.rlky(sqc);
         this.minInline = Sqc.min_wqe_inline_mode(sqc);
         this.regUmr = Sqc.reg_umr(sqc);
+        this.flushInError = Sqc.flush_in_error_en(sqc);
         Arena arena = Arena.ofAuto();
         this.wqeCopy = arena.allocate(MAX_WQEBBS * 64, 64);
         this.frame = arena.allocate(HEADROOM + MAX_LSO + 64, 64);
@@ -116,25 +123,62 @@ final class SendQueueEngine {
 
     /** Runs posted WQEs (at most {@code budget}); returns how many ran. */
     int process(int budget) {
-        if (sq.state != SqState.RDY$VALUE) return 0;
-        if (dbr == null) return 0;
+        boolean flushing = sq.state == SqState.ERR$VALUE && flushInError;
+        if ((sq.state != SqState.RDY$VALUE && !flushing) || dbr == null) return 0;
         int posted;
         try {
             posted = WqDoorbellRecord.send_counter(dbr);
         } catch (IllegalStateException e) {
             return 0;
         }
-        int pc = sq.consumerCounter & 0xffff;
+        int pc = sq.consumerCounter & PC_MASK;
         int n = 0;
         while (pc != posted && n < budget) {
-            int avail = (posted - pc) & 0xffff;
-            int status = runOne(pc, avail);
+            int avail = (posted - pc) & PC_MASK;
             n++;
-            if (status < 0) return n; // the SQ went to ERR; fail() set its counter
-            pc = (pc + status) & 0xffff;
+            if (flushing) {
+                pc = (pc + flushOne(pc, avail)) & PC_MASK;
+                continue;
+            }
+            int status = runOne(pc, avail);
+            if (status < 0) { // the SQ went to ERR; fail() set its counter
+                if (!flushInError) return n;
+                flushing = true;
+                pc = sq.consumerCounter & PC_MASK;
+                continue;
+            }
+            pc = (pc + status) & PC_MASK;
         }
         sq.consumerCounter = pc;
         return n;
+    }
+
+    /**
+     * In ERR with {@code flush_in_error_en}: the WQE at {@code pc} is not executed but completed with
+     * a WR_FLUSH_ERR CQE carrying its counter and opcode (whatever its {@code ce}); returns its WQEBBs.
+     */
+    private int flushOne(int pc, int avail) {
+        int nbb = 1;
+        int opcode = 0;
+        MemorySegment first = ring.slice((long) (pc & mask) << 6, 64);
+        try {
+            if (first != null) {
+                nbb = Math.min(avail, Math.min(MAX_WQEBBS, Math.max(1, (WqeCtrlSeg.ds(first, 0) + 3) >>> 2)));
+                opcode = WqeCtrlSeg.opcode(first, 0);
+            }
+        } catch (IllegalStateException e) {
+            mem.dmaFaults++;
+        }
+        flushed++;
+        CqState c = cq;
+        if (c != null) {
+            MemorySegment s = c.reserve();
+            if (s != null) {
+                c.errBody(s).syndrome((int) CqeErrorSyndrome.WR_FLUSH_ERR.value).s_wqe_opcode(opcode).qpn(sqn).wqe_counter(pc).write();
+                c.publish(s, CqeOpcode.REQ_ERR, false);
+            }
+        }
+        return nbb;
     }
 
     /** Runs the WQE at {@code pc}; returns its WQEBB count, or -1 after an error CQE (SQ now in ERR). */
@@ -311,7 +355,7 @@ final class SendQueueEngine {
             }
         }
         // The failed WQE is consumed: after ERR -> RST -> RDY software starts from its own counter.
-        sq.consumerCounter = (pc + nbb) & 0xffff;
+        sq.consumerCounter = (pc + nbb) & PC_MASK;
         return -1;
     }
 }

@@ -277,7 +277,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     private void rx(MemorySegment frame, long off, int len) {
         revalidate();
         ParsedFrame f = rxParsed.parse(frame, off, len, true);
-        steering.fill(f, frame, off);
+        steering.frame(f, frame, off);
         steering.flowTag = 0;
         if (!steering.lookup()) {
             rxDropped++;

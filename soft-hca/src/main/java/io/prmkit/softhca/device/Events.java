@@ -20,6 +20,9 @@ public final class Events {
         void raise(int vector);
     }
 
+    /** Byte offset of the dword holding the owner bit (written last). */
+    private static final long OWNER_DWORD = (Eqe.owner$BIT_OFFSET >>> 5) << 2;
+
     private final DeviceObjects objects;
     private final Iommu iommu;
     private final Vectors vectors;
@@ -43,7 +46,7 @@ public final class Events {
 
     /**
      * Posts an event to its subscriber; {@code data} fills the event-specific fields of the zeroed
-     * EQE (through {@link DeviceFields} on {@code Eqe.layout()}). False when no EQ subscribes or the
+     * EQE (through the {@code Eqe.Device} setters). False when no EQ subscribes or the
      * ring faulted.
      */
     public boolean post(int eventType, int subType, Consumer<MemorySegment> data) {
@@ -65,15 +68,15 @@ public final class Events {
             return false;
         }
         MemorySegment staged = MemorySegment.ofArray(new byte[(int) Eqe.SIZE]);
-        DeviceFields.set(Eqe.layout(), staged, 0, "event_type", eventType);
-        DeviceFields.set(Eqe.layout(), staged, 0, "event_sub_type", subType);
+        Eqe.Device.event_type$setUnchecked(staged, eventType);
+        Eqe.Device.event_sub_type$setUnchecked(staged, subType);
         if (data != null) data.accept(staged);
-        int owner = (eq.producerCounter >>> logSize) & 1;
-        DeviceFields.set(Eqe.layout(), staged, 0, "owner", owner);
+        // The owner bit flips on every pass of the producer around the ring.
+        Eqe.Device.owner$set(staged, ((eq.producerCounter >>> logSize) & 1) != 0);
         // Body first, then the dword holding the owner bit, released after it.
-        MemorySegment.copy(staged, 0, eqe, 0, Eqe.SIZE - 4);
+        MemorySegment.copy(staged, 0, eqe, 0, OWNER_DWORD);
         VarHandle.releaseFence();
-        MemorySegment.copy(staged, Eqe.SIZE - 4, eqe, Eqe.SIZE - 4, 4);
+        MemorySegment.copy(staged, OWNER_DWORD, eqe, OWNER_DWORD, Eqe.SIZE - OWNER_DWORD);
         eq.producerCounter++;
         posted++;
         if (eq.armed) {
@@ -110,6 +113,6 @@ public final class Events {
     /** Convenience: the command-completion event for slots {@code vector}. */
     public boolean commandCompleted(int slotVector) {
         return post((int) EqeType.CMD.value, 0,
-                e -> DeviceFields.set(Eqe.layout(), e, 0, "cmd_vector", Integer.toUnsignedLong(slotVector)));
+                e -> Eqe.Device.cmd_vector$set(e, slotVector));
     }
 }

@@ -177,6 +177,40 @@ class DatapathTest {
     }
 
     @Test
+    void flushInErrorCompletesTheWqesBehindAFailureWithFlushErrors() {
+        io.prmkit.mlx5.Sqc.flush_in_error_en$set(sq.sq.sqc, true);
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[50]);
+        MemorySegment host = put(f, 0);
+        rq.post(8, lkey);
+        sq.send(lkey, tx.bus(), f.length, host, 18, 0, false);
+        sq.send(0x7777, tx.bus(), f.length, host, 18, 0, false); // bad key
+        sq.send(lkey, tx.bus(), f.length, host, 18, 0, false);
+        sq.put(nop(), 1);
+        sq.ring();
+        h.poll();
+        List<MemorySegment> t = txCq.drain();
+        assertEquals(3, t.size(), "the error, then one flush per WQE behind it");
+        assertEquals(CqeErrorSyndrome.LOCAL_PROT_ERR.value, ErrCqe.syndrome(t.get(0)));
+        assertEquals(1, ErrCqe.wqe_counter(t.get(0)));
+        for (int i = 1; i < 3; i++) {
+            assertEquals(CqeOpcode.REQ_ERR.value, ErrCqe.opcode(t.get(i)));
+            assertEquals(CqeErrorSyndrome.WR_FLUSH_ERR.value, ErrCqe.syndrome(t.get(i)));
+            assertEquals(i + 1, ErrCqe.wqe_counter(t.get(i)));
+        }
+        assertEquals(SendWqeOpcode.NOP.value, ErrCqe.s_wqe_opcode(t.get(2)));
+        assertEquals(1, rxCq.drain().size(), "only the first frame left");
+        // posted while in ERR: flushed too, nothing sent
+        sq.send(lkey, tx.bus(), f.length, host, 18, 0, true);
+        sq.ring();
+        h.poll();
+        MemorySegment fl = txCq.drain().get(0);
+        assertEquals(CqeErrorSyndrome.WR_FLUSH_ERR.value, ErrCqe.syndrome(fl));
+        assertEquals(4, ErrCqe.wqe_counter(fl));
+        assertTrue(rxCq.drain().isEmpty());
+        assertEquals(SqState.ERR.value, sq.sq.state);
+    }
+
+    @Test
     void zeroDsIsLocalQpOpError() {
         MemorySegment w = MemorySegment.ofArray(new byte[64]);
         io.prmkit.mlx5.WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.SEND).wqe_index(0).qpn(20).ds(0).write();
