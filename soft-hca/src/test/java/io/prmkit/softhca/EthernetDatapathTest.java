@@ -307,6 +307,22 @@ class EthernetDatapathTest {
             assertEquals(1, oob);
             seen.add("out_of_buffer " + oob);
             MemorySegment v = e.h.exec(header(CmdOpcode.QUERY_VPORT_COUNTER, QueryVportCounterIn.SIZE), QueryVportCounterOut.SIZE).ok().out();
+            // PPCNT, exact to the frame: five sent, five reached the MAC, one of them found no WQE
+            MemorySegment r = PortAndVportCommandsTest.reg(io.prmkit.mlx5.RegisterId.PPCNT, io.prmkit.mlx5.PpcntReg.layout(), false);
+            long reg = PortAndVportCommandsTest.REG;
+            io.prmkit.mlx5.PpcntReg.local_port$set(r, reg, 1);
+            io.prmkit.mlx5.PpcntReg.grp$set(r, reg, io.prmkit.mlx5.PpcntGrp.IEEE_802_3);
+            long grp = io.prmkit.mlx5.AccessRegisterOut.register_data$BYTE_OFFSET + io.prmkit.mlx5.PpcntReg.counter_set$BYTE_OFFSET;
+            MemorySegment p = PortAndVportCommandsTest.access(e.h, r).ok().out();
+            assertEquals(5, io.prmkit.mlx5.Eth8023CntrsGrpDataLayout.a_frames_transmitted_ok_low(p, grp));
+            assertEquals(5, io.prmkit.mlx5.Eth8023CntrsGrpDataLayout.a_frames_received_ok_low(p, grp));
+            long octets = 0;
+            for (byte[] f : sent) octets += Math.max(60, f.length);
+            octets += 2L * sent[0].length;
+            assertEquals(octets, io.prmkit.mlx5.Eth8023CntrsGrpDataLayout.a_octets_transmitted_ok_low(p, grp));
+            io.prmkit.mlx5.PpcntReg.grp$set(r, reg, io.prmkit.mlx5.PpcntGrp.RFC_2863);
+            p = PortAndVportCommandsTest.access(e.h, r).ok().out();
+            assertEquals(1, io.prmkit.mlx5.Eth2863CntrsGrpDataLayout.if_in_discards_low(p, grp), "the frame that found no WQE");
             seen.add("vport tx " + TrafficCounter.packets(v, QueryVportCounterOut.transmitted_eth_unicast$BYTE_OFFSET)
                     + " rx " + TrafficCounter.packets(v, QueryVportCounterOut.received_eth_unicast$BYTE_OFFSET));
             return new Outcome(seen, frames);
