@@ -412,6 +412,29 @@ class EthernetDatapathTest {
     }
 
     @Test
+    void aCqFreedUnderTheDeviceIsAnAccessViolationNotADeadDevice() {
+        try (Eth e = new Eth(new SoftHca.Options(), ExecutionMode.STEP)) {
+            e.postRx(4);
+            byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[30]);
+            e.send(f);
+            e.h.hca.runUntilIdle();
+            assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(e.txCqe()));
+            e.txCq.close(); // a buggy driver frees the CQ's ring before DESTROY_CQ
+            e.send(f);
+            e.h.hca.runUntilIdle();
+            assertNull(e.h.hca.error(), "the device did not die");
+            assertFalse(e.h.hca.isFatal());
+            MemorySegment ev = e.eqe();
+            while (ev != null && Eqe.event_type(ev) != EqeType.CQ_ERROR.value) ev = e.eqe();
+            assertNotNull(ev, "a CQ error event");
+            assertEquals(e.txCqn, Eqe.cq_error_cqn(ev));
+            assertEquals(io.prmkit.mlx5.CqErrorSyndrome.ACCESS_VIOLATION.value, Eqe.cq_error_syndrome(ev));
+            assertNotNull(e.rxCqe(), "the frames still flow");
+            assertNotNull(e.rxCqe());
+        }
+    }
+
+    @Test
     void injectedWqeErrorThroughFaults() {
         try (Eth e = new Eth(new SoftHca.Options(), ExecutionMode.STEP)) {
             e.postRx(4);
