@@ -107,7 +107,11 @@ class EthPortTest {
              Mlx5Device dev = Mlx5Device.open(hca.function(), options());
              EthPort port = dev.ethPort(EthPortConfig.defaults().withMtu(9000).withPromiscuous(true))) {
             var ctx = port.vportContext();
-            assertEquals(9000, io.prmkit.mlx5.NicVportContext.mtu(ctx));
+            assertEquals(9000 + EthPort.HW_MTU_OVERHEAD, io.prmkit.mlx5.NicVportContext.mtu(ctx), "the hardware MTU, as Linux writes it");
+            assertEquals(9000, port.mtu());
+            Mlx5Exception tooBig = assertThrows(Mlx5Exception.class, () -> port.setMtu(9970));
+            assertTrue(tooBig.getMessage().contains("(PMTU max_mtu)"), tooBig.getMessage());
+            assertEquals(9000, port.mtu(), "a refused MTU changes nothing");
             assertTrue(io.prmkit.mlx5.NicVportContext.promisc_all(ctx));
             byte[] mac = {0x02, 0x11, 0x22, 0x33, 0x44, (byte) 0x55};
             port.setMacAddress(mac);
@@ -128,6 +132,21 @@ class EthPortTest {
             assertTrue(trace.stream().anyMatch(l -> l.startsWith("QUERY_VPORT_COUNTER") && l.contains("status=OK")));
             assertTrue(trace.stream().anyMatch(l -> l.startsWith("QUERY_Q_COUNTER") && l.contains("status=OK")));
             assertTrue(trace.stream().anyMatch(l -> l.startsWith("ACCESS_REG (0x805) op_mod 0x1") && l.contains("status=OK")));
+        }
+    }
+
+    @Test
+    void aCommandFailingHalfwayThroughTheBuildUndoesWhatWasBuilt() {
+        try (SoftHca hca = SoftHca.create();
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
+            Map<String, Integer> base = hca.liveObjects();
+            hca.faults().failNext(io.prmkit.mlx5.CmdOpcode.CREATE_TIR, io.prmkit.mlx5.CmdStatus.LIM_ERR, 0x77);
+            var e = assertThrows(io.prmkit.driver.cmd.CommandException.class,
+                    () -> dev.ethPort(EthPortConfig.defaults().withQueuePairs(2).withSizes(4, 4)));
+            assertTrue(e.getMessage().startsWith("CREATE_TIR (0x900) op_mod 0x0"), e.getMessage());
+            assertTrue(e.getMessage().contains("LIM_ERR (0x8): Limits exceeded"), e.getMessage());
+            assertEquals(base, hca.liveObjects(), "RQT, RQs, SQs, CQs, TIS, mkey, TD, PD destroyed again");
+            dev.ethPort(EthPortConfig.defaults()).close(); // and the device still builds ports
         }
     }
 

@@ -277,7 +277,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     private void rx(MemorySegment frame, long off, int len) {
         revalidate();
         ParsedFrame f = rxParsed.parse(frame, off, len, true);
-        steering.fill(f, frame, off);
+        steering.frame(f, frame, off);
         steering.flowTag = 0;
         if (!steering.lookup()) {
             rxDropped++;
@@ -422,8 +422,8 @@ public final class SoftDatapath implements Datapath, FrameSink {
             did = true;
             ctx.objects().port.linkUp = up;
             int num = port.number();
-            ctx.events().post((int) EqeType.PORT_CHANGE.value, (int) (up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN).value,
-                    e -> Eqe.Device.port_num$set(e, num));
+            int sub = (int) (up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN).value;
+            CqState.post(() -> ctx.events().post((int) EqeType.PORT_CHANGE.value, sub, e -> Eqe.Device.port_num$set(e, num)));
         }
         return did;
     }
