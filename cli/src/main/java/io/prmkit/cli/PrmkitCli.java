@@ -77,7 +77,8 @@ public final class PrmkitCli implements Runnable {
         int exitCode;
         try {
             exitCode = new CommandLine.RunLast().execute(parsed);
-        } catch (StackOverflowError | OutOfMemoryError e) {
+        } catch (Error e) {
+            // Out of memory, stack overflow, a broken class path: a bug or a limit of prmkit, said in one line too.
             return internalError(e, leaf);
         }
         if (leaf.getOut().checkError() || System.out.checkError()) {

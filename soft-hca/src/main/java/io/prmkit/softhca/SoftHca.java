@@ -308,6 +308,7 @@ public final class SoftHca implements AutoCloseable {
 
     private void loop() {
         long lastWork = 0;
+        int idleSpins = 0;
         while (running) {
             boolean did = work();
             long now = System.nanoTime();
@@ -319,6 +320,7 @@ public final class SoftHca implements AutoCloseable {
             // Busy traffic: poll a little longer before parking, so a doorbell finds the thread awake
             // (an unpark costs more than the work of a burst).
             if (!did && now - lastWork > SPIN_NANOS) LockSupport.parkNanos(HEARTBEAT_NANOS);
+            else if (!did && (++idleSpins & 63) == 0) Thread.yield(); // a busy machine: let the driver's thread run
             else if (!did) Thread.onSpinWait();
         }
     }
