@@ -435,6 +435,36 @@ class EthernetDatapathTest {
     }
 
     @Test
+    void aFrameBufferFreedAfterUseIsAProtectionErrorNotAStaleRead() {
+        try (Eth e = new Eth(new SoftHca.Options(), ExecutionMode.STEP)) {
+            e.postRx(4);
+            byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[30]);
+            e.send(f); // the device keeps the buffer's mapping from this send
+            e.h.hca.runUntilIdle();
+            assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(e.txCqe()));
+            long faults = e.h.hca.iommu().faults();
+            MemorySegment ring = e.sqRing.segment();
+            long o = (e.pc & 63) * 64L;
+            e.data.close(); // unmapped and freed; the next WQE still points into it
+            WqeCtrlSeg.writer(ring, o).opcode(SendWqeOpcode.SEND).wqe_index(e.pc & 0xffff).qpn(e.sqn).ds(4).ce(CompletionMode.CQE_ALWAYS).write();
+            WqeEthSeg.writer(ring, o + 16).inline_hdr_sz(18).write();
+            MemorySegment.copy(f, 0, ring, ValueLayout.JAVA_BYTE, o + 16 + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, 18);
+            WqeDataSeg.writer(ring, o + 48).byte_count(f.length - 18).lkey(e.lkey).addr(e.data.busAddress() + 18).write();
+            e.pc++;
+            VarHandle.storeStoreFence();
+            WqDoorbellRecord.send_counter$set(e.sqDb.segment(), e.pc & 0xffff);
+            e.h.bar.write64(e.uar * 4096L + UarPage.bf_registers$BYTE_OFFSET, ring.get(BE64, o));
+            e.h.hca.runUntilIdle();
+            MemorySegment err = e.txCqe();
+            assertEquals(CqeOpcode.REQ_ERR.value, ErrCqe.opcode(err));
+            assertEquals(CqeErrorSyndrome.LOCAL_PROT_ERR.value, ErrCqe.syndrome(err));
+            assertEquals(1, ErrCqe.wqe_counter(err));
+            assertNull(e.h.hca.error());
+            assertTrue(e.h.hca.iommu().faults() >= faults);
+        }
+    }
+
+    @Test
     void injectedWqeErrorThroughFaults() {
         try (Eth e = new Eth(new SoftHca.Options(), ExecutionMode.STEP)) {
             e.postRx(4);
