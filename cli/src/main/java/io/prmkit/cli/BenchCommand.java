@@ -131,8 +131,10 @@ final class BenchCommand implements Callable<Integer> {
                     out.printf(Locale.ROOT, "%s: generated %s ns, hand-written %s ns, C %s ns, generated/C %s, generated/hand-written %s (median of %d rounds, min..max)%n",
                             kase[0], gen, Spread.of(r, 1), c, genC, Spread.ratio(r, 0, 1), rounds);
                 } else {
-                    out.printf(Locale.ROOT, "%s: generated %s ns, C %s ns, generated/C %s (median of %d rounds, min..max)%n",
-                            kase[0], gen, c, genC, rounds);
+                    // The ranges on a line of their own, then the case's summary line exactly as issue 13 has it (medians).
+                    out.printf(Locale.ROOT, "  %s over %d rounds, min..max: generated %.2f..%.2f ns, C %.2f..%.2f ns, generated/C %.2f..%.2f%n",
+                            kase[0], rounds, gen.min(), gen.max(), c.min(), c.max(), genC.min(), genC.max());
+                    out.printf(Locale.ROOT, "%s: generated %.2f ns, C %.2f ns, generated/C %.2f%n", kase[0], gen.median(), c.median(), genC.median());
                 }
             }
             if (loopback) {

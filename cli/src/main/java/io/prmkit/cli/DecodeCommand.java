@@ -47,8 +47,8 @@ import picocli.CommandLine.Spec;
                     + "address column (log prefixes and ASCII columns are skipped). FILE defaults to standard input.",
             "Examples:",
             "  prmkit decode wqe_ctrl_seg wqe.hex",
-            "  prmkit decode --cqe cqe.txt            # cqe64, or err_cqe with its syndrome explained",
-            "  prmkit decode --command mailbox.hex    # the opcode picks <command>_in, e.g. create_cq_in",
+            "  prmkit decode --cqe cqe.txt           # cqe64, or err_cqe + syndrome",
+            "  prmkit decode --command mailbox.hex   # opcode -> <command>_in",
             "  prmkit decode --output CREATE_CQ out.hex"},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:decoded (validate() findings do not change it)", "1:bad input: an unreadable file, bad hex, an unknown structure or opcode, too few bytes"})

@@ -422,8 +422,8 @@ public final class SoftDatapath implements Datapath, FrameSink {
             did = true;
             ctx.objects().port.linkUp = up;
             int num = port.number();
-            ctx.events().post((int) EqeType.PORT_CHANGE.value, (int) (up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN).value,
-                    e -> Eqe.Device.port_num$set(e, num));
+            int sub = (int) (up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN).value;
+            CqState.post(() -> ctx.events().post((int) EqeType.PORT_CHANGE.value, sub, e -> Eqe.Device.port_num$set(e, num)));
         }
         return did;
     }
