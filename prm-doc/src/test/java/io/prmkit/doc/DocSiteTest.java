@@ -155,6 +155,24 @@ class DocSiteTest {
     }
 
     @Test
+    void mustBeZeroFieldsAreMarkedAndReservedBitsShaded() {
+        CompileResult r = PrmCompiler.compile(List.of(new SourceFile("x.prm", """
+                package acme;
+                struct regs size 0x4 {
+                    0x00 [31:16] high;
+                    0x00 [15:8]  zero mbz "must stay zero";
+                    0x00 [7:0]   reserved;
+                }
+                """)));
+        assertFalse(r.hasErrors(), r.errors()::toString);
+        String page = DocSite.render(r.model().orElseThrow(), "t").get("structs/acme.regs.html");
+        assertTrue(page.contains("<td class=\"f mbz\" colspan=\"8\" data-field=\"zero\""), page);
+        assertTrue(page.contains("title=\"must be zero\">0</span>"), page);
+        assertTrue(page.contains("<td class=\"rsvd\" colspan=\"8\" data-field=\"reserved_at_18\""), page);
+        assertTrue(page.contains("<span class=\"note\">must be zero</span>"), "the field table says so too");
+    }
+
+    @Test
     void specTextIsEscaped() {
         CompileResult r = PrmCompiler.compile(List.of(new SourceFile("x.prm", """
                 package acme;

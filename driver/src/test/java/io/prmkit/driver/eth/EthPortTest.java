@@ -151,6 +151,32 @@ class EthPortTest {
     }
 
     @Test
+    void aDestroyThatTimesOutKeepsTheRingsUntilTheDeviceIsGoneAndCloseGoesOn() {
+        try (SoftHca hca = SoftHca.create()) {
+            long before = hca.function().dma().allocatedBytes();
+            Mlx5Device dev = Mlx5Device.open(hca.function(), options().withCommandTimeout(Duration.ofMillis(300)));
+            Map<String, Integer> base = hca.liveObjects();
+            EthPort port = dev.ethPort(EthPortConfig.defaults().withSizes(4, 4));
+            hca.faults().neverComplete(io.prmkit.mlx5.CmdOpcode.DESTROY_CQ, true);
+            long withPort = hca.function().dma().allocatedBytes();
+            var e = assertThrows(io.prmkit.driver.cmd.CommandTimeoutException.class, port::close);
+            assertTrue(e.getMessage().startsWith("DESTROY_CQ (0x401)"), e.getMessage());
+            Map<String, Integer> left = new java.util.TreeMap<>(base);
+            left.put("cq", 2);
+            assertEquals(left, hca.liveObjects(), "everything but the two CQs was destroyed");
+            assertTrue(hca.function().dma().allocatedBytes() < withPort, "the other objects' memory is freed");
+            assertTrue(hca.function().dma().allocatedBytes() > before, "the CQ rings are kept while the device may write them");
+            hca.faults().neverComplete(io.prmkit.mlx5.CmdOpcode.DESTROY_CQ, false);
+            // The device still has the CQs, so it refuses DESTROY_EQ; close goes on through every step
+            // (TEARDOWN_HCA, pages, DISABLE_HCA) and then reports that first error.
+            var busy = assertThrows(io.prmkit.driver.cmd.CommandException.class, dev::close);
+            assertTrue(busy.getMessage().startsWith("DESTROY_EQ (0x302)"), busy.getMessage());
+            assertEquals(Map.of(), hca.liveObjects());
+            assertEquals(before, hca.function().dma().allocatedBytes(), "everything freed after DISABLE_HCA");
+        }
+    }
+
+    @Test
     void aDeviceWithoutNicFlowTablesIsRefusedNamingTheCapability() {
         try (SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("nic_flow_table", 0)));
              Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
