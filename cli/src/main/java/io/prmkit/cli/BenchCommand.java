@@ -44,7 +44,8 @@ import picocli.CommandLine.Spec;
             "Needs gcc. Every case is measured in --rounds rounds (default 5), each running all forms once; every figure is",
             "the median over the rounds with its range (min..max), ratios taken within each round. Ends with one line per case:",
             "  <case>: generated X ns, hand-written Y ns, C Z ns, generated/C R1, generated/hand-written R2",
-            "  tx-burst: generated X ns, C Z ns, generated/C R    (per packet; likewise rx-burst)"
+            "  tx-burst: generated X ns, C Z ns, generated/C R    (per packet; likewise rx-burst)",
+            "  loopback: X Mpps    (64-byte frames through the driver and the soft HCA, one queue pair, median of the rounds)"
         })
 final class BenchCommand implements Callable<Integer> {
     /** Case, JMH class, C program (its source is {@code /io/prmkit/bench/<program>.c}), has a hand-written FFM version. */
@@ -62,7 +63,7 @@ final class BenchCommand implements Callable<Integer> {
     boolean quick;
 
     @Option(names = "--cases", paramLabel = "CASE", split = ",",
-            description = "Only these cases (default: all): wqe-build, cqe-parse, tx-burst, rx-burst.")
+            description = "Only these cases (default: all): wqe-build, cqe-parse, tx-burst, rx-burst, loopback.")
     List<String> only;
 
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "5",
@@ -78,8 +79,9 @@ final class BenchCommand implements Callable<Integer> {
         PrintWriter err = spec.commandLine().getErr();
         List<String[]> cases = new ArrayList<>();
         for (String[] kase : CASES) if (only == null || only.contains(kase[0])) cases.add(kase);
-        if (only != null && cases.size() != only.size()) {
-            err.println("prmkit bench: unknown case in --cases " + String.join(",", only) + " (known: wqe-build, cqe-parse, tx-burst, rx-burst)");
+        boolean loopback = only == null || only.contains("loopback");
+        if (only != null && cases.size() + (loopback ? 1 : 0) != only.size()) {
+            err.println("prmkit bench: unknown case in --cases " + String.join(",", only) + " (known: wqe-build, cqe-parse, tx-burst, rx-burst, loopback)");
             return 2;
         }
         if (rounds < 1) {
@@ -129,9 +131,22 @@ final class BenchCommand implements Callable<Integer> {
                     out.printf(Locale.ROOT, "%s: generated %s ns, hand-written %s ns, C %s ns, generated/C %s, generated/hand-written %s (median of %d rounds, min..max)%n",
                             kase[0], gen, Spread.of(r, 1), c, genC, Spread.ratio(r, 0, 1), rounds);
                 } else {
-                    out.printf(Locale.ROOT, "%s: generated %s ns, C %s ns, generated/C %s (median of %d rounds, min..max)%n",
-                            kase[0], gen, c, genC, rounds);
+                    // The ranges on a line of their own, then the case's summary line exactly as issue 13 has it (medians).
+                    out.printf(Locale.ROOT, "  %s over %d rounds, min..max: generated %.2f..%.2f ns, C %.2f..%.2f ns, generated/C %.2f..%.2f%n",
+                            kase[0], rounds, gen.min(), gen.max(), c.min(), c.max(), genC.min(), genC.max());
+                    out.printf(Locale.ROOT, "%s: generated %.2f ns, C %.2f ns, generated/C %.2f%n", kase[0], gen.median(), c.median(), genC.median());
                 }
+            }
+            if (loopback) {
+                // Not JMH: a timed run of the driver and the soft HCA (its own thread) through the loopback wire.
+                double[] mpps = new double[rounds];
+                for (int round = 0; round < rounds; round++) {
+                    err.printf(Locale.ROOT, "prmkit bench: loopback round %d of %d%n", round + 1, rounds);
+                    err.flush();
+                    mpps[round] = Demo.loopbackMpps(quick ? 500_000 : 2_000_000);
+                }
+                Arrays.sort(mpps);
+                out.printf(Locale.ROOT, "loopback: %.2f Mpps%n", mpps[rounds / 2]);
             }
             out.flush();
             return 0;

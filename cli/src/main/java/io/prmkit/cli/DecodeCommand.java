@@ -47,8 +47,8 @@ import picocli.CommandLine.Spec;
                     + "address column (log prefixes and ASCII columns are skipped). FILE defaults to standard input.",
             "Examples:",
             "  prmkit decode wqe_ctrl_seg wqe.hex",
-            "  prmkit decode --cqe cqe.txt            # cqe64, or err_cqe with its syndrome explained",
-            "  prmkit decode --command mailbox.hex    # the opcode picks <command>_in, e.g. create_cq_in",
+            "  prmkit decode --cqe cqe.txt           # cqe64, or err_cqe + syndrome",
+            "  prmkit decode --command mailbox.hex   # opcode -> <command>_in",
             "  prmkit decode --output CREATE_CQ out.hex"},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:decoded (validate() findings do not change it)", "1:bad input: an unreadable file, bad hex, an unknown structure or opcode, too few bytes"})
@@ -70,6 +70,10 @@ public final class DecodeCommand implements Callable<Integer> {
 
     @Option(names = "--cqe", description = "The bytes are a 64-byte CQE: cqe64, or err_cqe when the opcode is REQ_ERR or RESP_ERR.")
     boolean cqe;
+
+    @Option(names = "--cqe-size", paramLabel = "BYTES", defaultValue = "64",
+            description = "With --cqe: 64 or 128 (a 128-byte CQE holds its cqe64 in the second half). Default: ${DEFAULT-VALUE}.")
+    int cqeSize;
 
     @Option(names = "--le-groups",
             description = "Multi-byte hex groups were printed as little-endian numbers (print_hex_dump with groupsize > 1 on x86, xxd -e).")
@@ -235,20 +239,26 @@ public final class DecodeCommand implements Callable<Integer> {
     private void decodeCqe(byte[] bytes) throws Failure {
         StructLayout cqe64 = struct("cqe64");
         PrmLayout.Struct layout = generated(cqe64);
-        if (bytes.length < layout.sizeBytes()) throw new Failure("a CQE has " + layout.sizeBytes() + " bytes, the input has " + bytes.length);
+        // A 128-byte CQE keeps the cqe64 in its second half (the first holds inline data), as the kernel reads it.
+        int at = cqeSize == 128 ? 64 : 0;
+        if (cqeSize != 64 && cqeSize != 128) throw new ParameterException(spec.commandLine(), "--cqe-size is 64 or 128, not " + cqeSize);
+        if (bytes.length < at + layout.sizeBytes()) {
+            throw new Failure("a " + cqeSize + "-byte CQE needs " + (at + layout.sizeBytes()) + " bytes, the input has " + bytes.length);
+        }
         MemorySegment seg = MemorySegment.ofArray(bytes);
-        long opcode = layout.get(seg, 0, layout.field("opcode").orElseThrow());
+        long opcode = layout.get(seg, at, layout.field("opcode").orElseThrow());
         EnumLayout opcodes = enumOf("cqe_opcode");
         String name = opcodes.byValue(opcode).map(EnumLayout.EnumValue::name).orElse("unknown");
         boolean error = name.equals("REQ_ERR") || name.equals("RESP_ERR");
         StructLayout s = error ? struct("err_cqe") : cqe64;
-        out.println("CQE opcode " + name + " (0x" + Long.toHexString(opcode) + "): " + s.name().name());
-        decode(s, bytes, 0);
+        out.println("CQE opcode " + name + " (0x" + Long.toHexString(opcode) + "): " + s.name().name()
+                + (at > 0 ? " (bytes 0x40..0x7f of the 128-byte CQE)" : ""));
+        decode(s, bytes, at);
         if (error) {
             PrmLayout.Struct err = generated(s);
-            long syndrome = err.get(seg, 0, err.field("syndrome").orElseThrow());
+            long syndrome = err.get(seg, at, err.field("syndrome").orElseThrow());
             out.println("syndrome: " + describe(enumOf("cqe_error_syndrome"), syndrome));
-            long vendor = err.get(seg, 0, err.field("vendor_err_synd").orElseThrow());
+            long vendor = err.get(seg, at, err.field("vendor_err_synd").orElseThrow());
             if (vendor != 0) out.println("vendor syndrome: 0x" + Long.toHexString(vendor) + " (device-specific)");
         }
     }

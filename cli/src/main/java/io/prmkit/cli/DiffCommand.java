@@ -68,7 +68,8 @@ public final class DiffCommand implements Callable<Integer> {
             f = html() ? DiffRenderer.Format.TEXT : DiffRenderer.Format.parse(format);
             options = new ImportOptions(packageName);
         } catch (IllegalArgumentException e) {
-            throw new ParameterException(spec.commandLine(), e.getMessage());
+            // DiffRenderer knows its own formats; html is drawn by prm-doc, so name it too
+            throw new ParameterException(spec.commandLine(), e.getMessage().replace("json or markdown", "json, markdown or html"));
         }
         try {
             LayoutModel a = LayoutInput.load(older, options, spec);

@@ -111,7 +111,9 @@ final class HexInput {
             if (!g.matches()) throw new BadHex(where, "'" + shorten(token) + "' is not hex");
             String digits = g.group(1);
             if (digits.length() % 2 != 0) {
-                throw new BadHex(where, "'" + shorten(token) + "' has an odd number of hex digits (" + digits.length() + ")");
+                // hexdump without -C (and od) start lines with a 7-digit offset and print 16-bit words little-endian
+                String hint = digits.length() == 7 && data.trim().startsWith(token) ? "; plain hexdump output? use hexdump -C or xxd" : "";
+                throw new BadHex(where, "'" + shorten(token) + "' has an odd number of hex digits (" + digits.length() + ")" + hint);
             }
             int n = digits.length() / 2;
             byte[] group = new byte[n];

@@ -35,7 +35,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = PrmkitCli.Version.class,
         description = "Turns the NVIDIA mlx5 Programmer's Reference Manual into code.",
-        subcommands = {CommandLine.HelpCommand.class, CheckCommand.class, LayoutCommand.class, GenerateCommand.class,
+        subcommands = {CommandLine.HelpCommand.class, DemoCommand.class, CheckCommand.class, LayoutCommand.class, GenerateCommand.class,
             ImportIfcCommand.class, DiffCommand.class, BenchCommand.class, DocCommand.class, DecodeCommand.class})
 public final class PrmkitCli implements Runnable {
 
@@ -77,7 +77,8 @@ public final class PrmkitCli implements Runnable {
         int exitCode;
         try {
             exitCode = new CommandLine.RunLast().execute(parsed);
-        } catch (StackOverflowError | OutOfMemoryError e) {
+        } catch (Error e) {
+            // Out of memory, stack overflow, a broken class path: a bug or a limit of prmkit, said in one line too.
             return internalError(e, leaf);
         }
         if (leaf.getOut().checkError() || System.out.checkError()) {

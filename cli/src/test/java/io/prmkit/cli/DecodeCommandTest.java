@@ -49,6 +49,17 @@ class DecodeCommandTest {
     }
 
     @Test
+    void a128ByteCqeIsReadFromItsSecondHalf() throws IOException {
+        String inline = "ab".repeat(64); // inline data in the first half
+        String cqe = "00".repeat(0x34) + "00005104" + "0a000123" + "000500d1";
+        Run run = PrmkitCliTest.run("decode", "--cqe", "--cqe-size", "128", file(inline + cqe));
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().startsWith("CQE opcode REQ_ERR (0xd): err_cqe (bytes 0x40..0x7f of the 128-byte CQE)\n"), run.out());
+        assertTrue(run.out().contains("syndrome: LOCAL_PROT_ERR (0x4)"), run.out());
+        assertError("prmkit decode: a 128-byte CQE needs 128 bytes, the input has 64", "decode", "--cqe", "--cqe-size", "128", file(cqe));
+    }
+
+    @Test
     void aNormalCqeIsReadAsCqe64() throws IOException {
         // opcode REQ (0), s_wqe_opcode SEND, qpn 0x123, wqe_counter 5, byte_cnt 60
         String hex = "00".repeat(0x2c) + "0000003c" + "00".repeat(8) + "0a000123" + "00050001";
@@ -117,7 +128,7 @@ class DecodeCommandTest {
         String odd = file("00 01 0");
         assertError(odd + ":1: error: '0' has an odd number of hex digits (1)", "decode", "cqe64", odd);
         assertError("prmkit decode: err_cqe needs 64 bytes, the input has 4", "decode", "err_cqe", file("00000000"));
-        assertError("prmkit decode: a CQE has 64 bytes, the input has 8", "decode", "--cqe", file("00000000 000000d1"));
+        assertError("prmkit decode: a 64-byte CQE needs 64 bytes, the input has 8", "decode", "--cqe", file("00000000 000000d1"));
         assertError("prmkit decode: unknown structure 'no_such_struct'", "decode", "no_such_struct", file("00"));
         assertError("prmkit decode: unknown command opcode 0x999 (not in enum cmd_opcode)", "decode", "--command", file("09990000 00000000"));
         assertError("prmkit decode: unknown command opcode 'FROB' (give a name from enum cmd_opcode, e.g. CREATE_CQ, or a number like 0x400)",

@@ -93,7 +93,9 @@ class HexInputTest {
 
     @Test
     void badInputIsOneLineNamingTheLine() {
-        assertEquals("in:2: error: '0400000' has an odd number of hex digits (7)", error("00000000\n0400000\n"));
+        assertEquals("in:2: error: '040' has an odd number of hex digits (3)", error("00000000\n00 040\n"));
+        assertEquals("in:1: error: '0000000' has an odd number of hex digits (7); plain hexdump output? use hexdump -C or xxd",
+                error("0000000 0004 0000 0000 0000\n"));
         assertEquals("in:1: error: 'zz' is not hex", error("00 zz 11"));
         assertEquals("in: error: no hex bytes in the input", error("\n  \n"));
         assertEquals("in:2: error: offset 0x20 where 0x10 was expected (a line missing or repeated?)",

@@ -120,7 +120,7 @@ class IfcCommandsTest {
 
         Run format = PrmkitCliTest.run("diff", "--format", "yaml", a.toString(), a.toString());
         assertEquals(2, format.exitCode());
-        assertEquals("prmkit diff: unknown format 'yaml' (expected text, json or markdown)\nRun 'prmkit help diff' for usage.\n", format.err());
+        assertEquals("prmkit diff: unknown format 'yaml' (expected text, json, markdown or html)\nRun 'prmkit help diff' for usage.\n", format.err());
 
         Run usage = PrmkitCliTest.run("diff", a.toString());
         assertEquals(2, usage.exitCode(), "a usage error, as in every command");

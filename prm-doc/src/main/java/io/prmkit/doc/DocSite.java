@@ -37,21 +37,37 @@ public final class DocSite {
         return files;
     }
 
+    /** The list of files the last {@link #write} put into a folder, so the next one can remove pages that are gone. */
+    public static final String MANIFEST = ".prmkit-doc";
+
     /**
      * Renders the site and writes it under {@code dir} (created if needed). Everything is rendered
-     * before the first file is written, so a failure leaves no half-written site. Files already in
-     * {@code dir} that the site does not contain are left alone.
+     * before the first file is written, so a failure to render leaves no half-written site. Pages
+     * written by an earlier run (listed in {@value #MANIFEST}) that the site no longer has, e.g.
+     * of a removed structure, are deleted; other files in {@code dir} are left alone.
      *
      * @return the number of files written
      */
     public static int write(LayoutModel model, String title, Path dir) throws IOException {
         SortedMap<String, String> files = render(model, title);
+        Path manifest = dir.resolve(MANIFEST);
+        if (Files.isRegularFile(manifest)) {
+            for (String old : Files.readAllLines(manifest, StandardCharsets.UTF_8)) {
+                if (!files.containsKey(old) && isOurs(old)) Files.deleteIfExists(dir.resolve(old));
+            }
+        }
         for (Map.Entry<String, String> f : files.entrySet()) {
             Path p = dir.resolve(f.getKey());
             Files.createDirectories(p.getParent());
             Files.writeString(p, f.getValue(), StandardCharsets.UTF_8);
         }
+        Files.writeString(manifest, String.join("\n", files.keySet()) + "\n", StandardCharsets.UTF_8);
         return files.size();
+    }
+
+    /** Only names the site itself produces: never a path that leaves the folder or points elsewhere. */
+    private static boolean isOurs(String name) {
+        return name.matches("(index\\.html|style\\.css|search\\.js|(structs|enums)/[A-Za-z0-9_.]+\\.html)") && !name.contains("..");
     }
 
     static String resource(String name) {

@@ -107,6 +107,17 @@ class BrowserTest {
         assertEquals("has log_cq_size", cqc.group(2));
     }
 
+    @Test
+    void theDiffPageRendersWithItsMarks() throws Exception {
+        var a = DiffPageTest.model(DiffPageTest.OLD);
+        var b = DiffPageTest.model(DiffPageTest.NEW);
+        Files.writeString(site.resolve("diff.html"), DiffPage.render(a, b, io.prmkit.dsl.diff.LayoutDiff.diff(a, b), "old.prm", "new.prm"));
+        Chromium.Result r = chromium.dumpDom(url("diff.html"), work);
+        assertNoConsoleMessages(r);
+        assertTrue(r.dom().contains("<td class=\"f added\""), "an added field is marked");
+        assertTrue(r.dom().contains("<td class=\"f removed\""), "a removed field is marked");
+    }
+
     /** The console check above can fail: a page with a script error is caught. */
     @Test
     void aScriptErrorIsSeen() throws Exception {

@@ -155,6 +155,24 @@ class DocSiteTest {
     }
 
     @Test
+    void mustBeZeroFieldsAreMarkedAndReservedBitsShaded() {
+        CompileResult r = PrmCompiler.compile(List.of(new SourceFile("x.prm", """
+                package acme;
+                struct regs size 0x4 {
+                    0x00 [31:16] high;
+                    0x00 [15:8]  zero mbz "must stay zero";
+                    0x00 [7:0]   reserved;
+                }
+                """)));
+        assertFalse(r.hasErrors(), r.errors()::toString);
+        String page = DocSite.render(r.model().orElseThrow(), "t").get("structs/acme.regs.html");
+        assertTrue(page.contains("<td class=\"f mbz\" colspan=\"8\" data-field=\"zero\""), page);
+        assertTrue(page.contains("title=\"must be zero\">0</span>"), page);
+        assertTrue(page.contains("<td class=\"rsvd\" colspan=\"8\" data-field=\"reserved_at_18\""), page);
+        assertTrue(page.contains("<span class=\"note\">must be zero</span>"), "the field table says so too");
+    }
+
+    @Test
     void specTextIsEscaped() {
         CompileResult r = PrmCompiler.compile(List.of(new SourceFile("x.prm", """
                 package acme;
@@ -177,5 +195,24 @@ class DocSiteTest {
         assertEquals(SITE.size(), n);
         assertEquals(SITE.get("structs/mlx5.wqe_eth_seg.html"), Files.readString(out.resolve("structs/mlx5.wqe_eth_seg.html")));
         assertTrue(Files.isRegularFile(out.resolve("search.js")));
+    }
+
+    @Test
+    void aSecondWriteRemovesPagesThatAreGoneAndNothingElse(@TempDir Path dir) throws Exception {
+        CompileResult two = PrmCompiler.compile(List.of(new SourceFile("x.prm",
+                "package acme;\nstruct a size 0x4 { 0x00 [31:0] x; }\nstruct b size 0x4 { 0x00 [31:0] y; }\n")));
+        CompileResult one = PrmCompiler.compile(List.of(new SourceFile("x.prm", "package acme;\nstruct a size 0x4 { 0x00 [31:0] x; }\n")));
+        DocSite.write(two.model().orElseThrow(), "t", dir);
+        Files.writeString(dir.resolve("notes.txt"), "mine");
+        Files.writeString(dir.resolve("structs/mine.html"), "mine");
+        assertTrue(Files.exists(dir.resolve("structs/acme.b.html")));
+        DocSite.write(one.model().orElseThrow(), "t", dir);
+        assertFalse(Files.exists(dir.resolve("structs/acme.b.html")), "the page of the removed structure");
+        assertTrue(Files.exists(dir.resolve("structs/acme.a.html")));
+        assertTrue(Files.exists(dir.resolve("notes.txt")) && Files.exists(dir.resolve("structs/mine.html")), "files the site did not write");
+        Files.writeString(dir.resolve(DocSite.MANIFEST), "../outside.html\nstructs/../../x.html\n");
+        Files.writeString(dir.getParent().resolve("outside.html"), "keep");
+        DocSite.write(one.model().orElseThrow(), "t", dir);
+        assertTrue(Files.exists(dir.getParent().resolve("outside.html")), "a tampered manifest cannot delete outside the folder");
     }
 }

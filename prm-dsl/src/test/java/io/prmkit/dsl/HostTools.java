@@ -171,7 +171,23 @@ public final class HostTools {
         if (versionPrinted) return;
         versionPrinted = true;
         f.kernelMlx5Dir().ifPresent(d -> out.println("[prmkit] kernel headers: " + kernelPackage(d) + " (" + d + ")"));
-        f.mlx5dvHeader().ifPresent(h -> out.println("[prmkit] rdma-core header: " + h));
+        f.mlx5dvHeader().ifPresent(h -> out.println("[prmkit] rdma-core header: " + h
+                + debianVersion(Path.of("/var/lib/dpkg/status"), "libibverbs-dev").map(v -> " (libibverbs-dev " + v + ")").orElse("")));
+    }
+
+    /** The installed version of a Debian package, from dpkg's status file; empty when not known. */
+    static Optional<String> debianVersion(Path status, String pkg) {
+        if (!Files.isReadable(status)) return Optional.empty();
+        try (Stream<String> lines = Files.lines(status)) {
+            boolean in = false;
+            for (String line : (Iterable<String>) lines::iterator) {
+                if (line.startsWith("Package: ")) in = line.equals("Package: " + pkg);
+                else if (in && line.startsWith("Version: ")) return Optional.of(line.substring("Version: ".length()));
+            }
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return Optional.empty();
+        }
+        return Optional.empty();
     }
 
     private static Optional<Path> newestKernelHeaders(Path usrSrc) {

@@ -69,6 +69,15 @@ class HostToolsTest {
         assertEquals(Optional.empty(), HostTools.locate(root.toString(), root.resolve("empty").toString(), null, "").kernelMlx5Dir());
     }
 
+    @Test
+    void theRdmaCoreVersionComesFromDpkg() throws IOException {
+        Path status = header("var/lib/dpkg/status");
+        Files.writeString(status, "Package: gcc\nVersion: 4:12.2.0-3\n\nPackage: libibverbs-dev\nStatus: install ok installed\nVersion: 44.0-2\n");
+        assertEquals(Optional.of("44.0-2"), HostTools.debianVersion(status, "libibverbs-dev"));
+        assertEquals(Optional.empty(), HostTools.debianVersion(status, "linux-headers-6.1.0-57-common"));
+        assertEquals(Optional.empty(), HostTools.debianVersion(root.resolve("none"), "gcc"));
+    }
+
     private Path header(String rel) throws IOException {
         Path p = root.resolve(rel);
         Files.createDirectories(p.getParent());

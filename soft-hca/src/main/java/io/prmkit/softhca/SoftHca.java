@@ -15,7 +15,6 @@ import io.prmkit.softhca.cmd.Commands;
 import io.prmkit.softhca.cmd.HcaState;
 import io.prmkit.softhca.device.Datapath;
 import io.prmkit.softhca.device.DeviceContext;
-import io.prmkit.softhca.device.DeviceFields;
 import io.prmkit.softhca.device.DeviceObjects;
 import io.prmkit.softhca.device.Events;
 import io.prmkit.softhca.device.Iommu;
@@ -101,6 +100,13 @@ public final class SoftHca implements AutoCloseable {
         /** Reads of the {@code initializing} dword that still see 1 (firmware start; bounded and deterministic). */
         public Options initializingPolls(int polls) {
             this.initializingPolls = Math.max(0, polls);
+            return this;
+        }
+
+        /** UAR pages in BAR 0 after the init segment (ALLOC_UAR hands them out). */
+        public Options uars(int count) {
+            if (count < 1 || count > 8192) throw new IllegalArgumentException("UAR pages 1..8192: " + count);
+            this.uars = count;
             return this;
         }
 
@@ -302,6 +308,7 @@ public final class SoftHca implements AutoCloseable {
 
     private void loop() {
         long lastWork = 0;
+        int idleSpins = 0;
         while (running) {
             boolean did = work();
             long now = System.nanoTime();
@@ -313,6 +320,7 @@ public final class SoftHca implements AutoCloseable {
             // Busy traffic: poll a little longer before parking, so a doorbell finds the thread awake
             // (an unpark costs more than the work of a burst).
             if (!did && now - lastWork > SPIN_NANOS) LockSupport.parkNanos(HEARTBEAT_NANOS);
+            else if (!did && (++idleSpins & 63) == 0) Thread.yield(); // a busy machine: let the driver's thread run
             else if (!did) Thread.onSpinWait();
         }
     }

@@ -211,6 +211,35 @@ class CommandInterfaceTest {
         }
     }
 
+    @org.junit.jupiter.params.ParameterizedTest
+    @org.junit.jupiter.params.provider.EnumSource(ExecutionMode.class)
+    void oneDoorbellPostsSeveralSlots(ExecutionMode mode) {
+        try (TestHost h = TestHost.started(mode)) {
+            int[] slots = {0, 3, 17, 31};
+            int mask = 0;
+            for (int slot : slots) {
+                MemorySegment entry = h.cmdq.segment().asSlice((long) slot << h.logStride, CmdQueueEntry.SIZE);
+                entry.fill((byte) 0);
+                CmdQueueEntry.type$set(entry, io.prmkit.mlx5.CmdTransport.PCI);
+                CmdQueueEntry.input_length$set(entry, (int) NopIn.SIZE);
+                CmdQueueEntry.output_length$set(entry, (int) NopOut.SIZE);
+                NopIn.opcode$set(entry, CmdQueueEntry.command_input_inline_data$BYTE_OFFSET, CmdOpcode.NOP);
+                CmdQueueEntry.token$set(entry, slot + 1);
+                CmdQueueEntry.ownership$set(entry, CmdOwner.HW);
+                mask |= 1 << slot;
+            }
+            java.lang.invoke.VarHandle.fullFence();
+            h.bar.write32(InitSeg.command_doorbell_vector$BIT_OFFSET / 8, mask);
+            for (int slot : slots) {
+                MemorySegment entry = h.cmdq.segment().asSlice((long) slot << h.logStride, CmdQueueEntry.SIZE);
+                h.awaitOwnership(entry);
+                assertEquals(0, CmdQueueEntry.status(entry));
+                assertEquals(0, NopOut.status(entry, CmdQueueEntry.command_output_inline_data$BYTE_OFFSET));
+            }
+            assertEquals(4, h.hca.commandsCompleted());
+        }
+    }
+
     @Test
     void doorbellForSoftwareOwnedEntryIsIgnored() {
         try (TestHost h = step()) {

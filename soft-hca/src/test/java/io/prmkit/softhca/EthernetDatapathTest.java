@@ -307,6 +307,22 @@ class EthernetDatapathTest {
             assertEquals(1, oob);
             seen.add("out_of_buffer " + oob);
             MemorySegment v = e.h.exec(header(CmdOpcode.QUERY_VPORT_COUNTER, QueryVportCounterIn.SIZE), QueryVportCounterOut.SIZE).ok().out();
+            // PPCNT, exact to the frame: five sent, five reached the MAC, one of them found no WQE
+            MemorySegment r = PortAndVportCommandsTest.reg(io.prmkit.mlx5.RegisterId.PPCNT, io.prmkit.mlx5.PpcntReg.layout(), false);
+            long reg = PortAndVportCommandsTest.REG;
+            io.prmkit.mlx5.PpcntReg.local_port$set(r, reg, 1);
+            io.prmkit.mlx5.PpcntReg.grp$set(r, reg, io.prmkit.mlx5.PpcntGrp.IEEE_802_3);
+            long grp = io.prmkit.mlx5.AccessRegisterOut.register_data$BYTE_OFFSET + io.prmkit.mlx5.PpcntReg.counter_set$BYTE_OFFSET;
+            MemorySegment p = PortAndVportCommandsTest.access(e.h, r).ok().out();
+            assertEquals(5, io.prmkit.mlx5.Eth8023CntrsGrpDataLayout.a_frames_transmitted_ok_low(p, grp));
+            assertEquals(5, io.prmkit.mlx5.Eth8023CntrsGrpDataLayout.a_frames_received_ok_low(p, grp));
+            long octets = 0;
+            for (byte[] f : sent) octets += Math.max(60, f.length);
+            octets += 2L * sent[0].length;
+            assertEquals(octets, io.prmkit.mlx5.Eth8023CntrsGrpDataLayout.a_octets_transmitted_ok_low(p, grp));
+            io.prmkit.mlx5.PpcntReg.grp$set(r, reg, io.prmkit.mlx5.PpcntGrp.RFC_2863);
+            p = PortAndVportCommandsTest.access(e.h, r).ok().out();
+            assertEquals(1, io.prmkit.mlx5.Eth2863CntrsGrpDataLayout.if_in_discards_low(p, grp), "the frame that found no WQE");
             seen.add("vport tx " + TrafficCounter.packets(v, QueryVportCounterOut.transmitted_eth_unicast$BYTE_OFFSET)
                     + " rx " + TrafficCounter.packets(v, QueryVportCounterOut.received_eth_unicast$BYTE_OFFSET));
             return new Outcome(seen, frames);
@@ -392,6 +408,59 @@ class EthernetDatapathTest {
             }
             assertNotNull(ev, "port change at the far end");
             assertEquals(io.prmkit.mlx5.PortChangeSubtype.DOWN.value, Eqe.event_sub_type(ev));
+        }
+    }
+
+    @Test
+    void aCqFreedUnderTheDeviceIsAnAccessViolationNotADeadDevice() {
+        try (Eth e = new Eth(new SoftHca.Options(), ExecutionMode.STEP)) {
+            e.postRx(4);
+            byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[30]);
+            e.send(f);
+            e.h.hca.runUntilIdle();
+            assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(e.txCqe()));
+            e.txCq.close(); // a buggy driver frees the CQ's ring before DESTROY_CQ
+            e.send(f);
+            e.h.hca.runUntilIdle();
+            assertNull(e.h.hca.error(), "the device did not die");
+            assertFalse(e.h.hca.isFatal());
+            MemorySegment ev = e.eqe();
+            while (ev != null && Eqe.event_type(ev) != EqeType.CQ_ERROR.value) ev = e.eqe();
+            assertNotNull(ev, "a CQ error event");
+            assertEquals(e.txCqn, Eqe.cq_error_cqn(ev));
+            assertEquals(io.prmkit.mlx5.CqErrorSyndrome.ACCESS_VIOLATION.value, Eqe.cq_error_syndrome(ev));
+            assertNotNull(e.rxCqe(), "the frames still flow");
+            assertNotNull(e.rxCqe());
+        }
+    }
+
+    @Test
+    void aFrameBufferFreedAfterUseIsAProtectionErrorNotAStaleRead() {
+        try (Eth e = new Eth(new SoftHca.Options(), ExecutionMode.STEP)) {
+            e.postRx(4);
+            byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[30]);
+            e.send(f); // the device keeps the buffer's mapping from this send
+            e.h.hca.runUntilIdle();
+            assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(e.txCqe()));
+            long faults = e.h.hca.iommu().faults();
+            MemorySegment ring = e.sqRing.segment();
+            long o = (e.pc & 63) * 64L;
+            e.data.close(); // unmapped and freed; the next WQE still points into it
+            WqeCtrlSeg.writer(ring, o).opcode(SendWqeOpcode.SEND).wqe_index(e.pc & 0xffff).qpn(e.sqn).ds(4).ce(CompletionMode.CQE_ALWAYS).write();
+            WqeEthSeg.writer(ring, o + 16).inline_hdr_sz(18).write();
+            MemorySegment.copy(f, 0, ring, ValueLayout.JAVA_BYTE, o + 16 + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, 18);
+            WqeDataSeg.writer(ring, o + 48).byte_count(f.length - 18).lkey(e.lkey).addr(e.data.busAddress() + 18).write();
+            e.pc++;
+            VarHandle.storeStoreFence();
+            WqDoorbellRecord.send_counter$set(e.sqDb.segment(), e.pc & 0xffff);
+            e.h.bar.write64(e.uar * 4096L + UarPage.bf_registers$BYTE_OFFSET, ring.get(BE64, o));
+            e.h.hca.runUntilIdle();
+            MemorySegment err = e.txCqe();
+            assertEquals(CqeOpcode.REQ_ERR.value, ErrCqe.opcode(err));
+            assertEquals(CqeErrorSyndrome.LOCAL_PROT_ERR.value, ErrCqe.syndrome(err));
+            assertEquals(1, ErrCqe.wqe_counter(err));
+            assertNull(e.h.hca.error());
+            assertTrue(e.h.hca.iommu().faults() >= faults);
         }
     }
 

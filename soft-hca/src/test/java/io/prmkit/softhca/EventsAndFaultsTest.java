@@ -75,6 +75,21 @@ class EventsAndFaultsTest {
     }
 
     @Test
+    void interruptsRunOnTheDeviceThreadNotInTheDoorbellStore() throws Exception {
+        try (TestHost h = TestHost.started(ExecutionMode.THREAD)) {
+            Cmds.bringUp(h);
+            java.util.concurrent.LinkedBlockingQueue<Thread> seen = new java.util.concurrent.LinkedBlockingQueue<>();
+            h.f.interrupts().bind(0, v -> seen.add(Thread.currentThread()));
+            int uar = Objs.uar(h);
+            eq(h, uar, Objs.page(h), EqeType.CMD);
+            Thread t = seen.poll(10, java.util.concurrent.TimeUnit.SECONDS);
+            assertTrue(t != null, "the completion of CREATE_EQ interrupted");
+            assertTrue(t != Thread.currentThread(), "the handler ran on " + t.getName() + ", not the driver's thread");
+            assertTrue(t.getName().startsWith("soft-hca-"), t.getName());
+        }
+    }
+
+    @Test
     void injectedCommandFailure() {
         try (TestHost h = TestHost.started(ExecutionMode.STEP)) {
             h.hca.faults().failNext(CmdOpcode.NOP, CmdStatus.INT_ERR, 0xdead);

@@ -141,6 +141,7 @@ class QpCommandsTest {
             assertFails(h.exec(d, DestroyQpOut.SIZE), Syndrome.NO_SUCH_OBJECT, CmdOpcode.DESTROY_QP);
             Qp2errIn.qpn$set(err, qpn);
             assertFails(h.exec(err, Qp2errOut.SIZE), Syndrome.NO_SUCH_OBJECT, CmdOpcode.QP_2ERR);
+            assertFails(h.exec(rst, Qp2rstOut.SIZE), Syndrome.NO_SUCH_OBJECT, CmdOpcode.QP_2RST);
         }
     }
 

@@ -80,6 +80,7 @@ public final class CommandInterface implements AutoCloseable {
     private final boolean[] busy;
     private final boolean[] retired;
     private final List<DmaRegion> orphans = new ArrayList<>();
+    private final List<Runnable> deferred = new ArrayList<>();
     private final ReentrantLock lock = new ReentrantLock();
     private final Condition slotFreed = lock.newCondition();
     private volatile boolean events;
@@ -408,6 +409,8 @@ public final class CommandInterface implements AutoCloseable {
             closed = true;
             for (DmaRegion r : orphans) r.close();
             orphans.clear();
+            for (Runnable r : deferred) r.run();
+            deferred.clear();
             slotFreed.signalAll();
         } finally {
             lock.unlock();
@@ -418,6 +421,23 @@ public final class CommandInterface implements AutoCloseable {
     /** Command-completion events received so far (0 while completion is by polling). */
     public long eventCompletions() {
         return eventCompletions.get();
+    }
+
+    /**
+     * Runs {@code free} when the interface is closed, after DISABLE_HCA: for host memory of an object
+     * whose destroy command failed, which the device may still use until then.
+     */
+    public void freeAtClose(Runnable free) {
+        lock.lock();
+        try {
+            if (!closed) {
+                deferred.add(free);
+                return;
+            }
+        } finally {
+            lock.unlock();
+        }
+        free.run();
     }
 
     /** Slots retired after a timeout or fatal error (for tests and diagnostics). */

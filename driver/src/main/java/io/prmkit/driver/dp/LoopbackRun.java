@@ -92,7 +92,7 @@ public final class LoopbackRun implements Runnable {
             while (true) {
                 boolean room = sentWire == null || sentWire.get() - progress.get() <= window - BURST * TrafficMix.MAX_WIRE_FRAMES;
                 if (next < count && room) {
-                    if (badPool != null && next == count / 2) {
+                    if (badPool != null && next >= count / 2) {
                         sendBad();
                         badPool = null;
                     }

@@ -14,8 +14,8 @@ import java.lang.foreign.ValueLayout;
  * (6); TCP/IPv4 with IPv4 and TCP checksum offload (7); UDP/IPv4 with checksum offload (8); TCP/IPv6
  * and UDP/IPv6 with L4 checksum offload (9, 10); a UDP/IPv4 frame of 46..59 bytes the device pads
  * (11). Id {@link #LSO_ID} is an LSO send of {@link #LSO_PAYLOAD} TCP bytes in {@link #LSO_MSS}-byte
- * segments. Every UDP payload starts with the id; every TCP sequence number is {@code id << 16}
- * plus the payload offset.
+ * segments. Every UDP payload starts with the id; a plain TCP frame's sequence number is
+ * {@code 0x80000000 | id}, an LSO segment's {@code id << 16} plus its payload offset.
  */
 public final class TrafficMix {
     public static final int LSO_ID = 5;
@@ -25,6 +25,9 @@ public final class TrafficMix {
     public static final int MIN_FRAME = 60;
     /** Most wire frames one id becomes (the LSO send). */
     public static final int MAX_WIRE_FRAMES = (LSO_PAYLOAD + LSO_MSS - 1) / LSO_MSS;
+
+    /** Sequence number bit that marks a plain TCP frame: its id is the other 31 bits (LSO segments: id << 16 + offset). */
+    static final int TCP_ID_FLAG = 0x8000_0000;
 
     public enum Kind { UDP4, VLAN_UDP4, TCP4_CSUM, UDP4_CSUM, TCP6_CSUM, UDP6_CSUM, SHORT_UDP4, LSO_TCP4 }
 
@@ -109,7 +112,7 @@ public final class TrafficMix {
         Frames.build(s, off, len, ipv6, tcp, id, id, offloaded && forDevice);
         int l4 = FrameHeaders.l4Offset(s, off, len);
         if (tcp) {
-            s.set(Frames.BE32, off + l4 + 4, id << 16);
+            s.set(Frames.BE32, off + l4 + 4, k == Kind.LSO_TCP4 ? id << 16 : TCP_ID_FLAG | id);
         } else {
             s.set(Frames.BE32, off + l4 + Frames.UDP_HLEN, id);
         }
@@ -158,7 +161,7 @@ public final class TrafficMix {
             len += FrameHeaders.VLAN_HLEN;
         }
         if (len < MIN_FRAME) {
-            out.asSlice(off + len, MIN_FRAME - len).fill((byte) 0);
+            for (long p = off + len; p < off + MIN_FRAME; p++) out.set(ValueLayout.JAVA_BYTE, p, (byte) 0);
             len = MIN_FRAME;
         }
         return len;
@@ -174,6 +177,7 @@ public final class TrafficMix {
         if (l4 < 0) return -1;
         if (proto == FrameHeaders.IPPROTO_TCP && len >= l4 + 8) {
             int seq = s.get(Frames.BE32, off + l4 + 4);
+            if ((seq & TCP_ID_FLAG) != 0) return (long) (seq & ~TCP_ID_FLAG) << 8;
             return ((long) (seq >>> 16) << 8) | ((seq & 0xffff) / LSO_MSS);
         }
         if (proto == FrameHeaders.IPPROTO_UDP && len >= l4 + Frames.UDP_HLEN + 4) {

@@ -187,33 +187,25 @@ public final class TxQueue {
                 cqeOutstanding++;
             }
             long w = (long) slot * WQEBB;
-            MemorySegment wqe = ring.asSlice(w, (long) wqebbs * WQEBB);
-            WqeCtrlSeg.writer(wqe, 0)
-                    .opcode(lso ? SendWqeOpcode.LSO : SendWqeOpcode.SEND)
-                    .wqe_index(pc & 0xffff)
-                    .qpn(sqn)
-                    .ds(ds)
-                    .ce(signal ? CompletionMode.CQE_ALWAYS : CompletionMode.CQE_ON_ERROR)
-                    .write();
+            MemorySegment wqe = ring;
+            writeCtrl(wqe, w, lso ? SendWqeOpcode.LSO$VALUE : SendWqeOpcode.SEND$VALUE, pc & 0xffff, sqn, ds,
+                    signal ? CompletionMode.CQE_ALWAYS$VALUE : CompletionMode.CQE_ON_ERROR$VALUE);
             int cs = 0;
             if ((fl & PacketFlags.TX_IP_CSUM) != 0 || lso) cs |= CS_L3;
             if ((fl & PacketFlags.TX_L4_CSUM) != 0 || lso) cs |= CS_L4;
             if (lso && FrameHeaders.etherType(mem, boff, len) != FrameHeaders.ETHERTYPE_IPV4) cs &= ~CS_L3;
-            WqeEthSeg.Writer eth = WqeEthSeg.writer(wqe, ETH).cs_flags(cs);
-            if (lso) eth.mss(pool.mss[h] & 0xffff);
-            if (vlan && !vlanInline) eth.insert_vlan(true).vlan_tci(pool.vlanTci[h] & 0xffff);
-            else eth.inline_hdr_sz(inl);
-            eth.write();
+            if (vlan && !vlanInline) writeEthVlan(wqe, w + ETH, cs, lso ? pool.mss[h] & 0xffff : 0, pool.vlanTci[h] & 0xffff);
+            else writeEthInline(wqe, w + ETH, cs, lso ? pool.mss[h] & 0xffff : 0, inl);
             if (vlanInline) {
-                copyWithTag(mem, boff, wqe, ihs, pool.vlanTci[h]);
+                copyWithTag(mem, boff, wqe, w + INLINE_START, ihs, pool.vlanTci[h]);
             } else if (ihs == FrameHeaders.MIN_L2_INLINE) {
-                copy18(mem, boff, wqe);
+                copy18(mem, boff, wqe, w + INLINE_START);
             } else if (ihs > 0) {
-                MemorySegment.copy(mem, boff, wqe, INLINE_START, ihs);
+                MemorySegment.copy(mem, boff, wqe, w + INLINE_START, ihs);
             }
             if (data) {
-                long d = ETH + WqeEthSeg.SIZE + (long) inlineDs * DS;
-                WqeDataSeg.writer(wqe, d).byte_count(len - ihs).lkey(pool.lkey()).addr(pool.deviceAddress(h) + ihs).write();
+                long d = w + ETH + WqeEthSeg.SIZE + (long) inlineDs * DS;
+                writeData(wqe, d, len - ihs, pool.lkey(), pool.deviceAddress(h) + ihs);
                 slotBuffer[slot] = h;
                 slotPool[slot] = pool;
             } else {
@@ -241,31 +233,55 @@ public final class TxQueue {
         return sent;
     }
 
+    // One small method per segment: each Writer lives and dies inside a method small enough for C2 to
+    // inline writer() and write() into it and scalar-replace the Writer, whatever becomes of send()
+    // (measured: inside the big send() loop of the demo's mixed traffic the Writers were allocated).
+
+    private static void writeCtrl(MemorySegment ring, long at, int opcode, int index, int sqn, int ds, int ce) {
+        WqeCtrlSeg.writer(ring, at).opcode(opcode).wqe_index(index).qpn(sqn).ds(ds).ce(ce).write();
+    }
+
+    private static void writeEthInline(MemorySegment ring, long at, int cs, int mss, int inlineBytes) {
+        WqeEthSeg.writer(ring, at).cs_flags(cs).mss(mss).inline_hdr_sz(inlineBytes).write();
+    }
+
+    private static void writeEthVlan(MemorySegment ring, long at, int cs, int mss, int tci) {
+        WqeEthSeg.writer(ring, at).cs_flags(cs).mss(mss).insert_vlan(true).vlan_tci(tci).write();
+    }
+
+    private static void writeData(MemorySegment ring, long at, int bytes, int lkey, long addr) {
+        WqeDataSeg.writer(ring, at).byte_count(bytes).lkey(lkey).addr(addr).write();
+    }
+
+    private static void writeNop(MemorySegment ring, long at, int index, int sqn) {
+        WqeNop.writer(ring, at).opcode(SendWqeOpcode.NOP$VALUE).wqe_index(index).qpn(sqn).ds(1).write();
+    }
+
     private int inlineLength(MemorySegment mem, long off, int len) {
         return FrameHeaders.inlineLength(inlineMode, mem, off, len);
     }
 
     /** The 18-byte L2 inline header as one 2-byte and two 8-byte moves (cheaper than a copy call for so few bytes). */
-    private static void copy18(MemorySegment from, long off, MemorySegment wqe) {
-        wqe.set(ValueLayout.JAVA_SHORT_UNALIGNED, INLINE_START, from.get(ValueLayout.JAVA_SHORT_UNALIGNED, off));
-        wqe.set(ValueLayout.JAVA_LONG_UNALIGNED, INLINE_START + 2, from.get(ValueLayout.JAVA_LONG_UNALIGNED, off + 2));
-        wqe.set(ValueLayout.JAVA_LONG_UNALIGNED, INLINE_START + 10, from.get(ValueLayout.JAVA_LONG_UNALIGNED, off + 10));
+    private static void copy18(MemorySegment from, long off, MemorySegment ring, long at) {
+        ring.set(ValueLayout.JAVA_SHORT_UNALIGNED, at, from.get(ValueLayout.JAVA_SHORT_UNALIGNED, off));
+        ring.set(ValueLayout.JAVA_LONG_UNALIGNED, at + 2, from.get(ValueLayout.JAVA_LONG_UNALIGNED, off + 2));
+        ring.set(ValueLayout.JAVA_LONG_UNALIGNED, at + 10, from.get(ValueLayout.JAVA_LONG_UNALIGNED, off + 10));
     }
 
     /** Inline headers with an 802.1Q tag put in after the MAC addresses (the kernel's way when it inlines). */
-    private static void copyWithTag(MemorySegment from, long off, MemorySegment wqe, int ihs, short tci) {
+    private static void copyWithTag(MemorySegment from, long off, MemorySegment ring, long at, int ihs, short tci) {
         int macs = FrameHeaders.ETH_HLEN - 2;
-        MemorySegment.copy(from, off, wqe, INLINE_START, macs);
-        wqe.set(FrameHeaders.BE_SHORT, INLINE_START + macs, (short) FrameHeaders.ETHERTYPE_VLAN);
-        wqe.set(FrameHeaders.BE_SHORT, INLINE_START + macs + 2, tci);
-        MemorySegment.copy(from, off + macs, wqe, INLINE_START + macs + FrameHeaders.VLAN_HLEN, ihs - macs);
+        MemorySegment.copy(from, off, ring, at, macs);
+        ring.set(FrameHeaders.BE_SHORT, at + macs, (short) FrameHeaders.ETHERTYPE_VLAN);
+        ring.set(FrameHeaders.BE_SHORT, at + macs + 2, tci);
+        MemorySegment.copy(from, off + macs, ring, at + macs + FrameHeaders.VLAN_HLEN, ihs - macs);
     }
 
     /** NOP WQEs (ds = 1, one WQEBB each) up to the ring end, so that the next WQE starts at slot 0. */
     private void padWithNops(int count) {
         for (int i = 0; i < count; i++) {
             int slot = pc & mask;
-            WqeNop.writer(ring, (long) slot * WQEBB).opcode(SendWqeOpcode.NOP).wqe_index(pc & 0xffff).qpn(sqn).ds(1).write();
+            writeNop(ring, (long) slot * WQEBB, pc & 0xffff, sqn);
             slotBuffer[slot] = -1;
             slotPool[slot] = null;
             slotWqebbs[slot] = 1;
@@ -299,10 +315,10 @@ public final class TxQueue {
     public int reap() {
         int n = 0;
         while (true) {
-            long off = (long) (cqCc & cqMask) * Cqe64.SIZE;
-            MemorySegment cqe = cqRing.asSlice(off, Cqe64.SIZE);
-            boolean owner = Cqe64.owner(cqe);
-            int opcode = Cqe64.opcode(cqe);
+            // Ring + offset accessors, no slice: an empty poll must not allocate even where C2 does not scalar-replace.
+            long cqe = (long) (cqCc & cqMask) * Cqe64.SIZE;
+            boolean owner = Cqe64.owner(cqRing, cqe);
+            int opcode = Cqe64.opcode(cqRing, cqe);
             // PRM: read the rest of the CQE only after its ownership byte (dma_rmb in the kernel).
             VarHandle.loadLoadFence();
             if (owner != (((cqCc >>> cqLog) & 1) != 0) || opcode == CqeOpcode.INVALID$VALUE) break;
@@ -310,7 +326,7 @@ public final class TxQueue {
             n++;
             if (cqeOutstanding > 0) cqeOutstanding--;
             if (opcode == CqeOpcode.REQ$VALUE) {
-                completeUpTo(Cqe64.wqe_counter(cqe));
+                completeUpTo(Cqe64.wqe_counter(cqRing, cqe));
             } else if (opcode == CqeOpcode.REQ_ERR$VALUE) {
                 updateCqConsumer();
                 recover(cqe);
@@ -355,11 +371,11 @@ public final class TxQueue {
      * Log the syndrome once, move the SQ ERR→RST (it stops touching our memory), drop what the CQ
      * still holds, return every in-flight buffer, restart the counters at 0 and move it RST→RDY.
      */
-    private void recover(MemorySegment cqe) {
+    private void recover(long cqe) {
         errors++;
-        int syndrome = ErrCqe.syndrome(cqe);
-        int vendor = ErrCqe.vendor_err_synd(cqe);
-        int failed = ErrCqe.wqe_counter(cqe);
+        int syndrome = ErrCqe.syndrome(cqRing, cqe);
+        int vendor = ErrCqe.vendor_err_synd(cqRing, cqe);
+        int failed = ErrCqe.wqe_counter(cqRing, cqe);
         lastError = "SQ 0x" + Integer.toHexString(sqn) + ": WQE " + failed + " failed: " + CqeErrorSyndrome.describe(syndrome)
                 + " (vendor syndrome 0x" + Integer.toHexString(vendor) + ")";
         if (!errorLogged) {
@@ -369,9 +385,9 @@ public final class TxQueue {
         res.control().modifySq(sqn, SqState.ERR, SqState.RST);
         // In RST the device writes nothing more for this SQ: consume what it wrote before.
         while (true) {
-            MemorySegment e = cqRing.asSlice((long) (cqCc & cqMask) * Cqe64.SIZE, Cqe64.SIZE);
-            boolean owner = Cqe64.owner(e);
-            int opcode = Cqe64.opcode(e);
+            long e = (long) (cqCc & cqMask) * Cqe64.SIZE;
+            boolean owner = Cqe64.owner(cqRing, e);
+            int opcode = Cqe64.opcode(cqRing, e);
             VarHandle.loadLoadFence();
             if (owner != (((cqCc >>> cqLog) & 1) != 0) || opcode == CqeOpcode.INVALID$VALUE) break;
             cqCc++;
@@ -419,7 +435,7 @@ public final class TxQueue {
             slot = pc & mask;
         }
         long w = (long) slot * WQEBB;
-        MemorySegment wqe = ring.asSlice(w, (long) wqebbs * WQEBB);
+        MemorySegment wqe = ring.asSlice(w, (long) wqebbs * WQEBB); // set-up path, not per packet
         WqeCtrlSeg.writer(wqe, 0)
                 .opcode(SendWqeOpcode.UMR)
                 .wqe_index(pc & 0xffff)

@@ -12,7 +12,11 @@ import java.lang.foreign.MemorySegment;
 public final class WireCheck {
     private final TrafficMix mix;
     private final int ids;
-    private final int[] seen; // per id: bit per wire segment received
+    /** Ids below 64 (the LSO send among them): a bit per wire segment received. */
+    private final int[] seenSmall = new int[SMALL];
+    /** Ids from 64 on (one wire frame each): one bit per id, so a soak of 40 million ids needs 5 MB. */
+    private final long[] seen;
+    private static final int SMALL = 64;
     private final MemorySegment scratch;
     private long received;
     private long corrupt;
@@ -23,7 +27,7 @@ public final class WireCheck {
     public WireCheck(TrafficMix mix, int ids) {
         this.mix = mix;
         this.ids = ids;
-        this.seen = new int[ids];
+        this.seen = new long[(ids + 63) >>> 6];
         this.scratch = Arena.ofAuto().allocate(2L * mix.maxWireLength() + 16384, 64);
     }
 
@@ -69,12 +73,21 @@ public final class WireCheck {
                     + (strippedTci >= 0 ? " (VLAN " + strippedTci + " stripped)" : "") + (at >= 0 ? ", first difference at byte " + at : ""));
             return false;
         }
-        int bit = 1 << seg;
-        if ((seen[id] & bit) != 0) {
+        if (id < SMALL) {
+            int bit = 1 << seg;
+            if ((seenSmall[id] & bit) != 0) {
+                duplicate++;
+                return false;
+            }
+            seenSmall[id] |= bit;
+            return true;
+        }
+        long bit = 1L << id;
+        if ((seen[id >>> 6] & bit) != 0) {
             duplicate++;
             return false;
         }
-        seen[id] |= bit;
+        seen[id >>> 6] |= bit;
         return true;
     }
 
@@ -90,8 +103,12 @@ public final class WireCheck {
     /** Adds another checker's counts (another RX thread of the same traffic); a frame both saw is a duplicate. */
     public void merge(WireCheck other) {
         if (other.ids != ids) throw new IllegalArgumentException("checkers of different id ranges");
-        for (int i = 0; i < ids; i++) {
-            duplicate += Integer.bitCount(seen[i] & other.seen[i]);
+        for (int i = 0; i < SMALL; i++) {
+            duplicate += Integer.bitCount(seenSmall[i] & other.seenSmall[i]);
+            seenSmall[i] |= other.seenSmall[i];
+        }
+        for (int i = 0; i < seen.length; i++) {
+            duplicate += Long.bitCount(seen[i] & other.seen[i]); // word 0 stays empty: ids below 64 are in seenSmall
             seen[i] |= other.seen[i];
         }
         if (firstProblem.isEmpty()) firstProblem = other.firstProblem;

@@ -167,17 +167,41 @@ public final class EthPort implements AutoCloseable {
         return InlineMode.L2;
     }
 
-    /** MTU: PMTU admin_mtu (ACCESS_REG write) and the vport context's mtu (MODIFY_NIC_VPORT_CONTEXT). */
+    /**
+     * Bytes the hardware MTU adds to the IP MTU: Ethernet header, one VLAN tag and the FCS (Linux's
+     * MLX5E_SW2HW_MTU); PMTU and the vport context take the hardware MTU.
+     */
+    public static final int HW_MTU_OVERHEAD = 14 + 4 + 4;
+
+    /**
+     * Sets the IP MTU {@code mtu}: checks it against PMTU max_mtu (ACCESS_REG read), then writes the
+     * hardware MTU ({@code mtu + HW_MTU_OVERHEAD}) to PMTU admin_mtu and the vport context's mtu.
+     */
     public void setMtu(int mtu) {
+        int hw = mtu + HW_MTU_OVERHEAD;
+        int max = PmtuReg.max_mtu(pmtu(false, 0), AccessRegisterOut.SIZE);
+        if (max != 0 && hw > max)
+            throw new Mlx5Exception("MTU " + mtu + " needs a hardware MTU of " + hw + " bytes; the port allows " + max
+                    + " (PMTU max_mtu), so at most MTU " + (max - HW_MTU_OVERHEAD));
+        pmtu(true, hw);
+        modifyVport(fs -> ModifyNicVportFieldSelect.mtu$set(fs, true), ctx -> NicVportContext.mtu$set(ctx, hw));
+    }
+
+    /** ACCESS_REG on PMTU of port 1: a read, or a write of admin_mtu; returns the output. */
+    private MemorySegment pmtu(boolean write, int adminMtu) {
         long reg = AccessRegisterIn.register_data$BYTE_OFFSET;
         var in = CommandInterface.input(reg + PmtuReg.SIZE);
         AccessRegisterIn.opcode$set(in, CmdOpcode.ACCESS_REG);
-        AccessRegisterIn.op_mod$set(in, AccessRegisterOpMod.WRITE);
+        AccessRegisterIn.op_mod$set(in, write ? AccessRegisterOpMod.WRITE : AccessRegisterOpMod.READ);
         AccessRegisterIn.register_id$set(in, RegisterId.PMTU);
         PmtuReg.local_port$set(in, reg, 1);
-        PmtuReg.admin_mtu$set(in, reg, mtu);
-        cmd.execute(in, AccessRegisterIn.layout(), AccessRegisterOut.SIZE + PmtuReg.SIZE, AccessRegisterOut.layout());
-        modifyVport(fs -> ModifyNicVportFieldSelect.mtu$set(fs, true), ctx -> NicVportContext.mtu$set(ctx, mtu));
+        if (write) PmtuReg.admin_mtu$set(in, reg, adminMtu);
+        return cmd.execute(in, AccessRegisterIn.layout(), AccessRegisterOut.SIZE + PmtuReg.SIZE, AccessRegisterOut.layout());
+    }
+
+    /** The IP MTU in effect (PMTU oper_mtu less {@link #HW_MTU_OVERHEAD}). */
+    public int mtu() {
+        return PmtuReg.oper_mtu(pmtu(false, 0), AccessRegisterOut.SIZE) - HW_MTU_OVERHEAD;
     }
 
     /** Promiscuous mode (vport promisc_all). */

@@ -6,7 +6,8 @@ package io.prmkit.driver.eth;
  * @param queuePairs   send/receive queue pairs (each with its own CQs)
  * @param logSqWqeBbs  log2 of the 64-byte WQEBBs of each SQ (its CQ gets as many entries)
  * @param logRqWqes    log2 of the receive WQEs of each RQ (its CQ gets as many entries)
- * @param mtu          vport MTU in bytes (also written to PMTU)
+ * @param mtu          IP MTU in bytes, as {@code ip link} takes it (the port writes the hardware MTU,
+ *                     22 bytes more, to PMTU and the vport context)
  * @param promiscuous  receive all traffic (vport promisc_all)
  * @param rqtSize      RSS indirection entries (a power of two, at least queuePairs)
  */

@@ -26,7 +26,7 @@ public abstract class DeviceObject implements AutoCloseable {
     /** Runs the destroy command. */
     protected abstract void destroy();
 
-    /** Frees host memory of the object; runs after destroy, also when it failed. */
+    /** Frees host memory of the object: after a successful destroy, or when the command interface closes. */
     protected void release() {
     }
 
@@ -42,9 +42,12 @@ public abstract class DeviceObject implements AutoCloseable {
         }
         try {
             destroy();
-        } finally {
-            release();
+        } catch (RuntimeException e) {
+            // The device may still hold the object and write its rings: free them only after DISABLE_HCA.
+            cmd.freeAtClose(this::release);
+            throw e;
         }
+        release();
     }
 
     @Override

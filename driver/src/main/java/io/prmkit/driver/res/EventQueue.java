@@ -143,7 +143,7 @@ public final class EventQueue implements AutoCloseable {
         uar.eqDoorbell(eqn, ci, true);
     }
 
-    /** Unbinds the vector and DESTROY_EQ; the ring is freed even when the command fails. */
+    /** Unbinds the vector and DESTROY_EQ; if that fails, the ring is freed only when the command interface closes. */
     @Override
     public void close() {
         synchronized (this) {
@@ -156,8 +156,10 @@ public final class EventQueue implements AutoCloseable {
             DestroyEqIn.opcode$set(in, CmdOpcode.DESTROY_EQ);
             DestroyEqIn.eq_number$set(in, eqn);
             cmd.execute(in, DestroyEqIn.layout(), DestroyEqOut.SIZE, DestroyEqOut.layout());
-        } finally {
-            ring.close();
+        } catch (RuntimeException e) {
+            cmd.freeAtClose(ring::close); // the device may still write the ring until DISABLE_HCA
+            throw e;
         }
+        ring.close();
     }
 }

@@ -90,6 +90,10 @@ class TrafficMixTest {
             }
         }
         assertEquals(EnumSet.allOf(TrafficMix.Kind.class), kinds, "64 ids cover every kind");
+        for (int id : new int[] {65_536 + 7, 1_000_007, 99_999_993}) {
+            int len = mix.expected(id, 0, out, 0);
+            assertEquals((long) id << 8, TrafficMix.identify(out, 0, len), "large ids name themselves too (" + mix.kind(id) + ")");
+        }
     }
 
     @Test

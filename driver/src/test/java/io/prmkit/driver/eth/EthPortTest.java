@@ -107,7 +107,11 @@ class EthPortTest {
              Mlx5Device dev = Mlx5Device.open(hca.function(), options());
              EthPort port = dev.ethPort(EthPortConfig.defaults().withMtu(9000).withPromiscuous(true))) {
             var ctx = port.vportContext();
-            assertEquals(9000, io.prmkit.mlx5.NicVportContext.mtu(ctx));
+            assertEquals(9000 + EthPort.HW_MTU_OVERHEAD, io.prmkit.mlx5.NicVportContext.mtu(ctx), "the hardware MTU, as Linux writes it");
+            assertEquals(9000, port.mtu());
+            Mlx5Exception tooBig = assertThrows(Mlx5Exception.class, () -> port.setMtu(9970));
+            assertTrue(tooBig.getMessage().contains("(PMTU max_mtu)"), tooBig.getMessage());
+            assertEquals(9000, port.mtu(), "a refused MTU changes nothing");
             assertTrue(io.prmkit.mlx5.NicVportContext.promisc_all(ctx));
             byte[] mac = {0x02, 0x11, 0x22, 0x33, 0x44, (byte) 0x55};
             port.setMacAddress(mac);
@@ -128,6 +132,47 @@ class EthPortTest {
             assertTrue(trace.stream().anyMatch(l -> l.startsWith("QUERY_VPORT_COUNTER") && l.contains("status=OK")));
             assertTrue(trace.stream().anyMatch(l -> l.startsWith("QUERY_Q_COUNTER") && l.contains("status=OK")));
             assertTrue(trace.stream().anyMatch(l -> l.startsWith("ACCESS_REG (0x805) op_mod 0x1") && l.contains("status=OK")));
+        }
+    }
+
+    @Test
+    void aCommandFailingHalfwayThroughTheBuildUndoesWhatWasBuilt() {
+        try (SoftHca hca = SoftHca.create();
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
+            Map<String, Integer> base = hca.liveObjects();
+            hca.faults().failNext(io.prmkit.mlx5.CmdOpcode.CREATE_TIR, io.prmkit.mlx5.CmdStatus.LIM_ERR, 0x77);
+            var e = assertThrows(io.prmkit.driver.cmd.CommandException.class,
+                    () -> dev.ethPort(EthPortConfig.defaults().withQueuePairs(2).withSizes(4, 4)));
+            assertTrue(e.getMessage().startsWith("CREATE_TIR (0x900) op_mod 0x0"), e.getMessage());
+            assertTrue(e.getMessage().contains("LIM_ERR (0x8): Limits exceeded"), e.getMessage());
+            assertEquals(base, hca.liveObjects(), "RQT, RQs, SQs, CQs, TIS, mkey, TD, PD destroyed again");
+            dev.ethPort(EthPortConfig.defaults()).close(); // and the device still builds ports
+        }
+    }
+
+    @Test
+    void aDestroyThatTimesOutKeepsTheRingsUntilTheDeviceIsGoneAndCloseGoesOn() {
+        try (SoftHca hca = SoftHca.create()) {
+            long before = hca.function().dma().allocatedBytes();
+            Mlx5Device dev = Mlx5Device.open(hca.function(), options().withCommandTimeout(Duration.ofMillis(300)));
+            Map<String, Integer> base = hca.liveObjects();
+            EthPort port = dev.ethPort(EthPortConfig.defaults().withSizes(4, 4));
+            hca.faults().neverComplete(io.prmkit.mlx5.CmdOpcode.DESTROY_CQ, true);
+            long withPort = hca.function().dma().allocatedBytes();
+            var e = assertThrows(io.prmkit.driver.cmd.CommandTimeoutException.class, port::close);
+            assertTrue(e.getMessage().startsWith("DESTROY_CQ (0x401)"), e.getMessage());
+            Map<String, Integer> left = new java.util.TreeMap<>(base);
+            left.put("cq", 2);
+            assertEquals(left, hca.liveObjects(), "everything but the two CQs was destroyed");
+            assertTrue(hca.function().dma().allocatedBytes() < withPort, "the other objects' memory is freed");
+            assertTrue(hca.function().dma().allocatedBytes() > before, "the CQ rings are kept while the device may write them");
+            hca.faults().neverComplete(io.prmkit.mlx5.CmdOpcode.DESTROY_CQ, false);
+            // The device still has the CQs, so it refuses DESTROY_EQ; close goes on through every step
+            // (TEARDOWN_HCA, pages, DISABLE_HCA) and then reports that first error.
+            var busy = assertThrows(io.prmkit.driver.cmd.CommandException.class, dev::close);
+            assertTrue(busy.getMessage().startsWith("DESTROY_EQ (0x302)"), busy.getMessage());
+            assertEquals(Map.of(), hca.liveObjects());
+            assertEquals(before, hca.function().dma().allocatedBytes(), "everything freed after DISABLE_HCA");
         }
     }
 

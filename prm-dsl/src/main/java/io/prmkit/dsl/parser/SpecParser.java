@@ -105,7 +105,11 @@ public final class SpecParser {
                 parser.addErrorListener(listener);
                 parser.setErrorHandler(new DefaultErrorStrategy());
                 parser.getInterpreter().setPredictionMode(PredictionMode.LL);
-                tree = parser.specFile();
+                try {
+                    tree = parser.specFile();
+                } catch (ParseCancellationException tooMany) {
+                    tree = null; // the listener stopped after MAX_SYNTAX_ERRORS; those are reported below
+                }
             }
         } catch (StackOverflowError e) {
             // Guarded by the nesting checks; this keeps any input we did not foresee a diagnostic.

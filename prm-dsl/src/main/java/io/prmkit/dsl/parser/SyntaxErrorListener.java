@@ -20,6 +20,13 @@ import org.antlr.v4.runtime.misc.IntervalSet;
  * of the language reference, at the place it is missing.
  */
 final class SyntaxErrorListener extends BaseErrorListener {
+    /**
+     * Syntax errors collected per file before the parse stops. Recovery after each error can look far
+     * ahead, so garbage input (millions of tokens on one line) would otherwise take time quadratic in
+     * its length; and one error per line is all that is shown anyway.
+     */
+    static final int MAX_SYNTAX_ERRORS = 20;
+
     private final String file;
     final List<Diagnostic> diagnostics = new ArrayList<>();
 
@@ -30,6 +37,7 @@ final class SyntaxErrorListener extends BaseErrorListener {
     @Override
     public void syntaxError(Recognizer<?, ?> recognizer, Object offendingSymbol, int line, int col, String msg,
                             RecognitionException e) {
+        if (diagnostics.size() >= MAX_SYNTAX_ERRORS) throw new org.antlr.v4.runtime.misc.ParseCancellationException("too many syntax errors");
         if (!(recognizer instanceof Parser parser) || !(offendingSymbol instanceof Token bad)) {
             diagnostics.add(Diagnostic.error(new SourceLocation(file, line, col + 1), msg));
             return;

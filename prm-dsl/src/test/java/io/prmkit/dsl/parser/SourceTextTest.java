@@ -77,4 +77,15 @@ class SourceTextTest {
         assertEquals("dir/x.prm: error: no such file or folder",
                 Diagnostic.error(new SourceLocation("dir/x.prm", 0, 0), "no such file or folder").toString());
     }
+
+    /** Recovery from each syntax error can scan far ahead: a file stops being parsed after the first few errors. */
+    @Test
+    void syntaxErrorsStopAfterAFixedNumber() {
+        StringBuilder text = new StringBuilder("package p;\nstruct a {\n");
+        for (int i = 0; i < 100; i++) text.append("    x").append(i).append(" y;\n");
+        text.append("}\n");
+        CompileResult r = Specs.compile(text.toString());
+        assertEquals(SyntaxErrorListener.MAX_SYNTAX_ERRORS, r.errors().size());
+        assertEquals(3, r.errors().get(0).location().line());
+    }
 }

@@ -59,7 +59,6 @@ import java.util.Map;
  * RDY -> RDY too); the current state given in MODIFY must be the queue's (BAD_QP_STATE otherwise).
  */
 final class QueueCommands {
-    /** Stride of a send queue WQE basic block (log2 bytes); the caps' log_{min,max}_stride_sz_sq. */
     private final HcaState hca;
     private final int vectors;
 

@@ -16,7 +16,6 @@ import io.prmkit.mlx5.QueryVportCounterOut;
 import io.prmkit.mlx5.QueryVportStateIn;
 import io.prmkit.mlx5.QueryVportStateOut;
 import io.prmkit.mlx5.TrafficCounter;
-import io.prmkit.mlx5.VportAdminState;
 import io.prmkit.mlx5.VportOperState;
 import io.prmkit.mlx5.VportStateOpMod;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;

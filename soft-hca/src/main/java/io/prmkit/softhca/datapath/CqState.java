@@ -73,11 +73,25 @@ final class CqState {
     private MemorySegment fail(CqErrorSyndrome why) {
         failed = true;
         int cqnv = cqn;
-        ctx.events().post((int) EqeType.CQ_ERROR.value, 0, e -> {
+        post(() -> ctx.events().post((int) EqeType.CQ_ERROR.value, 0, e -> {
             Eqe.Device.cq_error_cqn$set(e, cqnv);
             Eqe.Device.cq_error_syndrome$set(e, why);
-        });
+        }));
         return null;
+    }
+
+    /** The CQ's memory went away while the device wrote an entry (freed before DESTROY_CQ): an access violation. */
+    void lost() {
+        if (!failed) fail(CqErrorSyndrome.ACCESS_VIOLATION);
+    }
+
+    /** Posts an event; an EQ whose memory was freed under the device loses it instead of stopping the device. */
+    static void post(Runnable r) {
+        try {
+            r.run();
+        } catch (IllegalStateException e) {
+            // the EQ ring's region was closed while mapped: the event is lost, as a DMA fault
+        }
     }
 
     /** Owner bit of the entry being written now. */
@@ -110,7 +124,7 @@ final class CqState {
         Queues.Eq eq = ctx.objects().eqs.get(Cqc.c_eqn_or_apu_element(cq.cqc));
         if (eq == null) return;
         int cqnv = cqn;
-        ctx.events().post(eq, (int) EqeType.COMP.value, 0, e -> Eqe.Device.cqn$set(e, cqnv));
+        post(() -> ctx.events().post(eq, (int) EqeType.COMP.value, 0, e -> Eqe.Device.cqn$set(e, cqnv)));
     }
 
     /** The arm doorbell (UAR 0x20): an event for the next completion, at once if CQEs beyond {@code ci} exist. */

@@ -50,18 +50,57 @@ final class MemoryAccess {
         return viaKey(lkey, addr, len, buf, bufOff, write, pd, 0);
     }
 
-    private int viaKey(int key, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, int depth) {
-        Objects.Mkey m = objects.mkey(key);
-        if (m == null) return PROT;
-        MemorySegment mkc = m.mkc;
-        if (Mkc.free(mkc) || (write ? !Mkc.lw(mkc) : !Mkc.lr(mkc))) return PROT;
-        if (depth == 0 && Mkc.pd(mkc) != pd) return PROT;
-        long start = Mkc.start_addr(mkc);
-        if (!Mkc.length64(mkc)) {
-            long klen = Mkc.len(mkc);
-            if (Long.compareUnsigned(addr, start) < 0 || Long.compareUnsigned(addr - start + len, klen) > 0) return PROT;
+    /** A key's context read once (kept while {@code DeviceObjects.generation} stays the same; UMR bumps it). */
+    private static final class Key {
+        int key = -1;
+        Objects.Mkey mkey;
+        boolean free, lr, lw, length64;
+        int pd, mode;
+        long start, len;
+
+        void load(int k, Objects.Mkey m) {
+            key = k;
+            mkey = m;
+            if (m == null) return;
+            MemorySegment mkc = m.mkc;
+            free = Mkc.free(mkc);
+            lr = Mkc.lr(mkc);
+            lw = Mkc.lw(mkc);
+            length64 = Mkc.length64(mkc);
+            pd = Mkc.pd(mkc);
+            mode = Mkc.access_mode_4_2(mkc) << 2 | Mkc.access_mode_1_0(mkc);
+            start = Mkc.start_addr(mkc);
+            len = Mkc.len(mkc);
         }
-        int mode = Mkc.access_mode_4_2(mkc) << 2 | Mkc.access_mode_1_0(mkc);
+    }
+
+    private final Key[] keys = {new Key(), new Key()};
+    private int keyGeneration = -1;
+    private int keyVictim;
+
+    private Key key(int k) {
+        int g = objects.generation;
+        if (g != keyGeneration) {
+            keyGeneration = g;
+            for (Key c : keys) c.key = -1;
+        }
+        for (Key c : keys) if (c.key == k && c.mkey != null) return c;
+        Key c = keys[keyVictim++ & 1];
+        c.load(k, objects.mkey(k));
+        return c;
+    }
+
+    private int viaKey(int key, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, int depth) {
+        Key k = key(key);
+        Objects.Mkey m = k.mkey;
+        if (m == null) return PROT;
+        if (k.free || (write ? !k.lw : !k.lr)) return PROT;
+        if (depth == 0 && k.pd != pd) return PROT;
+        long start = k.start;
+        if (!k.length64) {
+            if (Long.compareUnsigned(addr, start) < 0 || Long.compareUnsigned(addr - start + len, k.len) > 0) return PROT;
+        }
+        int mode = k.mode;
         if (mode == PA) return dma(addr, len, buf, bufOff, write);
         if (mode == MTT) return viaMtt(m, addr, len, buf, bufOff, write);
         if (mode == KLMS && depth + 1 < MAX_DEPTH) return viaKlm(m, addr, len, buf, bufOff, write, pd, depth);

@@ -102,40 +102,50 @@ final class ReceiveQueueEngine {
             n = len - 4;
         }
         MemorySegment wqe = ring.slice((long) (cc & mask) * stride, stride);
-        int status = wqe == null ? MemoryAccess.PROT : scatter(wqe, src, so, n);
+        int status;
+        try {
+            status = wqe == null ? MemoryAccess.PROT : scatter(wqe, src, so, n);
+        } catch (IllegalStateException e) { // the RQ ring was freed under the device
+            status = MemoryAccess.PROT;
+        }
         rq.consumerCounter = cc + 1;
         CqState c = cq;
         if (c == null) return status == MemoryAccess.OK;
         MemorySegment s = c.reserve();
         if (s == null) return false;
-        if (status != MemoryAccess.OK) {
-            c.errBody(s).syndrome(status).qpn(rqn).wqe_counter(cc).srqn(userIndex).write();
-            c.publish(s, CqeOpcode.RESP_ERR, false);
+        try {
+            if (status != MemoryAccess.OK) {
+                c.errBody(s).syndrome(status).qpn(rqn).wqe_counter(cc).srqn(userIndex).write();
+                c.publish(s, CqeOpcode.RESP_ERR, false);
+                return false;
+            }
+            int l3 = f.l3 == ParsedFrame.L3.IPV4 ? CqeL3HdrType.IPV4$VALUE : f.l3 == ParsedFrame.L3.IPV6 ? CqeL3HdrType.IPV6$VALUE : CqeL3HdrType.NONE$VALUE;
+            boolean l4known = f.l4 == ParsedFrame.L4.TCP || f.l4 == ParsedFrame.L4.UDP;
+            int csum = f.l3 == ParsedFrame.L3.NONE ? 0 : Checksum.fold(Checksum.add(fr, off + f.l3Offset, len - f.l3Offset, 0));
+            c.body(s)
+                    .byte_cnt(n)
+                    .wqe_counter(cc)
+                    .flow_tag(flowTag)
+                    .srqn(userIndex)
+                    .l2_ok(true)
+                    .l3_ok(f.l3 == ParsedFrame.L3.IPV6 || (f.l3 == ParsedFrame.L3.IPV4 && f.l3ChecksumOk))
+                    .l4_ok(l4known && f.l4ChecksumOk)
+                    .l3_hdr_type(l3)
+                    .l4_hdr_type(l4Type(f))
+                    .ip_frag(f.ipFragment)
+                    .ip_options(f.ipOptions)
+                    .vlan_present(vlan)
+                    .vlan_info(vlan ? f.outerTci : 0)
+                    .rss_hash_result(rssHash)
+                    .rss_hash_ip_type(rssIp)
+                    .rss_hash_l4_type(rssL4)
+                    .check_sum(csum)
+                    .write();
+            c.publish(s, CqeOpcode.RESP_SEND, false);
+        } catch (IllegalStateException e) {
+            c.lost();
             return false;
         }
-        int l3 = f.l3 == ParsedFrame.L3.IPV4 ? CqeL3HdrType.IPV4$VALUE : f.l3 == ParsedFrame.L3.IPV6 ? CqeL3HdrType.IPV6$VALUE : CqeL3HdrType.NONE$VALUE;
-        boolean l4known = f.l4 == ParsedFrame.L4.TCP || f.l4 == ParsedFrame.L4.UDP;
-        int csum = f.l3 == ParsedFrame.L3.NONE ? 0 : Checksum.fold(Checksum.add(fr, off + f.l3Offset, len - f.l3Offset, 0));
-        c.body(s)
-                .byte_cnt(n)
-                .wqe_counter(cc)
-                .flow_tag(flowTag)
-                .srqn(userIndex)
-                .l2_ok(true)
-                .l3_ok(f.l3 == ParsedFrame.L3.IPV6 || (f.l3 == ParsedFrame.L3.IPV4 && f.l3ChecksumOk))
-                .l4_ok(l4known && f.l4ChecksumOk)
-                .l3_hdr_type(l3)
-                .l4_hdr_type(l4Type(f))
-                .ip_frag(f.ipFragment)
-                .ip_options(f.ipOptions)
-                .vlan_present(vlan)
-                .vlan_info(vlan ? f.outerTci : 0)
-                .rss_hash_result(rssHash)
-                .rss_hash_ip_type(rssIp)
-                .rss_hash_l4_type(rssL4)
-                .check_sum(csum)
-                .write();
-        c.publish(s, CqeOpcode.RESP_SEND, false);
         delivered++;
         return true;
     }

@@ -173,9 +173,13 @@ final class SendQueueEngine {
         CqState c = cq;
         if (c != null) {
             MemorySegment s = c.reserve();
-            if (s != null) {
-                c.errBody(s).syndrome((int) CqeErrorSyndrome.WR_FLUSH_ERR.value).s_wqe_opcode(opcode).qpn(sqn).wqe_counter(pc).write();
-                c.publish(s, CqeOpcode.REQ_ERR, false);
+            try {
+                if (s != null) {
+                    c.errBody(s).syndrome((int) CqeErrorSyndrome.WR_FLUSH_ERR.value).s_wqe_opcode(opcode).qpn(sqn).wqe_counter(pc).write();
+                    c.publish(s, CqeOpcode.REQ_ERR, false);
+                }
+            } catch (IllegalStateException e) {
+                c.lost();
             }
         }
         return nbb;
@@ -336,8 +340,12 @@ final class SendQueueEngine {
         if (c == null) return;
         MemorySegment s = c.reserve();
         if (s == null) return;
-        c.body(s).wqe_counter(pc).s_wqe_opcode(opcode).qpn(sqn).byte_cnt(bytes).se(se).write();
-        c.publish(s, CqeOpcode.REQ, event);
+        try {
+            c.body(s).wqe_counter(pc).s_wqe_opcode(opcode).qpn(sqn).byte_cnt(bytes).se(se).write();
+            c.publish(s, CqeOpcode.REQ, event);
+        } catch (IllegalStateException e) {
+            c.lost();
+        }
     }
 
     /** Error CQE for the WQE at {@code pc}, SQ to ERR; returns -1. */
@@ -349,9 +357,13 @@ final class SendQueueEngine {
         CqState c = cq;
         if (c != null) {
             MemorySegment s = c.reserve();
-            if (s != null) {
-                c.errBody(s).syndrome(syndrome).vendor_err_synd(vendor).s_wqe_opcode(opcode).qpn(sqn).wqe_counter(pc).write();
-                c.publish(s, CqeOpcode.REQ_ERR, false);
+            try {
+                if (s != null) {
+                    c.errBody(s).syndrome(syndrome).vendor_err_synd(vendor).s_wqe_opcode(opcode).qpn(sqn).wqe_counter(pc).write();
+                    c.publish(s, CqeOpcode.REQ_ERR, false);
+                }
+            } catch (IllegalStateException e) {
+                c.lost();
             }
         }
         // The failed WQE is consumed: after ERR -> RST -> RDY software starts from its own counter.

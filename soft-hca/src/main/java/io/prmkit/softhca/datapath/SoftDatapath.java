@@ -80,6 +80,8 @@ public final class SoftDatapath implements Datapath, FrameSink {
     private TirState lastTir;
     private int lastRqn = -1;
     private ReceiveQueueEngine lastRq;
+    /** The SQs' engines, in the registry's order (rebuilt when a command ran). */
+    private SendQueueEngine[] sqList;
     private final java.util.concurrent.ConcurrentLinkedQueue<Boolean> linkEvents = new java.util.concurrent.ConcurrentLinkedQueue<>();
     private volatile MemorySegment inbox;
     private final java.util.concurrent.atomic.AtomicLong inHead = new java.util.concurrent.atomic.AtomicLong();
@@ -137,8 +139,12 @@ public final class SoftDatapath implements Datapath, FrameSink {
             did |= drainInbox();
             if (sqRung) {
                 sqRung = false;
-                for (Queues.Sq sq : ctx.objects().sqs.values()) {
-                    SendQueueEngine e = sqEngine(sq);
+                if (sqList == null) {
+                    sqList = new SendQueueEngine[ctx.objects().sqs.size()];
+                    int i = 0;
+                    for (Queues.Sq sq : ctx.objects().sqs.values()) sqList[i++] = sqEngine(sq);
+                }
+                for (SendQueueEngine e : sqList) {
                     int n = e.process(BUDGET);
                     if (n > 0) did = true;
                     if (n == BUDGET) sqRung = true; // more to do: come back
@@ -270,6 +276,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         lastTir = null;
         lastRqn = -1;
         lastRq = null;
+        sqList = null;
         tirStates.clear();
         steering.invalidate();
     }
@@ -277,7 +284,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     private void rx(MemorySegment frame, long off, int len) {
         revalidate();
         ParsedFrame f = rxParsed.parse(frame, off, len, true);
-        steering.fill(f, frame, off);
+        steering.frame(f, frame, off);
         steering.flowTag = 0;
         if (!steering.lookup()) {
             rxDropped++;
@@ -422,8 +429,8 @@ public final class SoftDatapath implements Datapath, FrameSink {
             did = true;
             ctx.objects().port.linkUp = up;
             int num = port.number();
-            ctx.events().post((int) EqeType.PORT_CHANGE.value, (int) (up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN).value,
-                    e -> Eqe.Device.port_num$set(e, num));
+            int sub = (int) (up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN).value;
+            CqState.post(() -> ctx.events().post((int) EqeType.PORT_CHANGE.value, sub, e -> Eqe.Device.port_num$set(e, num)));
         }
         return did;
     }

@@ -91,8 +91,22 @@ final class Steering {
         this.objects = objects;
     }
 
+    private ParsedFrame frame;
+    private MemorySegment frameBytes;
+    private long frameOffset;
+    private boolean filled;
+
+    /** The frame to steer next; its match parameters are filled only if a group's mask needs them. */
+    void frame(ParsedFrame f, MemorySegment fr, long off) {
+        frame = f;
+        frameBytes = fr;
+        frameOffset = off;
+        filled = false;
+    }
+
     /** Fills the outer-header block of the frame's match parameters. */
     void fill(ParsedFrame f, MemorySegment fr, long off) {
+        filled = true;
         long o = FteMatchParam.outer_headers$BYTE_OFFSET;
         FteMatchSetLyr24.clear(pkt, o);
         FteMatchSetLyr24.dmac_47_16$setUnchecked(pkt, o, fr.get(Ckb.BE32, off));
@@ -193,7 +207,9 @@ final class Steering {
             long o = BLOCK_OFFSET[b];
             for (long i = 0; i < BLOCK_SIZE[b]; i += 8) {
                 long m = mask.get(U64, o + i);
-                if (m != 0 && ((pkt.get(U64, o + i) ^ fc.get(U64, value + o + i)) & m) != 0) return false;
+                if (m == 0) continue;
+                if (!filled) fill(frame, frameBytes, frameOffset);
+                if (((pkt.get(U64, o + i) ^ fc.get(U64, value + o + i)) & m) != 0) return false;
             }
         }
         return true;

@@ -29,11 +29,13 @@ public final class Wire implements AutoCloseable {
     private final AtomicLong toDrop = new AtomicLong();
     private final AtomicLong toCorrupt = new AtomicLong();
     private volatile Corruption corruption = Corruption.FCS;
-    private long carried;
-    private long dropped;
-    private long corrupted;
+    // Counted by the sending thread; one set per direction, so two joined devices never share one.
+    private long carriedA, carriedB;
+    private long droppedA, droppedB;
+    private long corruptedA, corruptedB;
     // A copy of a frame to damage (the sender's buffer stays intact); allocated once.
-    private final MemorySegment scratch = Arena.ofAuto().allocate(65536 + 64, 64);
+    private final MemorySegment scratchA = Arena.ofAuto().allocate(65536 + 64, 64);
+    private final MemorySegment scratchB = Arena.ofAuto().allocate(65536 + 64, 64);
 
     private Wire(Port a, Port b) {
         this.a = a;
@@ -111,28 +113,33 @@ public final class Wire implements AutoCloseable {
 
     /** Frames put on the wire, dropped by a fault, and corrupted by a fault (read by the thread that sends, or after it stopped). */
     public long carried() {
-        return carried;
+        return carriedA + carriedB;
     }
 
     public long dropped() {
-        return dropped;
+        return droppedA + droppedB;
     }
 
     public long corrupted() {
-        return corrupted;
+        return corruptedA + corruptedB;
     }
 
     void carry(Port from, MemorySegment frame, long off, int len) {
-        carried++;
+        boolean fromA = from == a;
+        if (fromA) carriedA++;
+        else carriedB++;
         PcapWriter t = tap;
         if (t != null) t.write(frame, off, len);
         Port to = from == a ? b : a;
-        if (toDrop.get() > 0 && toDrop.getAndDecrement() > 0) {
-            dropped++;
+        if (take(toDrop)) {
+            if (fromA) droppedA++;
+            else droppedB++;
             return;
         }
-        if (toCorrupt.get() > 0 && toCorrupt.getAndDecrement() > 0) {
-            corrupted++;
+        if (take(toCorrupt)) {
+            MemorySegment scratch = fromA ? scratchA : scratchB;
+            if (fromA) corruptedA++;
+            else corruptedB++;
             MemorySegment.copy(frame, off, scratch, 0, len);
             long at = len > Ethernet.ETH_HLEN ? Ethernet.ETH_HLEN + (len - Ethernet.ETH_HLEN) / 2 : len - 1;
             scratch.set(ValueLayout.JAVA_BYTE, at, (byte) (scratch.get(ValueLayout.JAVA_BYTE, at) ^ 0x01));
@@ -140,6 +147,14 @@ public final class Wire implements AutoCloseable {
             return;
         }
         to.arrive(frame, off, len, false);
+    }
+
+    /** Takes one from a fault budget if any is left (one volatile read when none is). */
+    private static boolean take(AtomicLong budget) {
+        for (long v; (v = budget.get()) > 0; ) {
+            if (budget.compareAndSet(v, v - 1)) return true;
+        }
+        return false;
     }
 
     void unplug() {

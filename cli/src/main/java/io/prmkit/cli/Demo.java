@@ -1,0 +1,269 @@
+package io.prmkit.cli;
+
+import io.prmkit.driver.cmd.CommandTrace;
+import io.prmkit.driver.core.DeviceOptions;
+import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.dp.LoopbackRun;
+import io.prmkit.driver.dp.PacketPool;
+import io.prmkit.driver.dp.RxQueue;
+import io.prmkit.driver.dp.TrafficMix;
+import io.prmkit.driver.dp.TxQueue;
+import io.prmkit.driver.dp.WireCheck;
+import io.prmkit.driver.eth.EthPort;
+import io.prmkit.driver.eth.EthPortConfig;
+import io.prmkit.driver.eth.PortStats;
+import io.prmkit.softhca.CapsProfile;
+import io.prmkit.softhca.SoftHca;
+import io.prmkit.softhca.datapath.SoftDatapath;
+import io.prmkit.softhca.wire.Port;
+import io.prmkit.softhca.wire.Wire;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * What {@code prmkit demo} does: a soft HCA whose port is cabled to itself, brought up by the driver;
+ * an Ethernet port with {@code queues} queue pairs; the {@link TrafficMix} sent on every queue (one
+ * thread each) with a UMR-registered region and one bad WQE on queue 0, every received frame checked
+ * byte for byte; then teardown. Prints as it goes; {@link #run} returns the result.
+ */
+final class Demo {
+    /** RQ and window sizes: no RQ can run dry however RSS spreads the flows. */
+    private static final int WINDOW = 512;
+    private static final int UMR_FRAMES = 64;
+
+    record Result(long tx, long rx, long lost, long corrupt, long recovered, double mpps) {
+        String line() {
+            return String.format(Locale.ROOT, "demo: tx %d frames, rx %d frames, lost %d, corrupt %d, tx errors recovered %d, %.2f Mpps",
+                    tx, rx, lost, corrupt, recovered, mpps);
+        }
+    }
+
+    private final int packets;
+    private final int queues;
+    private final int size;
+    private final Path pcap;
+    private final boolean trace;
+    private final PrintWriter out;
+
+    Demo(int packets, int queues, int size, Path pcap, boolean trace, PrintWriter out) {
+        this.packets = packets;
+        this.queues = queues;
+        this.size = size;
+        this.pcap = pcap;
+        this.trace = trace;
+        this.out = out;
+    }
+
+    Result run() throws InterruptedException {
+        TrafficMix mix = new TrafficMix(size);
+        Port port = new Port(1);
+        Wire wire = Wire.loopback(port);
+        List<String> commands = new ArrayList<>();
+        long t0 = System.nanoTime();
+        SoftDatapath[] device = new SoftDatapath[1];
+        SoftHca hca = SoftHca.create(new SoftHca.Options()
+                .caps(CapsProfile.connectX4().with(1, "reg_umr_sq", 1, true, true))
+                .datapath(ctx -> device[0] = new SoftDatapath(ctx, port)));
+        List<AutoCloseable> pools = new ArrayList<>();
+        Mlx5Device dev = null;
+        EthPort eth = null;
+        try {
+            dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults()
+                    .withCommandTimeout(Duration.ofSeconds(10))
+                    .withHealth(Duration.ofSeconds(1), 0)
+                    .withTrace(CommandTrace.lines(commands::add, false)));
+            long tDev = System.nanoTime();
+            int devCommands = commands.size();
+            eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(queues).withPromiscuous(true));
+            long tPort = System.nanoTime();
+            out.printf(Locale.ROOT, "bring-up: %s, device %d commands in %.1f ms, Ethernet port (%d queue pair%s, RSS) %d commands in %.1f ms%n",
+                    hca.function().name(), devCommands, ms(tDev - t0), queues, queues == 1 ? "" : "s", commands.size() - devCommands, ms(tPort - tDev));
+            if (trace) for (String c : commands) out.println("  " + c);
+            out.flush();
+            if (pcap != null) wire.tap(pcap);
+
+            // Traffic: ids i*queues + q go out on queue q.
+            WireCheck[] checks = new WireCheck[queues];
+            LoopbackRun[] runs = new LoopbackRun[queues];
+            TxQueue[] txs = new TxQueue[queues];
+            RxQueue[] rxs = new RxQueue[queues];
+            AtomicLong progress = new AtomicLong();
+            AtomicLong sent = new AtomicLong();
+            long expected = 0;
+            for (int q = 0; q < queues; q++) {
+                checks[q] = new WireCheck(mix, packets);
+                LoopbackRun.expect(checks[q], q, queues, count(q));
+                expected += checks[q].expectedFrames();
+            }
+            int umrMkey = 0;
+            for (int q = 0; q < queues; q++) {
+                PacketPool txPool = pool(pools, new PacketPool(dev.dma(), 2048, 2048, eth.lkey()));
+                PacketPool rxPool = pool(pools, new PacketPool(dev.dma(), 2048, 2048, eth.lkey()));
+                txs[q] = new TxQueue(eth.txResources(q), txPool);
+                rxs[q] = new RxQueue(eth.rxResources(q), rxPool);
+                runs[q] = new LoopbackRun(txs[q], rxs[q], txPool, mix, checks[q], q, queues, count(q), progress, expected,
+                        Duration.ofSeconds(5).toNanos()).withWindow(sent, WINDOW);
+                if (q == 0) {
+                    PacketPool region = pool(pools, new PacketPool(dev.dma(), UMR_FRAMES, 2048, eth.lkey()));
+                    umrMkey = eth.umrMkey(4);
+                    if (!txs[0].registerUmr(umrMkey, 0x4000_0000L, region, 4)) throw new IllegalStateException("the UMR WQE found no room on SQ 0");
+                    runs[0].withUmrPool(region, Math.min(UMR_FRAMES, count(0)));
+                    // An lkey no mkey has: the first WQE through it must fail.
+                    runs[0].withBadWqe(pool(pools, new PacketPool(dev.dma(), 1, 2048, eth.lkey() ^ 0x7fff00)));
+                }
+            }
+            Thread[] threads = new Thread[queues];
+            long tStart = System.nanoTime();
+            for (int q = 0; q < queues; q++) {
+                threads[q] = new Thread(runs[q], "demo-queue-" + q);
+                threads[q].start();
+            }
+            for (Thread t : threads) t.join();
+            long trafficNanos = 0;
+            for (int q = 0; q < queues; q++) {
+                if (runs[q].failure() != null) throw new IllegalStateException("queue " + q + ": " + runs[q].failure(), runs[q].failure());
+                trafficNanos = Math.max(trafficNanos, runs[q].nanos());
+            }
+            for (int q = 1; q < queues; q++) checks[0].merge(checks[q]);
+            WireCheck all = checks[0];
+            if (pcap != null) wire.untap();
+
+            Map<TrafficMix.Kind, Integer> kinds = new EnumMap<>(TrafficMix.Kind.class);
+            for (int id = 0; id < packets; id++) kinds.merge(mix.kind(id), 1, Integer::sum);
+            out.printf(Locale.ROOT, "traffic: %d packets of %d bytes on %d queue%s, bursts of %d, every received frame compared byte for byte with the expected wire frame%n",
+                    packets, size, queues, queues == 1 ? "" : "s", LoopbackRun.BURST);
+            for (var e : kinds.entrySet()) out.printf(Locale.ROOT, "  %-11s %9d%s%n", e.getKey(), e.getValue(), describe(e.getKey()));
+            out.printf(Locale.ROOT, "  UMR: %d frames sent from a region registered behind mkey 0x%x (4 KLM entries)%n", Math.min(UMR_FRAMES, count(0)), umrMkey);
+            long errors = 0, recovered = 0, nops = 0, doorbells = 0, completions = 0, rxErrors = 0, rxPackets = 0, shortfalls = 0;
+            String lastError = "";
+            for (int q = 0; q < queues; q++) {
+                errors += txs[q].errors();
+                recovered += txs[q].recoveries();
+                nops += txs[q].nops();
+                doorbells += txs[q].doorbells();
+                completions += txs[q].completions();
+                rxErrors += rxs[q].errors();
+                rxPackets += rxs[q].packets();
+                shortfalls += rxs[q].refillShortfalls();
+                if (!txs[q].lastError().isEmpty()) lastError = txs[q].lastError();
+            }
+            out.printf(Locale.ROOT, "  bad WQE: %s%n", lastError.isEmpty() ? "did not fail" : lastError + "; SQ moved ERR->RST->RDY, sending went on");
+            if (!all.firstProblem().isEmpty()) out.println("  first corrupt frame: " + all.firstProblem());
+
+            PortStats st = eth.stats();
+            out.println("counters:");
+            out.printf(Locale.ROOT, "  vport       tx %d frames %d bytes, rx %d frames %d bytes, rx out of buffer %d%n",
+                    st.txVportUnicastPackets(), st.txVportUnicastBytes(), st.rxVportUnicastPackets(), st.rxVportUnicastBytes(), st.rxOutOfBuffer());
+            out.printf(Locale.ROOT, "  phy (PPCNT) tx %d frames, rx %d frames, FCS errors %d%n", st.txPacketsPhy(), st.rxPacketsPhy(), st.rxCrcErrorsPhy());
+            out.printf(Locale.ROOT, "  driver      TX %d WQEs completed, %d NOP pads, %d doorbells, %d error CQEs; RX %d packets, %d error CQEs, %d refill shortfalls%n",
+                    completions, nops, doorbells, errors, rxPackets, rxErrors, shortfalls);
+            out.printf(Locale.ROOT, "  device      RX dropped %d, DMA faults %d%n", device[0].rxDropped(), device[0].dmaFaults());
+            out.flush();
+
+            long tDown = System.nanoTime();
+            int before = commands.size();
+            eth.close();
+            eth = null;
+            for (AutoCloseable p : pools) closeQuietly(p);
+            pools.clear();
+            dev.close();
+            dev = null;
+            out.printf(Locale.ROOT, "teardown: %d commands in %.1f ms%n", commands.size() - before, ms(System.nanoTime() - tDown));
+            if (trace) for (String c : commands.subList(before, commands.size())) out.println("  " + c);
+            double mpps = all.good() / (trafficNanos / 1e9) / 1e6;
+            return new Result(all.expectedFrames(), all.good(), all.lost(), all.corrupt(), recovered, mpps);
+        } finally {
+            if (eth != null) closeQuietly(eth);
+            for (AutoCloseable p : pools) closeQuietly(p);
+            if (dev != null) closeQuietly(dev);
+            closeQuietly(hca);
+            closeQuietly(wire);
+        }
+    }
+
+    /**
+     * {@code prmkit bench}'s loopback case: one queue pair, 64-byte UDP frames built once, sent in
+     * bursts of 32 and received (counted, not compared) through the soft HCA on its own thread, with at
+     * most half an RQ in flight; returns millions of frames per second over the whole run.
+     */
+    static double loopbackMpps(int frames) throws InterruptedException {
+        Port port = new Port(1);
+        Wire wire = Wire.loopback(port);
+        SoftHca hca = SoftHca.create(new SoftHca.Options().datapath(ctx -> new SoftDatapath(ctx, port)));
+        try (Mlx5Device dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withHealth(Duration.ofSeconds(1), 0));
+                EthPort eth = EthPort.open(dev, EthPortConfig.defaults().withPromiscuous(true));
+                PacketPool txPool = new PacketPool(dev.dma(), 4096, 2048, eth.lkey());
+                PacketPool rxPool = new PacketPool(dev.dma(), 2048, 2048, eth.lkey())) {
+            TxQueue tx = new TxQueue(eth.txResources(0), txPool);
+            RxQueue rx = new RxQueue(eth.rxResources(0), rxPool);
+            TrafficMix mix = new TrafficMix(64);
+            for (int h = 0; h < txPool.capacity(); h++) mix.build(txPool, h, 16 * h); // ids = 0 mod 16: plain UDP/IPv4
+            int[] bufs = new int[LoopbackRun.BURST];
+            int[] got = new int[LoopbackRun.BURST];
+            long sent = 0, received = 0;
+            long start = System.nanoTime();
+            long idle = start;
+            while (received < frames) {
+                if (sent < frames && sent - received <= 512 - LoopbackRun.BURST) {
+                    int n = txPool.alloc(bufs, LoopbackRun.BURST);
+                    for (int i = 0; i < n; i++) txPool.length[bufs[i]] = 64; // the frame bytes stay from the first build
+                    int s = n == 0 ? 0 : tx.send(txPool, bufs, 0, n);
+                    for (int i = s; i < n; i++) txPool.free(bufs[i]);
+                    sent += s;
+                    if (n == 0) tx.reap();
+                }
+                int r = rx.receive(got, LoopbackRun.BURST);
+                rxPool.free(got, 0, r);
+                received += r;
+                long now = System.nanoTime();
+                if (r > 0) idle = now;
+                else if (now - idle > 5_000_000_000L) throw new IllegalStateException("loopback: nothing received for 5 s (" + received + " of " + sent + ")");
+            }
+            return received / ((System.nanoTime() - start) / 1e9) / 1e6;
+        } finally {
+            closeQuietly(hca);
+            closeQuietly(wire);
+        }
+    }
+
+    private int count(int q) {
+        return (packets - q + queues - 1) / queues;
+    }
+
+    private static PacketPool pool(List<AutoCloseable> pools, PacketPool p) {
+        pools.add(p);
+        return p;
+    }
+
+    private static String describe(TrafficMix.Kind k) {
+        return switch (k) {
+            case UDP4 -> "  plain UDP/IPv4";
+            case VLAN_UDP4 -> "  UDP/IPv4, 802.1Q tag inserted by the device";
+            case TCP4_CSUM -> "  TCP/IPv4, IPv4 and TCP checksums by the device";
+            case UDP4_CSUM -> "  UDP/IPv4, IPv4 and UDP checksums by the device";
+            case TCP6_CSUM -> "  TCP/IPv6, TCP checksum by the device";
+            case UDP6_CSUM -> "  UDP/IPv6, UDP checksum by the device";
+            case SHORT_UDP4 -> "  46..59-byte UDP/IPv4, padded to 60 by the device";
+            case LSO_TCP4 -> "  LSO: " + TrafficMix.LSO_PAYLOAD + " TCP bytes cut into " + TrafficMix.LSO_MSS + "-byte segments";
+        };
+    }
+
+    private static double ms(long nanos) {
+        return nanos / 1e6;
+    }
+
+    private static void closeQuietly(AutoCloseable c) {
+        try {
+            c.close();
+        } catch (Exception ignored) {
+            // teardown after a failure: the first error is the one reported
+        }
+    }
+}

@@ -1,0 +1,79 @@
+package io.prmkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.File;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DemoCommandTest {
+    private static final Pattern LAST = Pattern.compile(
+            "demo: tx (\\d+) frames, rx (\\d+) frames, lost (\\d+), corrupt (\\d+), tx errors recovered (\\d+), (\\d+\\.\\d\\d) Mpps");
+
+    private static String lastLine(String out) {
+        String[] lines = out.strip().split("\n");
+        return lines[lines.length - 1];
+    }
+
+    @Test
+    void theDemoSendsTheMixOverTwoQueuesAndGetsEveryFrameBack(@TempDir Path dir) throws Exception {
+        Path pcap = dir.resolve("wire.pcap");
+        PrmkitCliTest.Run r = PrmkitCliTest.run("demo", "--packets", "3000", "--queues", "2", "--pcap", pcap.toString());
+        assertEquals(0, r.exitCode(), r.out() + r.err());
+        Matcher m = LAST.matcher(lastLine(r.out()));
+        assertTrue(m.matches(), lastLine(r.out()));
+        long tx = Long.parseLong(m.group(1));
+        assertEquals(3000 + 3, tx, "3000 frames, the LSO send's 4 segments counted as 4");
+        assertEquals(tx, Long.parseLong(m.group(2)));
+        assertEquals("0", m.group(3));
+        assertEquals("0", m.group(4));
+        assertEquals("1", m.group(5));
+        assertTrue(r.out().contains("bring-up: soft-hca:0"), r.out());
+        assertTrue(r.out().contains("LOCAL_PROT_ERR"), "the bad WQE's syndrome is named: " + r.out());
+        // pcap: 24-byte header, then per frame a 16-byte record header and the frame
+        byte[] p = Files.readAllBytes(pcap);
+        assertEquals(0xa1b2c3d4, java.nio.ByteBuffer.wrap(p, 0, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt());
+        int frames = 0;
+        for (int at = 24; at < p.length; frames++) {
+            at += 16 + java.nio.ByteBuffer.wrap(p, at + 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        }
+        assertEquals(tx, frames, "every wire frame is in the capture");
+    }
+
+    @Test
+    void badOptionsSayWhich() {
+        PrmkitCliTest.Run r = PrmkitCliTest.run("demo", "--queues", "0");
+        assertEquals(2, r.exitCode());
+        assertTrue(r.err().contains("--queues 0 outside 1..16"), r.err());
+    }
+
+    /**
+     * Per-packet allocation would exhaust this heap: Epsilon never collects, and 2 million packets at
+     * even 16 bytes each are 32 MB on top of what bring-up needs.
+     */
+    @Test
+    @org.junit.jupiter.api.Disabled("fails today: the soft HCA's datapath allocates per packet (RingView.slice, Integer boxing in its "
+            + "queue lookups, Cqe64.Device.writer not scalar-replaced); the driver side alone passes DatapathNoAllocTest. Enable when the device model is allocation-free.")
+    void theDemoRunsWithoutAGarbageCollectorInASmallHeap() throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(List.of(java, "-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC", "-Xmx48m",
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), PrmkitCli.class.getName(),
+                "demo", "--packets", "2000000"))
+                .redirectErrorStream(true).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(10, TimeUnit.MINUTES), "demo did not finish");
+        String text = new String(out, StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), text);
+        Matcher m = LAST.matcher(lastLine(text));
+        assertTrue(m.matches(), text);
+        assertEquals("0", m.group(3), text);
+    }
+}
