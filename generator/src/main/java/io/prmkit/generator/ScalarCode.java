@@ -88,9 +88,13 @@ final class ScalarCode {
             if (width == 1) return CodeBlock.of("(s.get($T.BYTE, $L) & $L) != 0", layout, o, hex32(1L << bs));
             if (width == 8) return CodeBlock.of("s.get($T.BYTE, $L) & 0xff", layout, o);
             String m = hex32((1L << width) - 1);
-            return bs == 0
-                    ? CodeBlock.of("s.get($T.BYTE, $L) & $L", layout, o, m)
-                    : CodeBlock.of("(s.get($T.BYTE, $L) >> $L) & $L", layout, o, bs, m);
+            // Shifted fields read the byte unsigned first: every read of the byte is then the same unsigned
+            // load, which C2 shares between getters (a CQE's owner and opcode: one load, not a signed and
+            // an unsigned one).
+            if (bs == 0) return CodeBlock.of("s.get($T.BYTE, $L) & $L", layout, o, m);
+            return bs + width == 8
+                    ? CodeBlock.of("(s.get($T.BYTE, $L) & 0xff) >>> $L", layout, o, bs)
+                    : CodeBlock.of("((s.get($T.BYTE, $L) & 0xff) >>> $L) & $L", layout, o, bs, m);
         }
         if (alignedShort()) {
             return CodeBlock.of("s.get($T.$L, $L) & 0xffff", layout, littleEndian ? "LE_SHORT" : "BE_SHORT", off(shortIndex()));

@@ -459,7 +459,7 @@ public final class WqeCtrlSeg {
      * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
      */
     public static int fm(MemorySegment s, long offset) {
-        return (s.get(PrmLayout.BYTE, offset + 11L) >> 5) & 0x7;
+        return (s.get(PrmLayout.BYTE, offset + 11L) & 0xff) >>> 5;
     }
 
     /**
@@ -508,7 +508,7 @@ public final class WqeCtrlSeg {
      * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
      */
     public static int ce(MemorySegment s, long offset) {
-        return (s.get(PrmLayout.BYTE, offset + 11L) >> 2) & 0x3;
+        return ((s.get(PrmLayout.BYTE, offset + 11L) & 0xff) >>> 2) & 0x3;
     }
 
     /**
