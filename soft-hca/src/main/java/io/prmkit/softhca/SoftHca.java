@@ -151,8 +151,11 @@ public final class SoftHca implements AutoCloseable {
 
     private static final AtomicInteger THREADS = new AtomicInteger();
     private static final long HEARTBEAT_NANOS = TimeUnit.MILLISECONDS.toNanos(100);
-    /** How long the device thread keeps polling after its last work before it parks. */
-    private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(200);
+    /**
+     * How long the device thread keeps polling after its last work before it parks (system property
+     * {@code prmkit.softhca.spinMicros}, default 1000): a parked thread costs a wake-up per doorbell.
+     */
+    private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("prmkit.softhca.spinMicros", 1000));
     private static final int FIRST_UAR = (int) ((InitSeg.SIZE + Bar0.PAGE - 1) / Bar0.PAGE);
 
     private final ExecutionMode mode;
