@@ -34,6 +34,9 @@ final class CqState {
     private final long cqeOffset;
     private final RingView ring;
     private final MemorySegment dbr;
+    /** Where {@link #reserve} found the next CQE: a segment (the whole ring, or one page) and the offset in it. */
+    private MemorySegment cqeSegment;
+    private long cqeAt;
     /** The CQ overran (or its ring faulted): it is in error and writes nothing more. */
     boolean failed;
     long cqes;
@@ -52,9 +55,13 @@ final class CqState {
         this.dbr = ctx.iommu().slice(Cqc.dbr_addr(cq.cqc), CqDoorbellRecord.SIZE);
     }
 
-    /** The 64 bytes where the next CQE goes, or null when the CQ overran or faulted (already reported). */
-    MemorySegment reserve() {
-        if (failed) return null;
+    /**
+     * Finds where the next CQE goes and keeps it ({@link #body}, {@link #errBody} and {@link #publish}
+     * write there); false when the CQ overran or faulted (already reported). Keeping segment and offset
+     * instead of making a 64-byte slice per CQE is what lets the datapath allocate nothing per frame.
+     */
+    boolean reserve() {
+        if (failed) return false;
         int pc = cq.producerCounter;
         int ci;
         try {
@@ -63,21 +70,24 @@ final class CqState {
             ci = -1;
         }
         if (ci < 0) return fail(CqErrorSyndrome.ACCESS_VIOLATION);
-        if (((pc - ci) & CI_MASK) >= size) {
-            return Cqc.oi(cq.cqc) ? ring.slice((pc & (size - 1)) * stride + cqeOffset, 64) : fail(CqErrorSyndrome.OVERRUN);
-        }
-        MemorySegment s = ring.slice((pc & (size - 1)) * stride + cqeOffset, 64);
-        return s != null ? s : fail(CqErrorSyndrome.ACCESS_VIOLATION);
+        long off = (pc & (size - 1)) * stride + cqeOffset;
+        boolean overrun = ((pc - ci) & CI_MASK) >= size;
+        if (overrun && !Cqc.oi(cq.cqc)) return fail(CqErrorSyndrome.OVERRUN);
+        MemorySegment s = ring.segment(off, 64);
+        if (s == null) return overrun ? false : fail(CqErrorSyndrome.ACCESS_VIOLATION);
+        cqeSegment = s;
+        cqeAt = ring.offsetIn(off);
+        return true;
     }
 
-    private MemorySegment fail(CqErrorSyndrome why) {
+    private boolean fail(CqErrorSyndrome why) {
         failed = true;
         int cqnv = cqn;
         post(() -> ctx.events().post((int) EqeType.CQ_ERROR.value, 0, e -> {
             Eqe.Device.cq_error_cqn$set(e, cqnv);
             Eqe.Device.cq_error_syndrome$set(e, why);
         }));
-        return null;
+        return false;
     }
 
     /** The CQ's memory went away while the device wrote an entry (freed before DESTROY_CQ): an access violation. */
@@ -99,23 +109,23 @@ final class CqState {
         return (cq.producerCounter >>> logSize) & 1;
     }
 
-    /** Hands the CQE written at {@code s} (opcode INVALID, owner of the last pass) to software; fires the armed event. */
-    void publish(MemorySegment s, CqeOpcode opcode, boolean solicitedEvent) {
+    /** Hands the CQE written at the reserved place (opcode INVALID, owner of the last pass) to software; fires the armed event. */
+    void publish(CqeOpcode opcode, boolean solicitedEvent) {
         VarHandle.releaseFence();
-        Cqe64.Device.opcode$set(s, opcode);
-        Cqe64.Device.owner$set(s, owner() == 1);
+        Cqe64.Device.opcode$set(cqeSegment, cqeAt, opcode);
+        Cqe64.Device.owner$set(cqeSegment, cqeAt, owner() == 1);
         cq.producerCounter++;
         cqes++;
         if (cq.armed || solicitedEvent) notifyEq();
     }
 
     /** Writes the body of a plain CQE through the device writer; the caller sets the fields it needs. */
-    Cqe64.Device.Writer body(MemorySegment s) {
-        return Cqe64.Device.writer(s).opcode(CqeOpcode.INVALID).owner(owner() == 0);
+    Cqe64.Device.Writer body() {
+        return Cqe64.Device.writer(cqeSegment, cqeAt).opcode(CqeOpcode.INVALID).owner(owner() == 0);
     }
 
-    ErrCqe.Device.Writer errBody(MemorySegment s) {
-        return ErrCqe.Device.writer(s).opcode(CqeOpcode.INVALID).owner(owner() == 0);
+    ErrCqe.Device.Writer errBody() {
+        return ErrCqe.Device.writer(cqeSegment, cqeAt).opcode(CqeOpcode.INVALID).owner(owner() == 0);
     }
 
     /** The completion event to the CQ's EQ (c_eqn); the CQ must be armed again for the next one. */

@@ -41,10 +41,24 @@ final class RingView {
      * The {@code len} bytes at ring offset {@code off} (not crossing a page or the ring end), or null
      * on a DMA fault.
      */
-    MemorySegment slice(long off, long len) {
+    private MemorySegment slice(long off, long len) {
         if (whole != null) return whole.asSlice(off, len);
         long bus = ring.busAddress(off);
         return bus < 0 ? null : iommu.slice(bus, len);
+    }
+
+    /**
+     * The segment holding the {@code len} bytes at ring offset {@code off}, to be read at
+     * {@link #offsetIn(long) offsetIn(off)}: the whole ring when it is contiguous (no object made, so the
+     * per-frame path allocates nothing), else a slice of the page; null on a DMA fault.
+     */
+    MemorySegment segment(long off, long len) {
+        return whole != null ? whole : slice(off, len);
+    }
+
+    /** Where ring offset {@code off} is inside the segment {@link #segment} returned for it. */
+    long offsetIn(long off) {
+        return whole != null ? off : 0;
     }
 
     /**
@@ -54,10 +68,10 @@ final class RingView {
     boolean copyWrapped(long off, int len, MemorySegment dst) {
         for (int done = 0; done < len; done += 64) {
             long o = (off + done) % bytes;
-            MemorySegment s = slice(o, 64);
+            MemorySegment s = segment(o, 64);
             if (s == null) return false;
             try {
-                MemorySegment.copy(s, 0, dst, done, 64);
+                MemorySegment.copy(s, offsetIn(o), dst, done, 64);
             } catch (IllegalStateException e) {
                 return false;
             }

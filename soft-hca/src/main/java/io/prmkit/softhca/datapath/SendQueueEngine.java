@@ -160,11 +160,13 @@ final class SendQueueEngine {
     private int flushOne(int pc, int avail) {
         int nbb = 1;
         int opcode = 0;
-        MemorySegment first = ring.slice((long) (pc & mask) << 6, 64);
+        long off = (long) (pc & mask) << 6;
+        MemorySegment first = ring.segment(off, 64);
+        long fo = ring.offsetIn(off);
         try {
             if (first != null) {
-                nbb = Math.min(avail, Math.min(MAX_WQEBBS, Math.max(1, (WqeCtrlSeg.ds(first, 0) + 3) >>> 2)));
-                opcode = WqeCtrlSeg.opcode(first, 0);
+                nbb = Math.min(avail, Math.min(MAX_WQEBBS, Math.max(1, (WqeCtrlSeg.ds(first, fo) + 3) >>> 2)));
+                opcode = WqeCtrlSeg.opcode(first, fo);
             }
         } catch (IllegalStateException e) {
             mem.dmaFaults++;
@@ -172,11 +174,10 @@ final class SendQueueEngine {
         flushed++;
         CqState c = cq;
         if (c != null) {
-            MemorySegment s = c.reserve();
             try {
-                if (s != null) {
-                    c.errBody(s).syndrome((int) CqeErrorSyndrome.WR_FLUSH_ERR.value).s_wqe_opcode(opcode).qpn(sqn).wqe_counter(pc).write();
-                    c.publish(s, CqeOpcode.REQ_ERR, false);
+                if (c.reserve()) {
+                    c.errBody().syndrome((int) CqeErrorSyndrome.WR_FLUSH_ERR.value).s_wqe_opcode(opcode).qpn(sqn).wqe_counter(pc).write();
+                    c.publish(CqeOpcode.REQ_ERR, false);
                 }
             } catch (IllegalStateException e) {
                 c.lost();
@@ -188,15 +189,16 @@ final class SendQueueEngine {
     /** Runs the WQE at {@code pc}; returns its WQEBB count, or -1 after an error CQE (SQ now in ERR). */
     private int runOne(int pc, int avail) {
         long off = (long) (pc & mask) << 6;
-        MemorySegment first = ring.slice(off, 64);
+        MemorySegment first = ring.segment(off, 64);
         if (first == null) return fail(pc, 0, PROT, VENDOR_DATA_SEG, 1);
+        long fo = ring.offsetIn(off);
         MemorySegment w;
         long wo;
         int ds;
         try {
-            ds = WqeCtrlSeg.ds(first, 0);
+            ds = WqeCtrlSeg.ds(first, fo);
             int nbb = Math.max(1, (ds + 3) >>> 2);
-            int opcode = WqeCtrlSeg.opcode(first, 0);
+            int opcode = WqeCtrlSeg.opcode(first, fo);
             if (ds == 0 || nbb > MAX_WQEBBS || nbb > avail || nbb > mask + 1) {
                 return fail(pc, opcode, QP_OP, VENDOR_BAD_DS, 1);
             }
@@ -338,11 +340,10 @@ final class SendQueueEngine {
     private void complete(int pc, int opcode, int bytes, boolean se, boolean event) {
         CqState c = cq;
         if (c == null) return;
-        MemorySegment s = c.reserve();
-        if (s == null) return;
+        if (!c.reserve()) return;
         try {
-            c.body(s).wqe_counter(pc).s_wqe_opcode(opcode).qpn(sqn).byte_cnt(bytes).se(se).write();
-            c.publish(s, CqeOpcode.REQ, event);
+            c.body().wqe_counter(pc).s_wqe_opcode(opcode).qpn(sqn).byte_cnt(bytes).se(se).write();
+            c.publish(CqeOpcode.REQ, event);
         } catch (IllegalStateException e) {
             c.lost();
         }
@@ -356,11 +357,10 @@ final class SendQueueEngine {
         counters.txErrors++;
         CqState c = cq;
         if (c != null) {
-            MemorySegment s = c.reserve();
             try {
-                if (s != null) {
-                    c.errBody(s).syndrome(syndrome).vendor_err_synd(vendor).s_wqe_opcode(opcode).qpn(sqn).wqe_counter(pc).write();
-                    c.publish(s, CqeOpcode.REQ_ERR, false);
+                if (c.reserve()) {
+                    c.errBody().syndrome(syndrome).vendor_err_synd(vendor).s_wqe_opcode(opcode).qpn(sqn).wqe_counter(pc).write();
+                    c.publish(CqeOpcode.REQ_ERR, false);
                 }
             } catch (IllegalStateException e) {
                 c.lost();

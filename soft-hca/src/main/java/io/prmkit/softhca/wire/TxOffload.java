@@ -15,6 +15,9 @@ import java.lang.foreign.ValueLayout;
 public final class TxOffload {
     private TxOffload() {}
 
+    /** Source of the padding bytes {@link #pad} copies. */
+    private static final MemorySegment ZEROS = MemorySegment.ofArray(new byte[MIN_FRAME]);
+
     /**
      * Inserts an 802.1Q ({@code svlan} false) or 802.1ad tag after the MAC addresses of the frame at
      * {@code start}. The 12 address bytes move 4 bytes down, so the buffer needs 4 bytes of headroom
@@ -31,7 +34,7 @@ public final class TxOffload {
     /** Zero-fills a frame shorter than 60 bytes up to 60 (the buffer must have room); returns the new length. */
     public static int pad(MemorySegment buf, long start, int len) {
         if (len >= MIN_FRAME) return len;
-        buf.asSlice(start + len, MIN_FRAME - len).fill((byte) 0);
+        MemorySegment.copy(ZEROS, 0, buf, start + len, MIN_FRAME - len); // no slice: nothing allocated per frame
         return MIN_FRAME;
     }
 
