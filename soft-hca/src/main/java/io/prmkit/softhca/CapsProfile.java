@@ -45,12 +45,12 @@ public final class CapsProfile {
     /** The layout of the capability page of {@code type}, or null for a type the device does not answer. */
     public static PrmLayout.Struct layoutOf(int type) {
         return switch (type) {
-            case 0x0 -> CmdHcaCap.layout();
-            case 0x1 -> PerProtocolNetworkingOffloadCaps.layout();
-            case 0x3 -> AtomicCaps.layout();
-            case 0x4 -> RoceCap.layout();
-            case 0x7 -> FlowTableNicCap.layout();
-            case 0x20 -> CmdHcaCap2.layout();
+            case HcaCapType.GENERAL$VALUE -> CmdHcaCap.layout();
+            case HcaCapType.ETHERNET_OFFLOADS$VALUE -> PerProtocolNetworkingOffloadCaps.layout();
+            case HcaCapType.ATOMIC$VALUE -> AtomicCaps.layout();
+            case HcaCapType.ROCE$VALUE -> RoceCap.layout();
+            case HcaCapType.FLOW_TABLE$VALUE -> FlowTableNicCap.layout();
+            case HcaCapType.GENERAL_2$VALUE -> CmdHcaCap2.layout();
             default -> null;
         };
     }

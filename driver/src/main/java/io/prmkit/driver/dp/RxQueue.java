@@ -74,52 +74,70 @@ public final class RxQueue {
      * send them). Error CQEs are counted and their buffers go straight back on the RQ.
      */
     public int receive(int[] buffers, int max) {
+        // Everything the loop needs in locals: the load fence per CQE makes C2 reload every field
+        // (and every array and segment header behind it) on each iteration, locals it keeps.
+        final MemorySegment cq = cqRing;
+        final int[] slots = slotBuffer;
+        final PacketPool p = pool;
+        final int[] length = p.length;
+        final int[] flags = p.flags;
+        final int[] hash = p.rssHash;
+        final short[] vlan = p.vlanTci;
+        final int cqm = cqMask;
+        final int log = cqLog;
+        final int m = mask;
+        int cc = cqCc;
         int n = 0;
         int polled = 0;
+        long rxBytes = 0;
         while (n < max) {
-            // Ring + offset accessors, no slice: an empty poll must not allocate even where C2 does not scalar-replace.
-            long cqe = (long) (cqCc & cqMask) * Cqe64.SIZE;
-            boolean owner = Cqe64.owner(cqRing, cqe);
-            int opcode = Cqe64.opcode(cqRing, cqe);
+            // Ring + offset for the ownership byte: an empty poll must not allocate even where C2 does not scalar-replace.
+            long at = (long) (cc & cqm) * Cqe64.SIZE;
+            boolean owner = Cqe64.owner(cq, at);
+            int opcode = Cqe64.opcode(cq, at);
             // PRM: no other CQE field may be read before the ownership byte says the entry is ours.
             VarHandle.loadLoadFence();
-            if (owner != (((cqCc >>> cqLog) & 1) != 0) || opcode == CqeOpcode.INVALID$VALUE) break;
-            cqCc++;
+            if (owner != (((cc >>> log) & 1) != 0) || opcode == CqeOpcode.INVALID$VALUE) break;
+            cc++;
             polled++;
-            int slot = Cqe64.wqe_counter(cqRing, cqe) & mask;
-            int h = slotBuffer[slot];
-            slotBuffer[slot] = -1;
-            consumed++;
+            // One 64-byte view per CQE (scalar-replaced): the field reads below need no bounds check of their own.
+            MemorySegment cqe = cq.asSlice(at, Cqe64.SIZE);
+            int slot = Cqe64.wqe_counter(cqe) & m;
+            int h = slots[slot];
+            slots[slot] = -1;
             if (opcode != CqeOpcode.RESP_SEND$VALUE || h < 0) {
                 errors++;
-                if (h >= 0) pool.free(h); // recycled: the refill below posts it again
+                if (h >= 0) p.free(h); // recycled: the refill below posts it again
                 continue;
             }
-            int len = Cqe64.byte_cnt(cqRing, cqe);
+            int len = Cqe64.byte_cnt(cqe);
             int fl = 0;
-            if (Cqe64.l2_ok(cqRing, cqe)) fl |= PacketFlags.RX_L2_OK;
-            if (Cqe64.l3_ok(cqRing, cqe)) fl |= PacketFlags.RX_L3_OK;
-            if (Cqe64.l4_ok(cqRing, cqe)) fl |= PacketFlags.RX_L4_OK;
-            int l3 = Cqe64.l3_hdr_type(cqRing, cqe);
+            if (Cqe64.l2_ok(cqe)) fl |= PacketFlags.RX_L2_OK;
+            if (Cqe64.l3_ok(cqe)) fl |= PacketFlags.RX_L3_OK;
+            if (Cqe64.l4_ok(cqe)) fl |= PacketFlags.RX_L4_OK;
+            int l3 = Cqe64.l3_hdr_type(cqe);
             if (l3 == CqeL3HdrType.IPV4$VALUE) fl |= PacketFlags.RX_IPV4;
             else if (l3 == CqeL3HdrType.IPV6$VALUE) fl |= PacketFlags.RX_IPV6;
-            int l4 = Cqe64.l4_hdr_type(cqRing, cqe);
+            int l4 = Cqe64.l4_hdr_type(cqe);
             if (l4 == CqeL4HdrType.UDP$VALUE) fl |= PacketFlags.RX_UDP;
             else if (l4 != CqeL4HdrType.NONE$VALUE) fl |= PacketFlags.RX_TCP;
-            if (Cqe64.vlan_present(cqRing, cqe)) {
+            if (Cqe64.vlan_present(cqe)) {
                 fl |= PacketFlags.RX_VLAN_STRIPPED;
-                pool.vlanTci[h] = (short) Cqe64.vlan_info(cqRing, cqe);
+                vlan[h] = (short) Cqe64.vlan_info(cqe);
             }
-            pool.length[h] = len;
-            pool.flags[h] = fl;
-            pool.rssHash[h] = Cqe64.rss_hash_result(cqRing, cqe);
+            length[h] = len;
+            flags[h] = fl;
+            hash[h] = Cqe64.rss_hash_result(cqe);
             buffers[n++] = h;
-            bytes += len;
+            rxBytes += len;
         }
         if (polled > 0) {
+            cqCc = cc;
+            consumed += polled;
+            bytes += rxBytes;
             // All CQE reads are done before the device may reuse the entries.
             VarHandle.releaseFence();
-            CqDoorbellRecord.consumer_index$setUnchecked(cqDbr, cqCc & 0xffffff);
+            CqDoorbellRecord.consumer_index$setUnchecked(cqDbr, cc & 0xffffff);
             packets += n;
             fill();
         }

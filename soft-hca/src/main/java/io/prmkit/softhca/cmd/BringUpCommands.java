@@ -5,6 +5,7 @@ import io.prmkit.mlx5.DisableHcaIn;
 import io.prmkit.mlx5.DisableHcaOut;
 import io.prmkit.mlx5.EnableHcaIn;
 import io.prmkit.mlx5.EnableHcaOut;
+import io.prmkit.mlx5.HcaCapType;
 import io.prmkit.mlx5.InitHcaIn;
 import io.prmkit.mlx5.InitHcaOut;
 import io.prmkit.mlx5.ManagePagesIn;
@@ -186,16 +187,16 @@ final class BringUpCommands {
     /** The cap type an op_mod of QUERY_HCA_CAP names (its constants are TYPE_MAX / TYPE_CUR). */
     private static int capType(QueryHcaCapOpMod mod) {
         return switch (mod) {
-            case GENERAL_DEVICE_MAX, GENERAL_DEVICE_CUR -> 0x0;
-            case ETHERNET_OFFLOADS_MAX, ETHERNET_OFFLOADS_CUR -> 0x1;
-            case ODP_MAX, ODP_CUR -> 0x2;
-            case ATOMIC_MAX, ATOMIC_CUR -> 0x3;
-            case ROCE_MAX, ROCE_CUR -> 0x4;
-            case FLOW_TABLE_MAX, FLOW_TABLE_CUR -> 0x7;
-            case ESWITCH_FLOW_TABLE_MAX, ESWITCH_FLOW_TABLE_CUR -> 0x8;
-            case ESWITCH_MAX, ESWITCH_CUR -> 0x9;
-            case QOS_MAX, QOS_CUR -> 0xc;
-            case GENERAL_2_MAX, GENERAL_2_CUR -> 0x20;
+            case GENERAL_DEVICE_MAX, GENERAL_DEVICE_CUR -> HcaCapType.GENERAL$VALUE;
+            case ETHERNET_OFFLOADS_MAX, ETHERNET_OFFLOADS_CUR -> HcaCapType.ETHERNET_OFFLOADS$VALUE;
+            case ODP_MAX, ODP_CUR -> HcaCapType.ODP$VALUE;
+            case ATOMIC_MAX, ATOMIC_CUR -> HcaCapType.ATOMIC$VALUE;
+            case ROCE_MAX, ROCE_CUR -> HcaCapType.ROCE$VALUE;
+            case FLOW_TABLE_MAX, FLOW_TABLE_CUR -> HcaCapType.FLOW_TABLE$VALUE;
+            case ESWITCH_FLOW_TABLE_MAX, ESWITCH_FLOW_TABLE_CUR -> HcaCapType.ESWITCH_FLOW_TABLE$VALUE;
+            case ESWITCH_MAX, ESWITCH_CUR -> HcaCapType.ESWITCH$VALUE;
+            case QOS_MAX, QOS_CUR -> HcaCapType.QOS$VALUE;
+            case GENERAL_2_MAX, GENERAL_2_CUR -> HcaCapType.GENERAL_2$VALUE;
         };
     }
 
