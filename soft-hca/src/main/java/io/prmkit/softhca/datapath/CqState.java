@@ -37,6 +37,16 @@ final class CqState {
     /** Where {@link #reserve} found the next CQE: a segment (the whole ring, or one page) and the offset in it. */
     private MemorySegment cqeSegment;
     private long cqeAt;
+    /**
+     * The two per-frame CQEs (RX RESP_SEND, TX REQ) are built by one long-lived writer each in a
+     * 64-byte staging entry, then copied to the ring whole: a writer made per CQE is garbage unless C2
+     * scalar-replaces it, which it did not always do in the demo's large compiled loops. Each kind
+     * sets the same fields on every CQE (see {@link #rxBody}, {@link #txBody}), so nothing of the
+     * previous entry is left in the writer.
+     */
+    private final MemorySegment staged = java.lang.foreign.Arena.ofAuto().allocate(Cqe64.SIZE, 8);
+    private final Cqe64.Device.Writer rxWriter = Cqe64.Device.writer(staged);
+    private final Cqe64.Device.Writer txWriter = Cqe64.Device.writer(staged);
     /** The CQ overran (or its ring faulted): it is in error and writes nothing more. */
     boolean failed;
     long cqes;
@@ -119,9 +129,23 @@ final class CqState {
         if (cq.armed || solicitedEvent) notifyEq();
     }
 
-    /** Writes the body of a plain CQE through the device writer; the caller sets the fields it needs. */
-    Cqe64.Device.Writer body() {
-        return Cqe64.Device.writer(cqeSegment, cqeAt).opcode(CqeOpcode.INVALID).owner(owner() == 0);
+    /**
+     * The staged RX CQE's writer, opcode INVALID and the last pass's owner set; the caller sets every
+     * other RX field, calls {@code write()}, then {@link #publishStaged}.
+     */
+    Cqe64.Device.Writer rxBody() {
+        return rxWriter.opcode(CqeOpcode.INVALID).owner(owner() == 0);
+    }
+
+    /** As {@link #rxBody} for the TX completion (its own writer: it sets other fields). */
+    Cqe64.Device.Writer txBody() {
+        return txWriter.opcode(CqeOpcode.INVALID).owner(owner() == 0);
+    }
+
+    /** Copies the staged CQE (written by an {@link #rxBody}/{@link #txBody} writer) to the reserved place and publishes it. */
+    void publishStaged(CqeOpcode opcode, boolean solicitedEvent) {
+        MemorySegment.copy(staged, 0, cqeSegment, cqeAt, Cqe64.SIZE);
+        publish(opcode, solicitedEvent);
     }
 
     ErrCqe.Device.Writer errBody() {

@@ -342,8 +342,8 @@ final class SendQueueEngine {
         if (c == null) return;
         if (!c.reserve()) return;
         try {
-            c.body().wqe_counter(pc).s_wqe_opcode(opcode).qpn(sqn).byte_cnt(bytes).se(se).write();
-            c.publish(CqeOpcode.REQ, event);
+            c.txBody().wqe_counter(pc).s_wqe_opcode(opcode).qpn(sqn).byte_cnt(bytes).se(se).write(); // every TX field, every time
+            c.publishStaged(CqeOpcode.REQ, event);
         } catch (IllegalStateException e) {
             c.lost();
         }
