@@ -59,7 +59,7 @@ class DemoCommandTest {
      * Per-packet allocation would exhaust this heap: Epsilon never collects, and 10 million packets at
      * even one minimum-size object each (16 bytes with the default object headers: 12 padded to 8-byte alignment) are
      * 160 MB, more than the 128 MB heap. What the run needs besides (start-up, class loading, JIT warm-up,
-     * bring-up, the report) measured 66 to 83 MB on this machine, so the heap leaves room for that and
+     * bring-up, the report) measured 52 to 65 MB on this machine, so the heap leaves room for that and
      * for nothing per packet. ExitOnOutOfMemoryError turns an exhausted heap in any thread into a
      * failed exit at once instead of a stuck queue thread.
      */

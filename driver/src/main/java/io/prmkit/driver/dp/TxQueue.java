@@ -92,6 +92,14 @@ public final class TxQueue {
 
     private final PacketPool defaultPool;
 
+    /** Staging area of the per-packet segment Writers (see writeCtrl), one 16-byte place each. */
+    private static final long STAGED_CTRL = 0, STAGED_ETH_INLINE = 16, STAGED_ETH_VLAN = 32, STAGED_DATA = 48;
+    private final MemorySegment staged = java.lang.foreign.Arena.ofAuto().allocate(64, 8);
+    private final WqeCtrlSeg.Writer ctrlWriter = WqeCtrlSeg.writer(staged, STAGED_CTRL);
+    private final WqeEthSeg.Writer ethInlineWriter = WqeEthSeg.writer(staged, STAGED_ETH_INLINE);
+    private final WqeEthSeg.Writer ethVlanWriter = WqeEthSeg.writer(staged, STAGED_ETH_VLAN);
+    private final WqeDataSeg.Writer dataWriter = WqeDataSeg.writer(staged, STAGED_DATA);
+
     // Statistics (read by the port; single writer, this queue's thread).
     private long packets;
     private long bytes;
@@ -233,24 +241,29 @@ public final class TxQueue {
         return sent;
     }
 
-    // One small method per segment: each Writer lives and dies inside a method small enough for C2 to
-    // inline writer() and write() into it and scalar-replace the Writer, whatever becomes of send()
-    // (measured: inside the big send() loop of the demo's mixed traffic the Writers were allocated).
+    // Each per-packet segment is built by one long-lived Writer in a staging area and copied to the
+    // ring whole (a Writer per segment was not always scalar-replaced: in the demo's compiled send()
+    // loop C2 allocated them, a few bytes per packet in JFR, enough to exhaust an Epsilon heap). Each
+    // Writer sets the same fields on every call, so nothing of the previous WQE stays in it.
 
-    private static void writeCtrl(MemorySegment ring, long at, int opcode, int index, int sqn, int ds, int ce) {
-        WqeCtrlSeg.writer(ring, at).opcode(opcode).wqe_index(index).qpn(sqn).ds(ds).ce(ce).write();
+    private void writeCtrl(MemorySegment ring, long at, int opcode, int index, int sqn, int ds, int ce) {
+        ctrlWriter.opcode(opcode).wqe_index(index).qpn(sqn).ds(ds).ce(ce).write();
+        MemorySegment.copy(staged, STAGED_CTRL, ring, at, WqeCtrlSeg.SIZE);
     }
 
-    private static void writeEthInline(MemorySegment ring, long at, int cs, int mss, int inlineBytes) {
-        WqeEthSeg.writer(ring, at).cs_flags(cs).mss(mss).inline_hdr_sz(inlineBytes).write();
+    private void writeEthInline(MemorySegment ring, long at, int cs, int mss, int inlineBytes) {
+        ethInlineWriter.cs_flags(cs).mss(mss).inline_hdr_sz(inlineBytes).write();
+        MemorySegment.copy(staged, STAGED_ETH_INLINE, ring, at, WqeEthSeg.SIZE);
     }
 
-    private static void writeEthVlan(MemorySegment ring, long at, int cs, int mss, int tci) {
-        WqeEthSeg.writer(ring, at).cs_flags(cs).mss(mss).insert_vlan(true).vlan_tci(tci).write();
+    private void writeEthVlan(MemorySegment ring, long at, int cs, int mss, int tci) {
+        ethVlanWriter.cs_flags(cs).mss(mss).insert_vlan(true).vlan_tci(tci).write();
+        MemorySegment.copy(staged, STAGED_ETH_VLAN, ring, at, WqeEthSeg.SIZE);
     }
 
-    private static void writeData(MemorySegment ring, long at, int bytes, int lkey, long addr) {
-        WqeDataSeg.writer(ring, at).byte_count(bytes).lkey(lkey).addr(addr).write();
+    private void writeData(MemorySegment ring, long at, int bytes, int lkey, long addr) {
+        dataWriter.byte_count(bytes).lkey(lkey).addr(addr).write();
+        MemorySegment.copy(staged, STAGED_DATA, ring, at, WqeDataSeg.SIZE);
     }
 
     private static void writeNop(MemorySegment ring, long at, int index, int sqn) {
