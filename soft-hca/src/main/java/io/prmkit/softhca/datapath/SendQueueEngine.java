@@ -262,8 +262,8 @@ final class SendQueueEngine {
                 int more = Math.max(0, inlineHeaders - 2);
                 used += (more + 15) >>> 4;
                 if (used > ds) return err(QP_OP, VENDOR_BAD_ETH_SEG);
-                MemorySegment.copy(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, frame, at, Math.min(2, inlineHeaders));
-                if (more > 0) MemorySegment.copy(w, wo + 32, frame, at + 2, more);
+                // inline_hdr_start and the 16-byte units after the segment are one run of WQE bytes: one copy
+                MemorySegment.copy(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, frame, at, inlineHeaders);
                 at += inlineHeaders;
             }
         }
@@ -342,8 +342,8 @@ final class SendQueueEngine {
         if (c == null) return;
         if (!c.reserve()) return;
         try {
-            c.txBody().wqe_counter(pc).s_wqe_opcode(opcode).qpn(sqn).byte_cnt(bytes).se(se).write(); // every TX field, every time
-            c.publishStaged(CqeOpcode.REQ, event);
+            c.txBody().wqe_counter(pc).s_wqe_opcode(opcode).qpn(sqn).byte_cnt(bytes).se(se).write();
+            c.publish(CqeOpcode.REQ, event);
         } catch (IllegalStateException e) {
             c.lost();
         }
