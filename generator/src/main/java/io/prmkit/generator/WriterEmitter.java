@@ -152,7 +152,10 @@ final class WriterEmitter {
                         sname + " writer: not bound to a segment (call at(s, offset) first)")
                 .addStatement("long o = this.offset")
                 // All or nothing: a structure that does not fit is not partly written (each store checks again).
-                .addStatement("$T.checkFromIndexSize(o, $LL, s.byteSize())", java.util.Objects.class, struct.sizeBytes());
+                // The test is spelled out and Objects.checkFromIndexSize only builds the exception: called on the
+                // hot path, C2 did not always inline it (a call per write() in the wqe-build loop, JDK 25).
+                .addStatement("if (o < 0L || o > s.byteSize() - $LL) $T.checkFromIndexSize(o, $LL, s.byteSize())",
+                        struct.sizeBytes(), java.util.Objects.class, struct.sizeBytes());
         for (int i = 0; i + 1 < dwords; i += 2) {
             CodeBlock pair = le
                     ? CodeBlock.of("(d$L & 0xffffffffL) | ((long) d$L << 32)", i, i + 1)

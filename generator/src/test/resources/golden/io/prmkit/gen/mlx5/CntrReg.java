@@ -243,7 +243,7 @@ public final class CntrReg {
             MemorySegment s = this.s;
             if (s == null) throw new IllegalStateException("cntr_reg writer: not bound to a segment (call at(s, offset) first)");
             long o = this.offset;
-            Objects.checkFromIndexSize(o, 20L, s.byteSize());
+            if (o < 0L || o > s.byteSize() - 20L) Objects.checkFromIndexSize(o, 20L, s.byteSize());
             s.set(PrmLayout.BE_LONG, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
             s.set(PrmLayout.BE_LONG, o + 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
             s.set(PrmLayout.BE_INT, o + 16L, d4);

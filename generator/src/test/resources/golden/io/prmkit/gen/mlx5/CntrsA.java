@@ -212,7 +212,7 @@ public final class CntrsA {
                 MemorySegment s = this.s;
                 if (s == null) throw new IllegalStateException("cntrs_a writer: not bound to a segment (call at(s, offset) first)");
                 long o = this.offset;
-                Objects.checkFromIndexSize(o, 8L, s.byteSize());
+                if (o < 0L || o > s.byteSize() - 8L) Objects.checkFromIndexSize(o, 8L, s.byteSize());
                 s.set(PrmLayout.BE_LONG, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
             }
         }

@@ -815,7 +815,7 @@ public final class CreateCqIn {
             MemorySegment s = this.s;
             if (s == null) throw new IllegalStateException("create_cq_in writer: not bound to a segment (call at(s, offset) first)");
             long o = this.offset;
-            Objects.checkFromIndexSize(o, 24L, s.byteSize());
+            if (o < 0L || o > s.byteSize() - 24L) Objects.checkFromIndexSize(o, 24L, s.byteSize());
             s.set(PrmLayout.BE_LONG, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
             s.set(PrmLayout.BE_LONG, o + 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
             s.set(PrmLayout.BE_LONG, o + 16L, ((long) d4 << 32) | (d5 & 0xffffffffL));

@@ -335,7 +335,7 @@ public final class WqeDataSeg {
             MemorySegment s = this.s;
             if (s == null) throw new IllegalStateException("wqe_data_seg writer: not bound to a segment (call at(s, offset) first)");
             long o = this.offset;
-            Objects.checkFromIndexSize(o, 16L, s.byteSize());
+            if (o < 0L || o > s.byteSize() - 16L) Objects.checkFromIndexSize(o, 16L, s.byteSize());
             s.set(PrmLayout.BE_LONG, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
             s.set(PrmLayout.BE_LONG, o + 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
         }
