@@ -61,28 +61,40 @@ final class WriterEmitter {
         String sname = struct.name().name();
 
         methods.add(MethodSpec.methodBuilder("writer").addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+                .addJavadoc("An unbound {@link Writer}, to keep in a field and reuse for every entry of a ring:\n"
+                        + "{@code w.at(ring, offset)}, set fields, {@link Writer#write()}. Allocates only here.\n")
+                .returns(writer)
+                .addStatement("return new $T()", writer).build());
+        methods.add(MethodSpec.methodBuilder("writer").addModifiers(Modifier.PUBLIC, Modifier.STATIC)
                 .addJavadoc("A {@link Writer} for the structure at offset 0 of {@code s}.\n")
                 .returns(writer).addParameter(MEMORY_SEGMENT, "s")
-                .addStatement("return new $T(s, 0L)", writer).build());
+                .addStatement("return new $T().at(s, 0L)", writer).build());
         methods.add(MethodSpec.methodBuilder("writer").addModifiers(Modifier.PUBLIC, Modifier.STATIC)
                 .addJavadoc("A {@link Writer} for the structure at byte {@code offset} of {@code s}: set fields, then\n"
-                        + "{@link Writer#write()} stores all $L bytes at once (fields not set are written as 0).\n", struct.sizeBytes())
+                        + "{@link Writer#write()} stores all $L bytes at once (fields not set are written as 0). Same as\n"
+                        + "{@code writer().at(s, offset)}.\n", struct.sizeBytes())
                 .returns(writer).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset")
-                .addStatement("return new $T(s, offset)", writer).build());
+                .addStatement("return new $T().at(s, offset)", writer).build());
 
         TypeSpec.Builder w = TypeSpec.classBuilder(writer).addModifiers(Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
                 .addJavadoc("Builds the whole structure in $L int fields (one per dword, starting at 0) and stores it with\n"
-                        + "{@link #write()}: the fast way to fill a WQE segment, equivalent to hand-written dword stores once C2\n"
-                        + "scalar-replaces the writer (keep it local: create, set, write). Setters check their values like the\n"
-                        + "static {@code $$set} methods. Reserved bits, byte arrays, nested structures and arrays are written as\n"
-                        + "zero; copy byte arrays in after {@code write()}.\n", dwords)
+                        + "{@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.\n"
+                        + "Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived\n"
+                        + "({@code writer()} once, then {@code at(s, offset)}, set, {@code write()} per entry: nothing is\n"
+                        + "allocated). Setters check their values like the static {@code $$set} methods. Reserved bits, byte\n"
+                        + "arrays, nested structures and arrays are written as zero; copy byte arrays in after {@code write()}.\n", dwords)
                 .addJavadoc(device ? "\n<p>The device's writer: it sets every non-reserved bit field, {@code ro} and {@code out} ones included.\n" : "")
-                .addField(MEMORY_SEGMENT, "s", Modifier.PRIVATE, Modifier.FINAL)
-                .addField(TypeName.LONG, "offset", Modifier.PRIVATE, Modifier.FINAL);
+                .addField(MEMORY_SEGMENT, "s", Modifier.PRIVATE)
+                .addField(TypeName.LONG, "offset", Modifier.PRIVATE);
         for (int i = 0; i < dwords; i++) w.addField(FieldSpec.builder(TypeName.INT, "d" + i, Modifier.PRIVATE).build());
-        w.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE)
+        w.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
+        MethodSpec.Builder at = MethodSpec.methodBuilder("at").addModifiers(Modifier.PUBLIC).returns(writer)
+                .addJavadoc("Points this writer at the structure at byte {@code offset} of {@code s} and clears every field\n"
+                        + "set before, so a reused writer starts like a fresh one. Checks nothing: {@link #write()} does.\n")
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset")
-                .addStatement("this.s = s").addStatement("this.offset = offset").build());
+                .addStatement("this.s = s").addStatement("this.offset = offset");
+        for (int i = 0; i < dwords; i++) at.addStatement("d$L = 0", i);
+        w.addMethod(at.addStatement("return this").build());
 
         for (Member m : struct.members()) {
             if (!settable(m, device)) continue;
@@ -133,20 +145,33 @@ final class WriterEmitter {
         MethodSpec.Builder write = MethodSpec.methodBuilder("write").addModifiers(Modifier.PUBLIC)
                 .addJavadoc("Stores all $L bytes of the structure (fields not set as 0), as $L.\n", struct.sizeBytes(),
                         dwords / 2 > 0 ? (dwords / 2) + " 64-bit" + (dwords % 2 == 1 ? " and one 32-bit" : "") + " stores" : "one 32-bit store")
-                // One bounds check for the whole structure: the stores into a fixed-size slice at constant offsets
-                // need none of their own (measured: about 40% faster for a 64-byte WQE than checking each store).
-                .addStatement("$T q = s.asSlice(offset, $LL)", ClassName.get("java.lang.foreign", "MemorySegment"), struct.sizeBytes());
+                // Stores straight into s, no slice: a slice is allocated whenever C2's escape analysis gives up
+                // (it did in the driver's and the soft HCA's loops), and a long-lived writer must never allocate.
+                .addStatement("$T s = this.s", MEMORY_SEGMENT)
+                .addStatement("if (s == null) throw new $T($S)", IllegalStateException.class,
+                        sname + " writer: not bound to a segment (call at(s, offset) first)")
+                .addStatement("long o = this.offset")
+                // All or nothing: a structure that does not fit is not partly written (each store checks again).
+                // The test is spelled out and Objects.checkFromIndexSize only builds the exception: called on the
+                // hot path, C2 did not always inline it (a call per write() in the wqe-build loop, JDK 25).
+                .addStatement("if (o < 0L || o > s.byteSize() - $LL) $T.checkFromIndexSize(o, $LL, s.byteSize())",
+                        struct.sizeBytes(), java.util.Objects.class, struct.sizeBytes());
         for (int i = 0; i + 1 < dwords; i += 2) {
             CodeBlock pair = le
                     ? CodeBlock.of("(d$L & 0xffffffffL) | ((long) d$L << 32)", i, i + 1)
                     : CodeBlock.of("((long) d$L << 32) | (d$L & 0xffffffffL)", i, i + 1);
-            write.addStatement("q.set($T.$L, $LL, $L)", layout, le ? "LE_LONG" : "BE_LONG", 4L * i, pair);
+            write.addStatement("s.set($T.$L, $L, $L)", layout, le ? "LE_LONG" : "BE_LONG", at(i), pair);
         }
         if (dwords % 2 == 1) {
             int i = dwords - 1;
-            write.addStatement("q.set($T.$L, $LL, d$L)", layout, le ? "LE_INT" : "BE_INT", 4L * i, i);
+            write.addStatement("s.set($T.$L, $L, d$L)", layout, le ? "LE_INT" : "BE_INT", at(i), i);
         }
         w.addMethod(write.build());
         type.addType(w.build());
+    }
+
+    /** The byte offset of dword {@code i} in {@code write()}: {@code o}, or {@code o + 4i}. */
+    private static String at(int i) {
+        return i == 0 ? "o" : "o + " + (4L * i) + "L";
     }
 }

@@ -88,6 +88,72 @@ class GeneratedFixturesIT {
         assertArrayEquals(new byte[] {0, 0, 5, (byte) 0xdc, 0, 0, 0, 7, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, (byte) 0x88}, data);
     }
 
+    /** The control segment of entry {@code i}: every field a different value, some entries leave fields unset. */
+    private static Object ctrlEntry(Object w, int i) {
+        w = Loaded.invoke(w, "wqe_index", 0x100 + i);
+        w = Loaded.invoke(w, "qpn", 0xabc000 + i);
+        w = Loaded.invoke(w, "ds", 1 + i);
+        if (i % 2 == 0) { // odd entries leave these unset: a reused writer must not carry them over
+            w = Loaded.invoke(w, "opcode", enumConstant("SendWqeOpcode", "SEND"));
+            w = Loaded.invoke(w, "ce", enumConstant("CompletionMode", "CQE_ALWAYS"));
+            w = Loaded.invoke(w, "se", true);
+            w = Loaded.invoke(w, "imm", 0xcafe0000 | i);
+        }
+        return w;
+    }
+
+    @Test
+    void aReusedWriterClearsBetweenEntriesAndWritesWhatAFreshOneWrites() {
+        int entries = 5;
+        byte[] viaFresh = new byte[16 * entries + 8];
+        byte[] viaReused = new byte[16 * entries + 8];
+        java.util.Arrays.fill(viaFresh, (byte) 0xa5); // every byte of each entry must be overwritten
+        java.util.Arrays.fill(viaReused, (byte) 0xa5);
+        Object fresh = Loaded.segment(viaFresh);
+        Object reused = Loaded.segment(viaReused);
+        Object w = gen.call("WqeCtrlSeg", "writer");
+        for (int i = entries - 1; i >= 0; i--) { // backwards, so an entry written later lies before one written earlier
+            long at = 8L + 16L * i;
+            Loaded.invoke(ctrlEntry(gen.call("WqeCtrlSeg", "writer", fresh, at), i), "write");
+            Object bound = Loaded.invoke(w, "at", reused, at);
+            assertTrue(bound == w, "at() returns the writer itself");
+            Loaded.invoke(ctrlEntry(bound, i), "write");
+        }
+        assertArrayEquals(viaFresh, viaReused);
+        for (int j = 0; j < 8; j++) assertEquals((byte) 0xa5, viaReused[j], "byte " + j + " before the first entry is untouched");
+        Object seg = Loaded.segment(viaReused);
+        assertEquals(0, gen.call("WqeCtrlSeg", "imm", seg, 8L + 16L), "entry 1 leaves imm unset: 0, not entry 2's");
+        assertEquals(false, gen.call("WqeCtrlSeg", "se", seg, 8L + 16L));
+        assertEquals(0xcafe0002, gen.call("WqeCtrlSeg", "imm", seg, 8L + 32L));
+        assertEquals(0xabc003, gen.call("WqeCtrlSeg", "qpn", seg, 8L + 48L));
+
+        // the device writer is re-pointable the same way; binding alone writes nothing
+        byte[] cqes = new byte[32];
+        Object c = Loaded.segment(cqes);
+        Object dw = gen.call("MiniCqe$Device", "writer");
+        Loaded.invoke(Loaded.invoke(Loaded.invoke(dw, "at", c, 0L), "wqe_counter", 0x77), "write");
+        Loaded.invoke(Loaded.invoke(dw, "at", c, 16L), "owner", true);
+        assertEquals(0, cqes[31], "nothing stored before write()");
+        Loaded.invoke(dw, "write");
+        assertEquals(0x77, gen.call("MiniCqe", "wqe_counter", c));
+        assertEquals(0, gen.call("MiniCqe", "wqe_counter", c, 16L), "the second entry does not inherit wqe_counter");
+        assertEquals(true, gen.call("MiniCqe", "owner", c, 16L));
+    }
+
+    @Test
+    void aWriterChecksBoundsAndBindingBeforeItStores() {
+        Object unbound = gen.call("WqeCtrlSeg", "writer");
+        IllegalStateException e = assertThrows(IllegalStateException.class, () -> Loaded.invoke(Loaded.invoke(unbound, "ds", 1), "write"));
+        assertEquals("wqe_ctrl_seg writer: not bound to a segment (call at(s, offset) first)", e.getMessage());
+        byte[] b = new byte[24];
+        Object w = Loaded.invoke(gen.call("WqeCtrlSeg", "writer"), "at", Loaded.segment(b), 16L);
+        assertThrows(IndexOutOfBoundsException.class, () -> Loaded.invoke(Loaded.invoke(w, "ds", 1), "write"));
+        assertArrayEquals(new byte[24], b, "a structure that does not fit is not written at all");
+        Object neg = Loaded.invoke(gen.call("WqeCtrlSeg", "writer"), "at", Loaded.segment(b), -8L);
+        assertThrows(IndexOutOfBoundsException.class, () -> Loaded.invoke(Loaded.invoke(neg, "ds", 1), "write"));
+        assertArrayEquals(new byte[24], b, "nor one at a negative offset");
+    }
+
     @Test
     void writersExistOnlyForSmallStructuresWithSettableFields() {
         assertTrue(gen.hasMethod("WqeEthSeg", "writer"));

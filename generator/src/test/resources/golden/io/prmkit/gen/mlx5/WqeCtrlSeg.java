@@ -1,10 +1,12 @@
 package io.prmkit.gen.mlx5;
 
+import java.lang.IllegalStateException;
 import java.lang.Integer;
 import java.lang.String;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
@@ -715,31 +717,41 @@ public final class WqeCtrlSeg {
     }
 
     /**
+     * An unbound {@link Writer}, to keep in a field and reuse for every entry of a ring:
+     * {@code w.at(ring, offset)}, set fields, {@link Writer#write()}. Allocates only here.
+     */
+    public static Writer writer() {
+        return new Writer();
+    }
+
+    /**
      * Same as {@link #writer(MemorySegment, long)} with {@code offset} 0.
      */
     public static Writer writer(MemorySegment s) {
-        return new Writer(s, 0L);
+        return new Writer().at(s, 0L);
     }
 
     /**
      * A {@link Writer} for the structure at byte {@code offset} of {@code s}: set fields, then
-     * {@link Writer#write()} stores all 16 bytes at once (fields not set are written as 0).
+     * {@link Writer#write()} stores all 16 bytes at once (fields not set are written as 0). Same as
+     * {@code writer().at(s, offset)}.
      */
     public static Writer writer(MemorySegment s, long offset) {
-        return new Writer(s, offset);
+        return new Writer().at(s, offset);
     }
 
     /**
      * Builds the whole structure in 4 int fields (one per dword, starting at 0) and stores it with
-     * {@link #write()}: the fast way to fill a WQE segment, equivalent to hand-written dword stores once C2
-     * scalar-replaces the writer (keep it local: create, set, write). Setters check their values like the
-     * static {@code $set} methods. Reserved bits, byte arrays, nested structures and arrays are written as
-     * zero; copy byte arrays in after {@code write()}.
+     * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
+     * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
+     * ({@code writer()} once, then {@code at(s, offset)}, set, {@code write()} per entry: nothing is
+     * allocated). Setters check their values like the static {@code $set} methods. Reserved bits, byte
+     * arrays, nested structures and arrays are written as zero; copy byte arrays in after {@code write()}.
      */
     public static final class Writer {
-        private final MemorySegment s;
+        private MemorySegment s;
 
-        private final long offset;
+        private long offset;
 
         private int d0;
 
@@ -749,9 +761,21 @@ public final class WqeCtrlSeg {
 
         private int d3;
 
-        private Writer(MemorySegment s, long offset) {
+        private Writer() {
+        }
+
+        /**
+         * Points this writer at the structure at byte {@code offset} of {@code s} and clears every field
+         * set before, so a reused writer starts like a fresh one. Checks nothing: {@link #write()} does.
+         */
+        public Writer at(MemorySegment s, long offset) {
             this.s = s;
             this.offset = offset;
+            d0 = 0;
+            d1 = 0;
+            d2 = 0;
+            d3 = 0;
+            return this;
         }
 
         /**
@@ -860,9 +884,12 @@ public final class WqeCtrlSeg {
          * Stores all 16 bytes of the structure (fields not set as 0), as 2 64-bit stores.
          */
         public void write() {
-            MemorySegment q = s.asSlice(offset, 16L);
-            q.set(PrmLayout.BE_LONG, 0L, ((long) d0 << 32) | (d1 & 0xffffffffL));
-            q.set(PrmLayout.BE_LONG, 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
+            MemorySegment s = this.s;
+            if (s == null) throw new IllegalStateException("wqe_ctrl_seg writer: not bound to a segment (call at(s, offset) first)");
+            long o = this.offset;
+            if (o < 0L || o > s.byteSize() - 16L) Objects.checkFromIndexSize(o, 16L, s.byteSize());
+            s.set(PrmLayout.BE_LONG, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
+            s.set(PrmLayout.BE_LONG, o + 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
         }
     }
 
