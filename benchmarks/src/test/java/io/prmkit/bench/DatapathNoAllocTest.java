@@ -14,12 +14,16 @@ import org.junit.jupiter.api.Test;
  * <p>The counter (HotSpot's per-thread allocated bytes, TLAB use included) counts every object the
  * thread allocates, whatever the heap size or collector, so the test does not depend on how much
  * interpreter and C1 garbage the warm-up leaves. The warm-up runs windows of 100,000 packets each way
- * until one allocates nothing (C2 has compiled the loops), at most {@link #WARM_UP_WINDOWS} of them; the
- * measured run comes after it.
+ * until {@link #QUIET_WINDOWS} in a row allocated nothing (at most {@link #WARM_UP_WINDOWS} windows):
+ * besides the interpreted and C1-compiled first rounds, the JDK allocates a few hundred bytes once or
+ * twice a little later (JFR without TLABs shows them under the doorbell records' int setters: the
+ * JDK's method-handle machinery behind {@code MemorySegment.set} generating code as the JIT tiers
+ * change), not per packet. The measured run comes after that.
  */
 class DatapathNoAllocTest {
     static final int WINDOW = 100_000;
-    static final int WARM_UP_WINDOWS = 200;
+    static final int WARM_UP_WINDOWS = 300;
+    static final int QUIET_WINDOWS = 10;
     static final int MEASURED = 1_000_000;
 
     @Test
@@ -36,13 +40,15 @@ class DatapathNoAllocTest {
             long b = threads.getCurrentThreadAllocatedBytes();
             assertEquals(a, b, "reading the allocation counter allocates");
 
-            long warmUpBytes = -1;
-            int windows = 0;
-            while (warmUpBytes != 0 && windows < WARM_UP_WINDOWS) {
-                warmUpBytes = allocatedBy(threads, tx, rx, WINDOW);
+            long lastBytes = -1;
+            int windows = 0, quiet = 0;
+            while (quiet < QUIET_WINDOWS && windows < WARM_UP_WINDOWS) {
+                lastBytes = allocatedBy(threads, tx, rx, WINDOW);
+                quiet = lastBytes == 0 ? quiet + 1 : 0;
                 windows++;
             }
-            assertEquals(0, warmUpBytes, "still allocating after " + windows + " warm-up windows of " + WINDOW + " packets each way");
+            assertEquals(QUIET_WINDOWS, quiet, "still allocating after " + windows + " warm-up windows of " + WINDOW
+                    + " packets each way (the last one " + lastBytes + " bytes)");
 
             long[] moved = new long[2];
             long before = threads.getCurrentThreadAllocatedBytes();
