@@ -73,6 +73,9 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--cc", paramLabel = "CC", description = "C compiler (default: ${DEFAULT-VALUE}).", defaultValue = "gcc")
     String cc;
 
+    /** The lock JMH takes for a run (a test hook: tests use their own file, never the shared one). */
+    Path jmhLock = JmhLock.defaultFile();
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -87,6 +90,10 @@ final class BenchCommand implements Callable<Integer> {
         if (rounds < 1) {
             err.println("prmkit bench: --rounds must be at least 1");
             return 2;
+        }
+        if (!cases.isEmpty() && JmhLock.held(jmhLock)) {
+            err.println("prmkit bench: " + JmhLock.message(jmhLock));
+            return 1;
         }
         Path work = Files.createTempDirectory("prmkit-bench");
         try {
@@ -107,7 +114,14 @@ final class BenchCommand implements Callable<Integer> {
             for (int round = 0; round < rounds; round++) {
                 err.printf(Locale.ROOT, "prmkit bench: round %d of %d%n", round + 1, rounds);
                 err.flush();
-                Map<String, double[]> java = runJmh(cases);
+                Map<String, double[]> java;
+                try {
+                    java = runJmh(cases);
+                } catch (RunnerException e) {
+                    if (!JmhLock.held(jmhLock)) throw e;
+                    err.println("prmkit bench: " + JmhLock.message(jmhLock)); // taken since the check above
+                    return 1;
+                }
                 for (String[] kase : cases) {
                     double[] j = java.get(kase[0]);
                     rows.get(kase[0])[round] = new double[] {j[0], j[1], runC(binaries.get(kase[2]), kase[0]), j[2], j[3]};

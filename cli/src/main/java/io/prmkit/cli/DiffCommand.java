@@ -8,6 +8,7 @@ import io.prmkit.dsl.importer.ImportOptions;
 import io.prmkit.dsl.ir.LayoutModel;
 import java.io.PrintWriter;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -65,11 +66,11 @@ public final class DiffCommand implements Callable<Integer> {
         DiffRenderer.Format f;
         ImportOptions options;
         try {
-            f = html() ? DiffRenderer.Format.TEXT : DiffRenderer.Format.parse(format);
+            // html is drawn by prm-doc, the other formats by DiffRenderer, whose error names html too
+            f = html() ? DiffRenderer.Format.TEXT : DiffRenderer.Format.parse(format, List.of("html"));
             options = new ImportOptions(packageName);
         } catch (IllegalArgumentException e) {
-            // DiffRenderer knows its own formats; html is drawn by prm-doc, so name it too
-            throw new ParameterException(spec.commandLine(), e.getMessage().replace("json or markdown", "json, markdown or html"));
+            throw new ParameterException(spec.commandLine(), e.getMessage());
         }
         try {
             LayoutModel a = LayoutInput.load(older, options, spec);

@@ -10,6 +10,7 @@ import com.palantir.javapoet.MethodSpec;
 import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
+import io.prmkit.dsl.Words;
 import io.prmkit.dsl.ir.Constraints;
 import io.prmkit.dsl.ir.EnumLayout;
 import io.prmkit.dsl.ir.Member;
@@ -219,7 +220,7 @@ final class StructEmitter {
         CodeBlock.Builder b = CodeBlock.builder();
         String text = Javadocs.sentence(m.doc());
         if (!text.isEmpty()) b.add("<p>$L\n", text);
-        b.add("<p>PRM: {@code $L}, $L bit$L", m.prmPosition(), m.bitWidth(), m.bitWidth() == 1 ? "" : "s");
+        b.add("<p>PRM: {@code $L}, $L", m.prmPosition(), Words.plural(m.bitWidth(), "bit"));
         if (m.reserved()) b.add(", reserved (must be zero)");
         else if (m.access() != io.prmkit.dsl.ir.Access.RW) b.add(", access $L", m.access().name().toLowerCase(java.util.Locale.ROOT));
         b.add("; $L.\n", Javadocs.origin(m.doc(), m.location()));
@@ -280,7 +281,7 @@ final class StructEmitter {
                 .addStatement("return $L(s, 0L)", id).build());
         out.add(method(id, full, "Reads {@code $L} of the structure at byte {@code offset} of {@code s}.", m.name())
                 .returns(jt).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset")
-                .addStatement("return $L", code.read()).build());
+                .addStatement("return $L", struct.sizeBytes() % 4 == 0 ? code.readWholeDword() : code.read()).build());
 
         Optional<EnumLayout> en = m.enumType().flatMap(ctx::enumType);
         ClassName enumClass = en.filter(e -> e.kind() == EnumLayout.Kind.ENUM).map(e -> ctx.className(e.name())).orElse(null);
@@ -436,10 +437,11 @@ final class StructEmitter {
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset").addParameter(TypeName.LONG, "index").addParameter(jt, "v");
         if (guard != null) checked.addStatement("if ($L) throw $T.outOfRange($S, $S, $L, v)", guard, layout, struct.name().name(), m.name() + "[]", e);
         sink.add(checked.addStatement("$L$$setUnchecked(s, offset, index, v)", id).build());
-        sink.add(method(id + "$setUnchecked", doc, "Writes element {@code index} of {@code $L} (structure at offset 0), keeping only the low $L bits of {@code v}.", m.name(), e)
+        String keeps = e == 1 ? "" : ", keeping only the low " + e + " bits of {@code v}"; // a 1-bit element is a boolean
+        sink.add(method(id + "$setUnchecked", doc, "Writes element {@code index} of {@code $L} (structure at offset 0)" + keeps + ".", m.name())
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "index").addParameter(jt, "v")
                 .addStatement("$L$$setUnchecked(s, 0L, index, v)", id).build());
-        sink.add(method(id + "$setUnchecked", doc, "Writes element {@code index} of {@code $L} (structure at byte {@code offset}), keeping only the low $L bits of {@code v}." + indexDoc, m.name(), e)
+        sink.add(method(id + "$setUnchecked", doc, "Writes element {@code index} of {@code $L} (structure at byte {@code offset})" + keeps + "." + indexDoc, m.name())
                 .addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset").addParameter(TypeName.LONG, "index").addParameter(jt, "v")
                 .addCode(index).addCode(code.write()).build());
     }

@@ -1,5 +1,6 @@
 package io.prmkit.doc;
 
+import io.prmkit.dsl.Words;
 import io.prmkit.dsl.ir.Member;
 import io.prmkit.dsl.ir.MemberType;
 import io.prmkit.dsl.ir.StructLayout;
@@ -245,7 +246,7 @@ final class BitDiagram {
     static String typeName(MemberType t) {
         if (t instanceof MemberType.Bits b) {
             int w = b.width();
-            return w == 8 || w == 16 || w == 32 || w == 64 ? "u" + w : w + (w == 1 ? " bit" : " bits");
+            return w == 8 || w == 16 || w == 32 || w == 64 ? "u" + w : Words.plural(w, "bit");
         }
         if (t instanceof MemberType.Bytes b) return "u8[" + b.length() + "]";
         if (t instanceof MemberType.StructRef s) return s.target().name();

@@ -1,5 +1,6 @@
 package io.prmkit.doc;
 
+import io.prmkit.dsl.Words;
 import io.prmkit.dsl.ir.EnumLayout;
 import java.util.Locale;
 
@@ -17,8 +18,8 @@ final class EnumPage {
                 .append(kind).append("</nav>\n");
         sb.append("<h1 id=\"name\">").append(Html.esc(e.name().name())).append("</h1>\n<p class=\"meta\">").append(kind)
                 .append(" <code>").append(Html.esc(e.name().toString())).append("</code>");
-        if (e.width() > 0) sb.append(", ").append(e.width()).append(e.width() == 1 ? " bit" : " bits");
-        sb.append(", ").append(e.values().size()).append(e.values().size() == 1 ? " value" : " values");
+        if (e.width() > 0) sb.append(", ").append(Words.plural(e.width(), "bit"));
+        sb.append(", ").append(Words.plural(e.values().size(), "value"));
         if (!e.doc().prmRef().isEmpty()) sb.append(", ").append(Html.esc(e.doc().prmRef()));
         sb.append(", <span class=\"src\">").append(Html.esc(e.location().file() + ":" + e.location().line())).append("</span></p>\n");
         if (!e.doc().text().isEmpty()) sb.append("<p class=\"doc\">").append(Html.esc(e.doc().text())).append("</p>\n");

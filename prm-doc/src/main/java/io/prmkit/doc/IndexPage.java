@@ -1,5 +1,6 @@
 package io.prmkit.doc;
 
+import io.prmkit.dsl.Words;
 import io.prmkit.dsl.ir.Constant;
 import io.prmkit.dsl.ir.EnumLayout;
 import io.prmkit.dsl.ir.LayoutModel;
@@ -61,7 +62,7 @@ final class IndexPage {
         for (EnumLayout e : some) {
             Set<String> names = new TreeSet<>();
             e.values().forEach(v -> names.add(lower(v.name())));
-            entry(sb, Pages.enumPage(e.name()), e.name().name(), e.values().size() + (e.values().size() == 1 ? " value" : " values"),
+            entry(sb, Pages.enumPage(e.name()), e.name().name(), Words.plural(e.values().size(), "value"),
                     e.doc().text(), names);
         }
         sb.append("</ul>\n</section>\n");

@@ -10,4 +10,12 @@ public final class Words {
         boolean es = noun.endsWith("s") || noun.endsWith("x") || noun.endsWith("ch") || noun.endsWith("sh");
         return n + " " + noun + (es ? "es" : "s");
     }
+
+    /** The choices as a reader lists them: "a", "a or b", "a, b or c". */
+    public static String or(java.util.List<String> choices) {
+        int n = choices.size();
+        if (n == 0) throw new IllegalArgumentException("no choices");
+        if (n == 1) return choices.get(0);
+        return String.join(", ", choices.subList(0, n - 1)) + " or " + choices.get(n - 1);
+    }
 }

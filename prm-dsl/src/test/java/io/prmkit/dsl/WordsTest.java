@@ -13,4 +13,11 @@ class WordsTest {
         assertEquals("3 classes", Words.plural(3, "class"));
         assertEquals("2 prefixes", Words.plural(2, "prefix"));
     }
+
+    @Test
+    void choicesAreListedWithOrBeforeTheLast() {
+        assertEquals("text", Words.or(java.util.List.of("text")));
+        assertEquals("text or json", Words.or(java.util.List.of("text", "json")));
+        assertEquals("text, json, markdown or html", Words.or(java.util.List.of("text", "json", "markdown", "html")));
+    }
 }

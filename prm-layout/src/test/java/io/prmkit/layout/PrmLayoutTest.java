@@ -183,7 +183,7 @@ class PrmLayoutTest {
         Struct d = demo();
         MemorySegment s = zeros(16);
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> d.set(s, 0, d.field("flag").orElseThrow(), 2));
-        assertEquals("demo.flag: value 2 (0x2) does not fit in 1 bits (0..1)", e.getMessage());
+        assertEquals("demo.flag: value 2 (0x2) does not fit in 1 bit (0..1)", e.getMessage());
         assertEquals(0, s.get(BE, 0), "nothing written");
     }
 

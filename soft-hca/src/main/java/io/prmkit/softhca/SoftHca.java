@@ -176,6 +176,8 @@ public final class SoftHca implements AutoCloseable {
     private final ConcurrentLinkedQueue<int[]> eqDoorbells = new ConcurrentLinkedQueue<>();
     private final Thread thread;
     private volatile boolean running = true;
+    /** The device thread is about to park or parked: a doorbell must unpark it. */
+    private volatile boolean sleeping;
     private volatile boolean fatal;
     private volatile Throwable error;
     private long lastBeat = System.nanoTime();
@@ -309,9 +311,16 @@ public final class SoftHca implements AutoCloseable {
         throw new IllegalStateException("soft-hca did not go idle after 10,000,000 steps");
     }
 
+    /**
+     * The device thread: polls while there is work and for {@code spinMicros} after the last, then
+     * parks until a doorbell wakes it. While it polls it never yields: with two cores and a driver
+     * thread that is busy too, a yield hands the core to whatever else runs (a build, another JVM) for
+     * a whole time slice, and the driver's next doorbell waits for it. Before parking it says so
+     * ({@link #sleeping}) and polls once more, so a doorbell rung in between is never missed (both
+     * sides write one volatile and then read the other's).
+     */
     private void loop() {
-        long lastWork = 0;
-        int idleSpins = 0;
+        long lastWork = System.nanoTime();
         while (running) {
             boolean did = work();
             long now = System.nanoTime();
@@ -320,11 +329,19 @@ public final class SoftHca implements AutoCloseable {
                 lastBeat = now;
                 if (!fatal) initSeg.heartbeat();
             }
-            // Busy traffic: poll a little longer before parking, so a doorbell finds the thread awake
-            // (an unpark costs more than the work of a burst).
-            if (!did && now - lastWork > SPIN_NANOS) LockSupport.parkNanos(HEARTBEAT_NANOS);
-            else if (!did && (++idleSpins & 63) == 0) Thread.yield(); // a busy machine: let the driver's thread run
-            else if (!did) Thread.onSpinWait();
+            if (did) continue;
+            if (now - lastWork <= SPIN_NANOS) {
+                Thread.onSpinWait();
+                continue;
+            }
+            sleeping = true;
+            if (work()) {
+                sleeping = false;
+                lastWork = System.nanoTime();
+                continue;
+            }
+            LockSupport.parkNanos(HEARTBEAT_NANOS);
+            sleeping = false; // a doorbell that woke us is work in the next round, which starts the spin again
         }
     }
 
@@ -353,8 +370,9 @@ public final class SoftHca implements AutoCloseable {
         }
     }
 
+    /** Wakes the device thread if it parked (an unpark per doorbell would cost the driver a lock and a signal). */
     void wake() {
-        if (thread != null) LockSupport.unpark(thread);
+        if (thread != null && sleeping) LockSupport.unpark(thread);
     }
 
     void submit(Runnable task) {

@@ -3,6 +3,8 @@ package io.prmkit.dsl.diff;
 import io.prmkit.dsl.Words;
 import io.prmkit.dsl.Json;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -15,11 +17,21 @@ public final class DiffRenderer {
         TEXT, JSON, MARKDOWN;
 
         public static Format parse(String s) {
-            try {
-                return valueOf(s.toUpperCase(Locale.ROOT));
-            } catch (IllegalArgumentException e) {
-                throw new IllegalArgumentException("unknown format '" + s + "' (expected text, json or markdown)");
+            return parse(s, List.of());
+        }
+
+        /**
+         * Like {@link #parse(String)} for a front end that renders {@code ownFormats} itself (the CLI
+         * draws html with prm-doc): its error lists every format the user may give.
+         */
+        public static Format parse(String s, List<String> ownFormats) {
+            for (Format f : values()) {
+                if (f.name().equalsIgnoreCase(s)) return f;
             }
+            List<String> expected = new ArrayList<>();
+            for (Format f : values()) expected.add(f.name().toLowerCase(Locale.ROOT));
+            expected.addAll(ownFormats);
+            throw new IllegalArgumentException("unknown format '" + s + "' (expected " + Words.or(expected) + ")");
         }
     }
 

@@ -215,5 +215,10 @@ class LayoutDiffTest {
                 () -> Format.parse("yaml"));
         assertEquals("unknown format 'yaml' (expected text, json or markdown)", e.getMessage());
         assertEquals(Format.MARKDOWN, Format.parse("Markdown"));
+        IllegalArgumentException html = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> Format.parse("yaml", java.util.List.of("html")));
+        assertEquals("unknown format 'yaml' (expected text, json, markdown or html)", html.getMessage(),
+                "a front end's own formats are listed too");
+        assertEquals(Format.JSON, Format.parse("json", java.util.List.of("html")));
     }
 }

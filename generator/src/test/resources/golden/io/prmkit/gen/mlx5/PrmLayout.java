@@ -536,7 +536,7 @@ public final class PrmLayout {
     /** The exception a checked setter throws; kept out of the accessors so they stay small. */
     static IllegalArgumentException outOfRange(String struct, String field, int width, long value) {
         return new IllegalArgumentException(struct + "." + field + ": value " + value + " (0x" + Long.toHexString(value)
-                + ") does not fit in " + width + " bits (0.." + Long.toUnsignedString(mask(width)) + ")");
+                + ") does not fit in " + width + (width == 1 ? " bit" : " bits") + " (0.." + Long.toUnsignedString(mask(width)) + ")");
     }
 
     static IllegalArgumentException tooLong(String struct, String field, int length, int given) {

@@ -1,0 +1,62 @@
+package io.prmkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
+
+/**
+ * {@code prmkit bench} while another JMH run holds its lock: one clear line and exit 1, before
+ * anything is built or run, instead of JMH's RunnerException as an internal error. The tests lock a
+ * file of their own, never the machine's {@code /tmp/jmh.lock} (other benchmark runs may use it).
+ */
+class BenchLockTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void aHeldJmhLockIsAOneLineErrorBeforeAnythingRuns() throws IOException {
+        Path lock = dir.resolve("jmh.lock");
+        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock held = ch.lock()) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            CommandLine cli = PrmkitCli.commandLine();
+            BenchCommand bench = cli.getSubcommands().get("bench").getCommand();
+            bench.jmhLock = lock;
+            cli.setOut(new PrintWriter(out, true));
+            cli.setErr(new PrintWriter(err, true));
+            int exit = cli.execute("bench", "--quick", "--rounds", "1", "--cases", "wqe-build", "--cc", "no-such-cc");
+            assertEquals(PrmkitCli.INPUT_ERROR, exit, err.toString());
+            assertEquals("prmkit bench: another benchmark run (JMH) holds " + lock
+                    + "; wait for it to finish, then run prmkit bench again\n", err.toString());
+            assertEquals("", out.toString());
+        }
+    }
+
+    @Test
+    void theCheckLeavesAFreeLockFree() throws IOException {
+        Path lock = dir.resolve("jmh.lock");
+        assertFalse(JmhLock.held(lock));
+        assertFalse(JmhLock.held(lock), "the first check released what it took");
+        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.WRITE); FileLock held = ch.lock()) {
+            assertTrue(JmhLock.held(lock));
+        }
+        assertFalse(JmhLock.held(lock));
+    }
+
+    @Test
+    void theDefaultIsJmhsOwnLockFile() {
+        assertEquals(Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock"), JmhLock.defaultFile());
+    }
+}
