@@ -281,7 +281,7 @@ final class StructEmitter {
                 .addStatement("return $L(s, 0L)", id).build());
         out.add(method(id, full, "Reads {@code $L} of the structure at byte {@code offset} of {@code s}.", m.name())
                 .returns(jt).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset")
-                .addStatement("return $L", code.read()).build());
+                .addStatement("return $L", struct.sizeBytes() % 4 == 0 ? code.readWholeDword() : code.read()).build());
 
         Optional<EnumLayout> en = m.enumType().flatMap(ctx::enumType);
         ClassName enumClass = en.filter(e -> e.kind() == EnumLayout.Kind.ENUM).map(e -> ctx.className(e.name())).orElse(null);

@@ -82,7 +82,7 @@ public final class CreateCqOut {
      * <p>Values named by {@link io.prmkit.gen.mlx5.CmdStatus}.
      */
     public static int status(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset) & 0xff;
+        return s.get(PrmLayout.LE_INT, offset) & 0xff;
     }
 
     /**
