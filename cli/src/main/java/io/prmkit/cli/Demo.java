@@ -107,7 +107,7 @@ final class Demo {
                 txs[q] = new TxQueue(eth.txResources(q), txPool);
                 rxs[q] = new RxQueue(eth.rxResources(q), rxPool);
                 runs[q] = new LoopbackRun(txs[q], rxs[q], txPool, mix, checks[q], q, queues, count(q), progress, expected,
-                        Duration.ofSeconds(5).toNanos()).withWindow(sent, WINDOW);
+                        Duration.ofSeconds(5).toNanos()).withWindow(sent, WINDOW).withAllocationWindow(count(q) / 2);
                 if (q == 0) {
                     PacketPool region = pool(pools, new PacketPool(dev.dma(), UMR_FRAMES, 2048, eth.lkey()));
                     umrMkey = eth.umrMkey(4);
@@ -167,6 +167,16 @@ final class Demo {
             out.printf(Locale.ROOT, "  driver      TX %d WQEs completed, %d NOP pads, %d doorbells, %d error CQEs; RX %d packets, %d error CQEs, %d refill shortfalls%n",
                     completions, nops, doorbells, errors, rxPackets, rxErrors, shortfalls);
             out.printf(Locale.ROOT, "  device      RX dropped %d, DMA faults %d%n", device[0].rxDropped(), device[0].dmaFaults());
+            // The first half of each queue's frames is the warm-up (the JIT compiles the loops); what the queue
+            // threads allocate while sending the second half is what a packet costs in garbage once compiled.
+            long allocBytes = 0, allocPackets = 0;
+            for (LoopbackRun run : runs) {
+                if (run.allocatedBytes() < 0) continue;
+                allocBytes += run.allocatedBytes();
+                allocPackets += run.allocationWindowPackets();
+            }
+            out.printf(Locale.ROOT, "  allocation  queue threads allocated %d bytes while sending and receiving %d packets (the second half of each queue's sends)%n",
+                    allocBytes, allocPackets);
             out.flush();
 
             long tDown = System.nanoTime();

@@ -55,6 +55,24 @@ class DemoCommandTest {
         assertTrue(r.err().contains("--queues 0 outside 1..16"), r.err());
     }
 
+    private static final Pattern ALLOCATION = Pattern.compile(
+            "  allocation  queue threads allocated (\\d+) bytes while sending and receiving (\\d+) packets .*");
+
+    /**
+     * The datapath allocates nothing per packet once compiled: the demo counts what its queue threads
+     * allocate (HotSpot's per-thread allocated bytes) over the second half of each queue's frames,
+     * sending and receiving, checks included; with 100,000 frames per queue that window holds at
+     * least 100,000 packets, and it must hold 0 bytes.
+     */
+    @Test
+    void theQueueThreadsAllocateNothingAfterTheWarmUp() {
+        PrmkitCliTest.Run r = PrmkitCliTest.run("demo", "--packets", "200000", "--queues", "2");
+        assertEquals(0, r.exitCode(), r.out() + r.err());
+        Matcher m = r.out().lines().map(ALLOCATION::matcher).filter(Matcher::matches).findFirst().orElseThrow(() -> new AssertionError(r.out()));
+        assertTrue(Long.parseLong(m.group(2)) >= 100_000, m.group());
+        assertEquals("0", m.group(1), m.group());
+    }
+
     /**
      * Per-packet allocation would exhaust this heap: Epsilon never collects, and 10 million packets at
      * even one minimum-size object each (16 bytes with the default object headers: 12 padded to 8-byte alignment) are

@@ -33,6 +33,11 @@ public final class LoopbackRun implements Runnable {
     private final int[] rxBufs = new int[BURST];
     private long sentFrames;
     private long nanos;
+    /** The allocation window: opens when {@code next} reaches allocFrom (and the bad WQE is done), closes with the last send. */
+    private int allocFrom = -1;
+    private long allocStart = -1;
+    private long allocBytes = -1;
+    private long allocPackets;
     private volatile Throwable failure;
 
     /**
@@ -83,6 +88,18 @@ public final class LoopbackRun implements Runnable {
         return this;
     }
 
+    /**
+     * Counts what this run's thread allocates from the moment {@code fromFrame} frames have been sent
+     * (and the bad WQE, if any, has been recovered from: the recovery builds its error text) to its
+     * last send, receiving and checking included; see {@link #allocatedBytes()}. Frames before that
+     * point are the warm-up.
+     */
+    public LoopbackRun withAllocationWindow(int fromFrame) {
+        if (!ThreadAllocation.supported()) throw new IllegalStateException("this JVM does not count allocated bytes per thread");
+        this.allocFrom = fromFrame;
+        return this;
+    }
+
     @Override
     public void run() {
         try {
@@ -108,8 +125,16 @@ public final class LoopbackRun implements Runnable {
                         for (int i = 0; i < sent; i++) wire += mix.wireFrames(first + (next + i) * stride);
                         sentWire.addAndGet(wire);
                     }
+                    if (allocStart >= 0 && allocBytes < 0) allocPackets += sent;
                     next += sent;
                     if (n == 0) tx.reap();
+                    if (allocStart < 0 && allocFrom >= 0 && next >= allocFrom && badPool == null) {
+                        allocStart = ThreadAllocation.current();
+                    } else if (allocStart >= 0 && allocBytes < 0 && next >= count) {
+                        // Closed with the last send, before the loop turns to draining: that turn runs code
+                        // the JIT has not seen yet (interpreted once, which may allocate a little, once).
+                        allocBytes = ThreadAllocation.current() - allocStart;
+                    }
                 } else {
                     tx.reap();
                 }
@@ -125,6 +150,7 @@ public final class LoopbackRun implements Runnable {
                 if (got > 0) {
                     progress.addAndGet(got);
                     lastArrival = now;
+                    if (allocStart >= 0 && allocBytes < 0) allocPackets += got;
                 }
                 if (next >= count && progress.get() >= expectedTotal) break;
                 if (next >= count && now - lastArrival > idleTimeoutNanos) break;
@@ -168,6 +194,16 @@ public final class LoopbackRun implements Runnable {
     /** Packets handed to the SQ (the bad WQE not counted). */
     public long sentPackets() {
         return sentFrames;
+    }
+
+    /** Bytes this run's thread allocated in its allocation window; -1 when the window did not open and close (or none was asked for). */
+    public long allocatedBytes() {
+        return allocBytes;
+    }
+
+    /** Packets sent and received in the allocation window (a packet counts once each way). */
+    public long allocationWindowPackets() {
+        return allocPackets;
     }
 
     /** Wall time of this run's traffic. */

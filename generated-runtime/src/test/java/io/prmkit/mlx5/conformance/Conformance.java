@@ -102,6 +102,7 @@ final class Conformance {
             case IFC -> ifcConstants.contains(name);
             case KERNEL -> ifcConstants.contains(name) || kernelSource.defines(name);
             case RDMA -> rdmaConstants.contains(name);
+            case NET -> false;
         };
     }
 
@@ -143,6 +144,7 @@ final class Conformance {
     private Map<String, String[]> ifcOut;
     private Map<String, String[]> kernelOut;
     private Map<String, String[]> rdmaOut;
+    private Map<String, String[]> netOut;
     private List<IfcHeader.Decl> comparedIfc;
 
     /** mlx5_ifc.h declarations the spec has a structure for, in header order. */
@@ -219,11 +221,23 @@ final class Conformance {
         return rdmaOut;
     }
 
+    private Map<String, String[]> netOutput() {
+        if (netOut == null) {
+            StringBuilder src = new StringBuilder(NetHeaders.source(truth));
+            src.append("int main(void) {\n");
+            appendRowQueries(src, Source.NET);
+            src.append("    return 0;\n}\n");
+            netOut = gcc.run("net", src.toString(), NetHeaders.includeDirs(truth));
+        }
+        return netOut;
+    }
+
     private Map<String, String[]> output(Source s) {
         return switch (s) {
             case IFC -> ifcOutput();
             case KERNEL -> kernelOutput();
             case RDMA -> rdmaOutput();
+            case NET -> netOutput();
         };
     }
 
@@ -508,7 +522,7 @@ final class Conformance {
         }
         checkMappingCoverage(bad, notes);
         return new Report("C structs and constants (kernel device.h/qp.h/cq.h/driver.h/eq.h/doorbell.h, rdma-core mlx5dv.h,"
-                + " mlx5_ifc.h constants)", cTypes.size(), "C structs", fields, matched, known, bad, notes);
+                + " mlx5_ifc.h constants, uapi network headers and if_vlan.h)", cTypes.size(), "C structs", fields, matched, known, bad, notes);
     }
 
     /** Compares each value of a spec enum with the C constant named prefix + value name; returns {compared, matched}. */

@@ -15,6 +15,15 @@ record GroundTruth(Path mlx5Dir, Path mlx5dvHeader, String gcc) {
         return mlx5Dir.resolve(name);
     }
 
+    /** The same kernel headers package's include/linux (if_vlan.h) and include/uapi (ip.h, tcp.h, ...). */
+    Path linuxDir() {
+        return mlx5Dir.getParent();
+    }
+
+    Path uapiDir() {
+        return mlx5Dir.getParent().getParent().resolve("uapi");
+    }
+
     /** The headers and gcc, or the calling test is skipped (failed in CI). */
     static GroundTruth locate() {
         HostTools.require(HostTools.Tool.KERNEL_HEADERS, HostTools.Tool.MLX5DV, HostTools.Tool.GCC);

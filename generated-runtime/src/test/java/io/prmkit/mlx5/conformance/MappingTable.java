@@ -19,7 +19,7 @@ final class MappingTable {
     enum Kind { FIELD, DIFFERS, SIZE, OFFSET, VALUE, ENUM, UNMAPPED }
 
     /** Which C program evaluates a row. */
-    enum Source { KERNEL, RDMA, IFC }
+    enum Source { KERNEL, RDMA, IFC, NET }
 
     /** A reference to a spec field, optionally to bits [hi:lo] of it (bit 0 = its LSB). */
     record SpecRef(String struct, String field, int hi, int lo) {
@@ -107,7 +107,8 @@ final class MappingTable {
             case "kernel" -> Source.KERNEL;
             case "rdma" -> Source.RDMA;
             case "ifc" -> Source.IFC;
-            default -> throw new IllegalArgumentException(RESOURCE + ":" + line + ": unknown source '" + s + "' (kernel, rdma, ifc)");
+            case "net" -> Source.NET;
+            default -> throw new IllegalArgumentException(RESOURCE + ":" + line + ": unknown source '" + s + "' (kernel, rdma, ifc, net)");
         };
     }
 

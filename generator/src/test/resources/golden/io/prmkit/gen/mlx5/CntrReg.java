@@ -75,7 +75,7 @@ public final class CntrReg {
      * <p>PRM: {@code dword 0x00 [7:0]}, 8 bits; spec reg.prm:18.
      */
     public static int grp(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset + 3L) & 0xff;
+        return s.get(PrmLayout.LE_INT, offset) >>> 24;
     }
 
     /**
@@ -217,7 +217,7 @@ public final class CntrReg {
          * set before, so a reused writer starts like a fresh one. Checks nothing: {@link #write()} does.
          */
         public Writer at(MemorySegment s, long offset) {
-            this.s = s;
+            if (this.s != s) this.s = s;
             this.offset = offset;
             d0 = 0;
             d1 = 0;

@@ -244,7 +244,7 @@ public final class CntrsB {
              * set before, so a reused writer starts like a fresh one. Checks nothing: {@link #write()} does.
              */
             public Writer at(MemorySegment s, long offset) {
-                this.s = s;
+                if (this.s != s) this.s = s;
                 this.offset = offset;
                 d0 = 0;
                 d1 = 0;

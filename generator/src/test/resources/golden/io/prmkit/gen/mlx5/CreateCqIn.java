@@ -168,7 +168,7 @@ public final class CreateCqIn {
      * <p>PRM: {@code dword 0x00 [31:16]}, 16 bits, access in; spec cmd.prm:10.
      */
     public static int opcode(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset) & 0xffff;
+        return s.get(PrmLayout.BE_INT, offset) >>> 16;
     }
 
     /**
@@ -213,7 +213,7 @@ public final class CreateCqIn {
      * <p>PRM: {@code dword 0x00 [15:0]}, 16 bits, access in; spec cmd.prm:11.
      */
     public static int uid(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 2L) & 0xffff;
+        return s.get(PrmLayout.BE_INT, offset) & 0xffff;
     }
 
     /**
@@ -258,7 +258,7 @@ public final class CreateCqIn {
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits, access in; spec cmd.prm:13.
      */
     public static int op_mod(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 6L) & 0xffff;
+        return s.get(PrmLayout.BE_INT, offset + 4L) & 0xffff;
     }
 
     /**
@@ -304,7 +304,7 @@ public final class CreateCqIn {
      * <p>Must be zero.
      */
     public static boolean cq_umem_valid(MemorySegment s, long offset) {
-        return (s.get(PrmLayout.BYTE, offset + 8L) & 0x80) != 0;
+        return (s.get(PrmLayout.LE_INT, offset + 8L) & 0x80) != 0;
     }
 
     /**
@@ -352,7 +352,7 @@ public final class CreateCqIn {
      * <p>Range 0..22; log2 of a size.
      */
     public static int log_cq_size(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset + 8L) & 0x1f;
+        return s.get(PrmLayout.LE_INT, offset + 8L) & 0x1f;
     }
 
     /**
@@ -399,7 +399,7 @@ public final class CreateCqIn {
      * <p>PRM: {@code dword 0x08 [1:0]}, 2 bits, access in; spec cmd.prm:16.
      */
     public static int cq_kind(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset + 11L) & 0x3;
+        return (s.get(PrmLayout.LE_INT, offset + 8L) >>> 24) & 0x3;
     }
 
     /**
@@ -539,7 +539,7 @@ public final class CreateCqIn {
      * <p>Alternative {@code moderation} of union {@code union_at_60} (selected when {@code cq_kind == 1}).
      */
     public static int cq_max_count(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 14L) & 0xffff;
+        return s.get(PrmLayout.BE_INT, offset + 12L) & 0xffff;
     }
 
     /**
@@ -718,7 +718,7 @@ public final class CreateCqIn {
          * set before, so a reused writer starts like a fresh one. Checks nothing: {@link #write()} does.
          */
         public Writer at(MemorySegment s, long offset) {
-            this.s = s;
+            if (this.s != s) this.s = s;
             this.offset = offset;
             d0 = 0;
             d1 = 0;

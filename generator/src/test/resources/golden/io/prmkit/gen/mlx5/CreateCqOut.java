@@ -82,7 +82,7 @@ public final class CreateCqOut {
      * <p>Values named by {@link io.prmkit.gen.mlx5.CmdStatus}.
      */
     public static int status(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset) & 0xff;
+        return s.get(PrmLayout.LE_INT, offset) & 0xff;
     }
 
     /**
@@ -333,7 +333,7 @@ public final class CreateCqOut {
              * set before, so a reused writer starts like a fresh one. Checks nothing: {@link #write()} does.
              */
             public Writer at(MemorySegment s, long offset) {
-                this.s = s;
+                if (this.s != s) this.s = s;
                 this.offset = offset;
                 d0 = 0;
                 d1 = 0;

@@ -331,7 +331,7 @@ public final class FlowSample {
      * <p>Power of two.
      */
     public static int vlan(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 22L) & 0xffff;
+        return s.get(PrmLayout.BE_INT, offset + 20L) & 0xffff;
     }
 
     /**

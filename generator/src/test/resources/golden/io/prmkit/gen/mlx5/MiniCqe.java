@@ -138,7 +138,7 @@ public final class MiniCqe {
      * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
      */
     public static int opcode(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset) & 0xff;
+        return s.get(PrmLayout.LE_INT, offset) & 0xff;
     }
 
     /**
@@ -267,7 +267,7 @@ public final class MiniCqe {
      * <p>PRM: {@code dword 0x0c [31:16]}, 16 bits, access ro; spec cqe.prm:7.
      */
     public static int wqe_counter(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 12L) & 0xffff;
+        return s.get(PrmLayout.BE_INT, offset + 12L) >>> 16;
     }
 
     /**
@@ -284,7 +284,7 @@ public final class MiniCqe {
      * <p>PRM: {@code dword 0x0c [0]}, 1 bit, access ro; spec cqe.prm:9.
      */
     public static boolean owner(MemorySegment s, long offset) {
-        return (s.get(PrmLayout.BYTE, offset + 15L) & 0x1) != 0;
+        return (s.get(PrmLayout.LE_INT, offset + 12L) & 0x1000000) != 0;
     }
 
     /**
@@ -378,7 +378,7 @@ public final class MiniCqe {
          * set before, so a reused writer starts like a fresh one. Checks nothing: {@link #write()} does.
          */
         public Writer at(MemorySegment s, long offset) {
-            this.s = s;
+            if (this.s != s) this.s = s;
             this.offset = offset;
             d0 = 0;
             d1 = 0;
@@ -622,7 +622,7 @@ public final class MiniCqe {
              * set before, so a reused writer starts like a fresh one. Checks nothing: {@link #write()} does.
              */
             public Writer at(MemorySegment s, long offset) {
-                this.s = s;
+                if (this.s != s) this.s = s;
                 this.offset = offset;
                 d0 = 0;
                 d1 = 0;

@@ -153,7 +153,7 @@ public final class WqeCtrlSeg {
      * <p>PRM: {@code dword 0x00 [31:24]}, 8 bits; spec wqe.prm:17.
      */
     public static int opc_mod(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset) & 0xff;
+        return s.get(PrmLayout.LE_INT, offset) & 0xff;
     }
 
     /**
@@ -199,7 +199,7 @@ public final class WqeCtrlSeg {
      * <p>PRM: {@code dword 0x00 [23:8]}, 16 bits; spec wqe.prm:18.
      */
     public static int wqe_index(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 1L) & 0xffff;
+        return (s.get(PrmLayout.BE_INT, offset) >>> 8) & 0xffff;
     }
 
     /**
@@ -246,7 +246,7 @@ public final class WqeCtrlSeg {
      * <p>Values named by {@link io.prmkit.gen.mlx5.SendWqeOpcode}.
      */
     public static int opcode(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset + 3L) & 0xff;
+        return s.get(PrmLayout.LE_INT, offset) >>> 24;
     }
 
     /**
@@ -368,7 +368,7 @@ public final class WqeCtrlSeg {
      * <p>Range 1..63.
      */
     public static int ds(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset + 7L) & 0x3f;
+        return (s.get(PrmLayout.LE_INT, offset + 4L) >>> 24) & 0x3f;
     }
 
     /**
@@ -415,7 +415,7 @@ public final class WqeCtrlSeg {
      * <p>PRM: {@code dword 0x08 [31:24]}, 8 bits; spec wqe.prm:23.
      */
     public static int signature(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset + 8L) & 0xff;
+        return s.get(PrmLayout.LE_INT, offset + 8L) & 0xff;
     }
 
     /**
@@ -461,7 +461,7 @@ public final class WqeCtrlSeg {
      * <p>PRM: {@code dword 0x08 [7:5]}, 3 bits; spec wqe.prm:25.
      */
     public static int fm(MemorySegment s, long offset) {
-        return (s.get(PrmLayout.BYTE, offset + 11L) & 0xff) >>> 5;
+        return s.get(PrmLayout.LE_INT, offset + 8L) >>> 29;
     }
 
     /**
@@ -510,7 +510,7 @@ public final class WqeCtrlSeg {
      * <p>Values named by {@link io.prmkit.gen.mlx5.CompletionMode}.
      */
     public static int ce(MemorySegment s, long offset) {
-        return ((s.get(PrmLayout.BYTE, offset + 11L) & 0xff) >>> 2) & 0x3;
+        return (s.get(PrmLayout.LE_INT, offset + 8L) >>> 26) & 0x3;
     }
 
     /**
@@ -586,7 +586,7 @@ public final class WqeCtrlSeg {
      * <p>PRM: {@code dword 0x08 [1]}, 1 bit; spec wqe.prm:28.
      */
     public static boolean se(MemorySegment s, long offset) {
-        return (s.get(PrmLayout.BYTE, offset + 11L) & 0x2) != 0;
+        return (s.get(PrmLayout.LE_INT, offset + 8L) & 0x2000000) != 0;
     }
 
     /**
@@ -769,7 +769,7 @@ public final class WqeCtrlSeg {
          * set before, so a reused writer starts like a fresh one. Checks nothing: {@link #write()} does.
          */
         public Writer at(MemorySegment s, long offset) {
-            this.s = s;
+            if (this.s != s) this.s = s;
             this.offset = offset;
             d0 = 0;
             d1 = 0;

@@ -193,7 +193,7 @@ public final class WqeEthSeg {
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
     public static int swp_outer_l4_offset(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset) & 0xff;
+        return s.get(PrmLayout.LE_INT, offset) & 0xff;
     }
 
     /**
@@ -239,7 +239,7 @@ public final class WqeEthSeg {
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
     public static int swp_outer_l3_offset(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset + 1L) & 0xff;
+        return (s.get(PrmLayout.LE_INT, offset) >>> 8) & 0xff;
     }
 
     /**
@@ -285,7 +285,7 @@ public final class WqeEthSeg {
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
     public static int swp_inner_l4_offset(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset + 2L) & 0xff;
+        return (s.get(PrmLayout.LE_INT, offset) >>> 16) & 0xff;
     }
 
     /**
@@ -331,7 +331,7 @@ public final class WqeEthSeg {
      * <p>Needs capability {@code cmd_hca_cap.swp}.
      */
     public static int swp_inner_l3_offset(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset + 3L) & 0xff;
+        return s.get(PrmLayout.LE_INT, offset) >>> 24;
     }
 
     /**
@@ -378,7 +378,7 @@ public final class WqeEthSeg {
      * <p>Bits named by {@link io.prmkit.gen.mlx5.CsFlags}.
      */
     public static int cs_flags(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset + 4L) & 0xff;
+        return s.get(PrmLayout.LE_INT, offset + 4L) & 0xff;
     }
 
     /**
@@ -423,7 +423,7 @@ public final class WqeEthSeg {
      * <p>PRM: {@code dword 0x04 [23:16]}, 8 bits; spec wqe.prm:65.
      */
     public static int swp_flags(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BYTE, offset + 5L) & 0xff;
+        return (s.get(PrmLayout.LE_INT, offset + 4L) >>> 8) & 0xff;
     }
 
     /**
@@ -469,7 +469,7 @@ public final class WqeEthSeg {
      * <p>PRM: {@code dword 0x04 [15:0]}, 16 bits; spec wqe.prm:66.
      */
     public static int mss(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 6L) & 0xffff;
+        return s.get(PrmLayout.BE_INT, offset + 4L) & 0xffff;
     }
 
     /**
@@ -560,7 +560,7 @@ public final class WqeEthSeg {
      * <p>Range 0..1023; alternative {@code inline_hdr} of union {@code union_at_60}.
      */
     public static int inline_hdr_sz(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 12L) & 0xffff;
+        return s.get(PrmLayout.BE_INT, offset + 12L) >>> 16;
     }
 
     /**
@@ -654,7 +654,7 @@ public final class WqeEthSeg {
      * <p>Alternative {@code insert} of union {@code union_at_60}.
      */
     public static int insert_type(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 12L) & 0xffff;
+        return s.get(PrmLayout.BE_INT, offset + 12L) >>> 16;
     }
 
     /**
@@ -701,7 +701,7 @@ public final class WqeEthSeg {
      * <p>Alternative {@code insert} of union {@code union_at_60}.
      */
     public static int vlan_tci(MemorySegment s, long offset) {
-        return s.get(PrmLayout.BE_SHORT, offset + 14L) & 0xffff;
+        return s.get(PrmLayout.BE_INT, offset + 12L) & 0xffff;
     }
 
     /**
@@ -870,7 +870,7 @@ public final class WqeEthSeg {
          * set before, so a reused writer starts like a fresh one. Checks nothing: {@link #write()} does.
          */
         public Writer at(MemorySegment s, long offset) {
-            this.s = s;
+            if (this.s != s) this.s = s;
             this.offset = offset;
             d0 = 0;
             d1 = 0;
