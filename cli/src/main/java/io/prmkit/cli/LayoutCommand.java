@@ -139,7 +139,7 @@ public final class LayoutCommand implements Callable<Integer> {
     }
 
     private static String hex(long v) {
-        return String.format("0x%02x", v);
+        return PrmPosition.byteOffset(v);
     }
 
     // ---- JSON (through prm-dsl's one JSON writer, Json) ----

@@ -28,8 +28,8 @@ public final class AccessorGenerator {
     }
 
     /**
-     * Every reason {@code model} cannot become Java (colliding class or member names, members whose
-     * placement the accessors cannot express), each located at the declaration concerned; empty when
+     * Every reason {@code model} cannot become Java (class, member or constant names that collide in
+     * Java, or take a generated class's name), each located at the declaration concerned; empty when
      * {@link #generate} will succeed. Front ends run it with the compiler's own checks, so a spec that
      * {@code check} accepts also generates.
      */

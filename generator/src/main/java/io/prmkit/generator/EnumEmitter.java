@@ -27,7 +27,7 @@ final class EnumEmitter {
 
     private final GeneratorContext ctx;
 
-    /** For a model that passed {@link GeneratorChecks}. */
+    /** For a model that passed {@link GeneratorChecks} (the IR guarantees the rest). */
     EnumEmitter(GeneratorContext ctx) {
         this.ctx = ctx;
     }

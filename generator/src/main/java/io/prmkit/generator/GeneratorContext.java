@@ -44,7 +44,10 @@ final class GeneratorContext {
         return Optional.ofNullable(structs.get(name));
     }
 
-    Optional<EnumLayout> enumType(QualifiedName name) {
-        return Optional.ofNullable(enums.get(name));
+    /** The enum or flag set a member names: the model holds every one (a {@code LayoutModel} invariant). */
+    EnumLayout enumType(QualifiedName name) {
+        EnumLayout e = enums.get(name);
+        if (e == null) throw new IllegalStateException(name + " is not in the model, which LayoutModel guarantees");
+        return e;
     }
 }

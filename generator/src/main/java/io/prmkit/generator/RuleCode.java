@@ -58,7 +58,7 @@ final class RuleCode {
 
     private CodeBlock field(String name) {
         Member m = struct.member(name).filter(Member::isScalar)
-                .orElseThrow(() -> new IllegalStateException("unchecked rule field " + name)); // GeneratorChecks reports it
+                .orElseThrow(() -> new IllegalStateException("rule field " + name + " is not a bit field")); // StructLayout guarantees it is
         long w = m.bitWidth();
         if (m.reserved()) {
             // reserved space has no getter: read it inline

@@ -44,7 +44,7 @@ final class StructEmitter {
     private ClassName self;
     private List<MethodSpec> device;
 
-    /** For a model that passed {@link GeneratorChecks}. */
+    /** For a model that passed {@link GeneratorChecks} (the IR guarantees the rest). */
     StructEmitter(GeneratorContext ctx) {
         this.ctx = ctx;
     }
@@ -283,7 +283,7 @@ final class StructEmitter {
                 .returns(jt).addParameter(MEMORY_SEGMENT, "s").addParameter(TypeName.LONG, "offset")
                 .addStatement("return $L", struct.sizeBytes() % 4 == 0 ? code.readWholeDword() : code.read()).build());
 
-        Optional<EnumLayout> en = m.enumType().flatMap(ctx::enumType);
+        Optional<EnumLayout> en = m.enumType().map(ctx::enumType);
         ClassName enumClass = en.filter(e -> e.kind() == EnumLayout.Kind.ENUM).map(e -> ctx.className(e.name())).orElse(null);
         if (enumClass != null) {
             CodeBlock toLong = w == 1 ? CodeBlock.of("($L(s, offset) ? 1L : 0L)", id) : w <= 32 ? CodeBlock.of("$T.toUnsignedLong($L(s, offset))", Integer.class, id)
@@ -564,8 +564,8 @@ final class StructEmitter {
         }
         CodeBlock valueName = CodeBlock.of("null");
         Optional<QualifiedName> named = m.enumType().or(m::flagsType);
-        if (named.isPresent() && ctx.enumType(named.get()).isPresent()) {
-            EnumLayout e = ctx.enumType(named.get()).get();
+        if (named.isPresent()) {
+            EnumLayout e = ctx.enumType(named.get());
             valueName = CodeBlock.of("$T::$L", ctx.className(e.name()), e.kind() == EnumLayout.Kind.FLAGS ? "describe" : "nameOf");
         }
         CodeBlock targetInit = CodeBlock.of("$T.empty()", Optional.class);

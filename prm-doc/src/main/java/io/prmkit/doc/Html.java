@@ -26,8 +26,9 @@ final class Html {
         return "0x" + Long.toHexString(v);
     }
 
+    /** A byte offset as the PRM tables print it ({@code 0x04}), from the toolchain's one position formatter. */
     static String hex2(long v) {
-        return String.format("0x%02x", v);
+        return io.prmkit.dsl.ir.PrmPosition.byteOffset(v);
     }
 
     /** The start of every page: doctype, charset, title, the stylesheet at {@code css}. */

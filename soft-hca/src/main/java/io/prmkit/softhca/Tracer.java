@@ -60,6 +60,7 @@ final class Tracer {
                 int v = 0;
                 for (int k = 0; k < 4; k++) {
                     v <<= 8;
+                    // a hexdump shows bytes whatever the structure, so they are read as a byte stream
                     if (at + k < n) v |= data.get(ValueLayout.JAVA_BYTE, at + k) & 0xff;
                 }
                 b.append(String.format(" %08x", v));

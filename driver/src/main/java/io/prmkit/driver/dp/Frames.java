@@ -1,5 +1,10 @@
 package io.prmkit.driver.dp;
 
+import io.prmkit.net.Ethhdr;
+import io.prmkit.net.Iphdr;
+import io.prmkit.net.Ipv6hdr;
+import io.prmkit.net.Tcphdr;
+import io.prmkit.net.Udphdr;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -7,20 +12,31 @@ import java.nio.ByteOrder;
 /**
  * Builds test traffic (Ethernet + IPv4/IPv6 + UDP/TCP, payload a pattern of the frame's sequence
  * number) straight into packet buffers, and computes Internet checksums. No allocation.
- * Ethernet, IP, UDP and TCP layouts are RFC 894/791/8200/768/793, not PRM structures.
+ * Every header field goes through the net spec's generated accessors ({@code io.prmkit.net}:
+ * ethhdr, iphdr, ipv6hdr, tcphdr, udphdr, kernel names); only payload and checksum sums are byte streams.
  */
 public final class Frames {
     private Frames() {}
 
+    /** Payload and checksum words: byte streams in network order, not header fields. */
     static final ValueLayout.OfShort BE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     static final ValueLayout.OfInt BE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     public static final long DST_MAC = 0x02_00_00_00_00_02L;
     public static final long SRC_MAC = 0x02_00_00_00_00_01L;
-    public static final int TCP_HLEN = 20;
-    public static final int UDP_HLEN = 8;
-    public static final int IPV4_HLEN = 20;
-    public static final int IPV6_HLEN = 40;
+    public static final int TCP_HLEN = (int) Tcphdr.SIZE;
+    public static final int UDP_HLEN = (int) Udphdr.SIZE;
+    public static final int IPV4_HLEN = (int) Iphdr.SIZE;
+    public static final int IPV6_HLEN = (int) Ipv6hdr.SIZE;
+
+    /** The IPv6 test addresses fd00::1 and fd00::2. */
+    private static final byte[] V6_SRC = {(byte) 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1};
+    private static final byte[] V6_DST = {(byte) 0xfd, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2};
+    /** iphdr's saddr and daddr, and ipv6hdr's, as one byte range each (the pseudo-header's addresses). */
+    private static final long V4_ADDRS_AT = Iphdr.saddr$BIT_OFFSET / 8;
+    private static final int V4_ADDRS_LEN = (int) ((Iphdr.daddr$BIT_OFFSET + Iphdr.daddr$BIT_WIDTH - Iphdr.saddr$BIT_OFFSET) / 8);
+    private static final long V6_ADDRS_AT = Ipv6hdr.saddr$BYTE_OFFSET;
+    private static final int V6_ADDRS_LEN = (int) (Ipv6hdr.daddr$BYTE_OFFSET + Ipv6hdr.daddr$LENGTH - Ipv6hdr.saddr$BYTE_OFFSET);
 
     /** Smallest frame (no FCS) {@code kind} can be built as. */
     public static int minLength(boolean ipv6, boolean tcp) {
@@ -35,55 +51,62 @@ public final class Frames {
      */
     public static void build(MemorySegment s, long off, int len, boolean ipv6, boolean tcp, int seq, int flow, boolean offload) {
         if (len < minLength(ipv6, tcp)) throw new IllegalArgumentException("frame of " + len + " bytes is too short for its headers");
-        putMac(s, off, DST_MAC);
-        putMac(s, off + 6, SRC_MAC);
-        s.set(BE16, off + 12, (short) (ipv6 ? FrameHeaders.ETHERTYPE_IPV6 : FrameHeaders.ETHERTYPE_IPV4));
+        putMacs(s, off, DST_MAC, SRC_MAC);
+        Ethhdr.h_proto$setUnchecked(s, off, ipv6 ? FrameHeaders.ETHERTYPE_IPV6 : FrameHeaders.ETHERTYPE_IPV4);
         long l3 = off + FrameHeaders.ETH_HLEN;
         int proto = tcp ? FrameHeaders.IPPROTO_TCP : FrameHeaders.IPPROTO_UDP;
         long l4;
         int l4len;
+        // Setters that together cover every byte of each header (clear() and Writer.write() take a slice per call).
         if (ipv6) {
             l4 = l3 + IPV6_HLEN;
             l4len = len - FrameHeaders.ETH_HLEN - IPV6_HLEN;
-            s.set(BE32, l3, 0x6000_0000);
-            s.set(BE16, l3 + 4, (short) l4len);
-            s.set(ValueLayout.JAVA_BYTE, l3 + 6, (byte) proto);
-            s.set(ValueLayout.JAVA_BYTE, l3 + 7, (byte) 64);
-            for (int i = 0; i < 16; i++) {
-                s.set(ValueLayout.JAVA_BYTE, l3 + 8 + i, (byte) (i == 0 ? 0xfd : i == 15 ? 1 : 0));
-                s.set(ValueLayout.JAVA_BYTE, l3 + 24 + i, (byte) (i == 0 ? 0xfd : i == 15 ? 2 : 0));
-            }
+            Ipv6hdr.version$setUnchecked(s, l3, 6);
+            Ipv6hdr.traffic_class$setUnchecked(s, l3, 0);
+            Ipv6hdr.flow_label$setUnchecked(s, l3, 0);
+            Ipv6hdr.payload_len$setUnchecked(s, l3, l4len);
+            Ipv6hdr.nexthdr$setUnchecked(s, l3, proto);
+            Ipv6hdr.hop_limit$setUnchecked(s, l3, 64);
+            Ipv6hdr.saddr$copyFrom(s, l3, V6_SRC);
+            Ipv6hdr.daddr$copyFrom(s, l3, V6_DST);
         } else {
             l4 = l3 + IPV4_HLEN;
             l4len = len - FrameHeaders.ETH_HLEN - IPV4_HLEN;
-            s.set(ValueLayout.JAVA_BYTE, l3, (byte) 0x45);
-            s.set(ValueLayout.JAVA_BYTE, l3 + 1, (byte) 0);
-            s.set(BE16, l3 + 2, (short) (IPV4_HLEN + l4len));
-            s.set(BE16, l3 + 4, (short) seq);
-            s.set(BE16, l3 + 6, (short) 0x4000); // DF
-            s.set(ValueLayout.JAVA_BYTE, l3 + 8, (byte) 64);
-            s.set(ValueLayout.JAVA_BYTE, l3 + 9, (byte) proto);
-            s.set(BE16, l3 + 10, (short) 0);
-            s.set(BE32, l3 + 12, 0x0a00_0001);
-            s.set(BE32, l3 + 16, 0x0a00_0002);
-            if (!offload) s.set(BE16, l3 + 10, (short) ipv4HeaderChecksum(s, l3));
+            Iphdr.version$setUnchecked(s, l3, 4);
+            Iphdr.ihl$setUnchecked(s, l3, IPV4_HLEN / 4);
+            Iphdr.tos$setUnchecked(s, l3, 0);
+            Iphdr.tot_len$setUnchecked(s, l3, IPV4_HLEN + l4len);
+            Iphdr.id$setUnchecked(s, l3, seq);
+            Iphdr.frag_off$setUnchecked(s, l3, 0);
+            Iphdr.frag_df$set(s, l3, true);
+            Iphdr.ttl$setUnchecked(s, l3, 64);
+            Iphdr.protocol$setUnchecked(s, l3, proto);
+            Iphdr.saddr$set(s, l3, 0x0a00_0001);
+            Iphdr.daddr$set(s, l3, 0x0a00_0002);
+            Iphdr.check$setUnchecked(s, l3, 0);
+            if (!offload) Iphdr.check$setUnchecked(s, l3, ipv4HeaderChecksum(s, l3));
         }
         int sport = 1024 + (flow & 0x3fff);
-        s.set(BE16, l4, (short) sport);
-        s.set(BE16, l4 + 2, (short) 9000);
         long payload;
         if (tcp) {
-            s.set(BE32, l4 + 4, seq * 1000);
-            s.set(BE32, l4 + 8, 1);
-            s.set(ValueLayout.JAVA_BYTE, l4 + 12, (byte) (5 << 4));
-            s.set(ValueLayout.JAVA_BYTE, l4 + 13, (byte) 0x18); // ACK|PSH
-            s.set(BE16, l4 + 14, (short) 0xffff);
-            s.set(BE16, l4 + 16, (short) 0);
-            s.set(BE16, l4 + 18, (short) 0);
+            Tcphdr.source$setUnchecked(s, l4, sport);
+            Tcphdr.dest$setUnchecked(s, l4, 9000);
+            Tcphdr.seq$set(s, l4, seq * 1000);
+            Tcphdr.ack_seq$set(s, l4, 1);
+            Tcphdr.doff$setUnchecked(s, l4, TCP_HLEN / 4);
+            Tcphdr.res1$setUnchecked(s, l4, 0);
+            Tcphdr.flag_byte$setUnchecked(s, l4, 0);
+            Tcphdr.ack$set(s, l4, true);
+            Tcphdr.psh$set(s, l4, true);
+            Tcphdr.window$setUnchecked(s, l4, 0xffff);
+            Tcphdr.check$setUnchecked(s, l4, 0);
+            Tcphdr.urg_ptr$setUnchecked(s, l4, 0);
             payload = l4 + TCP_HLEN;
         } else {
-            s.set(BE16, l4 + 4, (short) l4len);
-            s.set(BE16, l4 + 6, (short) 0);
+            Udphdr.source$setUnchecked(s, l4, sport);
+            Udphdr.dest$setUnchecked(s, l4, 9000);
+            Udphdr.len$setUnchecked(s, l4, l4len);
+            Udphdr.check$setUnchecked(s, l4, 0);
             payload = l4 + UDP_HLEN;
         }
         long end = off + len;
@@ -91,12 +114,15 @@ public final class Frames {
         if (!offload) setL4Checksum(s, off, len);
     }
 
-    private static void putMac(MemorySegment s, long off, long mac) {
-        s.set(BE16, off, (short) (mac >>> 32));
-        s.set(BE32, off + 2, (int) mac);
+    /** Destination and source MAC (48-bit numbers) into the ethhdr at {@code off}. */
+    static void putMacs(MemorySegment s, long off, long dst, long src) {
+        Ethhdr.h_dest_47_16$set(s, off, (int) (dst >>> 16));
+        Ethhdr.h_dest_15_0$setUnchecked(s, off, (int) dst);
+        Ethhdr.h_source_47_32$setUnchecked(s, off, (int) (src >>> 32));
+        Ethhdr.h_source_31_0$set(s, off, (int) src);
     }
 
-    /** Ones' complement sum of {@code len} bytes (not folded, not inverted). */
+    /** Ones' complement sum of {@code len} bytes (not folded, not inverted): a byte stream, whatever fields it covers. */
     static long sum(MemorySegment s, long off, int len) {
         long acc = 0;
         int i = 0;
@@ -112,8 +138,7 @@ public final class Frames {
 
     /** The IPv4 header checksum of the header at {@code l3} (its checksum field taken as 0). */
     public static int ipv4HeaderChecksum(MemorySegment s, long l3) {
-        int ihl = (s.get(ValueLayout.JAVA_BYTE, l3) & 0x0f) * 4;
-        long acc = sum(s, l3, ihl) - (s.get(BE16, l3 + 10) & 0xffff);
+        long acc = sum(s, l3, Iphdr.ihl(s, l3) * 4) - Iphdr.check(s, l3);
         return ~fold(acc) & 0xffff;
     }
 
@@ -123,23 +148,28 @@ public final class Frames {
         int l4 = FrameHeaders.l4Offset(s, off, len);
         int proto = FrameHeaders.ipProtocol(s, off, len);
         if (l4 < 0 || (proto != FrameHeaders.IPPROTO_TCP && proto != FrameHeaders.IPPROTO_UDP)) return;
-        long csumAt = off + l4 + (proto == FrameHeaders.IPPROTO_TCP ? 16 : 6);
-        s.set(BE16, csumAt, (short) 0);
+        boolean tcp = proto == FrameHeaders.IPPROTO_TCP;
+        long h = off + l4;
+        if (tcp) Tcphdr.check$setUnchecked(s, h, 0);
+        else Udphdr.check$setUnchecked(s, h, 0);
         boolean v4 = FrameHeaders.etherType(s, off, len) == FrameHeaders.ETHERTYPE_IPV4;
-        int l4len = v4 ? (s.get(BE16, off + l3 + 2) & 0xffff) - (l4 - l3) : s.get(BE16, off + l3 + 4) & 0xffff;
-        long acc = v4 ? sum(s, off + l3 + 12, 8) : sum(s, off + l3 + 8, 32);
+        int l4len = v4 ? Iphdr.tot_len(s, off + l3) - (l4 - l3) : Ipv6hdr.payload_len(s, off + l3);
+        long acc = v4 ? sum(s, off + l3 + V4_ADDRS_AT, V4_ADDRS_LEN) : sum(s, off + l3 + V6_ADDRS_AT, V6_ADDRS_LEN);
         acc += proto + l4len;
-        acc += sum(s, off + l4, l4len);
+        acc += sum(s, h, l4len);
         int c = ~fold(acc) & 0xffff;
-        if (c == 0 && proto == FrameHeaders.IPPROTO_UDP) c = 0xffff;
-        s.set(BE16, csumAt, (short) c);
+        if (tcp) {
+            Tcphdr.check$setUnchecked(s, h, c);
+        } else {
+            Udphdr.check$setUnchecked(s, h, c == 0 ? 0xffff : c);
+        }
     }
 
     /** Computes and stores the IPv4 header checksum (nothing for IPv6). */
     public static void setIpv4Checksum(MemorySegment s, long off, int len) {
         if (FrameHeaders.etherType(s, off, len) != FrameHeaders.ETHERTYPE_IPV4) return;
         long l3 = off + FrameHeaders.l3Offset(s, off, len);
-        s.set(BE16, l3 + 10, (short) 0);
-        s.set(BE16, l3 + 10, (short) ipv4HeaderChecksum(s, l3));
+        Iphdr.check$setUnchecked(s, l3, 0);
+        Iphdr.check$setUnchecked(s, l3, ipv4HeaderChecksum(s, l3));
     }
 }

@@ -1,5 +1,9 @@
 package io.prmkit.driver.dp;
 
+import io.prmkit.net.Ethhdr;
+import io.prmkit.net.Iphdr;
+import io.prmkit.net.Tcphdr;
+import io.prmkit.net.VlanHdr;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
@@ -112,9 +116,9 @@ public final class TrafficMix {
         Frames.build(s, off, len, ipv6, tcp, id, id, offloaded && forDevice);
         int l4 = FrameHeaders.l4Offset(s, off, len);
         if (tcp) {
-            s.set(Frames.BE32, off + l4 + 4, k == Kind.LSO_TCP4 ? id << 16 : TCP_ID_FLAG | id);
+            Tcphdr.seq$set(s, off + l4, k == Kind.LSO_TCP4 ? id << 16 : TCP_ID_FLAG | id);
         } else {
-            s.set(Frames.BE32, off + l4 + Frames.UDP_HLEN, id);
+            s.set(Frames.BE32, off + l4 + Frames.UDP_HLEN, id); // the payload's first word
         }
         if (!(offloaded && forDevice)) {
             Frames.setIpv4Checksum(s, off, len);
@@ -141,13 +145,14 @@ public final class TrafficMix {
             MemorySegment.copy(out, whole + hdr + from, out, off + hdr, chunk);
             long l3 = off + FrameHeaders.ETH_HLEN;
             long l4 = l3 + Frames.IPV4_HLEN;
-            out.set(Frames.BE16, l3 + 2, (short) (Frames.IPV4_HLEN + Frames.TCP_HLEN + chunk));
-            out.set(Frames.BE16, l3 + 4, (short) ((out.get(Frames.BE16, l3 + 4) & 0xffff) + segment));
-            out.set(Frames.BE32, l4 + 4, (id << 16) + from);
-            int flags = out.get(ValueLayout.JAVA_BYTE, l4 + 13) & 0xff;
-            if (from + chunk < pay) flags &= ~0x09; // FIN and PSH only on the last segment
-            if (segment > 0) flags &= ~0x80; // CWR only on the first
-            out.set(ValueLayout.JAVA_BYTE, l4 + 13, (byte) flags);
+            Iphdr.tot_len$setUnchecked(out, l3, Frames.IPV4_HLEN + Frames.TCP_HLEN + chunk);
+            Iphdr.id$setUnchecked(out, l3, Iphdr.id(out, l3) + segment);
+            Tcphdr.seq$set(out, l4, (id << 16) + from);
+            if (from + chunk < pay) { // FIN and PSH only on the last segment
+                Tcphdr.fin$set(out, l4, false);
+                Tcphdr.psh$set(out, l4, false);
+            }
+            if (segment > 0) Tcphdr.cwr$set(out, l4, false); // CWR only on the first
             int seglen = hdr + chunk;
             Frames.setIpv4Checksum(out, off, seglen);
             Frames.setL4Checksum(out, off, seglen);
@@ -155,9 +160,11 @@ public final class TrafficMix {
         }
         writeFrame(out, off, id, len, false);
         if (k == Kind.VLAN_UDP4) {
-            MemorySegment.copy(out, off + 12, out, off + 16, len - 12);
-            out.set(Frames.BE16, off + 12, (short) FrameHeaders.ETHERTYPE_VLAN);
-            out.set(Frames.BE16, off + 14, (short) vlanTci(id));
+            // the tag goes after the MAC addresses; the old ethertype becomes its encapsulated protocol
+            int macs = FrameHeaders.ETH_ADDRS_LEN;
+            MemorySegment.copy(out, off + macs, out, off + macs + FrameHeaders.VLAN_HLEN, len - macs);
+            Ethhdr.h_proto$setUnchecked(out, off, FrameHeaders.ETHERTYPE_VLAN);
+            VlanHdr.h_vlan_TCI$setUnchecked(out, off + FrameHeaders.ETH_HLEN, vlanTci(id));
             len += FrameHeaders.VLAN_HLEN;
         }
         if (len < MIN_FRAME) {
@@ -175,13 +182,13 @@ public final class TrafficMix {
         int l4 = FrameHeaders.l4Offset(s, off, len);
         int proto = FrameHeaders.ipProtocol(s, off, len);
         if (l4 < 0) return -1;
-        if (proto == FrameHeaders.IPPROTO_TCP && len >= l4 + 8) {
-            int seq = s.get(Frames.BE32, off + l4 + 4);
+        if (proto == FrameHeaders.IPPROTO_TCP && len >= l4 + (Tcphdr.seq$BIT_OFFSET + Tcphdr.seq$BIT_WIDTH) / 8) {
+            int seq = Tcphdr.seq(s, off + l4);
             if ((seq & TCP_ID_FLAG) != 0) return (long) (seq & ~TCP_ID_FLAG) << 8;
             return ((long) (seq >>> 16) << 8) | ((seq & 0xffff) / LSO_MSS);
         }
         if (proto == FrameHeaders.IPPROTO_UDP && len >= l4 + Frames.UDP_HLEN + 4) {
-            return (long) s.get(Frames.BE32, off + l4 + Frames.UDP_HLEN) << 8;
+            return (long) s.get(Frames.BE32, off + l4 + Frames.UDP_HLEN) << 8; // the payload's first word
         }
         return -1;
     }

@@ -23,6 +23,8 @@ import io.prmkit.mlx5.WqeCtrlSeg;
 import io.prmkit.mlx5.WqeDataSeg;
 import io.prmkit.mlx5.WqeEthSeg;
 import io.prmkit.mlx5.WqeNop;
+import io.prmkit.net.Ethhdr;
+import io.prmkit.net.VlanHdr;
 import io.prmkit.platform.Mmio;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -271,7 +273,10 @@ public final class TxQueue {
         return FrameHeaders.inlineLength(inlineMode, mem, off, len);
     }
 
-    /** The 18-byte L2 inline header as one 2-byte and two 8-byte moves (cheaper than a copy call for so few bytes). */
+    /**
+     * The 18-byte L2 inline header as one 2-byte and two 8-byte moves (cheaper than a copy call for so few
+     * bytes): the frame's first bytes copied as a byte stream, whatever headers they hold.
+     */
     private static void copy18(MemorySegment from, long off, MemorySegment ring, long at) {
         ring.set(ValueLayout.JAVA_SHORT_UNALIGNED, at, from.get(ValueLayout.JAVA_SHORT_UNALIGNED, off));
         ring.set(ValueLayout.JAVA_LONG_UNALIGNED, at + 2, from.get(ValueLayout.JAVA_LONG_UNALIGNED, off + 2));
@@ -280,10 +285,11 @@ public final class TxQueue {
 
     /** Inline headers with an 802.1Q tag put in after the MAC addresses (the kernel's way when it inlines). */
     private static void copyWithTag(MemorySegment from, long off, MemorySegment ring, long at, int ihs, short tci) {
-        int macs = FrameHeaders.ETH_HLEN - 2;
+        int macs = FrameHeaders.ETH_ADDRS_LEN;
         MemorySegment.copy(from, off, ring, at, macs);
-        ring.set(FrameHeaders.BE_SHORT, at + macs, (short) FrameHeaders.ETHERTYPE_VLAN);
-        ring.set(FrameHeaders.BE_SHORT, at + macs + 2, tci);
+        Ethhdr.h_proto$setUnchecked(ring, at, FrameHeaders.ETHERTYPE_VLAN);
+        VlanHdr.h_vlan_TCI$setUnchecked(ring, at + FrameHeaders.ETH_HLEN, tci);
+        // the frame's own ethertype follows as the tag's h_vlan_encapsulated_proto
         MemorySegment.copy(from, off + macs, ring, at + macs + FrameHeaders.VLAN_HLEN, ihs - macs);
     }
 

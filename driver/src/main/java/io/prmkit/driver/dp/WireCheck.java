@@ -1,5 +1,7 @@
 package io.prmkit.driver.dp;
 
+import io.prmkit.net.Ethhdr;
+import io.prmkit.net.VlanHdr;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
@@ -58,11 +60,12 @@ public final class WireCheck {
         int elen = mix.expected(id, seg, scratch, 0);
         boolean same;
         if (strippedTci >= 0) {
+            int macs = FrameHeaders.ETH_ADDRS_LEN;
             same = len + FrameHeaders.VLAN_HLEN == elen
-                    && (scratch.get(Frames.BE16, 12) & 0xffff) == FrameHeaders.ETHERTYPE_VLAN
-                    && (scratch.get(Frames.BE16, 14) & 0xffff) == strippedTci
-                    && MemorySegment.mismatch(s, off, off + 12, scratch, 0, 12) < 0
-                    && MemorySegment.mismatch(s, off + 12, off + len, scratch, 16, elen) < 0;
+                    && Ethhdr.h_proto(scratch, 0) == FrameHeaders.ETHERTYPE_VLAN
+                    && VlanHdr.h_vlan_TCI(scratch, FrameHeaders.ETH_HLEN) == strippedTci
+                    && MemorySegment.mismatch(s, off, off + macs, scratch, 0, macs) < 0
+                    && MemorySegment.mismatch(s, off + macs, off + len, scratch, macs + FrameHeaders.VLAN_HLEN, elen) < 0;
         } else {
             same = len == elen && MemorySegment.mismatch(s, off, off + len, scratch, 0, elen) < 0;
         }

@@ -42,10 +42,7 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
         /** {@code 0x04 [23:16]} for a field within one dword, else {@code bit 0x120 +0x80}. */
         public String prm() {
             long inDword = offset & 31;
-            if (width > 0 && inDword + width <= 32) {
-                long hi = 31 - inDword, lo = hi - width + 1;
-                return String.format("0x%02x [%s]", (offset >>> 5) * 4, hi == lo ? Long.toString(hi) : hi + ":" + lo);
-            }
+            if (width > 0 && inDword + width <= 32) return io.prmkit.dsl.ir.PrmPosition.span(offset, offset + width);
             return String.format("bit 0x%x +0x%x", offset, width);
         }
     }

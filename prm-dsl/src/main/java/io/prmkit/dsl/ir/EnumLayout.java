@@ -12,6 +12,7 @@ import java.util.Optional;
  * constant names, and readers must keep it.
  *
  * @param width the field width the values are meant for, or 0 when the spec does not say
+ * @throws IllegalArgumentException for a value that does not fit the width (a flag's bit number: below it)
  */
 public record EnumLayout(QualifiedName name, Kind kind, int width, List<EnumValue> values, Doc doc, SourceLocation location) {
 
@@ -24,6 +25,13 @@ public record EnumLayout(QualifiedName name, Kind kind, int width, List<EnumValu
         Objects.requireNonNull(location, "location == null");
         values = List.copyOf(values);
         if (width < 0 || width > 64) throw new IllegalArgumentException("bad enum width " + width);
+        for (EnumValue v : values) {
+            if (kind == Kind.FLAGS ? Long.compareUnsigned(v.value(), width == 0 ? 64 : width) >= 0
+                    : width > 0 && width < 64 && Long.compareUnsigned(v.value(), 1L << width) >= 0) {
+                throw new IllegalArgumentException(name + "." + v.name() + ": " + (kind == Kind.FLAGS ? "bit " : "value ")
+                        + Long.toUnsignedString(v.value()) + " does not fit " + (width == 0 ? "64" : width) + " bits");
+            }
+        }
     }
 
     /** The first constant with this value, if any. */

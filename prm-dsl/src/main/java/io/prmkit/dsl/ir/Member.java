@@ -23,6 +23,7 @@ import java.util.Optional;
  * @param selector    for a member holding a tagged union type: the sibling field selecting the alternative, else ""
  * @param doc         one-line documentation, PRM reference and since tag
  * @param location    where the member is declared
+ * @throws IllegalArgumentException for a member placed where no accessor can reach it (see {@link #misplaced})
  */
 public record Member(
         String name,
@@ -52,6 +53,42 @@ public record Member(
         Objects.requireNonNull(doc, "doc == null");
         Objects.requireNonNull(location, "location == null");
         if (bitOffset < 0) throw new IllegalArgumentException("negative bit offset for " + name);
+        String misplaced = misplaced(bitOffset, type, reserved);
+        if (misplaced != null) throw new IllegalArgumentException("'" + name + "' at bit 0x" + Long.toHexString(bitOffset) + ": " + misplaced);
+    }
+
+    /**
+     * Why a member of this type cannot sit at {@code bit}, or null when it can: the placement rules
+     * the compiler enforces and the accessors rely on. A field narrower than 32 bits lies within one
+     * dword, a wider one starts on a dword boundary (so 33..63-bit fields are rejected unless
+     * reserved), and so does every element of an array of bit fields; byte arrays and structures
+     * start on a byte boundary. Reserved bit fields may sit anywhere: nothing accesses them by name.
+     */
+    static String misplaced(long bit, MemberType type, boolean reserved) {
+        if (type instanceof MemberType.Bits b) {
+            return reserved ? null : bitsMisplaced(bit, b.width());
+        }
+        if (type instanceof MemberType.Bytes || type instanceof MemberType.StructRef) {
+            return bit % 8 == 0 ? null : "a byte array or structure must start on a byte boundary";
+        }
+        MemberType.Array a = (MemberType.Array) type;
+        if (a.element() instanceof MemberType.StructRef) {
+            return bit % 8 == 0 ? null : "an array of structures must start on a byte boundary";
+        }
+        if (!(a.element() instanceof MemberType.Bits b)) return "arrays of " + a.element().getClass().getSimpleName() + " are not supported";
+        if (reserved && b.width() == 1) return null; // reserved space the compiler spells as single bits
+        if (b.width() > 32 && b.width() != 64) return "elements of " + b.width() + " bits cannot all start on a dword boundary";
+        int n = a.flexible() ? 32 : Math.min(a.count(), 32); // element offsets mod 32 repeat after 32 elements
+        for (int i = 0; i < n; i++) {
+            String why = bitsMisplaced(bit + (long) i * b.width(), b.width());
+            if (why != null) return "element " + i + ": " + why;
+        }
+        return null;
+    }
+
+    private static String bitsMisplaced(long bit, int width) {
+        if (width >= 32) return bit % 32 == 0 ? null : "a " + width + "-bit field must start on a dword boundary";
+        return (bit & 31) + width <= 32 ? null : "a " + width + "-bit field crosses a dword boundary";
     }
 
     /** Total width in bits (element width times count for arrays; 0 for a flexible array). */

@@ -19,6 +19,7 @@ import java.util.Optional;
  * @param rules     cross-field rules
  * @param doc       one-line description and PRM reference
  * @param location  where it is declared
+ * @throws IllegalArgumentException for a member reaching past the size, or a rule reading what is not a bit field here
  */
 public record StructLayout(
         QualifiedName name,
@@ -41,6 +42,28 @@ public record StructLayout(
         members = List.copyOf(members);
         rules = List.copyOf(rules);
         if (sizeBytes < 0) throw new IllegalArgumentException("negative size for " + name);
+        for (Member m : members) {
+            boolean flexible = m.type() instanceof MemberType.Array a && a.flexible();
+            if (flexible ? m.bitOffset() > sizeBytes * 8 : m.bitEnd() > sizeBytes * 8) {
+                throw new IllegalArgumentException(name + "." + m.name() + " ends at bit 0x" + Long.toHexString(m.bitEnd())
+                        + ", past the " + sizeBytes + "-byte " + kind.name().toLowerCase(java.util.Locale.ROOT));
+            }
+        }
+        for (Rule r : rules) ruleFields(name, members, r, r.condition());
+    }
+
+    /** Every field a rule reads is a bit field of this structure (the compiler resolves them so). */
+    private static void ruleFields(QualifiedName name, List<Member> members, Rule r, Expr e) {
+        if (e instanceof Expr.FieldValue f) {
+            if (members.stream().noneMatch(m -> m.name().equals(f.field()) && m.isScalar())) {
+                throw new IllegalArgumentException("rule " + r.name() + " of " + name + " reads " + f.field() + ", which is not a bit field of it");
+            }
+        } else if (e instanceof Expr.Unary u) {
+            ruleFields(name, members, r, u.operand());
+        } else if (e instanceof Expr.Binary b) {
+            ruleFields(name, members, r, b.left());
+            ruleFields(name, members, r, b.right());
+        }
     }
 
     public long sizeBits() {

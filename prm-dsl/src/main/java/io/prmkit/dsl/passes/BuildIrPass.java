@@ -18,11 +18,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
-/** Copies the resolved layouts into the immutable IR, sorted by qualified name. */
+/**
+ * Copies the resolved layouts into the immutable IR, sorted by qualified name. Runs only when no
+ * earlier pass reported an error: the IR's constructors check placement, sizes, rule fields and
+ * enum references, and a spec with errors may hold half-resolved layouts that break them.
+ */
 final class BuildIrPass implements Pass {
     @Override
     public String name() {
         return "ir";
+    }
+
+    @Override
+    public boolean runsAfterErrors() {
+        return false;
     }
 
     @Override

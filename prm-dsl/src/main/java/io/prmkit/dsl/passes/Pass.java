@@ -13,4 +13,13 @@ public interface Pass {
     String name();
 
     List<Diagnostic> run(Compilation c);
+
+    /**
+     * Whether the pass runs after an earlier pass reported an error. Analysis passes do, to report
+     * as much as possible at once; a pass that builds the IR does not, since the IR's records
+     * enforce invariants that only an error-free spec is sure to meet.
+     */
+    default boolean runsAfterErrors() {
+        return true;
+    }
 }

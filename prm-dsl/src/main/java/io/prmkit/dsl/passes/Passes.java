@@ -44,17 +44,26 @@ public final class Passes {
         if (stopAfter != null && !names().contains(stopAfter)) {
             throw new IllegalArgumentException("no pass named " + stopAfter + "; passes: " + names());
         }
-        Compilation c = new Compilation(files);
+        return run(new Compilation(files), stopAfter);
+    }
+
+    /** {@link #run(List, String)} on a given compilation (tests look at what the passes left in it). */
+    static Outcome run(Compilation c, String stopAfter) {
         List<Diagnostic> diags = new ArrayList<>();
         boolean ranAll = true;
+        boolean errors = false;
         for (Pass p : all()) {
+            if (errors && !p.runsAfterErrors()) {
+                ranAll = false;
+                break;
+            }
             diags.addAll(p.run(c));
+            errors = diags.stream().anyMatch(Diagnostic::isError);
             if (p.name().equals(stopAfter)) {
                 ranAll = stopAfter.equals(names().get(names().size() - 1));
                 break;
             }
         }
-        boolean errors = diags.stream().anyMatch(Diagnostic::isError);
         return new Outcome(diags, ranAll && !errors ? Optional.ofNullable(c.model) : Optional.empty());
     }
 }

@@ -91,13 +91,13 @@ class LayoutDiffTest {
     @Test
     void movedResizedRemovedAndRenamedFieldsAreBreaking() {
         LayoutModel a = model(List.of(struct("cqc", "a:0x8", "b:0x8", "c:0x10", "d:0x20", "e:0x20")), List.of(), List.of());
-        LayoutModel b = model(List.of(struct("cqc", "b:0x8", "a:0x8", "c:0x18", "reserved_at_28:0x18", "f:0x20")), List.of(), List.of());
+        LayoutModel b = model(List.of(struct("cqc", "b:0x8", "a:0x8", "c:0x8", "reserved_at_18:0x28", "f:0x20")), List.of(), List.of());
         DiffReport r = LayoutDiff.diff(a, b);
         assertTrue(r.isBreaking());
         assertEquals("""
                 BREAKING  mlx5.cqc.a: moved from 0x00 [31:24] to 0x00 [23:16]
                 BREAKING  mlx5.cqc.b: moved from 0x00 [23:16] to 0x00 [31:24]
-                BREAKING  mlx5.cqc.c: resized from 16 to 24 bits
+                BREAKING  mlx5.cqc.c: resized from 16 to 8 bits
                 BREAKING  mlx5.cqc.d: removed from 0x04 [31:0], 32 bits
                 BREAKING  mlx5.cqc.e: renamed to f at 0x08 [31:0], 32 bits
                 5 changes: 5 breaking, 0 additive

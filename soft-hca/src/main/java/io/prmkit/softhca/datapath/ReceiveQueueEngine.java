@@ -95,11 +95,13 @@ final class ReceiveQueueEngine {
         long so = off;
         int n = len;
         if (vlan) {
-            MemorySegment.copy(fr, off, stripped, 0, 12);
-            MemorySegment.copy(fr, off + 16, stripped, 12, len - 16);
+            // the MAC addresses, then everything after the tag (its encapsulated ethertype first)
+            int macs = Ethernet.ETH_ADDRS_LEN;
+            MemorySegment.copy(fr, off, stripped, 0, macs);
+            MemorySegment.copy(fr, off + macs + Ethernet.VLAN_HLEN, stripped, macs, len - macs - Ethernet.VLAN_HLEN);
             src = stripped;
             so = 0;
-            n = len - 4;
+            n = len - Ethernet.VLAN_HLEN;
         }
         long wqeOff = (long) (cc & mask) * stride;
         MemorySegment wqe = ring.segment(wqeOff, stride);

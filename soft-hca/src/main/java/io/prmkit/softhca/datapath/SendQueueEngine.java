@@ -249,7 +249,7 @@ final class SendQueueEngine {
     /** Gathers, offloads and transmits a SEND or LSO WQE; bytes put on the wire, or an encoded error. */
     private int send(MemorySegment w, long wo, int ds, boolean lso) {
         if (ds < 2) return err(QP_OP, VENDOR_BAD_DS);
-        long eth = wo + 16;
+        long eth = wo + WqeCtrlSeg.SIZE;
         int mss = WqeEthSeg.mss(w, eth);
         if (lso != (mss != 0)) return err(QP_OP, VENDOR_BAD_ETH_SEG);
         boolean vlan = WqeEthSeg.insert_vlan(w, eth);
@@ -259,11 +259,12 @@ final class SendQueueEngine {
         if (!vlan) {
             inlineHeaders = WqeEthSeg.inline_hdr_sz(w, eth);
             if (inlineHeaders > 0) {
-                int more = Math.max(0, inlineHeaders - 2);
+                int first = WqeEthSeg.inline_hdr_start$LENGTH; // in the Ethernet segment; the rest follows it
+                int more = Math.max(0, inlineHeaders - first);
                 used += (more + 15) >>> 4;
                 if (used > ds) return err(QP_OP, VENDOR_BAD_ETH_SEG);
-                MemorySegment.copy(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, frame, at, Math.min(2, inlineHeaders));
-                if (more > 0) MemorySegment.copy(w, wo + 32, frame, at + 2, more);
+                MemorySegment.copy(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, frame, at, Math.min(first, inlineHeaders));
+                if (more > 0) MemorySegment.copy(w, eth + WqeEthSeg.SIZE, frame, at + first, more);
                 at += inlineHeaders;
             }
         }
@@ -273,7 +274,7 @@ final class SendQueueEngine {
                 int n = WqeInlineSeg.byte_count(w, seg);
                 int units = (4 + n + 15) >>> 4;
                 if (used + units > ds) return err(QP_OP, VENDOR_DATA_SEG);
-                MemorySegment.copy(w, seg + 4, frame, at, n);
+                MemorySegment.copy(w, seg + WqeInlineSeg.data$BYTE_OFFSET, frame, at, n);
                 at += n;
                 used += units;
             } else {

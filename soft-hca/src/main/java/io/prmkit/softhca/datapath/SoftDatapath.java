@@ -13,6 +13,8 @@ import io.prmkit.mlx5.RxHashFn;
 import io.prmkit.mlx5.TirDispType;
 import io.prmkit.mlx5.Tirc;
 import io.prmkit.mlx5.UarPage;
+import io.prmkit.net.Iphdr;
+import io.prmkit.net.Ipv6hdr;
 import io.prmkit.softhca.device.Datapath;
 import io.prmkit.softhca.device.DeviceContext;
 import io.prmkit.softhca.device.Objects;
@@ -386,8 +388,9 @@ public final class SoftDatapath implements Datapath, FrameSink {
             lastIp = CqeRssIp.NONE$VALUE;
             lastL4 = CqeRssL4.NONE$VALUE;
             if (toeplitz == null || f.l3 != (ipv6 ? ParsedFrame.L3.IPV6 : ParsedFrame.L3.IPV4)) return 0;
-            int alen = ipv6 ? 16 : 4;
-            long src = off + f.l3Offset + (ipv6 ? 8 : 12);
+            // Toeplitz hashes the addresses as the byte stream they are on the wire (saddr then daddr)
+            int alen = ipv6 ? Ipv6hdr.saddr$LENGTH : (int) (Iphdr.saddr$BIT_WIDTH / 8);
+            long src = off + f.l3Offset + (ipv6 ? Ipv6hdr.saddr$BYTE_OFFSET : Iphdr.saddr$BIT_OFFSET / 8);
             int h = 0;
             int pos = 0;
             if ((fields & RxHashFields.SRC_IP$MASK) != 0) {

@@ -13,6 +13,10 @@ import io.prmkit.mlx5.Ipv4Layout;
 import io.prmkit.mlx5.Ipv6Layout;
 import io.prmkit.mlx5.Ipv6LayoutIpv4LayoutAuto;
 import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.net.Ethhdr;
+import io.prmkit.net.Iphdr;
+import io.prmkit.net.Ipv6hdr;
+import io.prmkit.net.VlanHdr;
 import io.prmkit.softhca.device.DeviceObjects;
 import io.prmkit.softhca.device.Objects;
 import io.prmkit.softhca.wire.Ethernet;
@@ -109,17 +113,19 @@ final class Steering {
         filled = true;
         long o = FteMatchParam.outer_headers$BYTE_OFFSET;
         FteMatchSetLyr24.clear(pkt, o);
-        FteMatchSetLyr24.dmac_47_16$setUnchecked(pkt, o, fr.get(Ckb.BE32, off));
-        FteMatchSetLyr24.dmac_15_0$setUnchecked(pkt, o, fr.get(Ckb.BE16, off + 4));
-        FteMatchSetLyr24.smac_47_16$setUnchecked(pkt, o, fr.get(Ckb.BE32, off + 6));
-        FteMatchSetLyr24.smac_15_0$setUnchecked(pkt, o, fr.get(Ckb.BE16, off + 10));
+        FteMatchSetLyr24.dmac_47_16$setUnchecked(pkt, o, Ethhdr.h_dest_47_16(fr, off));
+        FteMatchSetLyr24.dmac_15_0$setUnchecked(pkt, o, Ethhdr.h_dest_15_0(fr, off));
+        long smac = ParsedFrame.smac(fr, off); // fte splits it 32 + 16, ethhdr 16 + 32
+        FteMatchSetLyr24.smac_47_16$setUnchecked(pkt, o, (int) (smac >>> 16));
+        FteMatchSetLyr24.smac_15_0$setUnchecked(pkt, o, (int) smac);
         FteMatchSetLyr24.ethertype$setUnchecked(pkt, o, f.ethertype);
         if (f.vlanCount > 0) {
+            long tag = off + Ethernet.ETH_HLEN; // the outer tag
             FteMatchSetLyr24.cvlan_tag$set(pkt, o, f.outerTpid == Ethernet.TYPE_VLAN);
             FteMatchSetLyr24.svlan_tag$set(pkt, o, f.outerTpid == Ethernet.TYPE_QINQ);
-            FteMatchSetLyr24.first_prio$setUnchecked(pkt, o, f.outerTci >>> 13);
-            FteMatchSetLyr24.first_cfi$set(pkt, o, (f.outerTci & 0x1000) != 0);
-            FteMatchSetLyr24.first_vid$setUnchecked(pkt, o, f.outerTci);
+            FteMatchSetLyr24.first_prio$setUnchecked(pkt, o, VlanHdr.pcp(fr, tag));
+            FteMatchSetLyr24.first_cfi$set(pkt, o, VlanHdr.dei(fr, tag));
+            FteMatchSetLyr24.first_vid$setUnchecked(pkt, o, VlanHdr.vid(fr, tag));
         }
         if (f.l3 == ParsedFrame.L3.NONE) return;
         boolean v4 = f.l3 == ParsedFrame.L3.IPV4;
@@ -133,11 +139,11 @@ final class Steering {
         long dst = o + FteMatchSetLyr24.dst_ipv4_dst_ipv6$BYTE_OFFSET;
         if (v4) {
             FteMatchSetLyr24.ipv4_ihl$setUnchecked(pkt, o, f.l3HeaderLength / 4);
-            Ipv4Layout.ipv4$set(pkt, src + Ipv6LayoutIpv4LayoutAuto.ipv4_layout$BYTE_OFFSET, fr.get(Ckb.BE32, l3 + 12));
-            Ipv4Layout.ipv4$set(pkt, dst + Ipv6LayoutIpv4LayoutAuto.ipv4_layout$BYTE_OFFSET, fr.get(Ckb.BE32, l3 + 16));
+            Ipv4Layout.ipv4$set(pkt, src + Ipv6LayoutIpv4LayoutAuto.ipv4_layout$BYTE_OFFSET, Iphdr.saddr(fr, l3));
+            Ipv4Layout.ipv4$set(pkt, dst + Ipv6LayoutIpv4LayoutAuto.ipv4_layout$BYTE_OFFSET, Iphdr.daddr(fr, l3));
         } else {
-            MemorySegment.copy(fr, l3 + 8, pkt, src + Ipv6LayoutIpv4LayoutAuto.ipv6_layout$BYTE_OFFSET + Ipv6Layout.ipv6$BYTE_OFFSET, 16);
-            MemorySegment.copy(fr, l3 + 24, pkt, dst + Ipv6LayoutIpv4LayoutAuto.ipv6_layout$BYTE_OFFSET + Ipv6Layout.ipv6$BYTE_OFFSET, 16);
+            MemorySegment.copy(fr, l3 + Ipv6hdr.saddr$BYTE_OFFSET, pkt, src + Ipv6LayoutIpv4LayoutAuto.ipv6_layout$BYTE_OFFSET + Ipv6Layout.ipv6$BYTE_OFFSET, Ipv6hdr.saddr$LENGTH);
+            MemorySegment.copy(fr, l3 + Ipv6hdr.daddr$BYTE_OFFSET, pkt, dst + Ipv6LayoutIpv4LayoutAuto.ipv6_layout$BYTE_OFFSET + Ipv6Layout.ipv6$BYTE_OFFSET, Ipv6hdr.daddr$LENGTH);
         }
         if (f.l4 == ParsedFrame.L4.TCP) {
             FteMatchSetLyr24.tcp_sport$setUnchecked(pkt, o, f.srcPort);
@@ -213,12 +219,5 @@ final class Steering {
             }
         }
         return true;
-    }
-
-    /** Frame byte access in network order (frame bytes are not PRM structures). */
-    private static final class Ckb {
-        static final ValueLayout.OfInt BE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
-        static final ValueLayout.OfShort BE16x = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
-        static final ValueLayout.OfShort BE16 = BE16x;
     }
 }

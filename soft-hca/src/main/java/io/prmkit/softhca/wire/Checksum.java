@@ -1,12 +1,15 @@
 package io.prmkit.softhca.wire;
 
+import io.prmkit.net.Iphdr;
+import io.prmkit.net.Ipv6hdr;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
 
 /**
- * The Internet checksum (RFC 1071): a ones-complement sum of 16-bit big-endian words. Frame bytes are
- * plain network-order bytes, not PRM structures, so this reads them directly.
+ * The Internet checksum (RFC 1071): a ones-complement sum of 16-bit big-endian words. The sum runs
+ * over a byte range whatever fields it holds, so {@link #add} reads the range as a stream of words;
+ * where a range starts (the addresses of the pseudo-header) comes from the net spec's accessors.
  */
 public final class Checksum {
 
@@ -15,6 +18,12 @@ public final class Checksum {
     static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private Checksum() {}
+
+    /** iphdr's saddr and daddr, and ipv6hdr's, as one byte range each (the pseudo-header's addresses). */
+    private static final long V4_ADDRS_AT = Iphdr.saddr$BIT_OFFSET / 8;
+    private static final int V4_ADDRS_LEN = (int) ((Iphdr.daddr$BIT_OFFSET + Iphdr.daddr$BIT_WIDTH - Iphdr.saddr$BIT_OFFSET) / 8);
+    private static final long V6_ADDRS_AT = Ipv6hdr.saddr$BYTE_OFFSET;
+    private static final int V6_ADDRS_LEN = (int) (Ipv6hdr.daddr$BYTE_OFFSET + Ipv6hdr.daddr$LENGTH - Ipv6hdr.saddr$BYTE_OFFSET);
 
     /** Adds {@code len} bytes at {@code off} to a running (unfolded) sum; an odd last byte is padded with zero. */
     public static long add(MemorySegment s, long off, int len, long sum) {
@@ -49,12 +58,7 @@ public final class Checksum {
      * L4 length ({@code l4Len}).
      */
     public static long pseudoHeader(MemorySegment s, long l3, boolean ipv6, int protocol, int l4Len) {
-        long sum;
-        if (ipv6) {
-            sum = add(s, l3 + 8, 32, 0);
-        } else {
-            sum = add(s, l3 + 12, 8, 0);
-        }
+        long sum = ipv6 ? add(s, l3 + V6_ADDRS_AT, V6_ADDRS_LEN, 0) : add(s, l3 + V4_ADDRS_AT, V4_ADDRS_LEN, 0);
         return sum + protocol + (l4Len & 0xffff) + (l4Len >>> 16);
     }
 }

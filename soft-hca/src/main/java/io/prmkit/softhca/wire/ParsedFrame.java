@@ -1,16 +1,20 @@
 package io.prmkit.softhca.wire;
 
-import static io.prmkit.softhca.wire.Checksum.BE16;
-import static io.prmkit.softhca.wire.Checksum.BE32;
 import static io.prmkit.softhca.wire.Ethernet.*;
 
+import io.prmkit.net.Ethhdr;
+import io.prmkit.net.Iphdr;
+import io.prmkit.net.Ipv6hdr;
+import io.prmkit.net.Tcphdr;
+import io.prmkit.net.Udphdr;
+import io.prmkit.net.VlanHdr;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * What the device's parser finds in an Ethernet frame: VLAN tags, L3 and L4 headers and where they
  * start, and whether their checksums hold. One instance is reused for every frame (no allocation per
- * packet); {@link #parse} overwrites every field.
+ * packet); {@link #parse} overwrites every field. Every header field is read through the net spec's
+ * generated accessors ({@code io.prmkit.net}: ethhdr, vlan_hdr, iphdr, ipv6hdr, tcphdr, udphdr).
  */
 public final class ParsedFrame {
     public enum L3 { NONE, IPV4, IPV6 }
@@ -75,19 +79,18 @@ public final class ParsedFrame {
         l4ChecksumOk = false;
         wellFormed = false;
         if (len < ETH_HLEN) return this;
-        int p = 12;
-        int type = s.get(BE16, off + p) & 0xffff;
-        while ((type == TYPE_VLAN || type == TYPE_QINQ) && vlanCount < 2 && p + 8 <= len) {
+        int type = Ethhdr.h_proto(s, off);
+        int p = ETH_HLEN; // where the next tag or the L3 header starts
+        while ((type == TYPE_VLAN || type == TYPE_QINQ) && vlanCount < 2 && p + VLAN_HLEN <= len) {
             if (vlanCount == 0) {
                 outerTpid = type;
-                outerTci = s.get(BE16, off + p + 2) & 0xffff;
+                outerTci = VlanHdr.h_vlan_TCI(s, off + p);
             }
             vlanCount++;
-            p += 4;
-            type = s.get(BE16, off + p) & 0xffff;
+            type = VlanHdr.h_vlan_encapsulated_proto(s, off + p);
+            p += VLAN_HLEN;
         }
         ethertype = type;
-        p += 2;
         l3Offset = p;
         payloadLength = len - p;
         wellFormed = true;
@@ -97,82 +100,87 @@ public final class ParsedFrame {
     }
 
     private void parseIpv4(MemorySegment s, long off, int len, int p, boolean verify) {
-        if (p + 20 > len) { wellFormed = false; return; }
-        int vihl = s.get(ValueLayout.JAVA_BYTE, off + p) & 0xff;
-        int ihl = (vihl & 0xf) * 4;
-        if ((vihl >>> 4) != 4 || ihl < 20 || p + ihl > len) { wellFormed = false; return; }
+        if (p + IPV4_HLEN > len) { wellFormed = false; return; }
+        long h = off + p;
+        int ihl = Iphdr.ihl(s, h) * 4;
+        if (Iphdr.version(s, h) != 4 || ihl < IPV4_HLEN || p + ihl > len) { wellFormed = false; return; }
         l3 = L3.IPV4;
         l3HeaderLength = ihl;
-        ipOptions = ihl > 20;
-        ipDscp = (s.get(ValueLayout.JAVA_BYTE, off + p + 1) & 0xff) >>> 2;
-        ipTotalLength = s.get(BE16, off + p + 2) & 0xffff;
-        int frag = s.get(BE16, off + p + 6) & 0xffff;
-        ipFragment = (frag & 0x3fff) != 0; // MF or an offset
-        ttl = s.get(ValueLayout.JAVA_BYTE, off + p + 8) & 0xff;
-        ipProtocol = s.get(ValueLayout.JAVA_BYTE, off + p + 9) & 0xff;
-        if (verify) l3ChecksumOk = Checksum.fold(Checksum.add(s, off + p, ihl, 0)) == 0xffff;
+        ipOptions = ihl > IPV4_HLEN;
+        ipDscp = Iphdr.dscp(s, h);
+        ipTotalLength = Iphdr.tot_len(s, h);
+        int fragOffset = Iphdr.frag_offset(s, h);
+        ipFragment = Iphdr.frag_mf(s, h) || fragOffset != 0;
+        ttl = Iphdr.ttl(s, h);
+        ipProtocol = Iphdr.protocol(s, h);
+        if (verify) l3ChecksumOk = Checksum.fold(Checksum.add(s, h, ihl, 0)) == 0xffff;
         int end = Math.min(len, p + Math.max(ipTotalLength, ihl));
         if (ipTotalLength < ihl || p + ipTotalLength > len) wellFormed = false;
         payloadLength = end - p - ihl;
-        if (!ipFragment || (frag & 0x1fff) == 0) parseL4(s, off, p, p + ihl, end, false, verify);
+        if (!ipFragment || fragOffset == 0) parseL4(s, off, p, p + ihl, end, false, verify);
         if (ipFragment) l4ChecksumOk = false;
     }
 
     private void parseIpv6(MemorySegment s, long off, int len, int p, boolean verify) {
-        if (p + 40 > len || ((s.get(ValueLayout.JAVA_BYTE, off + p) & 0xff) >>> 4) != 6) { wellFormed = false; return; }
+        long h = off + p;
+        if (p + IPV6_HLEN > len || Ipv6hdr.version(s, h) != 6) { wellFormed = false; return; }
         l3 = L3.IPV6;
-        l3HeaderLength = 40;
+        l3HeaderLength = IPV6_HLEN;
         l3ChecksumOk = false;
-        ipDscp = (s.get(BE32, off + p) >>> 22) & 0x3f;
-        int plen = s.get(BE16, off + p + 4) & 0xffff;
-        ipTotalLength = plen + 40;
-        ipProtocol = s.get(ValueLayout.JAVA_BYTE, off + p + 6) & 0xff;
-        ttl = s.get(ValueLayout.JAVA_BYTE, off + p + 7) & 0xff;
+        ipDscp = Ipv6hdr.traffic_class(s, h) >>> 2; // the traffic class's high 6 bits, as in IPv4's TOS
+        ipTotalLength = Ipv6hdr.payload_len(s, h) + IPV6_HLEN;
+        ipProtocol = Ipv6hdr.nexthdr(s, h);
+        ttl = Ipv6hdr.hop_limit(s, h);
         if (p + ipTotalLength > len) wellFormed = false;
         int end = Math.min(len, p + ipTotalLength);
-        payloadLength = end - p - 40;
-        parseL4(s, off, p, p + 40, end, true, verify);
+        payloadLength = end - p - IPV6_HLEN;
+        parseL4(s, off, p, p + IPV6_HLEN, end, true, verify);
     }
 
     private void parseL4(MemorySegment s, long off, int l3p, int p, int end, boolean ipv6, boolean verify) {
+        long h = off + p;
         if (ipProtocol == PROTO_TCP) {
-            if (p + 20 > end) { wellFormed = false; return; }
-            int doff = ((s.get(ValueLayout.JAVA_BYTE, off + p + 12) & 0xff) >>> 4) * 4;
-            if (doff < 20 || p + doff > end) { wellFormed = false; return; }
+            if (p + TCP_HLEN > end) { wellFormed = false; return; }
+            int doff = Tcphdr.doff(s, h) * 4;
+            if (doff < TCP_HLEN || p + doff > end) { wellFormed = false; return; }
             l4 = L4.TCP;
             l4HeaderLength = doff;
-            tcpFlags = s.get(BE16, off + p + 12) & 0x1ff;
+            // the eight flags plus the old NS bit (RFC 3540), the low bit of res1, as bit 8
+            tcpFlags = (Tcphdr.res1(s, h) & 1) << 8 | Tcphdr.flag_byte(s, h);
+            srcPort = Tcphdr.source(s, h);
+            dstPort = Tcphdr.dest(s, h);
         } else if (ipProtocol == PROTO_UDP) {
-            if (p + 8 > end) { wellFormed = false; return; }
+            if (p + UDP_HLEN > end) { wellFormed = false; return; }
             l4 = L4.UDP;
-            l4HeaderLength = 8;
+            l4HeaderLength = UDP_HLEN;
+            srcPort = Udphdr.source(s, h);
+            dstPort = Udphdr.dest(s, h);
         } else {
             l4 = L4.OTHER;
             l4Offset = p;
             return;
         }
         l4Offset = p;
-        srcPort = s.get(BE16, off + p) & 0xffff;
-        dstPort = s.get(BE16, off + p + 2) & 0xffff;
         payloadLength = end - p - l4HeaderLength;
         if (verify) {
             int l4Len = end - p;
-            if (l4 == L4.UDP && !ipv6 && (s.get(BE16, off + p + 6) & 0xffff) == 0) {
+            if (l4 == L4.UDP && !ipv6 && Udphdr.check(s, h) == 0) {
                 l4ChecksumOk = true; // no checksum over IPv4
             } else {
                 long sum = Checksum.pseudoHeader(s, off + l3p, ipv6, ipProtocol, l4Len);
-                l4ChecksumOk = Checksum.fold(Checksum.add(s, off + p, l4Len, sum)) == 0xffff;
+                l4ChecksumOk = Checksum.fold(Checksum.add(s, h, l4Len, sum)) == 0xffff;
             }
         }
     }
 
     /** Destination MAC as a 48-bit number. */
     public static long dmac(MemorySegment s, long off) {
-        return ((long) (s.get(BE32, off) ) & 0xffffffffL) << 16 | (s.get(BE16, off + 4) & 0xffff);
+        return (Ethhdr.h_dest_47_16(s, off) & 0xffffffffL) << 16 | Ethhdr.h_dest_15_0(s, off);
     }
 
+    /** Source MAC as a 48-bit number. */
     public static long smac(MemorySegment s, long off) {
-        return ((long) (s.get(BE16, off + 6) & 0xffff)) << 32 | (s.get(BE32, off + 8) & 0xffffffffL);
+        return (long) Ethhdr.h_source_47_32(s, off) << 32 | (Ethhdr.h_source_31_0(s, off) & 0xffffffffL);
     }
 
     public static boolean isMulticast(long mac) {

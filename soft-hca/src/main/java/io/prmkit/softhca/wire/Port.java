@@ -3,6 +3,7 @@ package io.prmkit.softhca.wire;
 import static io.prmkit.softhca.wire.Ethernet.ETH_HLEN;
 import static io.prmkit.softhca.wire.Ethernet.VLAN_HLEN;
 
+import io.prmkit.net.Ethhdr;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -134,8 +135,8 @@ public final class Port {
             return;
         }
         int vlans = 0;
-        if (len >= 18) {
-            int t = frame.get(Checksum.BE16, off + 12) & 0xffff;
+        if (len >= Ethernet.ETH_HLEN + Ethernet.VLAN_HLEN) {
+            int t = Ethhdr.h_proto(frame, off);
             if (t == Ethernet.TYPE_VLAN || t == Ethernet.TYPE_QINQ) vlans = 1;
         }
         if (len > maxFrame(vlans)) {

@@ -37,6 +37,7 @@ public final class Toeplitz {
 
     /** Continues a hash over {@code len} bytes of {@code s} at {@code off}, which sit at input position {@code pos}. */
     public int hash(int h, int pos, MemorySegment s, long off, int len) {
+        // Toeplitz input is a byte string (the fields laid end to end), so the bytes are read as bytes
         for (int i = 0; i < len; i++) h ^= table[(pos + i) * 256 + (s.get(ValueLayout.JAVA_BYTE, off + i) & 0xff)];
         return h;
     }

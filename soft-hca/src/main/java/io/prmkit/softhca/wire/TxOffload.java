@@ -1,16 +1,20 @@
 package io.prmkit.softhca.wire;
 
-import static io.prmkit.softhca.wire.Checksum.BE16;
-import static io.prmkit.softhca.wire.Checksum.BE32;
 import static io.prmkit.softhca.wire.Ethernet.*;
 
+import io.prmkit.net.Ethhdr;
+import io.prmkit.net.Iphdr;
+import io.prmkit.net.Ipv6hdr;
+import io.prmkit.net.Tcphdr;
+import io.prmkit.net.Udphdr;
+import io.prmkit.net.VlanHdr;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 /**
  * What the device does to an outgoing frame before it leaves (the Ethernet segment's offloads): VLAN
  * insertion, IPv4 header and TCP/UDP checksums, padding to the minimum frame, and LSO segmentation.
- * All work happens in place in a scratch buffer the caller owns; nothing is allocated.
+ * All work happens in place in a scratch buffer the caller owns; nothing is allocated. Header fields
+ * are written with the net spec's generated setters ({@code io.prmkit.net}).
  */
 public final class TxOffload {
     private TxOffload() {}
@@ -25,9 +29,10 @@ public final class TxOffload {
      */
     public static long insertVlan(MemorySegment buf, long start, boolean svlan, int tci) {
         long ns = start - VLAN_HLEN;
-        MemorySegment.copy(buf, start, buf, ns, 12);
-        buf.set(BE16, ns + 12, (short) (svlan ? TYPE_QINQ : TYPE_VLAN));
-        buf.set(BE16, ns + 14, (short) tci);
+        MemorySegment.copy(buf, start, buf, ns, ETH_ADDRS_LEN);
+        // the old ethertype stays where it was: it is now the tag's h_vlan_encapsulated_proto
+        Ethhdr.h_proto$setUnchecked(buf, ns, svlan ? TYPE_QINQ : TYPE_VLAN);
+        VlanHdr.h_vlan_TCI$setUnchecked(buf, ns + ETH_HLEN, tci);
         return ns;
     }
 
@@ -42,8 +47,8 @@ public final class TxOffload {
     public static void fillL3Checksum(MemorySegment buf, long start, ParsedFrame f) {
         if (f.l3 != ParsedFrame.L3.IPV4) return;
         long h = start + f.l3Offset;
-        buf.set(BE16, h + 10, (short) 0);
-        buf.set(BE16, h + 10, (short) Checksum.of(buf, h, f.l3HeaderLength));
+        Iphdr.check$setUnchecked(buf, h, 0);
+        Iphdr.check$setUnchecked(buf, h, Checksum.of(buf, h, f.l3HeaderLength));
     }
 
     /**
@@ -54,12 +59,16 @@ public final class TxOffload {
         if (f.l4 != ParsedFrame.L4.TCP && f.l4 != ParsedFrame.L4.UDP) return;
         long l4 = start + f.l4Offset;
         int l4Len = f.l4HeaderLength + f.payloadLength;
-        long csumAt = l4 + (f.l4 == ParsedFrame.L4.TCP ? 16 : 6);
-        buf.set(BE16, csumAt, (short) 0);
+        boolean tcp = f.l4 == ParsedFrame.L4.TCP;
+        if (tcp) Tcphdr.check$setUnchecked(buf, l4, 0);
+        else Udphdr.check$setUnchecked(buf, l4, 0);
         long sum = Checksum.pseudoHeader(buf, start + f.l3Offset, f.l3 == ParsedFrame.L3.IPV6, f.ipProtocol, l4Len);
         int c = Checksum.finish(Checksum.add(buf, l4, l4Len, sum));
-        if (c == 0 && f.l4 == ParsedFrame.L4.UDP) c = 0xffff;
-        buf.set(BE16, csumAt, (short) c);
+        if (tcp) {
+            Tcphdr.check$setUnchecked(buf, l4, c);
+        } else {
+            Udphdr.check$setUnchecked(buf, l4, c == 0 ? 0xffff : c);
+        }
     }
 
     /** Receives each segment LSO produces (in a buffer owned by the segmenter; copy before returning). */
@@ -83,8 +92,8 @@ public final class TxOffload {
         long l3 = outStart + f.l3Offset;
         long l4 = outStart + f.l4Offset;
         boolean ipv4 = f.l3 == ParsedFrame.L3.IPV4;
-        int id0 = ipv4 ? src.get(BE16, start + f.l3Offset + 4) & 0xffff : 0;
-        int seq0 = f.l4 == ParsedFrame.L4.TCP ? src.get(BE32, start + f.l4Offset + 4) : 0;
+        int id0 = ipv4 ? Iphdr.id(src, start + f.l3Offset) : 0;
+        int seq0 = f.l4 == ParsedFrame.L4.TCP ? Tcphdr.seq(src, start + f.l4Offset) : 0;
         int flags0 = f.tcpFlags;
         for (int i = 0; i < n; i++) {
             int off = i * mss;
@@ -93,21 +102,21 @@ public final class TxOffload {
             MemorySegment.copy(src, start + hdr + off, out, outStart + hdr, chunk);
             int l4Len = f.l4HeaderLength + chunk;
             if (ipv4) {
-                out.set(BE16, l3 + 2, (short) (f.l3HeaderLength + l4Len));
-                out.set(BE16, l3 + 4, (short) (id0 + i));
+                Iphdr.tot_len$setUnchecked(out, l3, f.l3HeaderLength + l4Len);
+                Iphdr.id$setUnchecked(out, l3, id0 + i);
             } else {
-                out.set(BE16, l3 + 4, (short) l4Len);
+                Ipv6hdr.payload_len$setUnchecked(out, l3, l4Len);
             }
             if (f.l4 == ParsedFrame.L4.TCP) {
-                out.set(BE32, l4 + 4, seq0 + off);
+                Tcphdr.seq$set(out, l4, seq0 + off);
                 int flags = flags0;
                 if (i != n - 1) flags &= ~(TCP_FIN | TCP_PSH);
                 if (i != 0) flags &= ~TCP_CWR;
-                int b12 = out.get(ValueLayout.JAVA_BYTE, l4 + 12) & 0xfe; // keep data offset, NS bit from flags
-                out.set(ValueLayout.JAVA_BYTE, l4 + 12, (byte) (b12 | ((flags >>> 8) & 1)));
-                out.set(ValueLayout.JAVA_BYTE, l4 + 13, (byte) flags);
+                // data offset and the upper reserved bits stay; the NS bit (res1's low bit) comes from flags
+                Tcphdr.res1$setUnchecked(out, l4, (Tcphdr.res1(out, l4) & ~1) | ((flags >>> 8) & 1));
+                Tcphdr.flag_byte$setUnchecked(out, l4, flags);
             } else {
-                out.set(BE16, l4 + 4, (short) l4Len);
+                Udphdr.len$setUnchecked(out, l4, l4Len);
             }
             int len = hdr + chunk;
             ParsedFrame seg = SEG.get().parse(out, outStart, len, false);

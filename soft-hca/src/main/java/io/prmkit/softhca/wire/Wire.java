@@ -141,6 +141,7 @@ public final class Wire implements AutoCloseable {
             if (fromA) corruptedA++;
             else corruptedB++;
             MemorySegment.copy(frame, off, scratch, 0, len);
+            // the fault flips one bit in the middle of the payload: a byte of the stream, no header field
             long at = len > Ethernet.ETH_HLEN ? Ethernet.ETH_HLEN + (len - Ethernet.ETH_HLEN) / 2 : len - 1;
             scratch.set(ValueLayout.JAVA_BYTE, at, (byte) (scratch.get(ValueLayout.JAVA_BYTE, at) ^ 0x01));
             to.arrive(scratch, 0, len, corruption == Corruption.FCS);
