@@ -69,6 +69,8 @@ public final class TxQueue {
     private final int bfHalf;
     private long bfOffset;
     private final InlineMode inlineMode;
+    /** The common mode (ConnectX-4 Lx and ConnectX-5 ask for L2): its 18 bytes need no parsing. */
+    private final boolean l2Inline;
     private int inlineMax = DEFAULT_INLINE_MAX;
 
     private final MemorySegment cqRing;
@@ -127,6 +129,7 @@ public final class TxQueue {
         this.bfHalf = res.bfHalfSize();
         this.bfOffset = res.doorbellOffset();
         this.inlineMode = res.minInlineMode();
+        this.l2Inline = inlineMode == InlineMode.L2;
         this.cqRing = res.cq().ring().segment();
         this.cqDbr = res.cq().doorbellRecord();
         this.cqLog = res.cq().logSize();
@@ -177,6 +180,7 @@ public final class TxQueue {
             int ihs;
             if (whole) ihs = len;
             else if (lso) ihs = FrameHeaders.headersEnd(mem, boff, len);
+            else if (l2Inline) ihs = Math.min(len, FrameHeaders.MIN_L2_INLINE);
             else ihs = inlineLength(mem, boff, len);
             if (ihs < 0) throw new IllegalArgumentException("LSO frame " + h + " has no TCP header to segment");
             boolean vlanInline = vlan && ihs > 0;
