@@ -569,7 +569,7 @@ final class StructEmitter {
             valueName = CodeBlock.of("$T::$L", ctx.className(e.name()), e.kind() == EnumLayout.Kind.FLAGS ? "describe" : "nameOf");
         }
         CodeBlock targetInit = CodeBlock.of("$T.empty()", Optional.class);
-        if (target != null && ctx.struct(target).isPresent() && ctx.javaPackage(target).equals(ctx.javaPackage(struct.name()))) {
+        if (target != null && ctx.javaPackage(target).equals(ctx.javaPackage(struct.name()))) { // the model holds it (LayoutModel)
             targetInit = CodeBlock.of("$T.of($T.layout())", Optional.class, ctx.className(target));
         }
         return CodeBlock.builder()

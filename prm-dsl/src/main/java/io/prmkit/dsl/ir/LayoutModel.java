@@ -6,8 +6,9 @@ import java.util.Optional;
 /**
  * The resolved layout of a whole spec: what emitters, the layout printer and the diff see. It holds
  * no syntax. Lists are sorted by qualified name, so equal specs give equal models whatever the order
- * of their files. Every enum or flag set a member names is in the model, of that kind, with values
- * the member can hold.
+ * of their files. Every structure a member holds is in the model, with the size the member
+ * assumes; every enum or flag set a member names is in the model, of that kind, with values the
+ * member can hold.
  */
 public record LayoutModel(List<StructLayout> structs, List<EnumLayout> enums, List<Constant> constants) {
     public LayoutModel {
@@ -16,8 +17,18 @@ public record LayoutModel(List<StructLayout> structs, List<EnumLayout> enums, Li
         constants = List.copyOf(constants);
         java.util.Map<QualifiedName, EnumLayout> named = new java.util.HashMap<>();
         for (EnumLayout e : enums) named.put(e.name(), e);
+        java.util.Map<QualifiedName, StructLayout> declared = new java.util.HashMap<>();
+        for (StructLayout s : structs) declared.put(s.name(), s);
         for (StructLayout s : structs) {
             for (Member m : s.members()) {
+                MemberType t = m.type() instanceof MemberType.Array a ? a.element() : m.type();
+                if (t instanceof MemberType.StructRef r) {
+                    StructLayout target = declared.get(r.target());
+                    if (target == null || target.sizeBits() != r.targetBits()) {
+                        throw new IllegalArgumentException(s.name() + "." + m.name() + " holds " + r.target() + " of " + r.targetBits() + " bits, "
+                                + (target == null ? "which is not a structure of the model" : "which has " + target.sizeBits()));
+                    }
+                }
                 if (m.enumType().isPresent()) bound(s, m, m.enumType().get(), EnumLayout.Kind.ENUM, named);
                 if (m.flagsType().isPresent()) bound(s, m, m.flagsType().get(), EnumLayout.Kind.FLAGS, named);
             }

@@ -154,4 +154,20 @@ class IrInvariantsTest {
                 refused(() -> new Member("b", 0, new MemberType.Bytes(4), false, Access.RW, Optional.of(opcode), Optional.empty(), Constraints.NONE,
                         Optional.empty(), Optional.empty(), "", Doc.NONE, AT)));
     }
+
+    @Test
+    void nestedStructuresAreInTheModelWithTheirSize() {
+        QualifiedName inner = new QualifiedName("p", "inner");
+        StructLayout in = new StructLayout(inner, StructLayout.Kind.STRUCT, 4, ByteOrder.BIG_ENDIAN, List.of(field("x", 0, 32)), List.of(), Doc.NONE, AT);
+        StructLayout one = struct(8, List.of(member("in", 0, new MemberType.StructRef(inner, 32), false)), List.of());
+        StructLayout many = struct(8, List.of(member("ins", 0, new MemberType.Array(new MemberType.StructRef(inner, 32), 2, false), false)), List.of());
+        StructLayout wrong = struct(8, List.of(member("in", 0, new MemberType.StructRef(inner, 64), false)), List.of());
+        new LayoutModel(List.of(in, one), List.of(), List.of());
+        new LayoutModel(List.of(in, many), List.of(), List.of());
+        assertEquals("p.s.in holds p.inner of 32 bits, which is not a structure of the model",
+                refused(() -> new LayoutModel(List.of(one), List.of(), List.of())));
+        assertEquals("p.s.ins holds p.inner of 32 bits, which is not a structure of the model",
+                refused(() -> new LayoutModel(List.of(many), List.of(), List.of())));
+        assertEquals("p.s.in holds p.inner of 64 bits, which has 32", refused(() -> new LayoutModel(List.of(in, wrong), List.of(), List.of())));
+    }
 }
