@@ -141,7 +141,7 @@ final class WriterEmitter {
             }
             w.addMethod(set.addStatement("return this").build());
 
-            Optional<EnumLayout> en = m.enumType().map(ctx::enumType).filter(e -> e.kind() == EnumLayout.Kind.ENUM);
+            Optional<EnumLayout> en = m.enumType().map(ctx::enumType);
             if (en.isPresent()) {
                 ClassName enumClass = ctx.className(en.get().name());
                 String arg = width == 1 ? "v.value != 0L" : width <= 32 ? "(int) v.value" : "v.value";
