@@ -82,6 +82,19 @@ public final class HcaState {
         return n;
     }
 
+    /**
+     * The next number for objects of {@code kind} in {@code first..last}, wrapping after {@code last}
+     * and skipping numbers {@code inUse}; -1 when every one is in use.
+     */
+    public int nextNumber(String kind, int first, int last, java.util.function.IntPredicate inUse) {
+        for (long tries = (long) last - first + 1; tries > 0; tries--) {
+            int n = next.getOrDefault(kind, first);
+            next.put(kind, n >= last ? first : n + 1);
+            if (!inUse.test(n)) return n;
+        }
+        return -1;
+    }
+
     /** Forgets object numbering and resources (TEARDOWN_HCA). */
     public void forgetObjects() {
         objects.clear();
