@@ -288,9 +288,12 @@ final class SendQueueEngine {
         }
         int len = (int) (at - HEADROOM);
         if (len < Ethernet.ETH_HLEN) return err(LENGTH, VENDOR_FRAME_LENGTH);
-        ParsedFrame f = parsed.parse(frame, HEADROOM, len, false);
-        if (minInline != InlineMode.NONE$VALUE && inlineHeaders < required(f)) return err(QP_OP, VENDOR_INLINE_TOO_SHORT);
         int cs = WqeEthSeg.cs_flags(w, eth);
+        // Only checksum offloads, LSO and an inline mode above L2 need the L3/L4 headers parsed.
+        boolean l2Only = !lso && (cs & (EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK)) == 0
+                && (minInline == InlineMode.NONE$VALUE || minInline == InlineMode.L2$VALUE);
+        ParsedFrame f = l2Only ? parsed.parseL2(frame, HEADROOM, len) : parsed.parse(frame, HEADROOM, len, false);
+        if (minInline != InlineMode.NONE$VALUE && inlineHeaders < required(f)) return err(QP_OP, VENDOR_INLINE_TOO_SHORT);
         boolean svlan = vlan && WqeEthSeg.svlan(w, eth);
         int tci = vlan ? WqeEthSeg.vlan_tci(w, eth) : 0;
         if (lso) {
