@@ -30,6 +30,12 @@ public final class HcaState {
     public boolean initialized;
     /** TEARDOWN_HCA ran: every page may go back. */
     public boolean tornDown;
+    /**
+     * The last INIT_HCA failed (ours): nothing was set up, so every page may go back, as Linux's
+     * error unwinding (mlx5_reclaim_startup_pages, then DISABLE_HCA) expects. Cleared by a good
+     * INIT_HCA and by ENABLE_HCA.
+     */
+    public boolean initFailed;
     public int issi;
     /** Pages held, in the order given (returned last-given first). */
     public final ArrayDeque<Long> pages = new ArrayDeque<>();
@@ -72,7 +78,7 @@ public final class HcaState {
     /** Pages the device needs in its present state. */
     public int requiredPages() {
         if (initialized) return bootPages + initPages + regularPages;
-        return tornDown ? 0 : bootPages + initPages;
+        return tornDown || initFailed ? 0 : bootPages + initPages;
     }
 
     /** The next number for objects of {@code kind}, starting at {@code first}. */
