@@ -29,11 +29,12 @@ import javax.lang.model.element.Modifier;
  * and arrays are written after {@code write()}).
  *
  * <p>What C2 (JDK 25) makes of it, read from its code for the wqe-build loop: on a fixed-size slice (the
- * bench) the loop is the stores alone, like the hand-written one; on a ring with {@code at(ring, base)}
- * each store keeps its own bounds check (lea, cmp, jae) plus the all-or-nothing test of {@code write()},
- * and no allocation, call or barrier. A slice in {@code write()} (the earlier design) saves those checks
- * only while escape analysis removes the slice; where it did not (the driver's and soft HCA's loops) it
- * cost an allocation per segment.
+ * bench) the loop is the stores alone, like the hand-written one (96 instructions per two WQEs); on a
+ * ring with {@code at(ring, base)}, one bounds check per {@code write()} (the stores share it, see
+ * {@code WORDS}), no allocation, call or GC barrier: 93 instructions and 6 checks per WQE, 3 of them
+ * the bench's header copy (109 and 12 with one check per store plus an all-or-nothing test). A slice in
+ * {@code write()} (the earlier design) saves the checks only while escape analysis removes the slice;
+ * where it did not (the driver's and soft HCA's loops) it cost an allocation per segment.
  */
 final class WriterEmitter {
     /** Largest structure that gets a writer: 16 dword fields. */
