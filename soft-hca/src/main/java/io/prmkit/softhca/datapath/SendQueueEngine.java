@@ -300,14 +300,14 @@ final class SendQueueEngine {
             if (f.l4 != ParsedFrame.L4.TCP && f.l4 != ParsedFrame.L4.UDP) return err(QP_OP, VENDOR_BAD_ETH_SEG);
             if (f.l4Offset + f.l4HeaderLength + mss > 65536 - 64) return err(LENGTH, VENDOR_FRAME_LENGTH);
             int seg = f.l4Offset + f.l4HeaderLength + Math.min(mss, f.payloadLength);
-            if (seg + (vlan ? 4 : 0) > port.maxFrame(f.vlanCount + (vlan ? 1 : 0))) return err(LENGTH, VENDOR_FRAME_LENGTH);
+            if (seg + (vlan ? 4 : 0) > port.maxFrame()) return err(LENGTH, VENDOR_FRAME_LENGTH);
             lsoVlan = vlan;
             lsoSvlan = svlan;
             lsoTci = tci;
             TxOffload.segment(frame, HEADROOM, f, mss, lsoOut, HEADROOM, lsoSink);
             return len;
         }
-        if (len + (vlan ? 4 : 0) > port.maxFrame(f.vlanCount + (vlan ? 1 : 0))) return err(LENGTH, VENDOR_FRAME_LENGTH);
+        if (len + (vlan ? 4 : 0) > port.maxFrame()) return err(LENGTH, VENDOR_FRAME_LENGTH);
         if ((cs & EthCsFlags.L3_CSUM$MASK) != 0) TxOffload.fillL3Checksum(frame, HEADROOM, f);
         if ((cs & EthCsFlags.L4_CSUM$MASK) != 0) TxOffload.fillL4Checksum(frame, HEADROOM, f);
         long start = HEADROOM;
