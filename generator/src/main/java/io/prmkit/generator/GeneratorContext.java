@@ -4,10 +4,8 @@ import com.palantir.javapoet.ClassName;
 import io.prmkit.dsl.ir.EnumLayout;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.QualifiedName;
-import io.prmkit.dsl.ir.StructLayout;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Optional;
 
 /** What every emitter needs to know about the whole model: options and the Java name of each declaration. */
 final class GeneratorContext {
@@ -17,13 +15,11 @@ final class GeneratorContext {
 
     final GeneratorOptions options;
     final LayoutModel model;
-    private final Map<QualifiedName, StructLayout> structs = new LinkedHashMap<>();
     private final Map<QualifiedName, EnumLayout> enums = new LinkedHashMap<>();
 
     GeneratorContext(GeneratorOptions options, LayoutModel model) {
         this.options = options;
         this.model = model;
-        for (StructLayout s : model.structs()) structs.put(s.name(), s);
         for (EnumLayout e : model.enums()) enums.put(e.name(), e);
     }
 
@@ -38,10 +34,6 @@ final class GeneratorContext {
     /** The support class ({@code PrmLayout}) of the Java package that holds {@code name}. */
     ClassName layoutClass(QualifiedName name) {
         return ClassName.get(javaPackage(name), LAYOUT_CLASS);
-    }
-
-    Optional<StructLayout> struct(QualifiedName name) {
-        return Optional.ofNullable(structs.get(name));
     }
 
     /** The enum or flag set a member names: the model holds every one (a {@code LayoutModel} invariant). */

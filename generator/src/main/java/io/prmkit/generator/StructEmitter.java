@@ -284,7 +284,7 @@ final class StructEmitter {
                 .addStatement("return $L", struct.sizeBytes() % 4 == 0 ? code.readWholeDword() : code.read()).build());
 
         Optional<EnumLayout> en = m.enumType().map(ctx::enumType);
-        ClassName enumClass = en.filter(e -> e.kind() == EnumLayout.Kind.ENUM).map(e -> ctx.className(e.name())).orElse(null);
+        ClassName enumClass = en.map(e -> ctx.className(e.name())).orElse(null); // an ENUM: LayoutModel guarantees the kind
         if (enumClass != null) {
             CodeBlock toLong = w == 1 ? CodeBlock.of("($L(s, offset) ? 1L : 0L)", id) : w <= 32 ? CodeBlock.of("$T.toUnsignedLong($L(s, offset))", Integer.class, id)
                     : CodeBlock.of("$L(s, offset)", id);
@@ -569,7 +569,7 @@ final class StructEmitter {
             valueName = CodeBlock.of("$T::$L", ctx.className(e.name()), e.kind() == EnumLayout.Kind.FLAGS ? "describe" : "nameOf");
         }
         CodeBlock targetInit = CodeBlock.of("$T.empty()", Optional.class);
-        if (target != null && ctx.struct(target).isPresent() && ctx.javaPackage(target).equals(ctx.javaPackage(struct.name()))) {
+        if (target != null && ctx.javaPackage(target).equals(ctx.javaPackage(struct.name()))) { // the model holds it (LayoutModel)
             targetInit = CodeBlock.of("$T.of($T.layout())", Optional.class, ctx.className(target));
         }
         return CodeBlock.builder()

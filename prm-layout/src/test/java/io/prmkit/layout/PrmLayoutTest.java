@@ -376,6 +376,23 @@ class PrmLayoutTest {
                 "b.opt (dword 0x08 [31:0]): non-zero, but capability caps.opt is not present"), d.validate(s, 0, c -> false));
     }
 
+    @Test
+    void aTaggedAlternativeWhoseSelectorIsNoBitFieldIsShownButNotChecked() {
+        Optional<Variant> lost = Optional.of(new Variant("union_at_0", "a", "no_such_field", OptionalLong.of(0)));
+        Struct d = new Struct("t.lost", false, 4, ByteOrder.BIG_ENDIAN, List.of(
+                field("v", Kind.BITS, 0, 8, 8, 1, false, false, Access.RW, null, range(0, 1), "", "", lost, Optional.empty(), "",
+                        "dword 0x00 [31:24]")), List.of(), "", "", "");
+        MemorySegment s = zeros(4);
+        s.set(BE, 0, 0x07000000);
+        assertEquals(List.of(), d.validate(s, 0, c -> true), "which alternative is meant is unknown");
+        assertTrue(d.dump(s, 0).contains("v = 0x7  (union_at_0: a)"), d.dump(s, 0));
+
+        Field holder = field("u", Kind.STRUCT, 0, 32, 32, 1, false, false, Access.RW, null, Constraints.NONE, "", "missing",
+                Optional.empty(), Optional.of(d), "t.lost", "dword 0x00 [31:0]");
+        Struct outer = new Struct("t.h", false, 4, ByteOrder.BIG_ENDIAN, List.of(holder), List.of(), "", "", "");
+        assertEquals(List.of(), outer.validate(s, 0, c -> true), "a selector naming no field gives no tag");
+    }
+
     // ---- dump -------------------------------------------------------------------------------------
 
     @Test

@@ -1,5 +1,6 @@
 package io.prmkit.dsl.ir;
 
+import java.util.Objects;
 import java.util.OptionalLong;
 
 /**
@@ -10,6 +11,14 @@ import java.util.OptionalLong;
 public record Constraints(OptionalLong min, OptionalLong max, boolean powerOfTwo, boolean log2, boolean mustBeZero) {
     public static final Constraints NONE = new Constraints(OptionalLong.empty(), OptionalLong.empty(), false, false, false);
     public static final Constraints MBZ = new Constraints(OptionalLong.empty(), OptionalLong.empty(), false, false, true);
+
+    public Constraints {
+        Objects.requireNonNull(min, "min == null");
+        Objects.requireNonNull(max, "max == null");
+        if (min.isPresent() && max.isPresent() && Long.compareUnsigned(min.getAsLong(), max.getAsLong()) > 0) {
+            throw new IllegalArgumentException("empty range " + Long.toUnsignedString(min.getAsLong()) + ".." + Long.toUnsignedString(max.getAsLong()));
+        }
+    }
 
     public boolean isEmpty() {
         return min.isEmpty() && max.isEmpty() && !powerOfTwo && !log2 && !mustBeZero;

@@ -55,6 +55,14 @@ public record Member(
         if (bitOffset < 0) throw new IllegalArgumentException("negative bit offset for " + name);
         String misplaced = misplaced(bitOffset, type, reserved);
         if (misplaced != null) throw new IllegalArgumentException("'" + name + "' at bit 0x" + Long.toHexString(bitOffset) + ": " + misplaced);
+        if ((enumType.isPresent() || flagsType.isPresent()) && !(type instanceof MemberType.Bits)) {
+            throw new IllegalArgumentException("'" + name + "' names an enum or flag set but is not a bit field");
+        }
+        if (constraints.max().isPresent() && type instanceof MemberType.Bits b && b.width() < 64
+                && Long.compareUnsigned(constraints.max().getAsLong(), (1L << b.width()) - 1) > 0) {
+            throw new IllegalArgumentException("'" + name + "': range maximum " + Long.toUnsignedString(constraints.max().getAsLong())
+                    + " does not fit " + b.width() + " bits");
+        }
     }
 
     /**

@@ -117,4 +117,57 @@ class IrInvariantsTest {
         EnumLayout bits = new EnumLayout(new QualifiedName("p", "bits"), EnumLayout.Kind.FLAGS, 8, List.of(), Doc.NONE, AT);
         new LayoutModel(List.of(s), List.of(opcode, bits), List.of());
     }
+
+    @Test
+    void rangesAreNonEmptyAndFitTheirField() {
+        assertEquals("empty range 5..4",
+                refused(() -> new Constraints(java.util.OptionalLong.of(5), java.util.OptionalLong.of(4), false, false, false)));
+        new Constraints(java.util.OptionalLong.of(1), java.util.OptionalLong.of(-1L), false, false, false); // unsigned: 1..2^64-1
+        Constraints upTo16 = new Constraints(java.util.OptionalLong.empty(), java.util.OptionalLong.of(16), false, false, false);
+        assertEquals("'log_sz': range maximum 16 does not fit 4 bits",
+                refused(() -> new Member("log_sz", 0, new MemberType.Bits(4), false, Access.RW, Optional.empty(), Optional.empty(), upTo16,
+                        Optional.empty(), Optional.empty(), "", Doc.NONE, AT)));
+        new Member("log_sz", 0, new MemberType.Bits(5), false, Access.RW, Optional.empty(), Optional.empty(), upTo16,
+                Optional.empty(), Optional.empty(), "", Doc.NONE, AT);
+    }
+
+    @Test
+    void boundEnumsAreOfTheirKindAndFitTheField() {
+        QualifiedName opcode = new QualifiedName("p", "opcode");
+        EnumLayout op8 = new EnumLayout(opcode, EnumLayout.Kind.ENUM, 8, List.of(new EnumLayout.EnumValue("NOP", 0, Doc.NONE, "", AT)), Doc.NONE, AT);
+        EnumLayout any = new EnumLayout(opcode, EnumLayout.Kind.ENUM, 0, List.of(new EnumLayout.EnumValue("BIG", 0x100, Doc.NONE, "", AT)), Doc.NONE, AT);
+        EnumLayout flags = new EnumLayout(opcode, EnumLayout.Kind.FLAGS, 0, List.of(new EnumLayout.EnumValue("HIGH", 9, Doc.NONE, "", AT)), Doc.NONE, AT);
+        java.util.function.BiFunction<Integer, Boolean, StructLayout> withField = (w, asFlags) -> struct(4, List.of(new Member("op", 0,
+                new MemberType.Bits(w), false, Access.RW, asFlags ? Optional.empty() : Optional.of(opcode), asFlags ? Optional.of(opcode) : Optional.empty(),
+                Constraints.NONE, Optional.empty(), Optional.empty(), "", Doc.NONE, AT)), List.of());
+        new LayoutModel(List.of(withField.apply(8, false)), List.of(op8), List.of());
+        assertEquals("p.s.op has 16 bits, enum p.opcode is 8 bits wide",
+                refused(() -> new LayoutModel(List.of(withField.apply(16, false)), List.of(op8), List.of())));
+        assertEquals("p.opcode.BIG = 256 does not fit the 8-bit p.s.op",
+                refused(() -> new LayoutModel(List.of(withField.apply(8, false)), List.of(any), List.of())));
+        assertEquals("p.s.op names p.opcode as FLAGS, but it is ENUM",
+                refused(() -> new LayoutModel(List.of(withField.apply(8, true)), List.of(op8), List.of())));
+        assertEquals("p.opcode.HIGH = 9 does not fit the 8-bit p.s.op",
+                refused(() -> new LayoutModel(List.of(withField.apply(8, true)), List.of(flags), List.of())));
+        new LayoutModel(List.of(withField.apply(16, true)), List.of(flags), List.of());
+        assertEquals("'b' names an enum or flag set but is not a bit field",
+                refused(() -> new Member("b", 0, new MemberType.Bytes(4), false, Access.RW, Optional.of(opcode), Optional.empty(), Constraints.NONE,
+                        Optional.empty(), Optional.empty(), "", Doc.NONE, AT)));
+    }
+
+    @Test
+    void nestedStructuresAreInTheModelWithTheirSize() {
+        QualifiedName inner = new QualifiedName("p", "inner");
+        StructLayout in = new StructLayout(inner, StructLayout.Kind.STRUCT, 4, ByteOrder.BIG_ENDIAN, List.of(field("x", 0, 32)), List.of(), Doc.NONE, AT);
+        StructLayout one = struct(8, List.of(member("in", 0, new MemberType.StructRef(inner, 32), false)), List.of());
+        StructLayout many = struct(8, List.of(member("ins", 0, new MemberType.Array(new MemberType.StructRef(inner, 32), 2, false), false)), List.of());
+        StructLayout wrong = struct(8, List.of(member("in", 0, new MemberType.StructRef(inner, 64), false)), List.of());
+        new LayoutModel(List.of(in, one), List.of(), List.of());
+        new LayoutModel(List.of(in, many), List.of(), List.of());
+        assertEquals("p.s.in holds p.inner of 32 bits, which is not a structure of the model",
+                refused(() -> new LayoutModel(List.of(one), List.of(), List.of())));
+        assertEquals("p.s.ins holds p.inner of 32 bits, which is not a structure of the model",
+                refused(() -> new LayoutModel(List.of(many), List.of(), List.of())));
+        assertEquals("p.s.in holds p.inner of 64 bits, which has 32", refused(() -> new LayoutModel(List.of(in, wrong), List.of(), List.of())));
+    }
 }

@@ -43,6 +43,21 @@ final class MemoryAccess {
      * protection domain; {@code reservedAllowed} whether the queue may use the reserved lkey (rlky).
      */
     int copy(int lkey, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, boolean reservedAllowed) {
+        // The common case first: the same PA key as the last copy in this direction, inside the range already checked.
+        Fast f = write ? fastWrite : fastRead;
+        if (lkey == f.key && pd == f.pd && addr >= f.lo && len <= f.hi - addr && len > 0 && objects.generation == f.generation) {
+            try {
+                if (write) MemorySegment.copy(buf, bufOff, f.seg, addr - f.bus, len);
+                else MemorySegment.copy(f.seg, addr - f.bus, buf, bufOff, len);
+                return OK;
+            } catch (IllegalStateException e) {
+                f.key = -1; // freed since: the full path counts the fault
+            }
+        }
+        return slowCopy(lkey, addr, len, buf, bufOff, write, pd, reservedAllowed);
+    }
+
+    private int slowCopy(int lkey, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, boolean reservedAllowed) {
         if (len == 0) return OK;
         if (lkey == objects.reservedLkey) {
             return reservedAllowed ? dma(addr, len, buf, bufOff, write) : PROT;
@@ -101,7 +116,11 @@ final class MemoryAccess {
             if (Long.compareUnsigned(addr, start) < 0 || Long.compareUnsigned(addr - start + len, k.len) > 0) return PROT;
         }
         int mode = k.mode;
-        if (mode == PA) return dma(addr, len, buf, bufOff, write);
+        if (mode == PA) {
+            int r = dma(addr, len, buf, bufOff, write);
+            if (r == OK && depth == 0) remember(key, k, pd, write);
+            return r;
+        }
         if (mode == MTT) return viaMtt(m, addr, len, buf, bufOff, write);
         if (mode == KLMS && depth + 1 < MAX_DEPTH) return viaKlm(m, addr, len, buf, bufOff, write, pd, depth);
         return PROT;
@@ -152,6 +171,47 @@ final class MemoryAccess {
         return len == 0 ? OK : PROT;
     }
 
+    /**
+     * The last PA key a copy went through in one direction (gathers read, scatters write), with the bus
+     * range in which its checks (the right for this direction, PD, key range) and its IOMMU mapping
+     * hold: {@code [lo, hi)} of the host segment mapped at {@code bus}. Valid while
+     * {@code DeviceObjects.generation} stays the same (a command or a UMR changes it).
+     */
+    private static final class Fast {
+        int key = -1;
+        int generation;
+        int pd;
+        long lo, hi, bus;
+        MemorySegment seg;
+    }
+
+    private final Fast fastRead = new Fast();
+    private final Fast fastWrite = new Fast();
+
+    private void remember(int key, Key k, int pd, boolean write) {
+        long lo = lastMapBus;
+        long hi = lastMapEnd;
+        if (!k.length64) {
+            long end = k.start + k.len;
+            if (k.start < 0 || end < k.start) return; // a range the signed compares cannot hold: no shortcut
+            lo = Math.max(lo, k.start);
+            hi = Math.min(hi, end);
+        }
+        if (lo < 0 || hi <= lo) return;
+        Fast f = write ? fastWrite : fastRead;
+        f.key = key;
+        f.generation = objects.generation;
+        f.pd = pd;
+        f.lo = lo;
+        f.hi = hi;
+        f.bus = lastMapBus;
+        f.seg = lastMapSeg;
+    }
+
+    // The mapping the last successful dma() went through.
+    private long lastMapBus, lastMapEnd;
+    private MemorySegment lastMapSeg;
+
     // The last few IOMMU mappings used (bus start, bus end, host segment), most frames hit them.
     private static final int CACHED = 4;
     private final long[] cachedBus = new long[CACHED];
@@ -163,10 +223,14 @@ final class MemoryAccess {
     int dma(long bus, int len, MemorySegment buf, long bufOff, boolean write) {
         MemorySegment host = null;
         long at = 0;
+        long mapBus = 0;
+        long mapEnd = 0;
         for (int i = 0; i < CACHED; i++) {
             if (bus >= cachedBus[i] && len <= cachedEnd[i] - bus && cachedSeg[i] != null) {
                 host = cachedSeg[i];
-                at = bus - cachedBus[i];
+                mapBus = cachedBus[i];
+                mapEnd = cachedEnd[i];
+                at = bus - mapBus;
                 break;
             }
         }
@@ -182,7 +246,9 @@ final class MemoryAccess {
             cachedEnd[v] = m.end();
             cachedSeg[v] = m.segment();
             host = m.segment();
-            at = bus - m.bus();
+            mapBus = m.bus();
+            mapEnd = m.end();
+            at = bus - mapBus;
         }
         try {
             if (write) MemorySegment.copy(buf, bufOff, host, at, len);
@@ -192,6 +258,9 @@ final class MemoryAccess {
             dmaFaults++;
             return PROT;
         }
+        lastMapBus = mapBus;
+        lastMapEnd = mapEnd;
+        lastMapSeg = host;
         return OK;
     }
 }

@@ -122,7 +122,7 @@ final class ReceiveQueueEngine {
                 return false;
             }
             writeRxCqe(c, fr, off, len, n, cc, f, vlan, rssHash, rssIp, rssL4, flowTag);
-            c.publishStaged(CqeOpcode.RESP_SEND, false);
+            c.publish(CqeOpcode.RESP_SEND, false);
         } catch (IllegalStateException e) {
             c.lost();
             return false;
@@ -132,8 +132,8 @@ final class ReceiveQueueEngine {
     }
 
     /**
-     * The RX CQE's body (opcode still INVALID) in the CQ's staging entry. It sets every field an RX
-     * CQE has, on every frame: the writer is reused (see {@link CqState#rxBody}).
+     * The RX CQE (opcode still INVALID) at the CQ's reserved entry. It sets every field an RX
+     * CQE has (the writer starts cleared, see {@link CqState#rxBody}).
      */
     private void writeRxCqe(CqState c, MemorySegment fr, long off, int len, int n, int cc, ParsedFrame f, boolean vlan,
             int rssHash, int rssIp, int rssL4, int flowTag) {

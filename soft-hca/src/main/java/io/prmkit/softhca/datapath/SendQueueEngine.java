@@ -263,8 +263,8 @@ final class SendQueueEngine {
                 int more = Math.max(0, inlineHeaders - first);
                 used += (more + 15) >>> 4;
                 if (used > ds) return err(QP_OP, VENDOR_BAD_ETH_SEG);
-                MemorySegment.copy(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, frame, at, Math.min(first, inlineHeaders));
-                if (more > 0) MemorySegment.copy(w, eth + WqeEthSeg.SIZE, frame, at + first, more);
+                // inline_hdr_start ends the segment and the rest follows it: one run of WQE bytes, one copy
+                MemorySegment.copy(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, frame, at, inlineHeaders);
                 at += inlineHeaders;
             }
         }
@@ -343,8 +343,8 @@ final class SendQueueEngine {
         if (c == null) return;
         if (!c.reserve()) return;
         try {
-            c.txBody().wqe_counter(pc).s_wqe_opcode(opcode).qpn(sqn).byte_cnt(bytes).se(se).write(); // every TX field, every time
-            c.publishStaged(CqeOpcode.REQ, event);
+            c.txBody().wqe_counter(pc).s_wqe_opcode(opcode).qpn(sqn).byte_cnt(bytes).se(se).write();
+            c.publish(CqeOpcode.REQ, event);
         } catch (IllegalStateException e) {
             c.lost();
         }

@@ -62,7 +62,14 @@ final class Steering {
     private int lastTableId = -1;
     private Compiled lastCompiled;
 
-    private record Compiled(Objects.FlowTable table, Objects.FlowEntry[] entries, Objects.FlowGroup[] groups) {}
+    /**
+     * A table as arrays, entries in index order, each with its group and what its flow context says,
+     * decoded once: whether its group's criteria select anything (a catch-all entry matches without
+     * filling the match parameters), the action, flow tag and first TIR or flow-table destination.
+     */
+    private record Compiled(Objects.FlowTable table, Objects.FlowEntry[] entries, Objects.FlowGroup[] groups,
+                            boolean[] matchAll, boolean[] forwards, int[] flowTag, int[] tir, int[] nextTable,
+                            boolean missForwards, int missTable) {}
 
     /** Drops compiled tables (a command may have changed them). */
     void invalidate() {
@@ -78,9 +85,21 @@ final class Steering {
             Objects.FlowTable t = objects.flowTables.get(tableId);
             if (t != null) {
                 Objects.FlowEntry[] es = t.entries.values().toArray(new Objects.FlowEntry[0]);
-                Objects.FlowGroup[] gs = new Objects.FlowGroup[es.length];
-                for (int i = 0; i < es.length; i++) gs[i] = t.groups.get(es[i].groupId());
-                c = new Compiled(t, es, gs);
+                int n = es.length;
+                Objects.FlowGroup[] gs = new Objects.FlowGroup[n];
+                boolean[] all = new boolean[n];
+                boolean[] fwd = new boolean[n];
+                int[] tag = new int[n];
+                int[] tir = new int[n];
+                int[] next = new int[n];
+                for (int i = 0; i < n; i++) {
+                    gs[i] = t.groups.get(es[i].groupId());
+                    all[i] = gs[i] != null && selectsNothing(gs[i]);
+                    decode(es[i].flowContext(), i, fwd, tag, tir, next);
+                }
+                MemorySegment tc = t.context;
+                c = new Compiled(t, es, gs, all, fwd, tag, tir, next,
+                        FlowTableContext.table_miss_action(tc) == FlowTableMissAction.FWD$VALUE, FlowTableContext.table_miss_id(tc));
                 compiled.put(tableId, c);
             }
         }
@@ -155,53 +174,76 @@ final class Steering {
         }
     }
 
-    /** Steers the frame filled by {@link #fill}; true with {@link #tirn} set, false when dropped. */
+    /** Whether a group's criteria select no bit at all (then every frame matches its entries). */
+    private static boolean selectsNothing(Objects.FlowGroup g) {
+        int enable = g.criteriaEnable();
+        MemorySegment mask = g.criteria();
+        for (int b = 0; b < BLOCK_OFFSET.length; b++) {
+            if ((enable & (1 << b)) == 0) continue;
+            for (long i = 0; i < BLOCK_SIZE[b]; i += 8) {
+                if (mask.get(U64, BLOCK_OFFSET[b] + i) != 0) return false;
+            }
+        }
+        return true;
+    }
+
+    /** Entry {@code i}'s action, flow tag and destinations, as {@link #lookup} follows them. */
+    private static void decode(MemorySegment fc, int i, boolean[] fwd, int[] tag, int[] tir, int[] next) {
+        int action = FlowContext.action(fc);
+        fwd[i] = (action & FlowContextAction.DROP$MASK) == 0 && (action & FlowContextAction.FWD_DEST$MASK) != 0;
+        tag[i] = FlowContext.flow_tag(fc);
+        tir[i] = -1;
+        next[i] = -1;
+        int n = FlowContext.destination_list_size(fc);
+        long stride = FlowContext.extended_destination(fc) ? ExtendedDestFormat.SIZE : DestFormatStruct.SIZE;
+        for (int d = 0; d < n; d++) {
+            long at = FlowContext.destination$BYTE_OFFSET + d * stride;
+            if (at + DestFormatStruct.SIZE > fc.byteSize()) break;
+            int type = DestFormatStruct.destination_type(fc, at);
+            if (type == FlowDestinationType.TIR$VALUE) {
+                tir[i] = DestFormatStruct.destination_id(fc, at);
+                return; // the first TIR wins
+            }
+            if (type == FlowDestinationType.FLOW_TABLE$VALUE && next[i] < 0) next[i] = DestFormatStruct.destination_id(fc, at);
+        }
+    }
+
+    /** Steers the frame given to {@link #frame}; true with {@link #tirn} set, false when dropped. */
     boolean lookup() {
         int tableId = objects.nicRxRoot;
         for (int depth = 0; depth < MAX_CHAIN && tableId >= 0; depth++) {
             Compiled ct = compiled(tableId);
             if (ct == null) break;
-            Objects.FlowTable t = ct.table();
-            Objects.FlowEntry e = match(ct);
-            if (e == null) {
+            int e = match(ct);
+            if (e < 0) {
                 misses++;
-                MemorySegment c = t.context;
-                if (FlowTableContext.table_miss_action(c) == FlowTableMissAction.FWD$VALUE) {
-                    tableId = FlowTableContext.table_miss_id(c);
+                if (ct.missForwards()) {
+                    tableId = ct.missTable();
                     continue;
                 }
                 break;
             }
-            MemorySegment fc = e.flowContext();
-            int action = FlowContext.action(fc);
-            if ((action & FlowContextAction.DROP$MASK) != 0 || (action & FlowContextAction.FWD_DEST$MASK) == 0) break;
-            flowTag = FlowContext.flow_tag(fc);
-            int n = FlowContext.destination_list_size(fc);
-            long stride = FlowContext.extended_destination(fc) ? ExtendedDestFormat.SIZE : DestFormatStruct.SIZE;
-            int next = -1;
-            for (int i = 0; i < n; i++) {
-                long d = FlowContext.destination$BYTE_OFFSET + i * stride;
-                if (d + DestFormatStruct.SIZE > fc.byteSize()) break;
-                int type = DestFormatStruct.destination_type(fc, d);
-                if (type == FlowDestinationType.TIR$VALUE) {
-                    tirn = DestFormatStruct.destination_id(fc, d);
-                    return true;
-                }
-                if (type == FlowDestinationType.FLOW_TABLE$VALUE && next < 0) next = DestFormatStruct.destination_id(fc, d);
+            if (!ct.forwards()[e]) break;
+            flowTag = ct.flowTag()[e];
+            if (ct.tir()[e] >= 0) {
+                tirn = ct.tir()[e];
+                return true;
             }
-            tableId = next;
+            tableId = ct.nextTable()[e];
         }
         drops++;
         return false;
     }
 
-    private Objects.FlowEntry match(Compiled t) {
+    /** Index of the first entry that matches the frame, or -1. */
+    private int match(Compiled t) {
         Objects.FlowEntry[] es = t.entries();
         Objects.FlowGroup[] gs = t.groups();
+        boolean[] all = t.matchAll();
         for (int i = 0; i < es.length; i++) {
-            if (gs[i] != null && matches(gs[i], es[i].flowContext())) return es[i];
+            if (all[i] || (gs[i] != null && matches(gs[i], es[i].flowContext()))) return i;
         }
-        return null;
+        return -1;
     }
 
     private boolean matches(Objects.FlowGroup g, MemorySegment fc) {

@@ -2,10 +2,12 @@ package io.prmkit.gen.mlx5;
 
 import java.lang.IllegalStateException;
 import java.lang.String;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -195,6 +197,17 @@ public final class CntrReg {
      * arrays, nested structures and arrays are written as zero; copy byte arrays in after {@code write()}.
      */
     public static final class Writer {
+        /**
+         * The structure as the stores of {@link #write()} see it.
+         */
+        private static final StructLayout WORDS = MemoryLayout.structLayout(PrmLayout.BE_LONG.withName("q0"), PrmLayout.BE_LONG.withName("q2"), PrmLayout.BE_INT.withName("d4"));
+
+        private static final VarHandle Q0 = WORDS.varHandle(MemoryLayout.PathElement.groupElement("q0"));
+
+        private static final VarHandle Q2 = WORDS.varHandle(MemoryLayout.PathElement.groupElement("q2"));
+
+        private static final VarHandle D4 = WORDS.varHandle(MemoryLayout.PathElement.groupElement("d4"));
+
         private MemorySegment s;
 
         private long offset;
@@ -237,16 +250,16 @@ public final class CntrReg {
         }
 
         /**
-         * Stores all 20 bytes of the structure (fields not set as 0), as 2 64-bit and one 32-bit stores.
+         * Stores all 20 bytes of the structure (fields not set as 0), as 2 64-bit and one 32-bit stores. Throws
+         * {@code IndexOutOfBoundsException}, writing nothing, when the structure does not fit in the segment.
          */
         public void write() {
             MemorySegment s = this.s;
             if (s == null) throw new IllegalStateException("cntr_reg writer: not bound to a segment (call at(s, offset) first)");
             long o = this.offset;
-            if (o < 0L || o > s.byteSize() - 20L) Objects.checkFromIndexSize(o, 20L, s.byteSize());
-            s.set(PrmLayout.BE_LONG, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
-            s.set(PrmLayout.BE_LONG, o + 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
-            s.set(PrmLayout.BE_INT, o + 16L, d4);
+            Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
+            Q2.set(s, o, ((long) d2 << 32) | (d3 & 0xffffffffL));
+            D4.set(s, o, d4);
         }
     }
 

@@ -4,10 +4,12 @@ import java.lang.IllegalStateException;
 import java.lang.Integer;
 import java.lang.Long;
 import java.lang.String;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.function.Predicate;
@@ -694,6 +696,17 @@ public final class CreateCqIn {
      * arrays, nested structures and arrays are written as zero; copy byte arrays in after {@code write()}.
      */
     public static final class Writer {
+        /**
+         * The structure as the stores of {@link #write()} see it.
+         */
+        private static final StructLayout WORDS = MemoryLayout.structLayout(PrmLayout.BE_LONG.withName("q0"), PrmLayout.BE_LONG.withName("q2"), PrmLayout.BE_LONG.withName("q4"));
+
+        private static final VarHandle Q0 = WORDS.varHandle(MemoryLayout.PathElement.groupElement("q0"));
+
+        private static final VarHandle Q2 = WORDS.varHandle(MemoryLayout.PathElement.groupElement("q2"));
+
+        private static final VarHandle Q4 = WORDS.varHandle(MemoryLayout.PathElement.groupElement("q4"));
+
         private MemorySegment s;
 
         private long offset;
@@ -809,16 +822,16 @@ public final class CreateCqIn {
         }
 
         /**
-         * Stores all 24 bytes of the structure (fields not set as 0), as 3 64-bit stores.
+         * Stores all 24 bytes of the structure (fields not set as 0), as 3 64-bit stores. Throws
+         * {@code IndexOutOfBoundsException}, writing nothing, when the structure does not fit in the segment.
          */
         public void write() {
             MemorySegment s = this.s;
             if (s == null) throw new IllegalStateException("create_cq_in writer: not bound to a segment (call at(s, offset) first)");
             long o = this.offset;
-            if (o < 0L || o > s.byteSize() - 24L) Objects.checkFromIndexSize(o, 24L, s.byteSize());
-            s.set(PrmLayout.BE_LONG, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
-            s.set(PrmLayout.BE_LONG, o + 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
-            s.set(PrmLayout.BE_LONG, o + 16L, ((long) d4 << 32) | (d5 & 0xffffffffL));
+            Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
+            Q2.set(s, o, ((long) d2 << 32) | (d3 & 0xffffffffL));
+            Q4.set(s, o, ((long) d4 << 32) | (d5 & 0xffffffffL));
         }
     }
 

@@ -3,10 +3,12 @@ package io.prmkit.gen.mlx5;
 import java.lang.IllegalStateException;
 import java.lang.Integer;
 import java.lang.String;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
+import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -313,6 +315,15 @@ public final class CreateCqOut {
          * <p>The device's writer: it sets every non-reserved bit field, {@code ro} and {@code out} ones included.
          */
         public static final class Writer {
+            /**
+             * The structure as the stores of {@link #write()} see it.
+             */
+            private static final StructLayout WORDS = MemoryLayout.structLayout(PrmLayout.BE_LONG.withName("q0"), PrmLayout.BE_LONG.withName("q2"));
+
+            private static final VarHandle Q0 = WORDS.varHandle(MemoryLayout.PathElement.groupElement("q0"));
+
+            private static final VarHandle Q2 = WORDS.varHandle(MemoryLayout.PathElement.groupElement("q2"));
+
             private MemorySegment s;
 
             private long offset;
@@ -376,15 +387,15 @@ public final class CreateCqOut {
             }
 
             /**
-             * Stores all 16 bytes of the structure (fields not set as 0), as 2 64-bit stores.
+             * Stores all 16 bytes of the structure (fields not set as 0), as 2 64-bit stores. Throws
+             * {@code IndexOutOfBoundsException}, writing nothing, when the structure does not fit in the segment.
              */
             public void write() {
                 MemorySegment s = this.s;
                 if (s == null) throw new IllegalStateException("create_cq_out writer: not bound to a segment (call at(s, offset) first)");
                 long o = this.offset;
-                if (o < 0L || o > s.byteSize() - 16L) Objects.checkFromIndexSize(o, 16L, s.byteSize());
-                s.set(PrmLayout.BE_LONG, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
-                s.set(PrmLayout.BE_LONG, o + 8L, ((long) d2 << 32) | (d3 & 0xffffffffL));
+                Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
+                Q2.set(s, o, ((long) d2 << 32) | (d3 & 0xffffffffL));
             }
         }
     }
