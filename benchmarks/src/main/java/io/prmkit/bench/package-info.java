@@ -7,6 +7,8 @@
  *       {@code prm_bench.c});
  *   <li>{@code CheckScalingBench}: checking specs of 1k and 10k structs;
  *   <li>{@code ImportBench}: import, check and generate of the kernel's whole {@code mlx5_ifc.h}.
+ *   <li>{@code DeviceLoopbackBench}: the soft HCA's cost per looped-back frame; {@code DeviceLoopbackCpu}
+ *       runs the same work timed by the thread's CPU clock (readable on a loaded machine).
  * </ul>
  */
 package io.prmkit.bench;

@@ -189,7 +189,7 @@ final class CommandQueue {
         int[] injected = faults.takeFailure(opcode);
         try {
             if (injected != null) {
-                Commands.setStatus(c.out, injected[0], injected[1]);
+                commands.failInjected(c, injected[0], injected[1]);
             } else {
                 commands.execute(c);
             }

@@ -212,6 +212,35 @@ class BringUpCommandsTest {
         }
     }
 
+    /** Linux's mlx5_function_setup unwinding when INIT_HCA fails: reclaim the startup pages, then DISABLE_HCA, no TEARDOWN_HCA. */
+    @Test
+    void afterAFailedInitHcaEveryPageGoesBackWithoutTeardown() {
+        try (TestHost h = step()) {
+            enable(h).ok();
+            List<DmaRegion> held = new ArrayList<>();
+            Cmds.givePages(h, Cmds.queryPages(h, QueryPagesOpMod.BOOT_PAGES), held).ok();
+            Cmds.givePages(h, Cmds.queryPages(h, QueryPagesOpMod.INIT_PAGES), held).ok();
+            assertTrue(held.size() > 0);
+            h.hca.faults().failNext(CmdOpcode.INIT_HCA, CmdStatus.INT_ERR, 0x1234);
+            TestHost.Result r = h.exec(header(CmdOpcode.INIT_HCA, InitHcaIn.SIZE), InitHcaOut.SIZE);
+            assertEquals(CmdStatus.INT_ERR.value, r.status());
+            List<Long> back = Cmds.takePages(h, 1000);
+            assertEquals(held.size(), back.size(), "every boot and init page is returned");
+            assertEquals(held.stream().map(DmaRegion::busAddress).collect(java.util.stream.Collectors.toSet()), new HashSet<>(back));
+            h.exec(header(CmdOpcode.DISABLE_HCA, DisableHcaIn.SIZE), DisableHcaOut.SIZE).ok();
+
+            // Enabled again, boot pages are needed again until INIT_HCA fails or TEARDOWN_HCA runs.
+            enable(h).ok();
+            held.clear();
+            Cmds.givePages(h, Cmds.queryPages(h, QueryPagesOpMod.BOOT_PAGES), held).ok();
+            assertEquals(0, Cmds.takePages(h, 1000).size(), "a fresh ENABLE_HCA keeps its boot pages");
+            // a refused INIT_HCA (too few pages) is a failed one too
+            assertFails(h.exec(header(CmdOpcode.INIT_HCA, InitHcaIn.SIZE), InitHcaOut.SIZE), Syndrome.MISSING_PAGES, CmdOpcode.INIT_HCA);
+            assertEquals(held.size(), Cmds.takePages(h, 1000).size());
+            h.exec(header(CmdOpcode.DISABLE_HCA, DisableHcaIn.SIZE), DisableHcaOut.SIZE).ok();
+        }
+    }
+
     @Test
     void queryHcaCapRefusesUnmodelledTypes() {
         try (TestHost h = step()) {

@@ -75,6 +75,8 @@ import io.prmkit.mlx5.QueryRqIn;
 import io.prmkit.mlx5.QueryRqOut;
 import io.prmkit.mlx5.QueryRqtIn;
 import io.prmkit.mlx5.QueryRqtOut;
+import io.prmkit.mlx5.QueryMkeyIn;
+import io.prmkit.mlx5.QueryMkeyOut;
 import io.prmkit.mlx5.QuerySpecialContextsIn;
 import io.prmkit.mlx5.QuerySpecialContextsOut;
 import io.prmkit.mlx5.QuerySqIn;
@@ -176,6 +178,23 @@ class ObjectCommandsTest {
             assertNotEquals(0, QuerySpecialContextsOut.resd_lkey(out));
             assertFails(h.exec(header(CmdOpcode.QUERY_SPECIAL_CONTEXTS, QuerySpecialContextsIn.SIZE), 0x10), Syndrome.OUTPUT_TOO_SHORT,
                     CmdOpcode.QUERY_SPECIAL_CONTEXTS);
+        }
+    }
+
+    @Test
+    void firstMkeyWithKeyByteZeroIsNotTheReservedLkey() {
+        try (TestHost h = up()) {
+            MemorySegment in = mkeyIn(Objs.pd(h), MkcAccessMode.PA, 0);
+            Mkc.mkey_7_0$set(in, CreateMkeyIn.memory_key_mkey_entry$BYTE_OFFSET, 0);
+            int index = CreateMkeyOut.mkey_index(h.exec(in, CreateMkeyOut.SIZE).ok().out());
+            assertEquals(1, index, "the model numbers mkeys from 1");
+            int resd = QuerySpecialContextsOut.resd_lkey(
+                    h.exec(header(CmdOpcode.QUERY_SPECIAL_CONTEXTS, QuerySpecialContextsIn.SIZE), QuerySpecialContextsOut.SIZE).ok().out());
+            assertNotEquals(index << Mkc.mkey_7_0$BIT_WIDTH, resd);
+            // no index CREATE_MKEY hands out names the reserved lkey: querying or destroying its index finds nothing
+            MemorySegment q = header(CmdOpcode.QUERY_MKEY, QueryMkeyIn.SIZE);
+            QueryMkeyIn.mkey_index$set(q, resd >>> Mkc.mkey_7_0$BIT_WIDTH);
+            assertFails(h.exec(q, QueryMkeyOut.SIZE), Syndrome.NO_SUCH_OBJECT, CmdOpcode.QUERY_MKEY);
         }
     }
 

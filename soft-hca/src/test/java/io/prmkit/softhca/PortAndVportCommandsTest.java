@@ -59,14 +59,18 @@ class PortAndVportCommandsTest {
             PmtuReg.local_port$set(read, REG, 1);
             MemorySegment out = access(h, read).ok().out();
             assertEquals(9600, PmtuReg.max_mtu(out, AccessRegisterOut.register_data$BYTE_OFFSET));
-            assertEquals(1500, PmtuReg.oper_mtu(out, AccessRegisterOut.register_data$BYTE_OFFSET));
+            assertEquals(1522, PmtuReg.oper_mtu(out, AccessRegisterOut.register_data$BYTE_OFFSET), "a hardware MTU: IP MTU 1500 + 22");
             MemorySegment write = reg(RegisterId.PMTU, PmtuReg.layout(), true);
             PmtuReg.local_port$set(write, REG, 1);
             PmtuReg.admin_mtu$set(write, REG, 9000);
             access(h, write).ok();
             assertEquals(9000, PmtuReg.oper_mtu(access(h, read).ok().out(), AccessRegisterOut.register_data$BYTE_OFFSET));
-            PmtuReg.admin_mtu$set(write, REG, 9700);
+            PmtuReg.admin_mtu$set(write, REG, 9601);
             assertFails(access(h, write), Syndrome.MTU_ABOVE_PORT, CmdOpcode.ACCESS_REG);
+            PmtuReg.admin_mtu$set(write, REG, 68 + 22 - 1); // below IP's minimum MTU as a hardware MTU
+            assertFails(access(h, write), Syndrome.MTU_ABOVE_PORT, CmdOpcode.ACCESS_REG);
+            PmtuReg.admin_mtu$set(write, REG, 68 + 22);
+            access(h, write).ok();
             PmtuReg.local_port$set(read, REG, 2);
             assertFails(access(h, read), Syndrome.BAD_REGISTER_FIELD, CmdOpcode.ACCESS_REG);
         }

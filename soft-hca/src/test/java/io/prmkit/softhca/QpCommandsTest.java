@@ -92,6 +92,27 @@ class QpCommandsTest {
         return h.exec(in, QueryQpOut.SIZE).ok().out().asSlice(QueryQpOut.qpc$BYTE_OFFSET, Qpc.SIZE);
     }
 
+    static void setPortMtu(TestHost h, int hardwareMtu) {
+        MemorySegment w = PortAndVportCommandsTest.reg(io.prmkit.mlx5.RegisterId.PMTU, io.prmkit.mlx5.PmtuReg.layout(), true);
+        io.prmkit.mlx5.PmtuReg.local_port$set(w, PortAndVportCommandsTest.REG, 1);
+        io.prmkit.mlx5.PmtuReg.admin_mtu$set(w, PortAndVportCommandsTest.REG, hardwareMtu);
+        PortAndVportCommandsTest.access(h, w).ok();
+    }
+
+    /** admin_mtu is a hardware MTU (IP MTU + 22, as Linux writes it); the path MTU must fit the IP MTU it leaves. */
+    @Test
+    void pathMtuIsCheckedAgainstTheIpMtuNotTheHardwareMtu() {
+        try (TestHost h = ObjectCommandsTest.up()) {
+            ObjectCommandsTest.Base b = ObjectCommandsTest.Base.of(h);
+            int qpn = create(h, b);
+            rst2init(h, qpn, 0).ok();
+            setPortMtu(h, 1024 + 22 - 1);
+            assertFails(init2rtr(h, qpn, QpMtu.MTU_1K), Syndrome.MTU_ABOVE_PORT, CmdOpcode.INIT2RTR_QP);
+            setPortMtu(h, 1024 + 22);
+            init2rtr(h, qpn, QpMtu.MTU_1K).ok();
+        }
+    }
+
     @Test
     void rcQpWalksRstInitRtrRts() {
         try (TestHost h = ObjectCommandsTest.up()) {

@@ -88,6 +88,8 @@ final class BringUpCommands {
         }
         if (hca.enabled) throw c.fail(Syndrome.ALREADY_ENABLED, "ENABLE_HCA twice");
         hca.enabled = true;
+        hca.tornDown = false;
+        hca.initFailed = false;
     }
 
     private void disableHca(Command c) {
@@ -245,6 +247,7 @@ final class BringUpCommands {
         if (hca.pages.size() < need) throw c.fail(Syndrome.MISSING_PAGES, hca.pages.size() + " of " + need + " pages");
         hca.initialized = true;
         hca.tornDown = false;
+        hca.initFailed = false;
     }
 
     private void teardownHca(Command c) {

@@ -1,5 +1,6 @@
 package io.prmkit.softhca.cmd;
 
+import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdStatus;
 import io.prmkit.mlx5.NopOut;
 import java.lang.foreign.MemorySegment;
@@ -66,12 +67,23 @@ public final class Commands {
         } catch (CommandError e) {
             c.out.fill((byte) 0);
             setStatus(c.out, e.status, e.syndrome);
+            failed(c);
         } finally {
             hca.objects.generation++; // the datapath drops what it cached from the objects
         }
     }
 
     /** Writes status and syndrome of the generic output header (the same in every {@code *_out}). */
+    /** Completes {@code c} with a failure injected by {@code Faults.failNext}, with the state change a real one has. */
+    public void failInjected(Command c, int status, int syndrome) {
+        setStatus(c.out, status, syndrome);
+        failed(c);
+    }
+
+    private void failed(Command c) {
+        if (c.opcode == CmdOpcode.INIT_HCA.value && !hca.initialized) hca.initFailed = true;
+    }
+
     public static void setStatus(MemorySegment out, int status, int syndrome) {
         NopOut.Device.status$setUnchecked(out, status);
         NopOut.Device.syndrome$set(out, syndrome);

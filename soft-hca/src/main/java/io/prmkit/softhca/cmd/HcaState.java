@@ -30,6 +30,12 @@ public final class HcaState {
     public boolean initialized;
     /** TEARDOWN_HCA ran: every page may go back. */
     public boolean tornDown;
+    /**
+     * The last INIT_HCA failed (ours): nothing was set up, so every page may go back, as Linux's
+     * error unwinding (mlx5_reclaim_startup_pages, then DISABLE_HCA) expects. Cleared by a good
+     * INIT_HCA and by ENABLE_HCA.
+     */
+    public boolean initFailed;
     public int issi;
     /** Pages held, in the order given (returned last-given first). */
     public final ArrayDeque<Long> pages = new ArrayDeque<>();
@@ -72,7 +78,7 @@ public final class HcaState {
     /** Pages the device needs in its present state. */
     public int requiredPages() {
         if (initialized) return bootPages + initPages + regularPages;
-        return tornDown ? 0 : bootPages + initPages;
+        return tornDown || initFailed ? 0 : bootPages + initPages;
     }
 
     /** The next number for objects of {@code kind}, starting at {@code first}. */
@@ -80,6 +86,19 @@ public final class HcaState {
         int n = next.getOrDefault(kind, first);
         next.put(kind, n + 1);
         return n;
+    }
+
+    /**
+     * The next number for objects of {@code kind} in {@code first..last}, wrapping after {@code last}
+     * and skipping numbers {@code inUse}; -1 when every one is in use.
+     */
+    public int nextNumber(String kind, int first, int last, java.util.function.IntPredicate inUse) {
+        for (long tries = (long) last - first + 1; tries > 0; tries--) {
+            int n = next.getOrDefault(kind, first);
+            next.put(kind, n >= last ? first : n + 1);
+            if (!inUse.test(n)) return n;
+        }
+        return -1;
     }
 
     /** Forgets object numbering and resources (TEARDOWN_HCA). */

@@ -47,7 +47,8 @@ final class PortRegisters {
                 checkPort(c, PmtuReg.local_port(in));
                 if (write) {
                     int mtu = PmtuReg.admin_mtu(in);
-                    if (mtu > port.maxMtu || mtu < 68) throw c.fail(Syndrome.MTU_ABOVE_PORT, "admin_mtu " + mtu + " outside 68.." + port.maxMtu);
+                    int min = io.prmkit.softhca.wire.Port.MIN_MTU;
+                    if (mtu > port.maxMtu || mtu < min) throw c.fail(Syndrome.MTU_ABOVE_PORT, "admin_mtu " + mtu + " outside " + min + ".." + port.maxMtu);
                     port.adminMtu = mtu;
                 }
                 PmtuReg.max_mtu$set(out, port.maxMtu);

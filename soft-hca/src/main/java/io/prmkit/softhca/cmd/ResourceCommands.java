@@ -187,7 +187,9 @@ final class ResourceCommands {
             throw c.fail(Syndrome.BAD_FIELD, "access mode " + mode + " not modelled (PA, MTT, KLM)");
         }
         if (Mkc.free(mkc) && !Mkc.umr_en(mkc)) throw c.fail(Syndrome.BAD_FIELD, "a free mkey must be umr_en");
-        int index = hca.nextNumber("mkey", 1);
+        // Index 0 is never handed out: the reserved lkey lives there (DeviceObjects.reservedLkey).
+        int index = hca.nextNumber("mkey", 1, (1 << CreateMkeyOut.mkey_index$BIT_WIDTH) - 1, hca.objects.mkeys::containsKey);
+        if (index < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "every mkey index is in use");
         int key = index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc);
         hca.objects.mkeys.put(index, new Objects.Mkey(key, mkc, table));
         CreateMkeyOut.Device.mkey_index$set(c.out, index);

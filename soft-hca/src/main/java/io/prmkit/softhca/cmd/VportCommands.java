@@ -94,8 +94,8 @@ final class VportCommands {
         }
         if (ModifyNicVportFieldSelect.mtu(c.in, sel)) {
             int mtu = NicVportContext.mtu(ctx);
-            // Linux puts the hardware MTU here: the L3 MTU plus the Ethernet header and FCS (and a VLAN tag).
-            if (mtu > p.maxMtu + 22 || mtu < 68) throw c.fail(Syndrome.MTU_ABOVE_PORT, "vport MTU " + mtu);
+            // A hardware MTU, as in PMTU: Linux writes the IP MTU plus Ethernet header, a VLAN tag and FCS.
+            if (mtu > p.maxMtu || mtu < io.prmkit.softhca.wire.Port.MIN_MTU) throw c.fail(Syndrome.MTU_ABOVE_PORT, "vport MTU " + mtu);
         }
         if (ModifyNicVportFieldSelect.min_inline(c.in, sel) && InlineMode.of(NicVportContext.min_wqe_inline_mode(ctx)) == null) {
             throw c.fail(Syndrome.BAD_FIELD, "min_wqe_inline_mode " + NicVportContext.min_wqe_inline_mode(ctx));

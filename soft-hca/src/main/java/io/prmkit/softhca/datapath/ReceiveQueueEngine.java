@@ -13,7 +13,6 @@ import io.prmkit.mlx5.WqeDataSeg;
 import io.prmkit.softhca.device.DeviceContext;
 import io.prmkit.softhca.device.Objects;
 import io.prmkit.softhca.device.Queues;
-import io.prmkit.softhca.wire.Checksum;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.ParsedFrame;
 import java.lang.foreign.Arena;
@@ -139,7 +138,7 @@ final class ReceiveQueueEngine {
             int rssHash, int rssIp, int rssL4, int flowTag) {
         int l3 = f.l3 == ParsedFrame.L3.IPV4 ? CqeL3HdrType.IPV4$VALUE : f.l3 == ParsedFrame.L3.IPV6 ? CqeL3HdrType.IPV6$VALUE : CqeL3HdrType.NONE$VALUE;
         boolean l4known = f.l4 == ParsedFrame.L4.TCP || f.l4 == ParsedFrame.L4.UDP;
-        int csum = f.l3 == ParsedFrame.L3.NONE ? 0 : Checksum.fold(Checksum.add(fr, off + f.l3Offset, len - f.l3Offset, 0));
+        int csum = f.l3OnwardSum(fr, off);
         c.rxBody()
                 .byte_cnt(n)
                 .wqe_counter(cc)

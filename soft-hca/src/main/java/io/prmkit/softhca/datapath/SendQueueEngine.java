@@ -288,23 +288,26 @@ final class SendQueueEngine {
         }
         int len = (int) (at - HEADROOM);
         if (len < Ethernet.ETH_HLEN) return err(LENGTH, VENDOR_FRAME_LENGTH);
-        ParsedFrame f = parsed.parse(frame, HEADROOM, len, false);
-        if (minInline != InlineMode.NONE$VALUE && inlineHeaders < required(f)) return err(QP_OP, VENDOR_INLINE_TOO_SHORT);
         int cs = WqeEthSeg.cs_flags(w, eth);
+        // Only checksum offloads, LSO and an inline mode above L2 need the L3/L4 headers parsed.
+        boolean l2Only = !lso && (cs & (EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK)) == 0
+                && (minInline == InlineMode.NONE$VALUE || minInline == InlineMode.L2$VALUE);
+        ParsedFrame f = l2Only ? parsed.parseL2(frame, HEADROOM, len) : parsed.parse(frame, HEADROOM, len, false);
+        if (minInline != InlineMode.NONE$VALUE && inlineHeaders < required(f)) return err(QP_OP, VENDOR_INLINE_TOO_SHORT);
         boolean svlan = vlan && WqeEthSeg.svlan(w, eth);
         int tci = vlan ? WqeEthSeg.vlan_tci(w, eth) : 0;
         if (lso) {
             if (f.l4 != ParsedFrame.L4.TCP && f.l4 != ParsedFrame.L4.UDP) return err(QP_OP, VENDOR_BAD_ETH_SEG);
             if (f.l4Offset + f.l4HeaderLength + mss > 65536 - 64) return err(LENGTH, VENDOR_FRAME_LENGTH);
             int seg = f.l4Offset + f.l4HeaderLength + Math.min(mss, f.payloadLength);
-            if (seg + (vlan ? 4 : 0) > port.maxFrame(f.vlanCount + (vlan ? 1 : 0))) return err(LENGTH, VENDOR_FRAME_LENGTH);
+            if (seg + (vlan ? 4 : 0) > port.maxFrame()) return err(LENGTH, VENDOR_FRAME_LENGTH);
             lsoVlan = vlan;
             lsoSvlan = svlan;
             lsoTci = tci;
             TxOffload.segment(frame, HEADROOM, f, mss, lsoOut, HEADROOM, lsoSink);
             return len;
         }
-        if (len + (vlan ? 4 : 0) > port.maxFrame(f.vlanCount + (vlan ? 1 : 0))) return err(LENGTH, VENDOR_FRAME_LENGTH);
+        if (len + (vlan ? 4 : 0) > port.maxFrame()) return err(LENGTH, VENDOR_FRAME_LENGTH);
         if ((cs & EthCsFlags.L3_CSUM$MASK) != 0) TxOffload.fillL3Checksum(frame, HEADROOM, f);
         if ((cs & EthCsFlags.L4_CSUM$MASK) != 0) TxOffload.fillL4Checksum(frame, HEADROOM, f);
         long start = HEADROOM;

@@ -187,7 +187,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     /** The port follows the control path's PMTU and PAOS settings. */
     private void syncPort() {
         var p = ctx.objects().port;
-        if (p.adminMtu != port.mtu() && p.adminMtu >= 68 && p.adminMtu <= Port.MAX_MTU) port.setMtu(p.adminMtu);
+        if (p.adminMtu != port.mtu() && p.adminMtu >= Port.MIN_MTU && p.adminMtu <= Port.MAX_MTU) port.setMtu(p.adminMtu);
         boolean up = p.adminStatus == 1;
         if (up != port.adminUp()) port.setAdminUp(up);
     }

@@ -29,8 +29,13 @@ public final class DeviceObjects {
     public int nicRxRoot = -1;
     /** NIC TX root flow table id, or -1. */
     public int nicTxRoot = -1;
-    /** The reserved lkey (QUERY_SPECIAL_CONTEXTS resd_lkey): WQE addresses are bus addresses. */
-    public int reservedLkey = 0x100;
+    /**
+     * The reserved lkey (QUERY_SPECIAL_CONTEXTS resd_lkey): WQE addresses are bus addresses. Ours:
+     * key index 0, which CREATE_MKEY never hands out (indexes run 1..0xffffff), so no created mkey
+     * can equal it; key byte 0xff.
+     */
+    public static final int RESERVED_LKEY = 0x0000_00ff;
+    public int reservedLkey = RESERVED_LKEY;
 
     /**
      * Bumped after every command (and by anyone else who changes objects); the datapath keeps

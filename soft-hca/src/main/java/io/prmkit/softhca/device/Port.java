@@ -6,16 +6,19 @@ package io.prmkit.softhca.device;
  * reads it on the device thread.
  */
 public final class Port {
-    /** Largest MTU the port supports (PMTU max_mtu), bytes. */
-    public int maxMtu = 9600;
-    /** MTU set by PMTU admin_mtu (the port's operational MTU), bytes. */
-    public int adminMtu = 1500;
+    /** Largest hardware MTU the port supports (PMTU max_mtu), bytes. */
+    public int maxMtu = io.prmkit.softhca.wire.Port.MAX_MTU;
+    /**
+     * PMTU admin_mtu (also reported as oper_mtu): the hardware MTU, the largest frame counting the
+     * Ethernet header, VLAN tags and FCS. Linux writes its IP MTU plus 22 (MLX5E_SW2HW_MTU).
+     */
+    public int adminMtu = io.prmkit.softhca.wire.Port.DEFAULT_MTU;
     /** PAOS admin status: 1 up, 2 down. */
     public int adminStatus = 1;
     /** Link state as the wire sees it. */
     public boolean linkUp = true;
-    /** NIC vport context: MTU (bytes, including the Ethernet header as Linux sets it). */
-    public int vportMtu = 1500;
+    /** NIC vport context: MTU, a hardware MTU as in PMTU. */
+    public int vportMtu = io.prmkit.softhca.wire.Port.DEFAULT_MTU;
     /** NIC vport context: permanent MAC address (48 bits). */
     public long permanentAddress = 0x02_00_00_00_00_01L;
     public boolean promiscUc, promiscMc, promiscAll;
@@ -29,6 +32,11 @@ public final class Port {
     public int minWqeInlineMode = 1;
     /** VPORT_STATE admin state (VportAdminState). */
     public int vportAdminState = 0;
+
+    /** The IP MTU the hardware MTU leaves room for (admin_mtu less Ethernet header, one VLAN tag, FCS). */
+    public int ipMtu() {
+        return adminMtu - io.prmkit.softhca.wire.Port.HW_MTU_OVERHEAD;
+    }
 
     /** Operational state: up when the link is up and the port is administratively up. */
     public boolean operUp() {

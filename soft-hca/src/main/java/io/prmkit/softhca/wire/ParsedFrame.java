@@ -52,8 +52,44 @@ public final class ParsedFrame {
     /** The headers are consistent with the frame length (a truncated header makes this false). */
     public boolean wellFormed;
 
+    // What a verifying parse summed from l3Offset on: [l3Offset, summedTo) adds up to partialSum (-1: nothing).
+    private int summedTo;
+    private long partialSum;
+
+    /**
+     * The ones-complement sum (folded, not complemented) of the frame's bytes from the L3 header to its
+     * end, as an RX CQE's {@code check_sum} carries it; 0 when there is no L3 header. After a verifying
+     * {@link #parse} of the same bytes it adds only what the checksum checks did not already sum.
+     */
+    public int l3OnwardSum(MemorySegment s, long off) {
+        if (l3 == L3.NONE) return 0;
+        if (summedTo < 0 || ((summedTo - l3Offset) & 1) != 0) {
+            return Checksum.fold(Checksum.add(s, off + l3Offset, length - l3Offset, 0)); // an odd split would pair bytes wrongly
+        }
+        return Checksum.fold(Checksum.add(s, off + summedTo, length - summedTo, partialSum));
+    }
+
     /** Parses {@code len} bytes of {@code s} at {@code off}, computing checksum checks when {@code verify}. */
     public ParsedFrame parse(MemorySegment s, long off, int len, boolean verify) {
+        int p = l2(s, off, len);
+        if (p < 0) return this;
+        if (ethertype == TYPE_IPV4) parseIpv4(s, off, len, p, verify);
+        else if (ethertype == TYPE_IPV6) parseIpv6(s, off, len, p, verify);
+        return this;
+    }
+
+    /**
+     * Parses only the Ethernet header and VLAN tags (up to {@link #ethertype} and {@link #l3Offset});
+     * the L3 and L4 fields read as absent. For a sender that needs no more (no checksum offload, no
+     * LSO, inline headers checked at L2 at most).
+     */
+    public ParsedFrame parseL2(MemorySegment s, long off, int len) {
+        l2(s, off, len);
+        return this;
+    }
+
+    /** Resets every field and walks the Ethernet header and VLAN tags; where L3 starts, or -1 for a runt. */
+    private int l2(MemorySegment s, long off, int len) {
         length = len;
         vlanCount = 0;
         outerTpid = 0;
@@ -78,7 +114,9 @@ public final class ParsedFrame {
         l3ChecksumOk = false;
         l4ChecksumOk = false;
         wellFormed = false;
-        if (len < ETH_HLEN) return this;
+        summedTo = -1;
+        partialSum = 0;
+        if (len < ETH_HLEN) return -1;
         int type = Ethhdr.h_proto(s, off);
         int p = ETH_HLEN; // where the next tag or the L3 header starts
         while ((type == TYPE_VLAN || type == TYPE_QINQ) && vlanCount < 2 && p + VLAN_HLEN <= len) {
@@ -94,9 +132,7 @@ public final class ParsedFrame {
         l3Offset = p;
         payloadLength = len - p;
         wellFormed = true;
-        if (type == TYPE_IPV4) parseIpv4(s, off, len, p, verify);
-        else if (type == TYPE_IPV6) parseIpv6(s, off, len, p, verify);
-        return this;
+        return p;
     }
 
     private void parseIpv4(MemorySegment s, long off, int len, int p, boolean verify) {
@@ -113,7 +149,11 @@ public final class ParsedFrame {
         ipFragment = Iphdr.frag_mf(s, h) || fragOffset != 0;
         ttl = Iphdr.ttl(s, h);
         ipProtocol = Iphdr.protocol(s, h);
-        if (verify) l3ChecksumOk = Checksum.fold(Checksum.add(s, h, ihl, 0)) == 0xffff;
+        if (verify) {
+            partialSum = Checksum.add(s, h, ihl, 0);
+            summedTo = p + ihl;
+            l3ChecksumOk = Checksum.fold(partialSum) == 0xffff;
+        }
         int end = Math.min(len, p + Math.max(ipTotalLength, ihl));
         if (ipTotalLength < ihl || p + ipTotalLength > len) wellFormed = false;
         payloadLength = end - p - ihl;
@@ -134,6 +174,10 @@ public final class ParsedFrame {
         if (p + ipTotalLength > len) wellFormed = false;
         int end = Math.min(len, p + ipTotalLength);
         payloadLength = end - p - IPV6_HLEN;
+        if (verify) { // no header checksum, but the sum from L3 on (l3OnwardSum) starts here
+            partialSum = Checksum.add(s, h, IPV6_HLEN, 0);
+            summedTo = p + IPV6_HLEN;
+        }
         parseL4(s, off, p, p + IPV6_HLEN, end, true, verify);
     }
 
@@ -167,8 +211,12 @@ public final class ParsedFrame {
             if (l4 == L4.UDP && !ipv6 && Udphdr.check(s, h) == 0) {
                 l4ChecksumOk = true; // no checksum over IPv4
             } else {
-                long sum = Checksum.pseudoHeader(s, off + l3p, ipv6, ipProtocol, l4Len);
-                l4ChecksumOk = Checksum.fold(Checksum.add(s, h, l4Len, sum)) == 0xffff;
+                long data = Checksum.add(s, h, l4Len, 0);
+                l4ChecksumOk = Checksum.fold(Checksum.pseudoHeader(s, off + l3p, ipv6, ipProtocol, l4Len) + data) == 0xffff;
+                if (summedTo == p) { // the L3 header's sum is there: extend it over the L4 bytes
+                    partialSum += data;
+                    summedTo = p + l4Len;
+                }
             }
         }
     }

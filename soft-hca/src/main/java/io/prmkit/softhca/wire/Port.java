@@ -3,7 +3,6 @@ package io.prmkit.softhca.wire;
 import static io.prmkit.softhca.wire.Ethernet.ETH_HLEN;
 import static io.prmkit.softhca.wire.Ethernet.VLAN_HLEN;
 
-import io.prmkit.net.Ethhdr;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -19,8 +18,18 @@ public final class Port {
         void linkChanged(Port port, boolean up);
     }
 
-    public static final int DEFAULT_MTU = 1500;
-    /** Largest MTU the port accepts (a ConnectX-4 reports 9978 in PMTU max_mtu; we take 9600 as the model's). */
+    /** The frame check sequence every frame ends with on a cable (the model does not carry it). */
+    public static final int FCS_LEN = 4;
+    /**
+     * What the hardware MTU (PMTU admin_mtu) adds to the IP MTU: Ethernet header, one VLAN tag and
+     * the FCS, as Linux's MLX5E_SW2HW_MTU counts it.
+     */
+    public static final int HW_MTU_OVERHEAD = ETH_HLEN + VLAN_HLEN + FCS_LEN;
+    /** Hardware MTU of a port nobody configured: IP MTU 1500. */
+    public static final int DEFAULT_MTU = 1500 + HW_MTU_OVERHEAD;
+    /** Smallest hardware MTU (ours): the IP minimum, 68 (RFC 791), plus the overhead. */
+    public static final int MIN_MTU = 68 + HW_MTU_OVERHEAD;
+    /** Largest hardware MTU the port accepts (PMTU max_mtu): 9600 is the model's choice. */
     public static final int MAX_MTU = 9600;
 
     private final int number;
@@ -45,19 +54,24 @@ public final class Port {
         return counters;
     }
 
-    /** The L3 MTU: the largest IP packet; a frame may be this plus 14 bytes of Ethernet header and 4 per VLAN tag. */
+    /**
+     * The hardware MTU (PMTU admin_mtu): the largest frame the MAC sends or accepts, counting the
+     * Ethernet header, any VLAN tags and the FCS.
+     */
     public int mtu() {
         return mtu;
     }
 
     public void setMtu(int mtu) {
-        if (mtu < 68 || mtu > MAX_MTU) throw new IllegalArgumentException("port " + number + ": MTU " + mtu + " outside 68.." + MAX_MTU);
+        if (mtu < MIN_MTU || mtu > MAX_MTU) {
+            throw new IllegalArgumentException("port " + number + ": hardware MTU " + mtu + " outside " + MIN_MTU + ".." + MAX_MTU);
+        }
         this.mtu = mtu;
     }
 
-    /** Largest frame (without FCS) the port sends or accepts with {@code vlans} VLAN tags. */
-    public int maxFrame(int vlans) {
-        return mtu + ETH_HLEN + VLAN_HLEN * vlans;
+    /** Largest frame, without its FCS, the port sends or accepts, whatever VLAN tags it carries. */
+    public int maxFrame() {
+        return mtu - FCS_LEN;
     }
 
     public boolean linkUp() {
@@ -134,12 +148,7 @@ public final class Port {
             counters.rxDiscards++;
             return;
         }
-        int vlans = 0;
-        if (len >= Ethernet.ETH_HLEN + Ethernet.VLAN_HLEN) {
-            int t = Ethhdr.h_proto(frame, off);
-            if (t == Ethernet.TYPE_VLAN || t == Ethernet.TYPE_QINQ) vlans = 1;
-        }
-        if (len > maxFrame(vlans)) {
+        if (len > maxFrame()) {
             counters.rxTooLong++;
             return;
         }
@@ -154,6 +163,6 @@ public final class Port {
 
     @Override
     public String toString() {
-        return "port " + number + (linkUp ? " (link up, MTU " : " (link down, MTU ") + mtu + ")";
+        return "port " + number + (linkUp ? " (link up, hardware MTU " : " (link down, hardware MTU ") + mtu + ")";
     }
 }

@@ -54,6 +54,56 @@ class FrameWorkTest {
         }
     }
 
+    /**
+     * The RX CQE's check_sum reuses the sums of the checksum checks: whatever the frame (UDP/TCP over
+     * IPv4/IPv6, odd lengths, trailing bytes beyond the IP packet, a checksum-less UDP, truncated or
+     * non-IP frames), it must equal one sum over the bytes from the L3 header to the end.
+     */
+    @Test
+    void l3OnwardSumEqualsOneSumOverTheBytes() {
+        java.util.Random r = new java.util.Random(20261130);
+        ParsedFrame p = new ParsedFrame();
+        for (int i = 0; i < 5000; i++) {
+            int proto = r.nextBoolean() ? Ethernet.PROTO_UDP : r.nextInt(4) == 0 ? 47 : Ethernet.PROTO_TCP;
+            byte[] pay = TestFrames.payload(r.nextInt(80), i);
+            byte[] f = r.nextBoolean() ? TestFrames.ipv4(proto, 1, 2, pay) : TestFrames.ipv6(proto, 3, 4, pay);
+            MemorySegment s = seg(f, 0);
+            ParsedFrame q = new ParsedFrame().parse(s, 0, f.length, false);
+            if (r.nextBoolean()) TxOffload.fillL4Checksum(s, 0, q); // else a zero checksum (none, for UDP over IPv4)
+            int len = f.length;
+            int trail = r.nextInt(4) == 0 ? 1 + r.nextInt(9) : 0; // bytes after the IP packet (padding, noise)
+            for (int k = 0; k < trail; k++) s.set(ValueLayout.JAVA_BYTE, len + k, (byte) r.nextInt());
+            len += trail;
+            if (r.nextInt(8) == 0) len = 14 + r.nextInt(len - 13); // truncated: headers may be cut
+            if (r.nextInt(16) == 0) s.set(ValueLayout.JAVA_BYTE, 12, (byte) 0x88); // not IP
+            p.parse(s, 0, len, true);
+            int want = p.l3 == ParsedFrame.L3.NONE ? 0 : Checksum.fold(Checksum.add(s, p.l3Offset, len - p.l3Offset, 0));
+            assertEquals(want, p.l3OnwardSum(s, 0), "frame " + i + " (" + p.l3 + "/" + p.l4 + ", " + len + " bytes)");
+        }
+    }
+
+    @Test
+    void anL2ParseFindsWhatTheFullParseFindsUpToL3() {
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_TCP, 1234, 80, TestFrames.payload(10, 0));
+        byte[] tagged = new byte[f.length + 4];
+        System.arraycopy(f, 0, tagged, 0, 12);
+        tagged[12] = (byte) 0x81; // 802.1Q, VID 5
+        tagged[15] = 5;
+        System.arraycopy(f, 12, tagged, 16, f.length - 12);
+        for (byte[] b : List.of(f, tagged)) {
+            MemorySegment s = seg(b, 0);
+            ParsedFrame full = new ParsedFrame().parse(s, 0, b.length, false);
+            ParsedFrame l2 = new ParsedFrame().parseL2(s, 0, b.length);
+            assertEquals(full.vlanCount, l2.vlanCount);
+            assertEquals(full.outerTci, l2.outerTci);
+            assertEquals(full.ethertype, l2.ethertype);
+            assertEquals(full.l3Offset, l2.l3Offset);
+            assertEquals(ParsedFrame.L3.NONE, l2.l3);
+            assertEquals(ParsedFrame.L4.NONE, l2.l4);
+        }
+        assertFalse(new ParsedFrame().parseL2(seg(f, 0), 0, 13).wellFormed, "a runt");
+    }
+
     @Test
     void parserFindsHeadersAndPorts() {
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_TCP, 1234, 80, TestFrames.payload(10, 0));

@@ -119,13 +119,39 @@ class WireTest {
     void framesLongerThanTheMtuAreDroppedByTheReceiver() {
         Port p = port(1);
         Wire.loopback(p);
-        p.setMtu(100);
-        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[100 - 28 + 1]);
+        p.setMtu(100); // a hardware MTU: frames of up to 96 bytes plus the 4-byte FCS
+        assertEquals(96, p.maxFrame());
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[96 - 42 + 1]);
         p.transmit(seg(f), 0, f.length);
         assertEquals(0, got.size());
         assertEquals(1, p.counters().rxTooLong);
-        assertEquals(114, p.maxFrame(0));
-        assertThrows(IllegalArgumentException.class, () -> p.setMtu(20));
+        assertThrows(IllegalArgumentException.class, () -> p.setMtu(Port.MIN_MTU - 1));
+        assertThrows(IllegalArgumentException.class, () -> p.setMtu(Port.MAX_MTU + 1));
+    }
+
+    /** The hardware MTU counts the whole frame with its FCS, whatever tags it carries (Linux sets IP MTU + 22). */
+    @Test
+    void theHardwareMtuBoundsTheFrameWithItsFcs() {
+        Port a = new Port(1), b = port(2);
+        a.setMtu(Port.MAX_MTU);
+        Wire.join(a, b);
+        assertEquals(1522, b.mtu(), "IP MTU 1500 + Ethernet header + VLAN tag + FCS");
+        assertEquals(1518, b.maxFrame());
+        byte[] exact = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[1518 - 42]);
+        byte[] over = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[1518 - 42 + 1]);
+        byte[] tagged = new byte[1518]; // an IP MTU of 1500 with one VLAN tag: exactly the allowed size too
+        System.arraycopy(exact, 0, tagged, 0, 12);
+        tagged[12] = (byte) 0x81;
+        tagged[14] = 0x00;
+        tagged[15] = 0x64;
+        System.arraycopy(exact, 12, tagged, 16, 1518 - 16);
+        a.transmit(seg(exact), 0, exact.length);
+        a.transmit(seg(tagged), 0, tagged.length);
+        assertEquals(2, got.size(), "frames of exactly the allowed size pass");
+        assertEquals(0, b.counters().rxTooLong);
+        a.transmit(seg(over), 0, over.length);
+        assertEquals(2, got.size(), "one byte more is dropped");
+        assertEquals(1, b.counters().rxTooLong);
     }
 
     @Test
