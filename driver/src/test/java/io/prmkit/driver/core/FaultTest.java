@@ -56,6 +56,23 @@ class FaultTest {
         }
     }
 
+    /** Linux's unwinding when INIT_HCA fails: the startup pages come back without TEARDOWN_HCA, then DISABLE_HCA. */
+    @Test
+    void aFailedInitHcaGetsEveryPageBackAndDisables() {
+        try (SoftHca hca = SoftHca.create(SoftHcaFixture.device())) {
+            long before = hca.function().dma().allocatedBytes();
+            hca.faults().failNext(CmdOpcode.INIT_HCA, CmdStatus.INT_ERR, 0x1717);
+            CommandException e = assertThrows(CommandException.class, () -> Mlx5Device.open(hca.function(), fx.options()));
+            assertEquals(CmdOpcode.INIT_HCA$VALUE, e.opcode());
+            assertEquals(0, e.getSuppressed().length, java.util.Arrays.toString(e.getSuppressed()));
+            assertTrue(fx.trace.stream().noneMatch(t -> t.startsWith("TEARDOWN_HCA")), String.join("\n", fx.trace));
+            assertTrue(fx.trace.get(fx.trace.size() - 1).startsWith("DISABLE_HCA"), fx.trace.toString());
+            assertTrue(fx.trace.get(fx.trace.size() - 1).contains("status=OK"), String.join("\n", fx.trace));
+            assertEquals(before, hca.function().dma().allocatedBytes());
+            Mlx5Device.open(hca.function(), fx.options()).close();
+        }
+    }
+
     @Test
     void aCommandThatNeverCompletesTimesOutNamingCommandAndSlot() {
         try (SoftHca hca = SoftHca.create(SoftHcaFixture.device());
