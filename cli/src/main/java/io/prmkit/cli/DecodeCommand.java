@@ -3,6 +3,7 @@ package io.prmkit.cli;
 import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
+import io.prmkit.dsl.Words;
 import io.prmkit.dsl.ir.EnumLayout;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.QualifiedName;
@@ -190,7 +191,7 @@ public final class DecodeCommand implements Callable<Integer> {
         if (problems.isEmpty()) {
             out.println("validate: ok");
         } else {
-            out.println("validate: " + problems.size() + (problems.size() == 1 ? " problem" : " problems"));
+            out.println("validate: " + Words.plural(problems.size(), "problem"));
             problems.forEach(p -> out.println("  " + p));
         }
     }

@@ -12,6 +12,7 @@ import io.prmkit.driver.dp.WireCheck;
 import io.prmkit.driver.eth.EthPort;
 import io.prmkit.driver.eth.EthPortConfig;
 import io.prmkit.driver.eth.PortStats;
+import io.prmkit.dsl.Words;
 import io.prmkit.softhca.CapsProfile;
 import io.prmkit.softhca.SoftHca;
 import io.prmkit.softhca.datapath.SoftDatapath;
@@ -81,8 +82,8 @@ final class Demo {
             int devCommands = commands.size();
             eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(queues).withPromiscuous(true));
             long tPort = System.nanoTime();
-            out.printf(Locale.ROOT, "bring-up: %s, device %d commands in %.1f ms, Ethernet port (%d queue pair%s, RSS) %d commands in %.1f ms%n",
-                    hca.function().name(), devCommands, ms(tDev - t0), queues, queues == 1 ? "" : "s", commands.size() - devCommands, ms(tPort - tDev));
+            out.printf(Locale.ROOT, "bring-up: %s, device %d commands in %.1f ms, Ethernet port (%s, RSS) %d commands in %.1f ms%n",
+                    hca.function().name(), devCommands, ms(tDev - t0), Words.plural(queues, "queue pair"), commands.size() - devCommands, ms(tPort - tDev));
             if (trace) for (String c : commands) out.println("  " + c);
             out.flush();
             if (pcap != null) wire.tap(pcap);
@@ -137,8 +138,8 @@ final class Demo {
             TrafficMix.Kind[] kindList = TrafficMix.Kind.values();
             long[] kinds = new long[kindList.length];
             for (int id = 0; id < packets; id++) kinds[mix.kind(id).ordinal()]++;
-            out.printf(Locale.ROOT, "traffic: %d packets of %d bytes on %d queue%s, bursts of %d, every received frame compared byte for byte with the expected wire frame%n",
-                    packets, size, queues, queues == 1 ? "" : "s", LoopbackRun.BURST);
+            out.printf(Locale.ROOT, "traffic: %d packets of %d bytes on %s, bursts of %d, every received frame compared byte for byte with the expected wire frame%n",
+                    packets, size, Words.plural(queues, "queue"), LoopbackRun.BURST);
             for (TrafficMix.Kind k : kindList) {
                 if (kinds[k.ordinal()] > 0) out.printf(Locale.ROOT, "  %-11s %9d%s%n", k, kinds[k.ordinal()], describe(k));
             }
