@@ -46,7 +46,8 @@ import picocli.CommandLine.Spec;
             "  <case>: generated X ns, hand-written Y ns, C Z ns, generated/C R1, generated/hand-written R2",
             "  tx-burst: generated X ns, C Z ns, generated/C R    (per packet; likewise rx-burst)",
             "  loopback: X Mpps    (64-byte frames through the driver and the soft HCA, one queue pair, median of the rounds)"
-        })
+        },
+        exitCodeList = {"0:measured and summarised", "1:the C reference could not be built, or another benchmark run holds JMH's lock"})
 final class BenchCommand implements Callable<Integer> {
     /** Case, JMH class, C program (its source is {@code /io/prmkit/bench/<program>.c}), has a hand-written FFM version. */
     private static final String[][] CASES = {

@@ -59,4 +59,10 @@ class BenchLockTest {
     void theDefaultIsJmhsOwnLockFile() {
         assertEquals(Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock"), JmhLock.defaultFile());
     }
+
+    @Test
+    void theHelpSaysWhatExitCodeOneMeans() {
+        String help = PrmkitCliTest.run("help", "bench").out();
+        assertTrue(help.contains("\n  1    the C reference could not be built, or another benchmark run holds JMH's\n"), help);
+    }
 }

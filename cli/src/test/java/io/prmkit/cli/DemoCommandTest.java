@@ -55,14 +55,18 @@ class DemoCommandTest {
         assertTrue(r.err().contains("--queues 0 outside 1..16"), r.err());
     }
 
+    private static final long ONE_OFF_BYTES = 1024;
+
     private static final Pattern ALLOCATION = Pattern.compile(
             "  allocation  queue threads allocated (\\d+) bytes while sending and receiving (\\d+) packets .*");
 
     /**
      * The datapath allocates nothing per packet once compiled: the demo counts what its queue threads
-     * allocate (HotSpot's per-thread allocated bytes) over the second half of each queue's frames,
-     * sending and receiving, checks included; with 100,000 frames per queue that window holds at
-     * least 100,000 packets, and it must hold 0 bytes.
+     * allocate (HotSpot's per-thread allocated bytes) over the second half of each queue's sends,
+     * receiving and checking included; with 100,000 frames per queue that window holds at least
+     * 100,000 packets. One object per burst of 32 would be over 50,000 bytes there; what is allowed is
+     * {@link #ONE_OFF_BYTES}, for the JDK's one-time code generation behind MemorySegment accessors that
+     * a loaded machine's late JIT tier changes can put inside the window (seen: 280-296 bytes, once).
      */
     @Test
     void theQueueThreadsAllocateNothingAfterTheWarmUp() {
@@ -70,7 +74,7 @@ class DemoCommandTest {
         assertEquals(0, r.exitCode(), r.out() + r.err());
         Matcher m = r.out().lines().map(ALLOCATION::matcher).filter(Matcher::matches).findFirst().orElseThrow(() -> new AssertionError(r.out()));
         assertTrue(Long.parseLong(m.group(2)) >= 100_000, m.group());
-        assertEquals("0", m.group(1), m.group());
+        assertTrue(Long.parseLong(m.group(1)) <= ONE_OFF_BYTES, m.group());
     }
 
     /**

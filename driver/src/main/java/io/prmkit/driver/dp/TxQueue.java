@@ -164,15 +164,36 @@ public final class TxQueue {
      */
     public int send(PacketPool pool, int[] buffers, int from, int n) {
         reap();
+        // The queue's state in locals for the burst, written back after it: fields of this object, the
+        // pool's and the ring segment's would otherwise be reloaded wherever C2 cannot prove that a
+        // store in between does not touch them.
+        final MemorySegment ring = this.ring;
+        final int mask = this.mask;
+        final int size = this.size;
+        final int sqn = this.sqn;
+        final int cqEntries = this.cqEntries;
+        final int inlineMax = this.inlineMax;
+        final boolean l2Inline = this.l2Inline;
+        final int[] slotBuffer = this.slotBuffer;
+        final PacketPool[] slotPool = this.slotPool;
+        final byte[] slotWqebbs = this.slotWqebbs;
+        final int[] length = pool.length;
+        final int[] flags = pool.flags;
+        final MemorySegment mem = pool.memory();
+        final int lkey = pool.lkey();
+        final int cc = this.cc;
+        int pc = this.pc;
+        int since = this.sinceCqe;
+        int outstanding = this.cqeOutstanding;
+        long burstBytes = 0;
         int sent = 0;
         long lastWqe = -1;
         boolean lastSignalled = false;
-        MemorySegment mem = pool.memory();
         for (; sent < n; sent++) {
-            if (cqeOutstanding == cqEntries) break;
+            if (outstanding == cqEntries) break;
             int h = buffers[from + sent];
-            int len = pool.length[h];
-            int fl = pool.flags[h];
+            int len = length[h];
+            int fl = flags[h];
             long boff = pool.offset(h);
             boolean vlan = (fl & PacketFlags.TX_VLAN) != 0;
             boolean lso = (fl & PacketFlags.TX_LSO) != 0;
@@ -182,7 +203,12 @@ public final class TxQueue {
             else if (lso) ihs = FrameHeaders.headersEnd(mem, boff, len);
             else if (l2Inline) ihs = Math.min(len, FrameHeaders.MIN_L2_INLINE);
             else ihs = inlineLength(mem, boff, len);
-            if (ihs < 0) throw new IllegalArgumentException("LSO frame " + h + " has no TCP header to segment");
+            if (ihs < 0) {
+                this.pc = pc;
+                this.sinceCqe = since;
+                this.cqeOutstanding = outstanding;
+                throw new IllegalArgumentException("LSO frame " + h + " has no TCP header to segment");
+            }
             boolean vlanInline = vlan && ihs > 0;
             int inl = vlanInline ? ihs + FrameHeaders.VLAN_HLEN : ihs;
             // ctrl + eth (+ inline bytes past the 2 in the eth segment) (+ data segment)
@@ -194,34 +220,33 @@ public final class TxQueue {
             int pad = slot + wqebbs > size ? size - slot : 0;
             if (size - (pc - cc) < wqebbs + pad) break;
             if (pad > 0) {
-                padWithNops(pad);
+                pc = padWithNops(pc, pad);
                 slot = pc & mask;
             }
-            boolean signal = ++sinceCqe >= COMPLETION_BATCH || sent == n - 1;
+            boolean signal = ++since >= COMPLETION_BATCH || sent == n - 1;
             if (signal) {
-                sinceCqe = 0;
-                cqeOutstanding++;
+                since = 0;
+                outstanding++;
             }
             long w = (long) slot * WQEBB;
-            MemorySegment wqe = ring;
-            writeCtrl(wqe, w, lso ? SendWqeOpcode.LSO$VALUE : SendWqeOpcode.SEND$VALUE, pc & 0xffff, sqn, ds,
+            writeCtrl(ring, w, lso ? SendWqeOpcode.LSO$VALUE : SendWqeOpcode.SEND$VALUE, pc & 0xffff, sqn, ds,
                     signal ? CompletionMode.CQE_ALWAYS$VALUE : CompletionMode.CQE_ON_ERROR$VALUE);
             int cs = 0;
             if ((fl & PacketFlags.TX_IP_CSUM) != 0 || lso) cs |= CS_L3;
             if ((fl & PacketFlags.TX_L4_CSUM) != 0 || lso) cs |= CS_L4;
             if (lso && FrameHeaders.etherType(mem, boff, len) != FrameHeaders.ETHERTYPE_IPV4) cs &= ~CS_L3;
-            if (vlan && !vlanInline) writeEthVlan(wqe, w + ETH, cs, lso ? pool.mss[h] & 0xffff : 0, pool.vlanTci[h] & 0xffff);
-            else writeEthInline(wqe, w + ETH, cs, lso ? pool.mss[h] & 0xffff : 0, inl);
+            if (vlan && !vlanInline) writeEthVlan(ring, w + ETH, cs, lso ? pool.mss[h] & 0xffff : 0, pool.vlanTci[h] & 0xffff);
+            else writeEthInline(ring, w + ETH, cs, lso ? pool.mss[h] & 0xffff : 0, inl);
             if (vlanInline) {
-                copyWithTag(mem, boff, wqe, w + INLINE_START, ihs, pool.vlanTci[h]);
+                copyWithTag(mem, boff, ring, w + INLINE_START, ihs, pool.vlanTci[h]);
             } else if (ihs == FrameHeaders.MIN_L2_INLINE) {
-                copy18(mem, boff, wqe, w + INLINE_START);
+                copy18(mem, boff, ring, w + INLINE_START);
             } else if (ihs > 0) {
-                MemorySegment.copy(mem, boff, wqe, w + INLINE_START, ihs);
+                MemorySegment.copy(mem, boff, ring, w + INLINE_START, ihs);
             }
             if (data) {
                 long d = w + ETH + WqeEthSeg.SIZE + (long) inlineDs * DS;
-                writeData(wqe, d, len - ihs, pool.lkey(), pool.deviceAddress(h) + ihs);
+                writeData(ring, d, len - ihs, lkey, pool.deviceAddress(h) + ihs);
                 slotBuffer[slot] = h;
                 slotPool[slot] = pool;
             } else {
@@ -234,9 +259,13 @@ public final class TxQueue {
             pc += wqebbs;
             lastWqe = w;
             lastSignalled = signal;
-            packets++;
-            bytes += len;
+            burstBytes += len;
         }
+        this.pc = pc;
+        this.sinceCqe = since;
+        this.cqeOutstanding = outstanding;
+        packets += sent;
+        bytes += burstBytes;
         if (lastWqe >= 0) {
             if (!lastSignalled) {
                 // The burst stopped early (ring or CQ full): its last WQE still asks for a CQE.
@@ -293,8 +322,8 @@ public final class TxQueue {
         MemorySegment.copy(from, off + macs, ring, at + macs + FrameHeaders.VLAN_HLEN, ihs - macs);
     }
 
-    /** NOP WQEs (ds = 1, one WQEBB each) up to the ring end, so that the next WQE starts at slot 0. */
-    private void padWithNops(int count) {
+    /** NOP WQEs (ds = 1, one WQEBB each) from producer counter {@code pc} up to the ring end, so that the next WQE starts at slot 0; returns the new counter. */
+    private int padWithNops(int pc, int count) {
         for (int i = 0; i < count; i++) {
             int slot = pc & mask;
             writeNop(ring, (long) slot * WQEBB, pc & 0xffff, sqn);
@@ -304,6 +333,7 @@ public final class TxQueue {
             pc++;
             nops++;
         }
+        return pc;
     }
 
     /**
@@ -447,7 +477,7 @@ public final class TxQueue {
         int pad = slot + wqebbs > size ? size - slot : 0;
         if (size - (pc - cc) < wqebbs + pad || cqeOutstanding == cqEntries) return false;
         if (pad > 0) {
-            padWithNops(pad);
+            pc = padWithNops(pc, pad);
             slot = pc & mask;
         }
         long w = (long) slot * WQEBB;

@@ -44,9 +44,8 @@ class LoopbackTest {
 
     /**
      * The soak: 4 queue pairs, one thread each, frames spread by RSS; nothing lost, duplicated or
-     * corrupted, counters exact. CI runs 4 x 25,000 frames; the issue's 4 x 10 million is
-     * {@code -Dprmkit.soak.frames=40000000} (at the soft HCA's rate on this session's shared 2-core
-     * machine, tens of thousands of frames per second under load, that is hours).
+     * corrupted, counters exact. CI runs 100,000 frames over the 4 queues; the issue's 10 million is
+     * {@code -Dprmkit.soak.frames=10000000} (see docs/datapath.md for how long that took by hand).
      */
     @Test
     void soakFourQueuesCountersExact() throws Exception {

@@ -37,6 +37,9 @@ final class SoftLoopback implements AutoCloseable {
         return p;
     }
 
+    /** How long the queue threads may go without any frame arriving before the run counts as stuck. */
+    static final long STALL_NANOS = Duration.ofSeconds(60).toNanos();
+
     /** Runs {@code ids} frames of {@code mix} over all queue pairs, one thread each; returns the merged check. */
     WireCheck run(TrafficMix mix, int ids, boolean umrAndBadWqe, long[] txErrors) throws InterruptedException {
         int q = eth.queuePairs();
@@ -75,7 +78,21 @@ final class SoftLoopback implements AutoCloseable {
             threads[i] = new Thread(runs[i], "queue-" + i);
             threads[i].start();
         }
-        for (Thread t : threads) t.join(120_000);
+        // Bounded by progress, not by the clock: a run ends by itself once nothing arrives for its idle
+        // timeout; the wait gives up only when no frame arrived anywhere for STALL_NANOS, however long
+        // a long soak takes on a loaded machine.
+        long seen = -1;
+        long lastChange = System.nanoTime();
+        for (Thread t : threads) {
+            while (t.isAlive() && System.nanoTime() - lastChange < STALL_NANOS) {
+                t.join(1_000);
+                long now = progress.get();
+                if (now != seen) {
+                    seen = now;
+                    lastChange = System.nanoTime();
+                }
+            }
+        }
         for (int i = 0; i < q; i++) {
             if (runs[i].failure() != null) throw new AssertionError("queue " + i + " failed", runs[i].failure());
             if (threads[i].isAlive()) throw new AssertionError("queue " + i + " did not finish");
