@@ -228,6 +228,8 @@ final class BenchCommand implements Callable<Integer> {
 
     /** Per case: generated ns, hand-written ns, generated B/op, hand-written B/op. */
     private Map<String, double[]> runJmh(List<String[]> cases) throws RunnerException, URISyntaxException {
+        // No JMH case asked for (--cases loopback): JMH without an include pattern would run every benchmark in the jar.
+        if (cases.isEmpty()) return new LinkedHashMap<>();
         // JMH forks JVMs with java.class.path; under `java -jar` that is only the CLI jar, so spell out its Class-Path.
         System.setProperty("java.class.path", classPath());
         ChainedOptionsBuilder options = new OptionsBuilder()
