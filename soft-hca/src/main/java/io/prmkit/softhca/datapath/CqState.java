@@ -44,6 +44,8 @@ final class CqState {
      */
     private final Cqe64.Device.Writer writer = Cqe64.Device.writer();
     private final ErrCqe.Device.Writer errWriter = ErrCqe.Device.writer();
+    /** The doorbell record's consumer index as last read (-1: not yet). */
+    private int ciSeen = -1;
     /** The CQ overran (or its ring faulted): it is in error and writes nothing more. */
     boolean failed;
     long cqes;
@@ -70,13 +72,18 @@ final class CqState {
     boolean reserve() {
         if (failed) return false;
         int pc = cq.producerCounter;
-        int ci;
-        try {
-            ci = dbr == null ? -1 : CqDoorbellRecord.consumer_index(dbr);
-        } catch (IllegalStateException e) {
-            ci = -1;
+        int ci = ciSeen;
+        if (ci < 0 || ((pc - ci) & CI_MASK) >= size) {
+            // The doorbell record is read only when the consumer index seen last would mean overrun:
+            // overrun is still decided on the current value, without pulling the driver's line per CQE.
+            try {
+                ci = dbr == null ? -1 : CqDoorbellRecord.consumer_index(dbr);
+            } catch (IllegalStateException e) {
+                ci = -1;
+            }
+            if (ci < 0) return fail(CqErrorSyndrome.ACCESS_VIOLATION);
+            ciSeen = ci;
         }
-        if (ci < 0) return fail(CqErrorSyndrome.ACCESS_VIOLATION);
         long off = (pc & (size - 1)) * stride + cqeOffset;
         boolean overrun = ((pc - ci) & CI_MASK) >= size;
         if (overrun && !Cqc.oi(cq.cqc)) return fail(CqErrorSyndrome.OVERRUN);

@@ -52,6 +52,9 @@ final class ReceiveQueueEngine {
     private final MemorySegment stripped = Arena.ofAuto().allocate(65536 + 64, 64);
     long delivered;
     long outOfBuffer;
+    /** The doorbell record's receive counter as last read, and the command generation it was read in. */
+    private int postedSeen = -1;
+    private int postedGeneration = -1;
 
     ReceiveQueueEngine(Queues.Rq rq, DeviceContext ctx, MemoryAccess mem, CqState cq) {
         this.rq = rq;
@@ -76,13 +79,19 @@ final class ReceiveQueueEngine {
     /** Delivers one frame into the next posted WQE; false when it was dropped. */
     boolean deliver(MemorySegment fr, long off, int len, ParsedFrame f, int rssHash, int rssIp, int rssL4, int flowTag) {
         if (rq.state != RqState.RDY$VALUE || dbr == null) return false;
-        int posted;
-        try {
-            posted = WqDoorbellRecord.receive_counter(dbr);
-        } catch (IllegalStateException e) {
-            return false;
-        }
         int cc = rq.consumerCounter & CC_MASK;
+        int posted = postedSeen;
+        if (cc == posted || postedGeneration != ctx.objects().generation) {
+            // The doorbell record is read only when the WQEs seen there are used up (or a command ran):
+            // the driver rewrites it once per burst, and a read per frame would pull its line every time.
+            try {
+                posted = WqDoorbellRecord.receive_counter(dbr);
+            } catch (IllegalStateException e) {
+                return false;
+            }
+            postedSeen = posted;
+            postedGeneration = ctx.objects().generation;
+        }
         if (cc == posted) {
             outOfBuffer++;
             Objects.QCounter q = ctx.objects().qCounters.get(counterSet);
