@@ -28,12 +28,14 @@ final class Generated {
             int pi = pi0 + i;
             // One fixed-size slice per WQE: the writers' own slices and the header copy then need no further bounds checks.
             MemorySegment wqe = ring.asSlice((long) (pi & (RING - 1)) * WQEBB, WQEBB);
+            // $VALUE constants, as the hand-written and C loops use constants (and the driver does): an enum's
+            // value is an instance field C2 does not fold; the enum overloads cost about 0.07 ns per WQE here.
             WqeCtrlSeg.writer(wqe, 0)
                     .wqe_index(pi & 0xffff)
-                    .opcode(SendWqeOpcode.SEND)
+                    .opcode(SendWqeOpcode.SEND$VALUE)
                     .qpn(QPN)
                     .ds(4)
-                    .ce(CompletionMode.CQE_ALWAYS)
+                    .ce(CompletionMode.CQE_ALWAYS$VALUE)
                     .write();
             WqeEthSeg.writer(wqe, ETH).cs_flags(CS_L3_L4).inline_hdr_sz(INLINE_HDR).write();
             copyHeader(headers, (long) i * INLINE_HDR, wqe);
