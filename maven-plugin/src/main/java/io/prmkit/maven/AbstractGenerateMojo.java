@@ -11,7 +11,6 @@ import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.descriptor.PluginDescriptor;
-import org.apache.maven.plugin.logging.Log;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
 
@@ -105,29 +104,6 @@ abstract class AbstractGenerateMojo extends AbstractMojo {
         if (Files.isDirectory(outputDir)) {
             addSourceRoot(outputDir.toString());
             getLog().debug("Added source root " + outputDir);
-        }
-    }
-
-    /** Sends each line to the Maven log, so IDE consoles can link {@code file:line:col}. */
-    private record MavenReporter(Log log) implements Reporter {
-        @Override
-        public void debug(String line) {
-            log.debug(line);
-        }
-
-        @Override
-        public void info(String line) {
-            log.info(line);
-        }
-
-        @Override
-        public void warn(String line) {
-            log.warn(line);
-        }
-
-        @Override
-        public void error(String line) {
-            log.error(line);
         }
     }
 }

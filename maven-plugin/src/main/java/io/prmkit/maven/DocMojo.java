@@ -6,7 +6,6 @@ import java.util.List;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecutionException;
 import org.apache.maven.plugin.MojoFailureException;
-import org.apache.maven.plugin.logging.Log;
 import org.apache.maven.plugins.annotations.LifecyclePhase;
 import org.apache.maven.plugins.annotations.Mojo;
 import org.apache.maven.plugins.annotations.Parameter;
@@ -67,7 +66,7 @@ public class DocMojo extends AbstractMojo {
         var source = sourceDirectory.toPath().toAbsolutePath().normalize();
         boolean explicitSource = !source.equals(basedir.resolve("src/main/prm").toAbsolutePath().normalize());
         try {
-            new DocTask(new LogReporter(getLog())).run(new DocTask.Request(basedir, source, outputDirectory.toPath(), includes, excludes,
+            new DocTask(new MavenReporter(getLog())).run(new DocTask.Request(basedir, source, outputDirectory.toPath(), includes, excludes,
                     headers == null ? List.of() : headers.stream().map(f -> f.toPath().toAbsolutePath().normalize()).toList(),
                     title, failOnWarnings, explicitSource));
         } catch (GenerationException e) {
@@ -76,28 +75,6 @@ public class DocMojo extends AbstractMojo {
             throw new MojoExecutionException("prmkit:doc failed: " + e, e);
         } catch (RuntimeException | LinkageError e) {
             throw new MojoExecutionException("prmkit:doc hit an internal error: " + e, e);
-        }
-    }
-
-    private record LogReporter(Log log) implements Reporter {
-        @Override
-        public void debug(String line) {
-            log.debug(line);
-        }
-
-        @Override
-        public void info(String line) {
-            log.info(line);
-        }
-
-        @Override
-        public void warn(String line) {
-            log.warn(line);
-        }
-
-        @Override
-        public void error(String line) {
-            log.error(line);
         }
     }
 }
