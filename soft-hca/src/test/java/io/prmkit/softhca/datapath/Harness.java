@@ -244,6 +244,16 @@ final class Harness {
             dp.uarWrite(UAR, BF, ring.seg.get(BE64, lastWqe), 8);
         }
 
+        /** Sends one frame (18 inline bytes, signalled), lets the device run, and returns the one CQE {@code cq} got. */
+        MemorySegment sendOne(Cq cq, int lkey, long bus, int len, MemorySegment frameHost) {
+            send(lkey, bus, len, frameHost, 18, 0, true);
+            ring();
+            poll();
+            List<MemorySegment> got = cq.drain();
+            if (got.size() != 1) throw new AssertionError("expected one CQE, got " + got.size());
+            return got.get(0);
+        }
+
         void ring() {
             ring(slot(pc - 1));
         }

@@ -39,12 +39,7 @@ class MtuTest {
         assertEquals(len, f.length);
         MemorySegment.copy(f, 0, tx.seg(), ValueLayout.JAVA_BYTE, 0, f.length);
         rq.post(1, lkey);
-        sq.send(lkey, tx.bus(), f.length, tx.seg(), 18, 0, true);
-        sq.ring();
-        h.poll();
-        List<MemorySegment> t = txCq.drain();
-        assertEquals(1, t.size());
-        return t.get(0);
+        return sq.sendOne(txCq, lkey, tx.bus(), f.length, tx.seg());
     }
 
     @Test

@@ -55,12 +55,7 @@ class ReservedLkeyTest {
     /** Sends the frame through {@code lkey} and returns the send-side CQE. */
     MemorySegment send(int lkey) {
         rq.post(1, rxKey);
-        sq.send(lkey, tx.bus(), frame.length, tx.seg(), 18, 0, true);
-        sq.ring();
-        h.poll();
-        List<MemorySegment> t = txCq.drain();
-        assertEquals(1, t.size());
-        return t.get(0);
+        return sq.sendOne(txCq, lkey, tx.bus(), frame.length, tx.seg());
     }
 
     @Test
