@@ -22,7 +22,8 @@ public final class PacketPool implements AutoCloseable {
     private final int bufferSize;
     private final int capacity;
     private final int[] free;
-    private int top;
+    /** Free buffers on the stack; package-private so the queues can pop and push a burst with it in a local. */
+    int top;
     private int lkey;
     private long addressBase;
 
@@ -121,6 +122,16 @@ public final class PacketPool implements AutoCloseable {
 
     public int lkey() {
         return lkey;
+    }
+
+    /** The device address of byte 0 of the region through {@link #lkey()} (see {@link #deviceAddress(int)}). */
+    long addressBase() {
+        return addressBase;
+    }
+
+    /** The free stack itself ({@link #top} entries valid), for the queues' bulk alloc and free. */
+    int[] freeStack() {
+        return free;
     }
 
     /** The region's bus address (what a KLM entry through a PA mkey points at). */
