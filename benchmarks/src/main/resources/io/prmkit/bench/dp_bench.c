@@ -202,15 +202,16 @@ static struct data_seg rq_ring[RING] __attribute__((aligned(4096)));
 static struct cqe64 rx_cq[RING] __attribute__((aligned(4096)));
 static volatile uint32_t rq_dbr[2], rx_cq_dbr[2];
 static uint32_t posted, consumed, rx_cqcc;
-static int rx_slot[RING], refill_buf[RING];
+static int rx_slot[RING];
 
 static void rx_fill(void) {
+    /* buffers straight off the free stack, metadata left for rx_receive to write (as RxQueue.fill) */
     int want = RING - (posted - consumed);
     if (want == 0) return;
-    int got = pool_alloc(refill_buf, want);
+    int got = want < pool_top ? want : pool_top;
     if (got == 0) return;
     for (int i = 0; i < got; i++) {
-        int h = refill_buf[i];
+        int h = pool_free[--pool_top];
         uint32_t slot = posted & MASK;
         rq_ring[slot].byte_count = htobe32(BUF);
         rq_ring[slot].lkey = htobe32(LKEY);

@@ -31,7 +31,6 @@ public final class RxQueue {
     private final int cqLog;
     private final int cqMask;
     private final int[] slotBuffer;
-    private final int[] refill;
     /** Builds each RQ WQE in registers and stores it whole (re-pointed per WQE, allocates nothing). */
     private final WqeDataSeg.Writer wqeWriter = WqeDataSeg.writer();
 
@@ -57,7 +56,6 @@ public final class RxQueue {
         this.cqLog = res.cq().logSize();
         this.cqMask = res.cq().entries() - 1;
         this.slotBuffer = new int[entries];
-        this.refill = new int[entries];
         java.util.Arrays.fill(slotBuffer, -1);
         fill();
     }
@@ -146,28 +144,35 @@ public final class RxQueue {
         return n;
     }
 
-    /** Posts a fresh buffer into every empty RQ slot the pool can fill; one doorbell record update. */
+    /**
+     * Posts a fresh buffer into every empty RQ slot the pool can fill; one doorbell record update. The
+     * buffers come straight off the pool's free stack (its top in a local, stored once); their metadata
+     * is not cleared, as {@link #receive} writes it when the device hands them back.
+     */
     private int fill() {
         int want = entries - (posted - consumed);
         if (want == 0) return 0;
-        int got = pool.alloc(refill, want);
+        final PacketPool p = pool;
+        final int[] free = p.freeStack();
+        int top = p.top;
+        int got = Math.min(want, top);
         if (got < want) refillShortfalls++;
         if (got == 0) return 0;
-        final PacketPool p = pool;
-        final int[] handles = refill;
         final int[] slots = slotBuffer;
         final MemorySegment rq = ring;
         final WqeDataSeg.Writer w = wqeWriter;
         final int m = mask;
-        int lkey = p.lkey();
-        int size = p.bufferSize();
+        final int lkey = p.lkey();
+        final int size = p.bufferSize();
+        final long base = p.addressBase();
         int at = posted;
         for (int i = 0; i < got; i++, at++) {
-            int h = handles[i];
+            int h = free[--top];
             int slot = at & m;
-            w.at(rq, (long) slot * WqeDataSeg.SIZE).byte_count(size).lkey(lkey).addr(p.deviceAddress(h)).write();
+            w.at(rq, (long) slot * WqeDataSeg.SIZE).byte_count(size).lkey(lkey).addr(base + (long) h * size).write();
             slots[slot] = h;
         }
+        p.top = top;
         posted = at;
         // WQEs before the counter that publishes them (the RQ has no MMIO doorbell: the device reads this record).
         VarHandle.storeStoreFence();
