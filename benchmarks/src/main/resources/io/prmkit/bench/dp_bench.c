@@ -224,14 +224,20 @@ static void rx_fill(void) {
 }
 
 __attribute__((noinline)) int rx_receive(int *bufs, int max) {
+    /* ownership of up to max CQEs, one acquire fence, then decode (as RxQueue.receive) */
     int n = 0, polled = 0;
-    while (n < max) {
+    while (polled < max) {
+        uint32_t c = rx_cqcc + polled;
+        uint8_t op_own = rx_cq[c & MASK].op_own;
+        if ((op_own & 1) != ((c >> LOG_RING) & 1) || (op_own >> 4) == CQE_INVALID) break;
+        polled++;
+    }
+    if (polled == 0) return 0;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    for (int k = 0; k < polled; k++) {
         struct cqe64 *cqe = &rx_cq[rx_cqcc & MASK];
         uint8_t op_own = cqe->op_own;
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        if ((op_own & 1) != ((rx_cqcc >> LOG_RING) & 1) || (op_own >> 4) == CQE_INVALID) break;
         rx_cqcc++;
-        polled++;
         uint32_t slot = be16toh(cqe->wqe_counter) & MASK;
         int h = rx_slot[slot];
         rx_slot[slot] = -1;
