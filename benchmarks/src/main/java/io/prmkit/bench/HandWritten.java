@@ -5,6 +5,7 @@ import static io.prmkit.bench.Datapath.*;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import org.openjdk.jmh.annotations.CompilerControl;
 
 /**
  * The best hand-written Java FFM version of the datapath work we could write: offsets and shifts
@@ -16,11 +17,13 @@ final class HandWritten {
     private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfShort BE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
     private static final ValueLayout.OfShort SHORT = ValueLayout.JAVA_SHORT_UNALIGNED;
     private static final ValueLayout.OfLong LONG = ValueLayout.JAVA_LONG_UNALIGNED;
 
     private HandWritten() {}
 
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE) // see Generated's class comment
     static void buildRing(MemorySegment ring, MemorySegment headers, int pi0) {
         for (int i = 0; i < RING; i++) {
             int pi = pi0 + i;
@@ -47,20 +50,28 @@ final class HandWritten {
         }
     }
 
+    /**
+     * Two little-endian dword loads carry every small field (0x1c: hds_ip_ext, l4_l3_hdr_type, vlan_info;
+     * 0x3c: wqe_counter, signature, op_own), as the generated getters load them; byte-wise loads (one per
+     * field) measured 2.7 ns per CQE against 2.0 for these. Small fields are summed as int and the VLAN
+     * term is a select, not a branch, as in {@link Generated#parseRing}.
+     */
+    @CompilerControl(CompilerControl.Mode.DONT_INLINE)
     static long parseRing(MemorySegment ring) {
-        long acc = 0;
+        long bytes = 0;
+        int small = 0;
         for (int i = 0; i < RING; i++) {
             MemorySegment c = ring.asSlice((long) i * 64, 64);
-            int opOwn = c.get(ValueLayout.JAVA_BYTE, 0x3f) & 0xff;
-            int owner = opOwn & 1;
-            int opcode = opOwn >>> 4;
-            int bytes = c.get(BE_INT, 0x2c);
-            int counter = c.get(BE_SHORT, 0x3c) & 0xffff;
-            int ext = c.get(ValueLayout.JAVA_BYTE, 0x1c);
-            int csumOk = (ext & 0x6) == 0x6 ? 1 : 0;
-            int vlan = (c.get(ValueLayout.JAVA_BYTE, 0x1d) & 1) != 0 ? c.get(BE_SHORT, 0x1e) & 0xfff : 0;
-            acc += owner + opcode + (bytes & 0xffffffffL) + counter + csumOk + vlan;
+            int w1c = c.get(LE_INT, 0x1c);
+            int w3c = c.get(LE_INT, 0x3c);
+            int owner = (w3c >>> 24) & 1;
+            int opcode = w3c >>> 28;
+            int counter = Integer.reverseBytes(w3c) >>> 16;
+            int csumOk = (w1c & 0x6) == 0x6 ? 1 : 0;
+            int vlan = Integer.reverseBytes(w1c) & ((w1c & 0x100) != 0 ? 0xfff : 0);
+            small += owner + opcode + counter + csumOk + vlan;
+            bytes += Integer.toUnsignedLong(c.get(BE_INT, 0x2c));
         }
-        return acc;
+        return bytes + small;
     }
 }

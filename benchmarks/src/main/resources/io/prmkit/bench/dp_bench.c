@@ -202,15 +202,16 @@ static struct data_seg rq_ring[RING] __attribute__((aligned(4096)));
 static struct cqe64 rx_cq[RING] __attribute__((aligned(4096)));
 static volatile uint32_t rq_dbr[2], rx_cq_dbr[2];
 static uint32_t posted, consumed, rx_cqcc;
-static int rx_slot[RING], refill_buf[RING];
+static int rx_slot[RING];
 
 static void rx_fill(void) {
+    /* buffers straight off the free stack, metadata left for rx_receive to write (as RxQueue.fill) */
     int want = RING - (posted - consumed);
     if (want == 0) return;
-    int got = pool_alloc(refill_buf, want);
+    int got = want < pool_top ? want : pool_top;
     if (got == 0) return;
     for (int i = 0; i < got; i++) {
-        int h = refill_buf[i];
+        int h = pool_free[--pool_top];
         uint32_t slot = posted & MASK;
         rq_ring[slot].byte_count = htobe32(BUF);
         rq_ring[slot].lkey = htobe32(LKEY);
@@ -223,14 +224,20 @@ static void rx_fill(void) {
 }
 
 __attribute__((noinline)) int rx_receive(int *bufs, int max) {
+    /* ownership of up to max CQEs, one acquire fence, then decode (as RxQueue.receive) */
     int n = 0, polled = 0;
-    while (n < max) {
+    while (polled < max) {
+        uint32_t c = rx_cqcc + polled;
+        uint8_t op_own = rx_cq[c & MASK].op_own;
+        if ((op_own & 1) != ((c >> LOG_RING) & 1) || (op_own >> 4) == CQE_INVALID) break;
+        polled++;
+    }
+    if (polled == 0) return 0;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    for (int k = 0; k < polled; k++) {
         struct cqe64 *cqe = &rx_cq[rx_cqcc & MASK];
         uint8_t op_own = cqe->op_own;
-        __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        if ((op_own & 1) != ((rx_cqcc >> LOG_RING) & 1) || (op_own >> 4) == CQE_INVALID) break;
         rx_cqcc++;
-        polled++;
         uint32_t slot = be16toh(cqe->wqe_counter) & MASK;
         int h = rx_slot[slot];
         rx_slot[slot] = -1;

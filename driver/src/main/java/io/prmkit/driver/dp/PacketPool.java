@@ -22,7 +22,8 @@ public final class PacketPool implements AutoCloseable {
     private final int bufferSize;
     private final int capacity;
     private final int[] free;
-    private int top;
+    /** Free buffers on the stack; package-private so the queues can pop and push a burst with it in a local. */
+    int top;
     private int lkey;
     private long addressBase;
 
@@ -68,6 +69,11 @@ public final class PacketPool implements AutoCloseable {
 
     /** Up to {@code n} buffers into {@code out[0..]}; returns how many (all or none would force callers to loop). */
     public int alloc(int[] out, int n) {
+        // The stack top in a local, stored once: a field store per buffer otherwise (C2 does not sink it out of the loop).
+        final int[] free = this.free;
+        final int[] length = this.length;
+        final int[] flags = this.flags;
+        int top = this.top;
         int got = Math.min(n, top);
         for (int i = 0; i < got; i++) {
             int h = free[--top];
@@ -75,6 +81,7 @@ public final class PacketPool implements AutoCloseable {
             flags[h] = 0;
             out[i] = h;
         }
+        this.top = top;
         return got;
     }
 
@@ -83,8 +90,13 @@ public final class PacketPool implements AutoCloseable {
         free[top++] = handle;
     }
 
+    /** Returns {@code handles[offset .. offset + n)} to the pool (all of them, or none when that would overfill it). */
     public void free(int[] handles, int offset, int n) {
-        for (int i = 0; i < n; i++) free(handles[offset + i]);
+        final int[] free = this.free;
+        int top = this.top;
+        if (n > capacity - top) throw new IllegalStateException("pool is full: " + n + " buffers freed with room for " + (capacity - top) + " (a buffer freed twice)");
+        for (int i = 0; i < n; i++) free[top++] = handles[offset + i];
+        this.top = top;
     }
 
     /** Buffers currently free. */
@@ -121,6 +133,16 @@ public final class PacketPool implements AutoCloseable {
 
     public int lkey() {
         return lkey;
+    }
+
+    /** The device address of byte 0 of the region through {@link #lkey()} (see {@link #deviceAddress(int)}). */
+    long addressBase() {
+        return addressBase;
+    }
+
+    /** The free stack itself ({@link #top} entries valid), for the queues' bulk alloc and free. */
+    int[] freeStack() {
+        return free;
     }
 
     /** The region's bus address (what a KLM entry through a PA mkey points at). */

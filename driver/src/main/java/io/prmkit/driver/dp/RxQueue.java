@@ -31,7 +31,6 @@ public final class RxQueue {
     private final int cqLog;
     private final int cqMask;
     private final int[] slotBuffer;
-    private final int[] refill;
     /** Builds each RQ WQE in registers and stores it whole (re-pointed per WQE, allocates nothing). */
     private final WqeDataSeg.Writer wqeWriter = WqeDataSeg.writer();
 
@@ -57,7 +56,6 @@ public final class RxQueue {
         this.cqLog = res.cq().logSize();
         this.cqMask = res.cq().entries() - 1;
         this.slotBuffer = new int[entries];
-        this.refill = new int[entries];
         java.util.Arrays.fill(slotBuffer, -1);
         fill();
     }
@@ -71,13 +69,13 @@ public final class RxQueue {
     }
 
     /**
-     * Up to {@code max} received packets into {@code buffers[0..]}; returns how many. Their length,
+     * Up to {@code max} received packets into {@code buffers[0..]}; returns how many (at most {@code max}
+     * CQEs are consumed per call, so fewer when some of them were errors). Their length,
      * flags, VLAN and RSS hash are in the pool's arrays; the caller owns the buffers (free them, or
      * send them). Error CQEs are counted and their buffers go straight back on the RQ.
      */
     public int receive(int[] buffers, int max) {
-        // Everything the loop needs in locals: the load fence per CQE makes C2 reload every field
-        // (and every array and segment header behind it) on each iteration, locals it keeps.
+        // Everything the loops need in locals (C2 reloads fields and segment headers after a fence).
         final MemorySegment cq = cqRing;
         final int[] slots = slotBuffer;
         final PacketPool p = pool;
@@ -89,21 +87,26 @@ public final class RxQueue {
         final int log = cqLog;
         final int m = mask;
         int cc = cqCc;
-        int n = 0;
+        // 1. Ownership: how many CQEs from cc on the device has handed over (at most max). Ring + offset
+        //    accessors throughout: an empty poll must not allocate even where C2 does not scalar-replace.
         int polled = 0;
-        long rxBytes = 0;
-        while (n < max) {
-            // Ring + offset for the ownership byte: an empty poll must not allocate even where C2 does not scalar-replace.
-            long at = (long) (cc & cqm) * Cqe64.SIZE;
-            boolean owner = Cqe64.owner(cq, at);
-            int opcode = Cqe64.opcode(cq, at);
-            // PRM: no other CQE field may be read before the ownership byte says the entry is ours.
-            VarHandle.loadLoadFence();
-            if (owner != (((cc >>> log) & 1) != 0) || opcode == CqeOpcode.INVALID$VALUE) break;
-            cc++;
+        while (polled < max) {
+            int c = cc + polled;
+            long at = (long) (c & cqm) * Cqe64.SIZE;
+            if (Cqe64.owner(cq, at) != (((c >>> log) & 1) != 0) || Cqe64.opcode(cq, at) == CqeOpcode.INVALID$VALUE) break;
             polled++;
-            // Ring + offset for every field too: a 64-byte slice per CQE was scalar-replaced in the JMH
-            // rx-burst but not inside the demo's loop, where it was the run's largest allocation (JFR).
+        }
+        if (polled == 0) return 0;
+        // PRM: no other CQE field may be read before the ownership byte says the entry is ours: one load
+        // fence (dma_rmb) after all the ownership bytes of the burst, as DPDK's vectorised mlx5 RX does,
+        // instead of one per CQE (after which C2 reloads every segment header and field).
+        VarHandle.loadLoadFence();
+        // 2. Decode.
+        int n = 0;
+        long rxBytes = 0;
+        for (int k = 0; k < polled; k++, cc++) {
+            long at = (long) (cc & cqm) * Cqe64.SIZE;
+            int opcode = Cqe64.opcode(cq, at);
             int slot = Cqe64.wqe_counter(cq, at) & m;
             int h = slots[slot];
             slots[slot] = -1;
@@ -146,28 +149,35 @@ public final class RxQueue {
         return n;
     }
 
-    /** Posts a fresh buffer into every empty RQ slot the pool can fill; one doorbell record update. */
+    /**
+     * Posts a fresh buffer into every empty RQ slot the pool can fill; one doorbell record update. The
+     * buffers come straight off the pool's free stack (its top in a local, stored once); their metadata
+     * is not cleared, as {@link #receive} writes it when the device hands them back.
+     */
     private int fill() {
         int want = entries - (posted - consumed);
         if (want == 0) return 0;
-        int got = pool.alloc(refill, want);
+        final PacketPool p = pool;
+        final int[] free = p.freeStack();
+        int top = p.top;
+        int got = Math.min(want, top);
         if (got < want) refillShortfalls++;
         if (got == 0) return 0;
-        final PacketPool p = pool;
-        final int[] handles = refill;
         final int[] slots = slotBuffer;
         final MemorySegment rq = ring;
         final WqeDataSeg.Writer w = wqeWriter;
         final int m = mask;
-        int lkey = p.lkey();
-        int size = p.bufferSize();
+        final int lkey = p.lkey();
+        final int size = p.bufferSize();
+        final long base = p.addressBase();
         int at = posted;
         for (int i = 0; i < got; i++, at++) {
-            int h = handles[i];
+            int h = free[--top];
             int slot = at & m;
-            w.at(rq, (long) slot * WqeDataSeg.SIZE).byte_count(size).lkey(lkey).addr(p.deviceAddress(h)).write();
+            w.at(rq, (long) slot * WqeDataSeg.SIZE).byte_count(size).lkey(lkey).addr(base + (long) h * size).write();
             slots[slot] = h;
         }
+        p.top = top;
         posted = at;
         // WQEs before the counter that publishes them (the RQ has no MMIO doorbell: the device reads this record).
         VarHandle.storeStoreFence();

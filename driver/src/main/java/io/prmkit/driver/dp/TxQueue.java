@@ -58,6 +58,17 @@ public final class TxQueue {
     private static final int INLINE_FIRST = (int) WqeEthSeg.inline_hdr_start$LENGTH;
     private static final int CS_L3 = (int) EthCsFlags.L3_CSUM.mask;
     private static final int CS_L4 = (int) EthCsFlags.L4_CSUM.mask;
+    /** Flags that keep a frame off the plain path. */
+    private static final int NOT_PLAIN = PacketFlags.TX_VLAN | PacketFlags.TX_LSO;
+    /** A plain frame's WQE: ctrl, eth (its first 2 inline bytes inside), the other 16 inline bytes, one data segment. */
+    private static final int PLAIN_DS = 2 + (FrameHeaders.MIN_L2_INLINE - INLINE_FIRST + DS - 1) / DS + 1;
+    /** Where a plain WQE's data segment starts. */
+    private static final long PLAIN_DATA = ETH + WqeEthSeg.SIZE + (long) (PLAIN_DS - 3) * DS;
+
+    static {
+        // sendPlain writes one WQEBB per frame and so never needs NOP padding at the ring end.
+        if (PLAIN_DS * DS > WQEBB) throw new AssertionError("a plain WQE of " + PLAIN_DS + " DS does not fit one WQEBB");
+    }
 
     private final SqResources res;
     private final MemorySegment ring;
@@ -72,6 +83,8 @@ public final class TxQueue {
     /** The common mode (ConnectX-4 Lx and ConnectX-5 ask for L2): its 18 bytes need no parsing. */
     private final boolean l2Inline;
     private int inlineMax = DEFAULT_INLINE_MAX;
+    /** Frames longer than this (and without VLAN insert or LSO) take {@link #sendPlain}; MAX_VALUE: none. */
+    private int plainMin;
 
     private final MemorySegment cqRing;
     private final MemorySegment cqDbr;
@@ -88,6 +101,9 @@ public final class TxQueue {
     private int cqeOutstanding;
     /** WQEs posted since the last one that requests a CQE. */
     private int sinceCqe;
+    /** This burst's last WQE (byte offset in the ring; -1: none yet) and whether it asks for a CQE. */
+    private long lastWqe;
+    private boolean lastSignalled;
 
     /** Per WQEBB slot, for the first WQEBB of each WQE: buffer handle (-1: none), its pool, WQE size. */
     private final int[] slotBuffer;
@@ -139,12 +155,19 @@ public final class TxQueue {
         this.slotPool = new PacketPool[size];
         this.slotWqebbs = new byte[size];
         this.defaultPool = defaultPool;
+        this.plainMin = plainMin(l2Inline, inlineMax);
+    }
+
+    /** Plain frames need the L2 inline mode and must be longer than its 18 bytes and than the whole-frame inline limit. */
+    private static int plainMin(boolean l2Inline, int inlineMax) {
+        return l2Inline ? Math.max(inlineMax, FrameHeaders.MIN_L2_INLINE) : Integer.MAX_VALUE;
     }
 
     /** Frames of at most {@code bytes} are sent whole inside the WQE (0: never). */
     public void inlineMax(int bytes) {
         if (bytes < 0 || bytes > 256) throw new IllegalArgumentException("inline maximum " + bytes + " outside 0..256");
         this.inlineMax = bytes;
+        this.plainMin = plainMin(l2Inline, bytes);
     }
 
     public int sqn() {
@@ -161,111 +184,24 @@ public final class TxQueue {
      * doorbell once. Returns how many were taken (fewer when the ring or the CQ is full); those now
      * belong to the queue and go back to {@code pool} when their completion arrives. Completions are
      * reaped first.
+     *
+     * <p>Runs of plain frames (no VLAN insert, no LSO, longer than {@link #inlineMax}, L2 inline mode:
+     * one WQEBB each) go through {@link #sendPlain}, a small loop; every other frame goes through
+     * {@link #sendOne}, which handles every shape. Both keep the burst's state in the fields between
+     * them, so mixing them costs a few field stores per switch, not per packet.
      */
     public int send(PacketPool pool, int[] buffers, int from, int n) {
         reap();
-        // The queue's state in locals for the burst, written back after it: fields of this object, the
-        // pool's and the ring segment's would otherwise be reloaded wherever C2 cannot prove that a
-        // store in between does not touch them.
-        final MemorySegment ring = this.ring;
-        final int mask = this.mask;
-        final int size = this.size;
-        final int sqn = this.sqn;
-        final int cqEntries = this.cqEntries;
-        final int inlineMax = this.inlineMax;
-        final boolean l2Inline = this.l2Inline;
-        final int[] slotBuffer = this.slotBuffer;
-        final PacketPool[] slotPool = this.slotPool;
-        final byte[] slotWqebbs = this.slotWqebbs;
-        final int[] length = pool.length;
-        final int[] flags = pool.flags;
-        final MemorySegment mem = pool.memory();
-        final int lkey = pool.lkey();
-        final int cc = this.cc;
-        int pc = this.pc;
-        int since = this.sinceCqe;
-        int outstanding = this.cqeOutstanding;
-        long burstBytes = 0;
-        int sent = 0;
-        long lastWqe = -1;
-        boolean lastSignalled = false;
-        for (; sent < n; sent++) {
-            if (outstanding == cqEntries) break;
-            int h = buffers[from + sent];
-            int len = length[h];
-            int fl = flags[h];
-            long boff = pool.offset(h);
-            boolean vlan = (fl & PacketFlags.TX_VLAN) != 0;
-            boolean lso = (fl & PacketFlags.TX_LSO) != 0;
-            boolean whole = !lso && len <= inlineMax;
-            int ihs;
-            if (whole) ihs = len;
-            else if (lso) ihs = FrameHeaders.headersEnd(mem, boff, len);
-            else if (l2Inline) ihs = Math.min(len, FrameHeaders.MIN_L2_INLINE);
-            else ihs = inlineLength(mem, boff, len);
-            if (ihs < 0) {
-                this.pc = pc;
-                this.sinceCqe = since;
-                this.cqeOutstanding = outstanding;
-                throw new IllegalArgumentException("LSO frame " + h + " has no TCP header to segment");
-            }
-            boolean vlanInline = vlan && ihs > 0;
-            int inl = vlanInline ? ihs + FrameHeaders.VLAN_HLEN : ihs;
-            // ctrl + eth (+ inline bytes past the 2 in the eth segment) (+ data segment)
-            int inlineDs = inl > INLINE_FIRST ? (inl - INLINE_FIRST + DS - 1) / DS : 0;
-            boolean data = len > ihs;
-            int ds = 2 + inlineDs + (data ? 1 : 0);
-            int wqebbs = (ds * DS + (int) WQEBB - 1) / (int) WQEBB;
-            int slot = pc & mask;
-            int pad = slot + wqebbs > size ? size - slot : 0;
-            if (size - (pc - cc) < wqebbs + pad) break;
-            if (pad > 0) {
-                pc = padWithNops(pc, pad);
-                slot = pc & mask;
-            }
-            boolean signal = ++since >= COMPLETION_BATCH || sent == n - 1;
-            if (signal) {
-                since = 0;
-                outstanding++;
-            }
-            long w = (long) slot * WQEBB;
-            writeCtrl(ring, w, lso ? SendWqeOpcode.LSO$VALUE : SendWqeOpcode.SEND$VALUE, pc & 0xffff, sqn, ds,
-                    signal ? CompletionMode.CQE_ALWAYS$VALUE : CompletionMode.CQE_ON_ERROR$VALUE);
-            int cs = 0;
-            if ((fl & PacketFlags.TX_IP_CSUM) != 0 || lso) cs |= CS_L3;
-            if ((fl & PacketFlags.TX_L4_CSUM) != 0 || lso) cs |= CS_L4;
-            if (lso && FrameHeaders.etherType(mem, boff, len) != FrameHeaders.ETHERTYPE_IPV4) cs &= ~CS_L3;
-            if (vlan && !vlanInline) writeEthVlan(ring, w + ETH, cs, lso ? pool.mss[h] & 0xffff : 0, pool.vlanTci[h] & 0xffff);
-            else writeEthInline(ring, w + ETH, cs, lso ? pool.mss[h] & 0xffff : 0, inl);
-            if (vlanInline) {
-                copyWithTag(mem, boff, ring, w + INLINE_START, ihs, pool.vlanTci[h]);
-            } else if (ihs == FrameHeaders.MIN_L2_INLINE) {
-                copy18(mem, boff, ring, w + INLINE_START);
-            } else if (ihs > 0) {
-                MemorySegment.copy(mem, boff, ring, w + INLINE_START, ihs);
-            }
-            if (data) {
-                long d = w + ETH + WqeEthSeg.SIZE + (long) inlineDs * DS;
-                writeData(ring, d, len - ihs, lkey, pool.deviceAddress(h) + ihs);
-                slotBuffer[slot] = h;
-                slotPool[slot] = pool;
-            } else {
-                // Everything is inside the WQE: the buffer is free again right away.
-                slotBuffer[slot] = -1;
-                slotPool[slot] = null;
-                pool.free(h);
-            }
-            slotWqebbs[slot] = (byte) wqebbs;
-            pc += wqebbs;
-            lastWqe = w;
-            lastSignalled = signal;
-            burstBytes += len;
+        lastWqe = -1;
+        int end = from + n;
+        int i = from;
+        while (i < end) {
+            i += sendPlain(pool, buffers, i, end);
+            if (i == end || !sendOne(pool, buffers[i], i == end - 1)) break;
+            i++;
         }
-        this.pc = pc;
-        this.sinceCqe = since;
-        this.cqeOutstanding = outstanding;
+        int sent = i - from;
         packets += sent;
-        bytes += burstBytes;
         if (lastWqe >= 0) {
             if (!lastSignalled) {
                 // The burst stopped early (ring or CQ full): its last WQE still asks for a CQE.
@@ -276,6 +212,151 @@ public final class TxQueue {
             ringDoorbell(lastWqe);
         }
         return sent;
+    }
+
+    /**
+     * The common case, one WQEBB per frame (PRM "Send WQE", Ethernet): ctrl + eth with the 18-byte L2
+     * header inline + one data segment for the rest. Sends plain frames from {@code buffers[i..end)}
+     * until a frame that is not plain, a full ring or a full CQ; returns how many it sent. The queue's
+     * state is in locals (written back once). The segment Writers are the queue's long-lived ones:
+     * Writers local to this loop were about as fast in the benchmark but allocated in the demo (about
+     * 65 bytes a packet over its second half) wherever the loop ran in C1 code before C2 recompiled it.
+     */
+    private int sendPlain(PacketPool pool, int[] buffers, int i, int end) {
+        final int plainMin = this.plainMin;
+        final MemorySegment ring = this.ring;
+        final int mask = this.mask;
+        final int sqn = this.sqn;
+        final int cqEntries = this.cqEntries;
+        final int[] slotBuffer = this.slotBuffer;
+        final PacketPool[] slotPool = this.slotPool;
+        final byte[] slotWqebbs = this.slotWqebbs;
+        final int[] length = pool.length;
+        final int[] flags = pool.flags;
+        final MemorySegment mem = pool.memory();
+        final int lkey = pool.lkey();
+        final long bufferSize = pool.bufferSize();
+        final long addressBase = pool.addressBase();
+        final int full = cc + size;
+        final int last = end - 1;
+        final WqeCtrlSeg.Writer cw = ctrlWriter;
+        final WqeEthSeg.Writer ew = ethWriter;
+        final WqeDataSeg.Writer dw = dataWriter;
+        int pc = this.pc;
+        int since = this.sinceCqe;
+        int outstanding = this.cqeOutstanding;
+        boolean signal = false;
+        long burstBytes = 0;
+        int start = i;
+        for (; i < end; i++) {
+            int h = buffers[i];
+            int len = length[h];
+            int fl = flags[h];
+            if ((fl & NOT_PLAIN) != 0 || len <= plainMin || pc == full || outstanding == cqEntries) break;
+            signal = ++since >= COMPLETION_BATCH || i == last;
+            if (signal) {
+                since = 0;
+                outstanding++;
+            }
+            int slot = pc & mask;
+            long w = (long) slot * WQEBB;
+            long boff = h * bufferSize;
+            int cs = ((fl & PacketFlags.TX_IP_CSUM) != 0 ? CS_L3 : 0) | ((fl & PacketFlags.TX_L4_CSUM) != 0 ? CS_L4 : 0);
+            cw.at(ring, w).opcode(SendWqeOpcode.SEND$VALUE).wqe_index(pc & 0xffff).qpn(sqn).ds(PLAIN_DS)
+                    .ce(signal ? CompletionMode.CQE_ALWAYS$VALUE : CompletionMode.CQE_ON_ERROR$VALUE).write();
+            ew.at(ring, w + ETH).cs_flags(cs).inline_hdr_sz(FrameHeaders.MIN_L2_INLINE).write();
+            copy18(mem, boff, ring, w + INLINE_START);
+            dw.at(ring, w + PLAIN_DATA).byte_count(len - FrameHeaders.MIN_L2_INLINE).lkey(lkey)
+                    .addr(addressBase + boff + FrameHeaders.MIN_L2_INLINE).write();
+            slotBuffer[slot] = h;
+            if (slotPool[slot] != pool) slotPool[slot] = pool; // one pool per queue is the rule: no store, no barrier
+            slotWqebbs[slot] = 1;
+            pc++;
+            burstBytes += len;
+        }
+        int sent = i - start;
+        if (sent > 0) {
+            this.pc = pc;
+            this.sinceCqe = since;
+            this.cqeOutstanding = outstanding;
+            this.lastWqe = (long) ((pc - 1) & mask) * WQEBB;
+            this.lastSignalled = signal;
+            this.bytes += burstBytes;
+        }
+        return sent;
+    }
+
+    /**
+     * One frame of any shape (PRM "Send WQE format", "Ethernet Segment"): inline headers as the inline
+     * mode, VLAN insert, LSO or the frame's size ask, NOP padding at the ring end. Returns false, taking
+     * nothing, when the ring or the CQ has no room.
+     */
+    private boolean sendOne(PacketPool pool, int h, boolean lastOfBurst) {
+        if (cqeOutstanding == cqEntries) return false;
+        MemorySegment mem = pool.memory();
+        int len = pool.length[h];
+        int fl = pool.flags[h];
+        long boff = pool.offset(h);
+        boolean vlan = (fl & PacketFlags.TX_VLAN) != 0;
+        boolean lso = (fl & PacketFlags.TX_LSO) != 0;
+        boolean whole = !lso && len <= inlineMax;
+        int ihs;
+        if (whole) ihs = len;
+        else if (lso) ihs = FrameHeaders.headersEnd(mem, boff, len);
+        else if (l2Inline) ihs = Math.min(len, FrameHeaders.MIN_L2_INLINE);
+        else ihs = inlineLength(mem, boff, len);
+        if (ihs < 0) throw new IllegalArgumentException("LSO frame " + h + " has no TCP header to segment");
+        boolean vlanInline = vlan && ihs > 0;
+        int inl = vlanInline ? ihs + FrameHeaders.VLAN_HLEN : ihs;
+        // ctrl + eth (+ inline bytes past the 2 in the eth segment) (+ data segment)
+        int inlineDs = inl > INLINE_FIRST ? (inl - INLINE_FIRST + DS - 1) / DS : 0;
+        boolean data = len > ihs;
+        int ds = 2 + inlineDs + (data ? 1 : 0);
+        int wqebbs = (ds * DS + (int) WQEBB - 1) / (int) WQEBB;
+        int slot = pc & mask;
+        int pad = slot + wqebbs > size ? size - slot : 0;
+        if (size - (pc - cc) < wqebbs + pad) return false;
+        if (pad > 0) {
+            pc = padWithNops(pc, pad);
+            slot = pc & mask;
+        }
+        boolean signal = ++sinceCqe >= COMPLETION_BATCH || lastOfBurst;
+        if (signal) {
+            sinceCqe = 0;
+            cqeOutstanding++;
+        }
+        long w = (long) slot * WQEBB;
+        writeCtrl(ring, w, lso ? SendWqeOpcode.LSO$VALUE : SendWqeOpcode.SEND$VALUE, pc & 0xffff, sqn, ds,
+                signal ? CompletionMode.CQE_ALWAYS$VALUE : CompletionMode.CQE_ON_ERROR$VALUE);
+        int cs = 0;
+        if ((fl & PacketFlags.TX_IP_CSUM) != 0 || lso) cs |= CS_L3;
+        if ((fl & PacketFlags.TX_L4_CSUM) != 0 || lso) cs |= CS_L4;
+        if (lso && FrameHeaders.etherType(mem, boff, len) != FrameHeaders.ETHERTYPE_IPV4) cs &= ~CS_L3;
+        if (vlan && !vlanInline) writeEthVlan(ring, w + ETH, cs, lso ? pool.mss[h] & 0xffff : 0, pool.vlanTci[h] & 0xffff);
+        else writeEthInline(ring, w + ETH, cs, lso ? pool.mss[h] & 0xffff : 0, inl);
+        if (vlanInline) {
+            copyWithTag(mem, boff, ring, w + INLINE_START, ihs, pool.vlanTci[h]);
+        } else if (ihs == FrameHeaders.MIN_L2_INLINE) {
+            copy18(mem, boff, ring, w + INLINE_START);
+        } else if (ihs > 0) {
+            MemorySegment.copy(mem, boff, ring, w + INLINE_START, ihs);
+        }
+        if (data) {
+            long d = w + ETH + WqeEthSeg.SIZE + (long) inlineDs * DS;
+            writeData(ring, d, len - ihs, pool.lkey(), pool.deviceAddress(h) + ihs);
+            slotBuffer[slot] = h;
+            slotPool[slot] = pool;
+        } else {
+            // Everything is inside the WQE: the buffer is free again right away.
+            slotBuffer[slot] = -1;
+            pool.free(h);
+        }
+        slotWqebbs[slot] = (byte) wqebbs;
+        pc += wqebbs;
+        lastWqe = w;
+        lastSignalled = signal;
+        bytes += len;
+        return true;
     }
 
     private void writeCtrl(MemorySegment ring, long at, int opcode, int index, int sqn, int ds, int ce) {
@@ -392,15 +473,48 @@ public final class TxQueue {
         CqDoorbellRecord.consumer_index$setUnchecked(cqDbr, cqCc & 0xffffff);
     }
 
+    /**
+     * Frees every WQE from the consumer counter up to and including {@code wqeCounter}. The counters
+     * and the current pool's free stack are in locals, written back once: the buffers of a burst
+     * nearly always go back to one pool.
+     */
     private void completeUpTo(int wqeCounter) {
+        final int mask = this.mask;
+        final int pc = this.pc;
+        final int[] slotBuffer = this.slotBuffer;
+        final PacketPool[] slotPool = this.slotPool;
+        final byte[] slotWqebbs = this.slotWqebbs;
+        int cc = this.cc;
+        int done = 0;
+        PacketPool pool = null;
+        int[] free = null;
+        int top = 0;
         boolean last;
         do {
             int slot = cc & mask;
             last = (cc & 0xffff) == wqeCounter;
-            freeSlot(slot);
+            int h = slotBuffer[slot];
+            if (h >= 0) {
+                PacketPool p = slotPool[slot];
+                if (p != pool) {
+                    if (pool != null) pool.top = top;
+                    pool = p;
+                    free = p.freeStack();
+                    top = p.top;
+                }
+                if (top == free.length) {
+                    pool.top = top;
+                    throw new IllegalStateException("pool is full: buffer " + h + " freed twice");
+                }
+                free[top++] = h;
+                slotBuffer[slot] = -1;
+            }
             cc += slotWqebbs[slot];
-            completions++;
+            done++;
         } while (!last && cc != pc);
+        if (pool != null) pool.top = top;
+        this.cc = cc;
+        completions += done;
     }
 
     private void freeSlot(int slot) {
@@ -408,7 +522,6 @@ public final class TxQueue {
         if (h >= 0) {
             slotPool[slot].free(h);
             slotBuffer[slot] = -1;
-            slotPool[slot] = null;
         }
     }
 

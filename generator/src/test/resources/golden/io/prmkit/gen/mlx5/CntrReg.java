@@ -189,7 +189,7 @@ public final class CntrReg {
     }
 
     /**
-     * Builds the whole structure in 5 int fields (one per dword, starting at 0) and stores it with
+     * Builds the whole structure (5 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
      * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
      * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
      * ({@code writer()} once, then {@code at(s, offset)}, set, {@code write()} per entry: nothing is
@@ -212,13 +212,9 @@ public final class CntrReg {
 
         private long offset;
 
-        private int d0;
+        private long q0;
 
-        private int d1;
-
-        private int d2;
-
-        private int d3;
+        private long q2;
 
         private int d4;
 
@@ -232,10 +228,8 @@ public final class CntrReg {
         public Writer at(MemorySegment s, long offset) {
             if (this.s != s) this.s = s;
             this.offset = offset;
-            d0 = 0;
-            d1 = 0;
-            d2 = 0;
-            d3 = 0;
+            q0 = 0;
+            q2 = 0;
             d4 = 0;
             return this;
         }
@@ -245,7 +239,7 @@ public final class CntrReg {
          */
         public Writer grp(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("cntr_reg", "grp", 8, v);
-            d0 = (d0 & 0xffffff00) | v;
+            q0 = q0 - (q0 & 0xff00000000L) + ((long) v << 32);
             return this;
         }
 
@@ -257,8 +251,8 @@ public final class CntrReg {
             MemorySegment s = this.s;
             if (s == null) throw new IllegalStateException("cntr_reg writer: not bound to a segment (call at(s, offset) first)");
             long o = this.offset;
-            Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
-            Q2.set(s, o, ((long) d2 << 32) | (d3 & 0xffffffffL));
+            Q0.set(s, o, q0);
+            Q2.set(s, o, q2);
             D4.set(s, o, d4);
         }
     }

@@ -164,7 +164,7 @@ public final class CntrsA {
         }
 
         /**
-         * Builds the whole structure in 2 int fields (one per dword, starting at 0) and stores it with
+         * Builds the whole structure (2 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
          * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
          * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
          * ({@code writer()} once, then {@code at(s, offset)}, set, {@code write()} per entry: nothing is
@@ -185,9 +185,7 @@ public final class CntrsA {
 
             private long offset;
 
-            private int d0;
-
-            private int d1;
+            private long q0;
 
             private Writer() {
             }
@@ -199,8 +197,7 @@ public final class CntrsA {
             public Writer at(MemorySegment s, long offset) {
                 if (this.s != s) this.s = s;
                 this.offset = offset;
-                d0 = 0;
-                d1 = 0;
+                q0 = 0;
                 return this;
             }
 
@@ -208,9 +205,7 @@ public final class CntrsA {
              * Sets {@code frames}. See {@link CntrsA#frames(MemorySegment, long)}.
              */
             public Writer frames(long v) {
-                long x = v;
-                d0 = (int) (x >>> 32);
-                d1 = (int) x;
+                q0 = v;
                 return this;
             }
 
@@ -222,7 +217,7 @@ public final class CntrsA {
                 MemorySegment s = this.s;
                 if (s == null) throw new IllegalStateException("cntrs_a writer: not bound to a segment (call at(s, offset) first)");
                 long o = this.offset;
-                Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
+                Q0.set(s, o, q0);
             }
         }
     }

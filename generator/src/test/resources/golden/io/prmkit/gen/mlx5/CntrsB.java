@@ -220,7 +220,7 @@ public final class CntrsB {
         }
 
         /**
-         * Builds the whole structure in 2 int fields (one per dword, starting at 0) and stores it with
+         * Builds the whole structure (2 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
          * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
          * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
          * ({@code writer()} once, then {@code at(s, offset)}, set, {@code write()} per entry: nothing is
@@ -241,9 +241,7 @@ public final class CntrsB {
 
             private long offset;
 
-            private int d0;
-
-            private int d1;
+            private long q0;
 
             private Writer() {
             }
@@ -255,8 +253,7 @@ public final class CntrsB {
             public Writer at(MemorySegment s, long offset) {
                 if (this.s != s) this.s = s;
                 this.offset = offset;
-                d0 = 0;
-                d1 = 0;
+                q0 = 0;
                 return this;
             }
 
@@ -264,7 +261,7 @@ public final class CntrsB {
              * Sets {@code level}. See {@link CntrsB#level(MemorySegment, long)}.
              */
             public Writer level(int v) {
-                d0 = v;
+                q0 = q0 - (q0 & 0xffffffff00000000L) + ((long) v << 32);
                 return this;
             }
 
@@ -272,7 +269,7 @@ public final class CntrsB {
              * Sets {@code drops}. See {@link CntrsB#drops(MemorySegment, long)}.
              */
             public Writer drops(int v) {
-                d1 = v;
+                q0 = q0 - (q0 & 0xffffffffL) + (v & 0xffffffffL);
                 return this;
             }
 
@@ -284,7 +281,7 @@ public final class CntrsB {
                 MemorySegment s = this.s;
                 if (s == null) throw new IllegalStateException("cntrs_b writer: not bound to a segment (call at(s, offset) first)");
                 long o = this.offset;
-                Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
+                Q0.set(s, o, q0);
             }
         }
     }

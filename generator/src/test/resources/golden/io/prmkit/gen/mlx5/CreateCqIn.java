@@ -688,7 +688,7 @@ public final class CreateCqIn {
     }
 
     /**
-     * Builds the whole structure in 6 int fields (one per dword, starting at 0) and stores it with
+     * Builds the whole structure (6 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
      * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
      * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
      * ({@code writer()} once, then {@code at(s, offset)}, set, {@code write()} per entry: nothing is
@@ -711,17 +711,11 @@ public final class CreateCqIn {
 
         private long offset;
 
-        private int d0;
+        private long q0;
 
-        private int d1;
+        private long q2;
 
-        private int d2;
-
-        private int d3;
-
-        private int d4;
-
-        private int d5;
+        private long q4;
 
         private Writer() {
         }
@@ -733,12 +727,9 @@ public final class CreateCqIn {
         public Writer at(MemorySegment s, long offset) {
             if (this.s != s) this.s = s;
             this.offset = offset;
-            d0 = 0;
-            d1 = 0;
-            d2 = 0;
-            d3 = 0;
-            d4 = 0;
-            d5 = 0;
+            q0 = 0;
+            q2 = 0;
+            q4 = 0;
             return this;
         }
 
@@ -747,7 +738,7 @@ public final class CreateCqIn {
          */
         public Writer opcode(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "opcode", 16, v);
-            d0 = (d0 & 0xffff) | (v << 16);
+            q0 = q0 - (q0 & 0xffff000000000000L) + ((long) v << 48);
             return this;
         }
 
@@ -756,7 +747,7 @@ public final class CreateCqIn {
          */
         public Writer uid(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "uid", 16, v);
-            d0 = (d0 & 0xffff0000) | v;
+            q0 = q0 - (q0 & 0xffff00000000L) + ((long) v << 32);
             return this;
         }
 
@@ -765,7 +756,7 @@ public final class CreateCqIn {
          */
         public Writer op_mod(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "op_mod", 16, v);
-            d1 = (d1 & 0xffff0000) | v;
+            q0 = q0 - (q0 & 0xffffL) + v;
             return this;
         }
 
@@ -773,7 +764,7 @@ public final class CreateCqIn {
          * Sets {@code cq_umem_valid}. See {@link CreateCqIn#cq_umem_valid(MemorySegment, long)}.
          */
         public Writer cq_umem_valid(boolean v) {
-            d2 = v ? d2 | 0x80000000 : d2 & 0x7fffffff;
+            q2 = v ? q2 | 0x8000000000000000L : q2 & 0x7fffffffffffffffL;
             return this;
         }
 
@@ -782,7 +773,7 @@ public final class CreateCqIn {
          */
         public Writer log_cq_size(int v) {
             if ((v >>> 5) != 0) throw PrmLayout.outOfRange("create_cq_in", "log_cq_size", 5, v);
-            d2 = (d2 & 0xe0ffffff) | (v << 24);
+            q2 = q2 - (q2 & 0x1f00000000000000L) + ((long) v << 56);
             return this;
         }
 
@@ -791,7 +782,7 @@ public final class CreateCqIn {
          */
         public Writer cq_kind(int v) {
             if ((v >>> 2) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_kind", 2, v);
-            d2 = (d2 & 0xfffffffc) | v;
+            q2 = q2 - (q2 & 0x300000000L) + ((long) v << 32);
             return this;
         }
 
@@ -799,7 +790,7 @@ public final class CreateCqIn {
          * Sets {@code eqn}. See {@link CreateCqIn#eqn(MemorySegment, long)}.
          */
         public Writer eqn(int v) {
-            d3 = v;
+            q2 = q2 - (q2 & 0xffffffffL) + (v & 0xffffffffL);
             return this;
         }
 
@@ -808,7 +799,7 @@ public final class CreateCqIn {
          */
         public Writer cq_period(int v) {
             if ((v >>> 12) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_period", 12, v);
-            d3 = (d3 & 0xfffff) | (v << 20);
+            q2 = q2 - (q2 & 0xfff00000L) + ((long) v << 20);
             return this;
         }
 
@@ -817,7 +808,7 @@ public final class CreateCqIn {
          */
         public Writer cq_max_count(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_max_count", 16, v);
-            d3 = (d3 & 0xffff0000) | v;
+            q2 = q2 - (q2 & 0xffffL) + v;
             return this;
         }
 
@@ -829,9 +820,9 @@ public final class CreateCqIn {
             MemorySegment s = this.s;
             if (s == null) throw new IllegalStateException("create_cq_in writer: not bound to a segment (call at(s, offset) first)");
             long o = this.offset;
-            Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
-            Q2.set(s, o, ((long) d2 << 32) | (d3 & 0xffffffffL));
-            Q4.set(s, o, ((long) d4 << 32) | (d5 & 0xffffffffL));
+            Q0.set(s, o, q0);
+            Q2.set(s, o, q2);
+            Q4.set(s, o, q4);
         }
     }
 

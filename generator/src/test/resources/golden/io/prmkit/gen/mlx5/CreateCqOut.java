@@ -305,7 +305,7 @@ public final class CreateCqOut {
         }
 
         /**
-         * Builds the whole structure in 4 int fields (one per dword, starting at 0) and stores it with
+         * Builds the whole structure (4 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
          * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
          * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
          * ({@code writer()} once, then {@code at(s, offset)}, set, {@code write()} per entry: nothing is
@@ -328,13 +328,9 @@ public final class CreateCqOut {
 
             private long offset;
 
-            private int d0;
+            private long q0;
 
-            private int d1;
-
-            private int d2;
-
-            private int d3;
+            private long q2;
 
             private Writer() {
             }
@@ -346,10 +342,8 @@ public final class CreateCqOut {
             public Writer at(MemorySegment s, long offset) {
                 if (this.s != s) this.s = s;
                 this.offset = offset;
-                d0 = 0;
-                d1 = 0;
-                d2 = 0;
-                d3 = 0;
+                q0 = 0;
+                q2 = 0;
                 return this;
             }
 
@@ -358,7 +352,7 @@ public final class CreateCqOut {
              */
             public Writer status(int v) {
                 if ((v >>> 8) != 0) throw PrmLayout.outOfRange("create_cq_out", "status", 8, v);
-                d0 = (d0 & 0xffffff) | (v << 24);
+                q0 = q0 - (q0 & 0xff00000000000000L) + ((long) v << 56);
                 return this;
             }
 
@@ -373,7 +367,7 @@ public final class CreateCqOut {
              * Sets {@code syndrome}. See {@link CreateCqOut#syndrome(MemorySegment, long)}.
              */
             public Writer syndrome(int v) {
-                d1 = v;
+                q0 = q0 - (q0 & 0xffffffffL) + (v & 0xffffffffL);
                 return this;
             }
 
@@ -382,7 +376,7 @@ public final class CreateCqOut {
              */
             public Writer cqn(int v) {
                 if ((v >>> 24) != 0) throw PrmLayout.outOfRange("create_cq_out", "cqn", 24, v);
-                d2 = (d2 & 0xff000000) | v;
+                q2 = q2 - (q2 & 0xffffff00000000L) + ((long) v << 32);
                 return this;
             }
 
@@ -394,8 +388,8 @@ public final class CreateCqOut {
                 MemorySegment s = this.s;
                 if (s == null) throw new IllegalStateException("create_cq_out writer: not bound to a segment (call at(s, offset) first)");
                 long o = this.offset;
-                Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
-                Q2.set(s, o, ((long) d2 << 32) | (d3 & 0xffffffffL));
+                Q0.set(s, o, q0);
+                Q2.set(s, o, q2);
             }
         }
     }

@@ -353,7 +353,7 @@ public final class MiniCqe {
     }
 
     /**
-     * Builds the whole structure in 4 int fields (one per dword, starting at 0) and stores it with
+     * Builds the whole structure (4 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
      * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
      * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
      * ({@code writer()} once, then {@code at(s, offset)}, set, {@code write()} per entry: nothing is
@@ -374,13 +374,9 @@ public final class MiniCqe {
 
         private long offset;
 
-        private int d0;
+        private long q0;
 
-        private int d1;
-
-        private int d2;
-
-        private int d3;
+        private long q2;
 
         private Writer() {
         }
@@ -392,10 +388,8 @@ public final class MiniCqe {
         public Writer at(MemorySegment s, long offset) {
             if (this.s != s) this.s = s;
             this.offset = offset;
-            d0 = 0;
-            d1 = 0;
-            d2 = 0;
-            d3 = 0;
+            q0 = 0;
+            q2 = 0;
             return this;
         }
 
@@ -404,7 +398,7 @@ public final class MiniCqe {
          */
         public Writer user_index(int v) {
             if ((v >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, v);
-            d0 = (d0 & 0xff000000) | v;
+            q0 = q0 - (q0 & 0xffffff00000000L) + ((long) v << 32);
             return this;
         }
 
@@ -416,8 +410,8 @@ public final class MiniCqe {
             MemorySegment s = this.s;
             if (s == null) throw new IllegalStateException("mini_cqe writer: not bound to a segment (call at(s, offset) first)");
             long o = this.offset;
-            Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
-            Q2.set(s, o, ((long) d2 << 32) | (d3 & 0xffffffffL));
+            Q0.set(s, o, q0);
+            Q2.set(s, o, q2);
         }
     }
 
@@ -604,7 +598,7 @@ public final class MiniCqe {
         }
 
         /**
-         * Builds the whole structure in 4 int fields (one per dword, starting at 0) and stores it with
+         * Builds the whole structure (4 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
          * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
          * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
          * ({@code writer()} once, then {@code at(s, offset)}, set, {@code write()} per entry: nothing is
@@ -627,13 +621,9 @@ public final class MiniCqe {
 
             private long offset;
 
-            private int d0;
+            private long q0;
 
-            private int d1;
-
-            private int d2;
-
-            private int d3;
+            private long q2;
 
             private Writer() {
             }
@@ -645,10 +635,8 @@ public final class MiniCqe {
             public Writer at(MemorySegment s, long offset) {
                 if (this.s != s) this.s = s;
                 this.offset = offset;
-                d0 = 0;
-                d1 = 0;
-                d2 = 0;
-                d3 = 0;
+                q0 = 0;
+                q2 = 0;
                 return this;
             }
 
@@ -657,7 +645,7 @@ public final class MiniCqe {
              */
             public Writer opcode(int v) {
                 if ((v >>> 8) != 0) throw PrmLayout.outOfRange("mini_cqe", "opcode", 8, v);
-                d0 = (d0 & 0xffffff) | (v << 24);
+                q0 = q0 - (q0 & 0xff00000000000000L) + ((long) v << 56);
                 return this;
             }
 
@@ -673,7 +661,7 @@ public final class MiniCqe {
              */
             public Writer user_index(int v) {
                 if ((v >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, v);
-                d0 = (d0 & 0xff000000) | v;
+                q0 = q0 - (q0 & 0xffffff00000000L) + ((long) v << 32);
                 return this;
             }
 
@@ -682,7 +670,7 @@ public final class MiniCqe {
              */
             public Writer wqe_counter(int v) {
                 if ((v >>> 16) != 0) throw PrmLayout.outOfRange("mini_cqe", "wqe_counter", 16, v);
-                d3 = (d3 & 0xffff) | (v << 16);
+                q2 = q2 - (q2 & 0xffff0000L) + ((long) v << 16);
                 return this;
             }
 
@@ -690,7 +678,7 @@ public final class MiniCqe {
              * Sets {@code owner}. See {@link MiniCqe#owner(MemorySegment, long)}.
              */
             public Writer owner(boolean v) {
-                d3 = v ? d3 | 0x1 : d3 & 0xfffffffe;
+                q2 = v ? q2 | 0x1L : q2 & 0xfffffffffffffffeL;
                 return this;
             }
 
@@ -702,8 +690,8 @@ public final class MiniCqe {
                 MemorySegment s = this.s;
                 if (s == null) throw new IllegalStateException("mini_cqe writer: not bound to a segment (call at(s, offset) first)");
                 long o = this.offset;
-                Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
-                Q2.set(s, o, ((long) d2 << 32) | (d3 & 0xffffffffL));
+                Q0.set(s, o, q0);
+                Q2.set(s, o, q2);
             }
         }
     }

@@ -743,7 +743,7 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Builds the whole structure in 4 int fields (one per dword, starting at 0) and stores it with
+     * Builds the whole structure (4 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
      * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
      * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
      * ({@code writer()} once, then {@code at(s, offset)}, set, {@code write()} per entry: nothing is
@@ -764,13 +764,9 @@ public final class WqeCtrlSeg {
 
         private long offset;
 
-        private int d0;
+        private long q0;
 
-        private int d1;
-
-        private int d2;
-
-        private int d3;
+        private long q2;
 
         private Writer() {
         }
@@ -782,10 +778,8 @@ public final class WqeCtrlSeg {
         public Writer at(MemorySegment s, long offset) {
             if (this.s != s) this.s = s;
             this.offset = offset;
-            d0 = 0;
-            d1 = 0;
-            d2 = 0;
-            d3 = 0;
+            q0 = 0;
+            q2 = 0;
             return this;
         }
 
@@ -794,7 +788,7 @@ public final class WqeCtrlSeg {
          */
         public Writer opc_mod(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opc_mod", 8, v);
-            d0 = (d0 & 0xffffff) | (v << 24);
+            q0 = q0 - (q0 & 0xff00000000000000L) + ((long) v << 56);
             return this;
         }
 
@@ -803,7 +797,7 @@ public final class WqeCtrlSeg {
          */
         public Writer wqe_index(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "wqe_index", 16, v);
-            d0 = (d0 & 0xff0000ff) | (v << 8);
+            q0 = q0 - (q0 & 0xffff0000000000L) + ((long) v << 40);
             return this;
         }
 
@@ -812,7 +806,7 @@ public final class WqeCtrlSeg {
          */
         public Writer opcode(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opcode", 8, v);
-            d0 = (d0 & 0xffffff00) | v;
+            q0 = q0 - (q0 & 0xff00000000L) + ((long) v << 32);
             return this;
         }
 
@@ -828,7 +822,7 @@ public final class WqeCtrlSeg {
          */
         public Writer qpn(int v) {
             if ((v >>> 24) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "qpn", 24, v);
-            d1 = (d1 & 0xff) | (v << 8);
+            q0 = q0 - (q0 & 0xffffff00L) + ((long) v << 8);
             return this;
         }
 
@@ -837,7 +831,7 @@ public final class WqeCtrlSeg {
          */
         public Writer ds(int v) {
             if ((v >>> 6) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ds", 6, v);
-            d1 = (d1 & 0xffffffc0) | v;
+            q0 = q0 - (q0 & 0x3fL) + v;
             return this;
         }
 
@@ -846,7 +840,7 @@ public final class WqeCtrlSeg {
          */
         public Writer signature(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "signature", 8, v);
-            d2 = (d2 & 0xffffff) | (v << 24);
+            q2 = q2 - (q2 & 0xff00000000000000L) + ((long) v << 56);
             return this;
         }
 
@@ -855,7 +849,7 @@ public final class WqeCtrlSeg {
          */
         public Writer fm(int v) {
             if ((v >>> 3) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "fm", 3, v);
-            d2 = (d2 & 0xffffff1f) | (v << 5);
+            q2 = q2 - (q2 & 0xe000000000L) + ((long) v << 37);
             return this;
         }
 
@@ -864,7 +858,7 @@ public final class WqeCtrlSeg {
          */
         public Writer ce(int v) {
             if ((v >>> 2) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ce", 2, v);
-            d2 = (d2 & 0xfffffff3) | (v << 2);
+            q2 = q2 - (q2 & 0xc00000000L) + ((long) v << 34);
             return this;
         }
 
@@ -879,7 +873,7 @@ public final class WqeCtrlSeg {
          * Sets {@code se}. See {@link WqeCtrlSeg#se(MemorySegment, long)}.
          */
         public Writer se(boolean v) {
-            d2 = v ? d2 | 0x2 : d2 & 0xfffffffd;
+            q2 = v ? q2 | 0x200000000L : q2 & 0xfffffffdffffffffL;
             return this;
         }
 
@@ -887,7 +881,7 @@ public final class WqeCtrlSeg {
          * Sets {@code imm}. See {@link WqeCtrlSeg#imm(MemorySegment, long)}.
          */
         public Writer imm(int v) {
-            d3 = v;
+            q2 = q2 - (q2 & 0xffffffffL) + (v & 0xffffffffL);
             return this;
         }
 
@@ -899,8 +893,8 @@ public final class WqeCtrlSeg {
             MemorySegment s = this.s;
             if (s == null) throw new IllegalStateException("wqe_ctrl_seg writer: not bound to a segment (call at(s, offset) first)");
             long o = this.offset;
-            Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
-            Q2.set(s, o, ((long) d2 << 32) | (d3 & 0xffffffffL));
+            Q0.set(s, o, q0);
+            Q2.set(s, o, q2);
         }
     }
 

@@ -267,7 +267,7 @@ public final class WqeDataSeg {
     }
 
     /**
-     * Builds the whole structure in 4 int fields (one per dword, starting at 0) and stores it with
+     * Builds the whole structure (4 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
      * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
      * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
      * ({@code writer()} once, then {@code at(s, offset)}, set, {@code write()} per entry: nothing is
@@ -288,13 +288,9 @@ public final class WqeDataSeg {
 
         private long offset;
 
-        private int d0;
+        private long q0;
 
-        private int d1;
-
-        private int d2;
-
-        private int d3;
+        private long q2;
 
         private Writer() {
         }
@@ -306,10 +302,8 @@ public final class WqeDataSeg {
         public Writer at(MemorySegment s, long offset) {
             if (this.s != s) this.s = s;
             this.offset = offset;
-            d0 = 0;
-            d1 = 0;
-            d2 = 0;
-            d3 = 0;
+            q0 = 0;
+            q2 = 0;
             return this;
         }
 
@@ -317,7 +311,7 @@ public final class WqeDataSeg {
          * Sets {@code byte_count}. See {@link WqeDataSeg#byte_count(MemorySegment, long)}.
          */
         public Writer byte_count(int v) {
-            d0 = v;
+            q0 = q0 - (q0 & 0xffffffff00000000L) + ((long) v << 32);
             return this;
         }
 
@@ -325,7 +319,7 @@ public final class WqeDataSeg {
          * Sets {@code lkey}. See {@link WqeDataSeg#lkey(MemorySegment, long)}.
          */
         public Writer lkey(int v) {
-            d1 = v;
+            q0 = q0 - (q0 & 0xffffffffL) + (v & 0xffffffffL);
             return this;
         }
 
@@ -333,9 +327,7 @@ public final class WqeDataSeg {
          * Sets {@code addr}. See {@link WqeDataSeg#addr(MemorySegment, long)}.
          */
         public Writer addr(long v) {
-            long x = v;
-            d2 = (int) (x >>> 32);
-            d3 = (int) x;
+            q2 = v;
             return this;
         }
 
@@ -347,8 +339,8 @@ public final class WqeDataSeg {
             MemorySegment s = this.s;
             if (s == null) throw new IllegalStateException("wqe_data_seg writer: not bound to a segment (call at(s, offset) first)");
             long o = this.offset;
-            Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
-            Q2.set(s, o, ((long) d2 << 32) | (d3 & 0xffffffffL));
+            Q0.set(s, o, q0);
+            Q2.set(s, o, q2);
         }
     }
 

@@ -844,7 +844,7 @@ public final class WqeEthSeg {
     }
 
     /**
-     * Builds the whole structure in 4 int fields (one per dword, starting at 0) and stores it with
+     * Builds the whole structure (4 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
      * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
      * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
      * ({@code writer()} once, then {@code at(s, offset)}, set, {@code write()} per entry: nothing is
@@ -865,13 +865,9 @@ public final class WqeEthSeg {
 
         private long offset;
 
-        private int d0;
+        private long q0;
 
-        private int d1;
-
-        private int d2;
-
-        private int d3;
+        private long q2;
 
         private Writer() {
         }
@@ -883,10 +879,8 @@ public final class WqeEthSeg {
         public Writer at(MemorySegment s, long offset) {
             if (this.s != s) this.s = s;
             this.offset = offset;
-            d0 = 0;
-            d1 = 0;
-            d2 = 0;
-            d3 = 0;
+            q0 = 0;
+            q2 = 0;
             return this;
         }
 
@@ -895,7 +889,7 @@ public final class WqeEthSeg {
          */
         public Writer swp_outer_l4_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l4_offset", 8, v);
-            d0 = (d0 & 0xffffff) | (v << 24);
+            q0 = q0 - (q0 & 0xff00000000000000L) + ((long) v << 56);
             return this;
         }
 
@@ -904,7 +898,7 @@ public final class WqeEthSeg {
          */
         public Writer swp_outer_l3_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_outer_l3_offset", 8, v);
-            d0 = (d0 & 0xff00ffff) | (v << 16);
+            q0 = q0 - (q0 & 0xff000000000000L) + ((long) v << 48);
             return this;
         }
 
@@ -913,7 +907,7 @@ public final class WqeEthSeg {
          */
         public Writer swp_inner_l4_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l4_offset", 8, v);
-            d0 = (d0 & 0xffff00ff) | (v << 8);
+            q0 = q0 - (q0 & 0xff0000000000L) + ((long) v << 40);
             return this;
         }
 
@@ -922,7 +916,7 @@ public final class WqeEthSeg {
          */
         public Writer swp_inner_l3_offset(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_inner_l3_offset", 8, v);
-            d0 = (d0 & 0xffffff00) | v;
+            q0 = q0 - (q0 & 0xff00000000L) + ((long) v << 32);
             return this;
         }
 
@@ -931,7 +925,7 @@ public final class WqeEthSeg {
          */
         public Writer cs_flags(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "cs_flags", 8, v);
-            d1 = (d1 & 0xffffff) | (v << 24);
+            q0 = q0 - (q0 & 0xff000000L) + ((long) v << 24);
             return this;
         }
 
@@ -940,7 +934,7 @@ public final class WqeEthSeg {
          */
         public Writer swp_flags(int v) {
             if ((v >>> 8) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "swp_flags", 8, v);
-            d1 = (d1 & 0xff00ffff) | (v << 16);
+            q0 = q0 - (q0 & 0xff0000L) + ((long) v << 16);
             return this;
         }
 
@@ -949,7 +943,7 @@ public final class WqeEthSeg {
          */
         public Writer mss(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "mss", 16, v);
-            d1 = (d1 & 0xffff0000) | v;
+            q0 = q0 - (q0 & 0xffffL) + v;
             return this;
         }
 
@@ -957,7 +951,7 @@ public final class WqeEthSeg {
          * Sets {@code flow_table_metadata}. See {@link WqeEthSeg#flow_table_metadata(MemorySegment, long)}.
          */
         public Writer flow_table_metadata(int v) {
-            d2 = v;
+            q2 = q2 - (q2 & 0xffffffff00000000L) + ((long) v << 32);
             return this;
         }
 
@@ -966,7 +960,7 @@ public final class WqeEthSeg {
          */
         public Writer inline_hdr_sz(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "inline_hdr_sz", 16, v);
-            d3 = (d3 & 0xffff) | (v << 16);
+            q2 = q2 - (q2 & 0xffff0000L) + ((long) v << 16);
             return this;
         }
 
@@ -975,7 +969,7 @@ public final class WqeEthSeg {
          */
         public Writer insert_type(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "insert_type", 16, v);
-            d3 = (d3 & 0xffff) | (v << 16);
+            q2 = q2 - (q2 & 0xffff0000L) + ((long) v << 16);
             return this;
         }
 
@@ -984,7 +978,7 @@ public final class WqeEthSeg {
          */
         public Writer vlan_tci(int v) {
             if ((v >>> 16) != 0) throw PrmLayout.outOfRange("wqe_eth_seg", "vlan_tci", 16, v);
-            d3 = (d3 & 0xffff0000) | v;
+            q2 = q2 - (q2 & 0xffffL) + v;
             return this;
         }
 
@@ -992,7 +986,7 @@ public final class WqeEthSeg {
          * Sets {@code trailer}. See {@link WqeEthSeg#trailer(MemorySegment, long)}.
          */
         public Writer trailer(int v) {
-            d3 = v;
+            q2 = q2 - (q2 & 0xffffffffL) + (v & 0xffffffffL);
             return this;
         }
 
@@ -1004,8 +998,8 @@ public final class WqeEthSeg {
             MemorySegment s = this.s;
             if (s == null) throw new IllegalStateException("wqe_eth_seg writer: not bound to a segment (call at(s, offset) first)");
             long o = this.offset;
-            Q0.set(s, o, ((long) d0 << 32) | (d1 & 0xffffffffL));
-            Q2.set(s, o, ((long) d2 << 32) | (d3 & 0xffffffffL));
+            Q0.set(s, o, q0);
+            Q2.set(s, o, q2);
         }
     }
 
