@@ -117,7 +117,7 @@ static int tx_reap(void) {
             do {
                 uint32_t slot = cc & MASK;
                 last = (cc & 0xffff) == wc;
-                if (slot_buf[slot] >= 0) { pool_put(slot_buf[slot]); slot_buf[slot] = -1; }
+                if (slot_buf[slot] >= 0) pool_put(slot_buf[slot]); /* the slot is rewritten before it is read again */
                 cc += slot_wqebbs[slot];
             } while (!last && cc != pc);
         } else {

@@ -36,6 +36,25 @@ final class JmhLock {
         }
     }
 
+    /**
+     * Takes the lock for a run that is not JMH's (the loopback case), so it neither runs beside a JMH
+     * run nor lets one start beside it; null when another run holds it. Closing the channel releases it.
+     */
+    static FileChannel take(Path file) {
+        try {
+            FileChannel ch = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+            try {
+                if (ch.tryLock() != null) return ch;
+            } catch (OverlappingFileLockException e) {
+                // held by this JVM
+            }
+            ch.close();
+            return null;
+        } catch (IOException e) {
+            return null;
+        }
+    }
+
     static String message(Path file) {
         return "another benchmark run (JMH) holds " + file + "; wait for it to finish, then run prmkit bench again";
     }

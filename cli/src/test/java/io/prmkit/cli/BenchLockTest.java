@@ -2,6 +2,8 @@ package io.prmkit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -42,6 +44,36 @@ class BenchLockTest {
                     + "; wait for it to finish, then run prmkit bench again\n", err.toString());
             assertEquals("", out.toString());
         }
+    }
+
+    @Test
+    void theLoopbackCaseWaitsForTheLockToo() throws IOException {
+        Path lock = dir.resolve("jmh.lock");
+        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                FileLock held = ch.lock()) {
+            StringWriter out = new StringWriter();
+            StringWriter err = new StringWriter();
+            CommandLine cli = PrmkitCli.commandLine();
+            BenchCommand bench = cli.getSubcommands().get("bench").getCommand();
+            bench.jmhLock = lock;
+            cli.setOut(new PrintWriter(out, true));
+            cli.setErr(new PrintWriter(err, true));
+            int exit = cli.execute("bench", "--quick", "--rounds", "1", "--cases", "loopback");
+            assertEquals(PrmkitCli.INPUT_ERROR, exit, err.toString());
+            assertEquals("prmkit bench: another benchmark run (JMH) holds " + lock
+                    + "; wait for it to finish, then run prmkit bench again\n", err.toString());
+            assertEquals("", out.toString());
+        }
+    }
+
+    @Test
+    void takingTheLockHoldsItUntilClosed() throws IOException {
+        Path lock = dir.resolve("jmh.lock");
+        try (FileChannel taken = JmhLock.take(lock)) {
+            assertNotNull(taken);
+            assertNull(JmhLock.take(lock), "a second run must not get it");
+        }
+        assertFalse(JmhLock.held(lock));
     }
 
     @Test

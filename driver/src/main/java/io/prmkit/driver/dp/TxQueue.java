@@ -58,6 +58,12 @@ public final class TxQueue {
     private static final int INLINE_FIRST = (int) WqeEthSeg.inline_hdr_start$LENGTH;
     private static final int CS_L3 = (int) EthCsFlags.L3_CSUM.mask;
     private static final int CS_L4 = (int) EthCsFlags.L4_CSUM.mask;
+    /** {@link #slotInfo} fields. */
+    private static final int SLOT_WQEBBS = 0x1f;
+    private static final int SLOT_FOREIGN = 0x20;
+    private static final int SLOT_HANDLE_SHIFT = 6;
+    /** Largest pool a queue sends from: handle + 1 must fit bits 6-31 of {@link #slotInfo}. */
+    static final int MAX_POOL_BUFFERS = (1 << (32 - SLOT_HANDLE_SHIFT)) - 1;
     /** Flags that keep a frame off the plain path. */
     private static final int NOT_PLAIN = PacketFlags.TX_VLAN | PacketFlags.TX_LSO;
     /** A plain frame's WQE: ctrl, eth (its first 2 inline bytes inside), the other 16 inline bytes, one data segment. */
@@ -105,10 +111,14 @@ public final class TxQueue {
     private long lastWqe;
     private boolean lastSignalled;
 
-    /** Per WQEBB slot, for the first WQEBB of each WQE: buffer handle (-1: none), its pool, WQE size. */
-    private final int[] slotBuffer;
+    /**
+     * Per WQEBB slot, for the first WQEBB of each WQE, one int: the WQE's size in WQEBBs (bits 0-4),
+     * whether its buffer belongs to another pool than the default one (bit 5; the pool is then in
+     * {@link #slotPool}) and the buffer's handle + 1 (bits 6-31; 0: no buffer). One array read per
+     * completed WQE, and no pool reference to read or store for the default pool's buffers.
+     */
+    private final int[] slotInfo;
     private final PacketPool[] slotPool;
-    private final byte[] slotWqebbs;
 
     private final PacketPool defaultPool;
 
@@ -151,9 +161,8 @@ public final class TxQueue {
         this.cqLog = res.cq().logSize();
         this.cqEntries = res.cq().entries();
         this.cqMask = cqEntries - 1;
-        this.slotBuffer = new int[size];
+        this.slotInfo = new int[size];
         this.slotPool = new PacketPool[size];
-        this.slotWqebbs = new byte[size];
         this.defaultPool = defaultPool;
         this.plainMin = plainMin(l2Inline, inlineMax);
     }
@@ -191,6 +200,8 @@ public final class TxQueue {
      * them, so mixing them costs a few field stores per switch, not per packet.
      */
     public int send(PacketPool pool, int[] buffers, int from, int n) {
+        if (pool.capacity() > MAX_POOL_BUFFERS)
+            throw new IllegalArgumentException("a pool of " + pool.capacity() + " buffers is larger than a TX queue handles (" + MAX_POOL_BUFFERS + ")");
         reap();
         lastWqe = -1;
         int end = from + n;
@@ -228,9 +239,9 @@ public final class TxQueue {
         final int mask = this.mask;
         final int sqn = this.sqn;
         final int cqEntries = this.cqEntries;
-        final int[] slotBuffer = this.slotBuffer;
+        final int[] slotInfo = this.slotInfo;
         final PacketPool[] slotPool = this.slotPool;
-        final byte[] slotWqebbs = this.slotWqebbs;
+        final int foreign = pool == defaultPool ? 0 : SLOT_FOREIGN;
         final int[] length = pool.length;
         final int[] flags = pool.flags;
         final MemorySegment mem = pool.memory();
@@ -268,9 +279,8 @@ public final class TxQueue {
             copy18(mem, boff, ring, w + INLINE_START);
             dw.at(ring, w + PLAIN_DATA).byte_count(len - FrameHeaders.MIN_L2_INLINE).lkey(lkey)
                     .addr(addressBase + boff + FrameHeaders.MIN_L2_INLINE).write();
-            slotBuffer[slot] = h;
-            if (slotPool[slot] != pool) slotPool[slot] = pool; // one pool per queue is the rule: no store, no barrier
-            slotWqebbs[slot] = 1;
+            slotInfo[slot] = (h + 1) << SLOT_HANDLE_SHIFT | foreign | 1;
+            if (foreign != 0) slotPool[slot] = pool;
             pc++;
             burstBytes += len;
         }
@@ -344,14 +354,13 @@ public final class TxQueue {
         if (data) {
             long d = w + ETH + WqeEthSeg.SIZE + (long) inlineDs * DS;
             writeData(ring, d, len - ihs, pool.lkey(), pool.deviceAddress(h) + ihs);
-            slotBuffer[slot] = h;
+            slotInfo[slot] = slotInfo(h, pool != defaultPool, wqebbs);
             slotPool[slot] = pool;
         } else {
             // Everything is inside the WQE: the buffer is free again right away.
-            slotBuffer[slot] = -1;
+            slotInfo[slot] = slotInfo(-1, false, wqebbs);
             pool.free(h);
         }
-        slotWqebbs[slot] = (byte) wqebbs;
         pc += wqebbs;
         lastWqe = w;
         lastSignalled = signal;
@@ -408,9 +417,7 @@ public final class TxQueue {
         for (int i = 0; i < count; i++) {
             int slot = pc & mask;
             writeNop(ring, (long) slot * WQEBB, pc & 0xffff, sqn);
-            slotBuffer[slot] = -1;
-            slotPool[slot] = null;
-            slotWqebbs[slot] = 1;
+            slotInfo[slot] = slotInfo(-1, false, 1);
             pc++;
             nops++;
         }
@@ -481,48 +488,47 @@ public final class TxQueue {
     private void completeUpTo(int wqeCounter) {
         final int mask = this.mask;
         final int pc = this.pc;
-        final int[] slotBuffer = this.slotBuffer;
-        final PacketPool[] slotPool = this.slotPool;
-        final byte[] slotWqebbs = this.slotWqebbs;
+        final int[] slotInfo = this.slotInfo;
+        final PacketPool pool = defaultPool;
+        final int[] free = pool.freeStack();
+        int top = pool.top;
         int cc = this.cc;
         int done = 0;
-        PacketPool pool = null;
-        int[] free = null;
-        int top = 0;
         boolean last;
         do {
             int slot = cc & mask;
             last = (cc & 0xffff) == wqeCounter;
-            int h = slotBuffer[slot];
+            int info = slotInfo[slot];
+            int h = (info >>> SLOT_HANDLE_SHIFT) - 1;
             if (h >= 0) {
-                PacketPool p = slotPool[slot];
-                if (p != pool) {
-                    if (pool != null) pool.top = top;
-                    pool = p;
-                    free = p.freeStack();
-                    top = p.top;
+                if ((info & SLOT_FOREIGN) == 0) {
+                    if (top == free.length) {
+                        pool.top = top;
+                        throw new IllegalStateException("pool is full: buffer " + h + " freed twice");
+                    }
+                    free[top++] = h;
+                } else {
+                    slotPool[slot].free(h);
                 }
-                if (top == free.length) {
-                    pool.top = top;
-                    throw new IllegalStateException("pool is full: buffer " + h + " freed twice");
-                }
-                free[top++] = h;
-                slotBuffer[slot] = -1;
             }
-            cc += slotWqebbs[slot];
+            cc += info & SLOT_WQEBBS;
             done++;
         } while (!last && cc != pc);
-        if (pool != null) pool.top = top;
+        pool.top = top;
         this.cc = cc;
         completions += done;
     }
 
-    private void freeSlot(int slot) {
-        int h = slotBuffer[slot];
-        if (h >= 0) {
-            slotPool[slot].free(h);
-            slotBuffer[slot] = -1;
-        }
+    /** Returns the buffer of the WQE at {@code slot} (if it has one) to its pool; returns the WQE's size in WQEBBs. */
+    private int freeSlot(int slot) {
+        int info = slotInfo[slot];
+        int h = (info >>> SLOT_HANDLE_SHIFT) - 1;
+        if (h >= 0) ((info & SLOT_FOREIGN) == 0 ? defaultPool : slotPool[slot]).free(h);
+        return info & SLOT_WQEBBS;
+    }
+
+    private static int slotInfo(int handle, boolean foreign, int wqebbs) {
+        return (handle + 1) << SLOT_HANDLE_SHIFT | (foreign ? SLOT_FOREIGN : 0) | wqebbs;
     }
 
     /**
@@ -554,8 +560,7 @@ public final class TxQueue {
         updateCqConsumer();
         while (cc != pc) {
             int slot = cc & mask;
-            freeSlot(slot);
-            cc += slotWqebbs[slot];
+            cc += freeSlot(slot);
         }
         pc = 0;
         cc = 0;
@@ -626,9 +631,7 @@ public final class TxQueue {
             if (i < pieces) WqeUmrKlmSeg.writer(wqe, k).byte_count(piece).mkey(pool.lkey()).address(pool.deviceAddress(0) + (long) i * piece).write();
             else WqeUmrKlmSeg.writer(wqe, k).write(); // padding entries are zero (MLX5_UMR_KLM_ALIGNMENT)
         }
-        slotBuffer[slot] = -1;
-        slotPool[slot] = null;
-        slotWqebbs[slot] = (byte) wqebbs;
+        slotInfo[slot] = slotInfo(-1, false, wqebbs);
         pc += wqebbs;
         sinceCqe = 0;
         cqeOutstanding++;
