@@ -7,6 +7,7 @@ import io.prmkit.mlx5.CqeL3HdrType;
 import io.prmkit.mlx5.CqeL4HdrType;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeHdsIpExt;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -69,7 +70,7 @@ public class RxBurstBench {
         cq = rq.cq().ring().segment();
         for (int i = 0; i < 1 << DpRings.LOG_RING; i++) {
             Cqe64.Device.writer(cq, i * Cqe64.SIZE).byte_cnt(DpRings.FRAME).wqe_counter(i).rss_hash_result(0x9e3779b9 * i)
-                    .l2_ok(true).l3_ok(true).l4_ok(true).l3_hdr_type(CqeL3HdrType.IPV4).l4_hdr_type(CqeL4HdrType.UDP)
+                    .hds_ip_ext(CqeHdsIpExt.L2_OK$MASK | CqeHdsIpExt.L3_OK$MASK | CqeHdsIpExt.L4_OK$MASK).l3_hdr_type(CqeL3HdrType.IPV4).l4_hdr_type(CqeL4HdrType.UDP)
                     .opcode(CqeOpcode.INVALID).owner(true).write();
         }
     }

@@ -120,7 +120,7 @@ final class ScalarCode {
      * loaded {@code op_own} twice (C2 made one a signed and the other an unsigned byte load and could not
      * merge them), and a big-endian short took four instructions (load, swap, shift, zero-extend). With
      * dword reads the loop reads each dword once: 4 loads per CQE for the 8 fields the bench reads
-     * (owner, opcode and wqe_counter share dword 0x3c; l3_ok, l4_ok and vlan_present dword 0x1c), against
+     * (owner, opcode and wqe_counter share dword 0x3c; hds_ip_ext and vlan_present dword 0x1c), against
      * 6 in gcc -O2's code and 7 before.
      */
     CodeBlock readWholeDword() {

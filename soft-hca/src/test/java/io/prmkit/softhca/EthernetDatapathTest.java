@@ -10,6 +10,7 @@ import io.prmkit.mlx5.CqArmDoorbell;
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.Cqc;
 import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeHdsIpExt;
 import io.prmkit.mlx5.CqeErrorSyndrome;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.CreateCqIn;
@@ -286,7 +287,7 @@ class EthernetDatapathTest {
                 assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(t[0]), () -> "syndrome " + ErrCqe.syndrome(t[0]));
                 assertEquals(CqeOpcode.RESP_SEND.value, Cqe64.opcode(r[0]));
                 assertEquals(f.length, Cqe64.byte_cnt(r[0]));
-                assertTrue(Cqe64.l3_ok(r[0]) && Cqe64.l4_ok(r[0]));
+                assertEquals(CqeHdsIpExt.L3_OK$MASK | CqeHdsIpExt.L4_OK$MASK, Cqe64.hds_ip_ext(r[0]) & (CqeHdsIpExt.L3_OK$MASK | CqeHdsIpExt.L4_OK$MASK));
                 byte[] got = e.received(Cqe64.wqe_counter(r[0]), f.length);
                 assertTrue(new ParsedFrame().parse(MemorySegment.ofArray(got), 0, got.length, true).l4ChecksumOk);
                 seen.add("tx " + Cqe64.wqe_counter(t[0]) + " rx " + Cqe64.wqe_counter(r[0]) + " " + Cqe64.byte_cnt(r[0]) + " " + Cqe64.l4_hdr_type(r[0]));
@@ -393,7 +394,7 @@ class EthernetDatapathTest {
             b.h.hca.runUntilIdle();
             MemorySegment bad = b.rxCqe();
             assertNotNull(bad);
-            assertFalse(Cqe64.l3_ok(bad) && Cqe64.l4_ok(bad), "the corrupted frame fails a checksum");
+            assertNotEquals(CqeHdsIpExt.L3_OK$MASK | CqeHdsIpExt.L4_OK$MASK, Cqe64.hds_ip_ext(bad) & (CqeHdsIpExt.L3_OK$MASK | CqeHdsIpExt.L4_OK$MASK), "the corrupted frame fails a checksum");
             w.untap();
             String out = Tools.run("tshark", "-r", pcap.toString(), "-T", "fields", "-e", "udp.dstport", "-e", "frame.len");
             if (out != null) assertEquals(List.of("53\t" + f.length, "53\t" + f.length, "53\t" + f.length), List.of(out.strip().split("\n")));

@@ -2,6 +2,7 @@ package io.prmkit.driver.dp;
 
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeHdsIpExt;
 import io.prmkit.mlx5.CqeL3HdrType;
 import io.prmkit.mlx5.CqeL4HdrType;
 import io.prmkit.mlx5.CqeOpcode;
@@ -117,9 +118,10 @@ public final class RxQueue {
             }
             int len = Cqe64.byte_cnt(cq, at);
             int fl = 0;
-            if (Cqe64.l2_ok(cq, at)) fl |= PacketFlags.RX_L2_OK;
-            if (Cqe64.l3_ok(cq, at)) fl |= PacketFlags.RX_L3_OK;
-            if (Cqe64.l4_ok(cq, at)) fl |= PacketFlags.RX_L4_OK;
+            int checks = Cqe64.hds_ip_ext(cq, at);
+            if ((checks & CqeHdsIpExt.L2_OK$MASK) != 0) fl |= PacketFlags.RX_L2_OK;
+            if ((checks & CqeHdsIpExt.L3_OK$MASK) != 0) fl |= PacketFlags.RX_L3_OK;
+            if ((checks & CqeHdsIpExt.L4_OK$MASK) != 0) fl |= PacketFlags.RX_L4_OK;
             int l3 = Cqe64.l3_hdr_type(cq, at);
             if (l3 == CqeL3HdrType.IPV4$VALUE) fl |= PacketFlags.RX_IPV4;
             else if (l3 == CqeL3HdrType.IPV6$VALUE) fl |= PacketFlags.RX_IPV6;

@@ -6,6 +6,7 @@ import io.prmkit.mlx5.CqeL3HdrType;
 import io.prmkit.mlx5.CqeL4HdrType;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeHdsIpExt;
 import io.prmkit.mlx5.ErrCqe;
 import io.prmkit.mlx5.WqDoorbellRecord;
 import io.prmkit.mlx5.WqeDataSeg;
@@ -58,7 +59,7 @@ final class FakeRq {
         }
         MemorySegment.copy(MemorySegment.ofArray(frame), ValueLayout.JAVA_BYTE, 0, dst, ValueLayout.JAVA_BYTE, 0, frame.length);
         Cqe64.Device.Writer w = Cqe64.Device.writer(cq, off).byte_cnt(frame.length).wqe_counter(index).rss_hash_result(rssHash)
-                .l2_ok(true).l3_ok(true).l4_ok(true).l3_hdr_type(CqeL3HdrType.IPV4).l4_hdr_type(CqeL4HdrType.UDP)
+                .hds_ip_ext(CqeHdsIpExt.L2_OK$MASK | CqeHdsIpExt.L3_OK$MASK | CqeHdsIpExt.L4_OK$MASK).l3_hdr_type(CqeL3HdrType.IPV4).l4_hdr_type(CqeL4HdrType.UDP)
                 .opcode(CqeOpcode.RESP_SEND).owner(owner);
         if (vlanStripped >= 0) w.vlan_present(true).vlan_info(vlanStripped);
         w.write();

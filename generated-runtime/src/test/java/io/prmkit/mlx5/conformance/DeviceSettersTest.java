@@ -13,6 +13,7 @@ import io.prmkit.mlx5.CqeL4HdrType;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.CreateCqOut;
 import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeHdsIpExt;
 import io.prmkit.mlx5.EqeType;
 import io.prmkit.mlx5.ErrCqe;
 import io.prmkit.mlx5.Eqe;
@@ -84,7 +85,7 @@ class DeviceSettersTest {
     @Test
     void receiveCqeFromTheDeviceWriterEqualsTheKernelsBytes() {
         MemorySegment ring = dirtyRing();
-        Cqe64.Device.writer(ring, 64).rss_hash_ip_type(1).l3_ok(true).l4_ok(true)
+        Cqe64.Device.writer(ring, 64).rss_hash_ip_type(1).hds_ip_ext(CqeHdsIpExt.L3_OK$MASK | CqeHdsIpExt.L4_OK$MASK)
                 .l4_hdr_type(CqeL4HdrType.UDP).l3_hdr_type(CqeL3HdrType.IPV4).vlan_present(true).vlan_info(0x0123)
                 .byte_cnt(1514).timestamp(0x1122334455667788L).wqe_counter(0x77).opcode(CqeOpcode.RESP_SEND).owner(true).write();
         assertArrayEquals(kernel("cqe64_rx"), entry(ring));

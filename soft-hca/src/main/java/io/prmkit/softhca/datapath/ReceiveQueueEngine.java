@@ -1,6 +1,7 @@
 package io.prmkit.softhca.datapath;
 
 import io.prmkit.mlx5.CqeErrorSyndrome;
+import io.prmkit.mlx5.CqeHdsIpExt;
 import io.prmkit.mlx5.CqeL3HdrType;
 import io.prmkit.mlx5.CqeL4HdrType;
 import io.prmkit.mlx5.CqeOpcode;
@@ -153,9 +154,9 @@ final class ReceiveQueueEngine {
                 .wqe_counter(cc)
                 .flow_tag(flowTag)
                 .srqn(userIndex)
-                .l2_ok(true)
-                .l3_ok(f.l3 == ParsedFrame.L3.IPV6 || (f.l3 == ParsedFrame.L3.IPV4 && f.l3ChecksumOk))
-                .l4_ok(l4known && f.l4ChecksumOk)
+                .hds_ip_ext(CqeHdsIpExt.L2_OK$MASK
+                        | (f.l3 == ParsedFrame.L3.IPV6 || (f.l3 == ParsedFrame.L3.IPV4 && f.l3ChecksumOk) ? CqeHdsIpExt.L3_OK$MASK : 0)
+                        | (l4known && f.l4ChecksumOk ? CqeHdsIpExt.L4_OK$MASK : 0))
                 .l3_hdr_type(l3)
                 .l4_hdr_type(l4Type(f))
                 .ip_frag(f.ipFragment)
