@@ -28,26 +28,16 @@ class BenchLockTest {
 
     @Test
     void aHeldJmhLockIsAOneLineErrorBeforeAnythingRuns() throws IOException {
-        Path lock = dir.resolve("jmh.lock");
-        try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-                FileLock held = ch.lock()) {
-            StringWriter out = new StringWriter();
-            StringWriter err = new StringWriter();
-            CommandLine cli = PrmkitCli.commandLine();
-            BenchCommand bench = cli.getSubcommands().get("bench").getCommand();
-            bench.jmhLock = lock;
-            cli.setOut(new PrintWriter(out, true));
-            cli.setErr(new PrintWriter(err, true));
-            int exit = cli.execute("bench", "--quick", "--rounds", "1", "--cases", "wqe-build", "--cc", "no-such-cc");
-            assertEquals(PrmkitCli.INPUT_ERROR, exit, err.toString());
-            assertEquals("prmkit bench: another benchmark run (JMH) holds " + lock
-                    + "; wait for it to finish, then run prmkit bench again\n", err.toString());
-            assertEquals("", out.toString());
-        }
+        assertRefusedWhileLocked("--cases", "wqe-build", "--cc", "no-such-cc");
     }
 
     @Test
     void theLoopbackCaseWaitsForTheLockToo() throws IOException {
+        assertRefusedWhileLocked("--cases", "loopback");
+    }
+
+    /** {@code bench --quick --rounds 1 <args>} while this test holds the lock: exit 1, one line, no output. */
+    private void assertRefusedWhileLocked(String... args) throws IOException {
         Path lock = dir.resolve("jmh.lock");
         try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                 FileLock held = ch.lock()) {
@@ -58,7 +48,10 @@ class BenchLockTest {
             bench.jmhLock = lock;
             cli.setOut(new PrintWriter(out, true));
             cli.setErr(new PrintWriter(err, true));
-            int exit = cli.execute("bench", "--quick", "--rounds", "1", "--cases", "loopback");
+            String[] argv = new String[4 + args.length];
+            System.arraycopy(new String[] {"bench", "--quick", "--rounds", "1"}, 0, argv, 0, 4);
+            System.arraycopy(args, 0, argv, 4, args.length);
+            int exit = cli.execute(argv);
             assertEquals(PrmkitCli.INPUT_ERROR, exit, err.toString());
             assertEquals("prmkit bench: another benchmark run (JMH) holds " + lock
                     + "; wait for it to finish, then run prmkit bench again\n", err.toString());
