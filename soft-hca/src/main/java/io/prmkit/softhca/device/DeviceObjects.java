@@ -35,7 +35,7 @@ public final class DeviceObjects {
      * can equal it; key byte 0xff.
      */
     public static final int RESERVED_LKEY = 0x0000_00ff;
-    public int reservedLkey = RESERVED_LKEY;
+    public final int reservedLkey = RESERVED_LKEY;
 
     /**
      * Bumped after every command (and by anyone else who changes objects); the datapath keeps
