@@ -241,7 +241,7 @@ public final class TxQueue {
         final int cqEntries = this.cqEntries;
         final int[] slotInfo = this.slotInfo;
         final PacketPool[] slotPool = this.slotPool;
-        final int foreign = pool == defaultPool ? 0 : SLOT_FOREIGN;
+        final boolean foreign = pool != defaultPool;
         final int[] length = pool.length;
         final int[] flags = pool.flags;
         final MemorySegment mem = pool.memory();
@@ -279,8 +279,8 @@ public final class TxQueue {
             copy18(mem, boff, ring, w + INLINE_START);
             dw.at(ring, w + PLAIN_DATA).byte_count(len - FrameHeaders.MIN_L2_INLINE).lkey(lkey)
                     .addr(addressBase + boff + FrameHeaders.MIN_L2_INLINE).write();
-            slotInfo[slot] = (h + 1) << SLOT_HANDLE_SHIFT | foreign | 1;
-            if (foreign != 0) slotPool[slot] = pool;
+            slotInfo[slot] = slotInfo(h, foreign, 1);
+            if (foreign) slotPool[slot] = pool;
             pc++;
             burstBytes += len;
         }
