@@ -18,7 +18,7 @@ public final class Names {
             "volatile", "while", "true", "false", "null", "_", "var", "yield", "record", "sealed", "permits");
 
     /** Static methods every structure class declares; a member of that name gets a trailing underscore. */
-    private static final Set<String> STRUCT_METHODS = Set.of("clear", "validate", "dump", "writer", "layout");
+    private static final Set<String> STRUCT_METHODS = Set.of("clear", "validate", "dump", "writer", "layout", "store", "storeUnchecked");
 
     /** {@code wqe_eth_seg} to {@code WqeEthSeg}, {@code cqc} to {@code Cqc}, {@code mlx5_x} to {@code Mlx5X}. */
     public static String upperCamel(String specName) {

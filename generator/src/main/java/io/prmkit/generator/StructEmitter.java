@@ -99,7 +99,10 @@ final class StructEmitter {
                     .build());
         }
         wholeStruct(struct, self, layout, methods);
-        if (WriterEmitter.applies(struct, false)) new WriterEmitter(ctx).emit(struct, self, layout, type, methods, this::linkDoc, false);
+        if (WriterEmitter.applies(struct, false)) {
+            new WriterEmitter(ctx).emit(struct, self, layout, type, methods, this::linkDoc, false);
+            StoreEmitter.emit(struct, self, layout, self.nestedClass("Writer"), methods, false);
+        }
         deviceClass(struct, self, layout, type);
 
         // The metadata lives in a holder class that only layout(), validate and dump touch: the getters and
@@ -136,6 +139,7 @@ final class StructEmitter {
         List<MethodSpec> methods = new ArrayList<>(device);
         if (WriterEmitter.applies(struct, true)) {
             new WriterEmitter(ctx).emit(struct, cls, layout, d, methods, this::linkDoc, true);
+            StoreEmitter.emit(struct, cls, layout, cls.nestedClass("Writer"), methods, true);
         }
         type.addType(d.addMethods(atOffsetZero(methods)).build());
     }

@@ -323,8 +323,10 @@ class LayoutRoundTripIT {
                 }
                 Loaded.invoke(w, "write");
                 assertArrayEquals(reference(l, scalars, emptyBytes(l), offset, total), wbuf, "raw bytes after the writer");
+                storeWritesWhatTheReferenceDoes(gen, cls, l, values, offset, total, rnd);
             } else {
                 assertTrue(l.struct().sizeBytes() > WriterEmitter.MAX_BYTES, "no writer for a " + l.struct().sizeBytes() + "-byte structure");
+                assertTrue(!gen.hasMethod(cls, "store") && !gen.hasMethod(cls, "storeUnchecked"), "a store without a writer");
             }
 
             // a non-zero reserved bit is reported by validate and flagged by dump
@@ -345,6 +347,62 @@ class LayoutRoundTripIT {
                 assertTrue(dump.contains(r.name() + " = 0x" + Long.toHexString(1L << bitInField) + "  !! reserved bits set"), dump);
             }
         }
+    }
+
+    /**
+     * The static store (small structures): its arguments are the bit fields in layout order; it writes
+     * every byte, bit fields from the arguments and the rest zero; the checked form rejects a value that
+     * does not fit, naming the field, and writes nothing; the unchecked one masks like MLX5_SET.
+     */
+    private static void storeWritesWhatTheReferenceDoes(Loaded gen, String cls, Layout l, long[] values, int offset, int total, Random rnd) {
+        int n = l.slots().size();
+        List<Integer> params = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            Slot s = l.slots().get(i);
+            if (!s.reserved() && !s.isBytes() && s.index() < 0) params.add(i);
+        }
+        Object[] args = new Object[params.size() + 2];
+        byte[] sbuf = new byte[total];
+        java.util.Arrays.fill(sbuf, (byte) 0xa5);
+        args[0] = Loaded.segment(sbuf);
+        args[1] = (long) offset;
+        long[] scalars = new long[n];
+        for (int p = 0; p < params.size(); p++) {
+            int i = params.get(p);
+            scalars[i] = values[i];
+            args[p + 2] = box(l.slots().get(i).width(), values[i]);
+        }
+        gen.call(cls, "store", args);
+        byte[] expected = reference(l, scalars, emptyBytes(l), offset, total);
+        for (int k = 0; k < total; k++) if (k < offset || k >= offset + l.struct().sizeBytes()) expected[k] = (byte) 0xa5;
+        assertArrayEquals(expected, sbuf, "raw bytes after store");
+
+        // out of range: the checked store throws naming the field and writes nothing
+        for (int p = 0; p < params.size(); p++) {
+            Slot s = l.slots().get(params.get(p));
+            if (s.width() == 1 || s.width() == 32 || s.width() == 64) continue;
+            Object[] bad = args.clone();
+            byte[] untouched = new byte[total];
+            bad[0] = Loaded.segment(untouched);
+            bad[p + 2] = box(s.width(), badValue(s.width(), rnd));
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> gen.call(cls, "store", bad), s.name());
+            assertTrue(e.getMessage().startsWith("rand_struct." + s.name() + ": value " + unboxSigned(bad[p + 2]) + " "), e.getMessage());
+            assertArrayEquals(new byte[total], untouched, "a rejected store wrote");
+        }
+
+        // unchecked: any value, masked to its field
+        for (int p = 0; p < params.size(); p++) {
+            int i = params.get(p);
+            Slot s = l.slots().get(i);
+            long raw = rnd.nextLong();
+            if (s.width() == 1) raw &= 1;
+            args[p + 2] = box(s.width(), raw);
+            scalars[i] = raw & mask(s.width());
+        }
+        gen.call(cls, "storeUnchecked", args);
+        expected = reference(l, scalars, emptyBytes(l), offset, total);
+        for (int k = 0; k < total; k++) if (k < offset || k >= offset + l.struct().sizeBytes()) expected[k] = (byte) 0xa5;
+        assertArrayEquals(expected, sbuf, "raw bytes after storeUnchecked");
     }
 
     private static long unboxSigned(Object o) {

@@ -189,6 +189,46 @@ public final class CntrReg {
     }
 
     /**
+     * Same as {@link #store(MemorySegment, long, int)} with {@code offset} 0.
+     */
+    public static void store(MemorySegment s, int grp) {
+        store(s, 0L, grp);
+    }
+
+    /**
+     * Stores the whole {@code cntr_reg} (20 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CntrReg#grp(MemorySegment, long)}).
+     * Reserved bits, fields the device writes, byte arrays, arrays and nested structures are written as 0: set them after.
+     * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
+     * bounds first: on either error nothing is written.
+     */
+    public static void store(MemorySegment s, long offset, int grp) {
+        if ((grp >>> 8) != 0) throw PrmLayout.outOfRange("cntr_reg", "grp", 8, grp);
+        Writer.Q0.set(s, offset, ((long) grp << 32));
+        Writer.Q2.set(s, offset, 0x0L);
+        Writer.D4.set(s, offset, 0x0);
+    }
+
+    /**
+     * Same as {@link #storeUnchecked(MemorySegment, long, int)} with {@code offset} 0.
+     */
+    public static void storeUnchecked(MemorySegment s, int grp) {
+        storeUnchecked(s, 0L, grp);
+    }
+
+    /**
+     * Stores the whole {@code cntr_reg} (20 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CntrReg#grp(MemorySegment, long)}).
+     * Reserved bits, fields the device writes, byte arrays, arrays and nested structures are written as 0: set them after.
+     * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+     */
+    public static void storeUnchecked(MemorySegment s, long offset, int grp) {
+        Writer.Q0.set(s, offset, ((grp & 0xffL) << 32));
+        Writer.Q2.set(s, offset, 0x0L);
+        Writer.D4.set(s, offset, 0x0);
+    }
+
+    /**
      * Builds the whole structure (5 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
      * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
      * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived

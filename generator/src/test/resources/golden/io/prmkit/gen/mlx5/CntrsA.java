@@ -164,6 +164,41 @@ public final class CntrsA {
         }
 
         /**
+         * Same as {@link #store(MemorySegment, long, long)} with {@code offset} 0.
+         */
+        public static void store(MemorySegment s, long frames) {
+            store(s, 0L, frames);
+        }
+
+        /**
+         * Stores the whole {@code cntrs_a} (8 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CntrsA#frames(MemorySegment, long)}).
+         * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+         * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
+         * bounds first: on either error nothing is written.
+         */
+        public static void store(MemorySegment s, long offset, long frames) {
+            Writer.Q0.set(s, offset, frames);
+        }
+
+        /**
+         * Same as {@link #storeUnchecked(MemorySegment, long, long)} with {@code offset} 0.
+         */
+        public static void storeUnchecked(MemorySegment s, long frames) {
+            storeUnchecked(s, 0L, frames);
+        }
+
+        /**
+         * Stores the whole {@code cntrs_a} (8 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CntrsA#frames(MemorySegment, long)}).
+         * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+         * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+         */
+        public static void storeUnchecked(MemorySegment s, long offset, long frames) {
+            Writer.Q0.set(s, offset, frames);
+        }
+
+        /**
          * Builds the whole structure (2 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
          * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
          * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived

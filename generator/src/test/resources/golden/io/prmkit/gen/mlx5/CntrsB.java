@@ -220,6 +220,41 @@ public final class CntrsB {
         }
 
         /**
+         * Same as {@link #store(MemorySegment, long, int, int)} with {@code offset} 0.
+         */
+        public static void store(MemorySegment s, int level, int drops) {
+            store(s, 0L, level, drops);
+        }
+
+        /**
+         * Stores the whole {@code cntrs_b} (8 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CntrsB#level(MemorySegment, long)}).
+         * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+         * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
+         * bounds first: on either error nothing is written.
+         */
+        public static void store(MemorySegment s, long offset, int level, int drops) {
+            Writer.Q0.set(s, offset, ((long) level << 32) | (drops & 0xffffffffL));
+        }
+
+        /**
+         * Same as {@link #storeUnchecked(MemorySegment, long, int, int)} with {@code offset} 0.
+         */
+        public static void storeUnchecked(MemorySegment s, int level, int drops) {
+            storeUnchecked(s, 0L, level, drops);
+        }
+
+        /**
+         * Stores the whole {@code cntrs_b} (8 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CntrsB#level(MemorySegment, long)}).
+         * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+         * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+         */
+        public static void storeUnchecked(MemorySegment s, long offset, int level, int drops) {
+            Writer.Q0.set(s, offset, ((long) level << 32) | (drops & 0xffffffffL));
+        }
+
+        /**
          * Builds the whole structure (2 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
          * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
          * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived

@@ -688,6 +688,106 @@ public final class CreateCqIn {
     }
 
     /**
+     * Same as {@link #store$eq(MemorySegment, long, int, int, int, boolean, int, int)} with {@code offset} 0.
+     */
+    public static void store$eq(MemorySegment s, int opcode, int uid, int op_mod,
+            boolean cq_umem_valid, int log_cq_size, int eqn) {
+        store$eq(s, 0L, opcode, uid, op_mod, cq_umem_valid, log_cq_size, eqn);
+    }
+
+    /**
+     * Stores the whole {@code create_cq_in} (24 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CreateCqIn#opcode(MemorySegment, long)}).
+     * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+     * Writes alternative {@code eq} of union {@code union_at_60}, with {@code cq_kind} set to 0.
+     * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
+     * bounds first: on either error nothing is written.
+     */
+    public static void store$eq(MemorySegment s, long offset, int opcode, int uid, int op_mod,
+            boolean cq_umem_valid, int log_cq_size, int eqn) {
+        if ((opcode >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "opcode", 16, opcode);
+        if ((uid >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "uid", 16, uid);
+        if ((op_mod >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "op_mod", 16, op_mod);
+        if ((log_cq_size >>> 5) != 0) throw PrmLayout.outOfRange("create_cq_in", "log_cq_size", 5, log_cq_size);
+        Writer.Q0.set(s, offset, ((long) opcode << 48) | ((long) uid << 32) | ((long) op_mod));
+        Writer.Q2.set(s, offset, (cq_umem_valid ? 0x8000000000000000L : 0L) | ((long) log_cq_size << 56) | (eqn & 0xffffffffL));
+        Writer.Q4.set(s, offset, 0x0L);
+    }
+
+    /**
+     * Same as {@link #storeUnchecked$eq(MemorySegment, long, int, int, int, boolean, int, int)} with {@code offset} 0.
+     */
+    public static void storeUnchecked$eq(MemorySegment s, int opcode, int uid, int op_mod,
+            boolean cq_umem_valid, int log_cq_size, int eqn) {
+        storeUnchecked$eq(s, 0L, opcode, uid, op_mod, cq_umem_valid, log_cq_size, eqn);
+    }
+
+    /**
+     * Stores the whole {@code create_cq_in} (24 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CreateCqIn#opcode(MemorySegment, long)}).
+     * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+     * Writes alternative {@code eq} of union {@code union_at_60}, with {@code cq_kind} set to 0.
+     * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+     */
+    public static void storeUnchecked$eq(MemorySegment s, long offset, int opcode, int uid,
+            int op_mod, boolean cq_umem_valid, int log_cq_size, int eqn) {
+        Writer.Q0.set(s, offset, ((opcode & 0xffffL) << 48) | ((uid & 0xffffL) << 32) | ((op_mod & 0xffffL)));
+        Writer.Q2.set(s, offset, (cq_umem_valid ? 0x8000000000000000L : 0L) | ((log_cq_size & 0x1fL) << 56) | (eqn & 0xffffffffL));
+        Writer.Q4.set(s, offset, 0x0L);
+    }
+
+    /**
+     * Same as {@link #store$moderation(MemorySegment, long, int, int, int, boolean, int, int, int)} with {@code offset} 0.
+     */
+    public static void store$moderation(MemorySegment s, int opcode, int uid, int op_mod,
+            boolean cq_umem_valid, int log_cq_size, int cq_period, int cq_max_count) {
+        store$moderation(s, 0L, opcode, uid, op_mod, cq_umem_valid, log_cq_size, cq_period, cq_max_count);
+    }
+
+    /**
+     * Stores the whole {@code create_cq_in} (24 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CreateCqIn#opcode(MemorySegment, long)}).
+     * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+     * Writes alternative {@code moderation} of union {@code union_at_60}, with {@code cq_kind} set to 1.
+     * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
+     * bounds first: on either error nothing is written.
+     */
+    public static void store$moderation(MemorySegment s, long offset, int opcode, int uid,
+            int op_mod, boolean cq_umem_valid, int log_cq_size, int cq_period, int cq_max_count) {
+        if ((opcode >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "opcode", 16, opcode);
+        if ((uid >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "uid", 16, uid);
+        if ((op_mod >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "op_mod", 16, op_mod);
+        if ((log_cq_size >>> 5) != 0) throw PrmLayout.outOfRange("create_cq_in", "log_cq_size", 5, log_cq_size);
+        if ((cq_period >>> 12) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_period", 12, cq_period);
+        if ((cq_max_count >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "cq_max_count", 16, cq_max_count);
+        Writer.Q0.set(s, offset, ((long) opcode << 48) | ((long) uid << 32) | ((long) op_mod));
+        Writer.Q2.set(s, offset, (cq_umem_valid ? 0x8000000000000000L : 0L) | ((long) log_cq_size << 56) | ((long) cq_period << 20) | ((long) cq_max_count) | 0x100000000L);
+        Writer.Q4.set(s, offset, 0x0L);
+    }
+
+    /**
+     * Same as {@link #storeUnchecked$moderation(MemorySegment, long, int, int, int, boolean, int, int, int)} with {@code offset} 0.
+     */
+    public static void storeUnchecked$moderation(MemorySegment s, int opcode, int uid, int op_mod,
+            boolean cq_umem_valid, int log_cq_size, int cq_period, int cq_max_count) {
+        storeUnchecked$moderation(s, 0L, opcode, uid, op_mod, cq_umem_valid, log_cq_size, cq_period, cq_max_count);
+    }
+
+    /**
+     * Stores the whole {@code create_cq_in} (24 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CreateCqIn#opcode(MemorySegment, long)}).
+     * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+     * Writes alternative {@code moderation} of union {@code union_at_60}, with {@code cq_kind} set to 1.
+     * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+     */
+    public static void storeUnchecked$moderation(MemorySegment s, long offset, int opcode, int uid,
+            int op_mod, boolean cq_umem_valid, int log_cq_size, int cq_period, int cq_max_count) {
+        Writer.Q0.set(s, offset, ((opcode & 0xffffL) << 48) | ((uid & 0xffffL) << 32) | ((op_mod & 0xffffL)));
+        Writer.Q2.set(s, offset, (cq_umem_valid ? 0x8000000000000000L : 0L) | ((log_cq_size & 0x1fL) << 56) | ((cq_period & 0xfffL) << 20) | ((cq_max_count & 0xffffL)) | 0x100000000L);
+        Writer.Q4.set(s, offset, 0x0L);
+    }
+
+    /**
      * Builds the whole structure (6 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
      * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
      * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived

@@ -305,6 +305,46 @@ public final class CreateCqOut {
         }
 
         /**
+         * Same as {@link #store(MemorySegment, long, int, int, int)} with {@code offset} 0.
+         */
+        public static void store(MemorySegment s, int status, int syndrome, int cqn) {
+            store(s, 0L, status, syndrome, cqn);
+        }
+
+        /**
+         * Stores the whole {@code create_cq_out} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CreateCqOut#status(MemorySegment, long)}).
+         * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+         * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
+         * bounds first: on either error nothing is written.
+         */
+        public static void store(MemorySegment s, long offset, int status, int syndrome, int cqn) {
+            if ((status >>> 8) != 0) throw PrmLayout.outOfRange("create_cq_out", "status", 8, status);
+            if ((cqn >>> 24) != 0) throw PrmLayout.outOfRange("create_cq_out", "cqn", 24, cqn);
+            Writer.Q0.set(s, offset, ((long) status << 56) | (syndrome & 0xffffffffL));
+            Writer.Q2.set(s, offset, ((long) cqn << 32));
+        }
+
+        /**
+         * Same as {@link #storeUnchecked(MemorySegment, long, int, int, int)} with {@code offset} 0.
+         */
+        public static void storeUnchecked(MemorySegment s, int status, int syndrome, int cqn) {
+            storeUnchecked(s, 0L, status, syndrome, cqn);
+        }
+
+        /**
+         * Stores the whole {@code create_cq_out} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CreateCqOut#status(MemorySegment, long)}).
+         * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+         * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+         */
+        public static void storeUnchecked(MemorySegment s, long offset, int status, int syndrome,
+                int cqn) {
+            Writer.Q0.set(s, offset, ((status & 0xffL) << 56) | (syndrome & 0xffffffffL));
+            Writer.Q2.set(s, offset, ((cqn & 0xffffffL) << 32));
+        }
+
+        /**
          * Builds the whole structure (4 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
          * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
          * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived

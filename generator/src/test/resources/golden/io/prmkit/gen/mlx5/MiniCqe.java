@@ -353,6 +353,44 @@ public final class MiniCqe {
     }
 
     /**
+     * Same as {@link #store(MemorySegment, long, int)} with {@code offset} 0.
+     */
+    public static void store(MemorySegment s, int user_index) {
+        store(s, 0L, user_index);
+    }
+
+    /**
+     * Stores the whole {@code mini_cqe} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link MiniCqe#user_index(MemorySegment, long)}).
+     * Reserved bits, fields the device writes, byte arrays, arrays and nested structures are written as 0: set them after.
+     * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
+     * bounds first: on either error nothing is written.
+     */
+    public static void store(MemorySegment s, long offset, int user_index) {
+        if ((user_index >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, user_index);
+        Writer.Q0.set(s, offset, ((long) user_index << 32));
+        Writer.Q2.set(s, offset, 0x0L);
+    }
+
+    /**
+     * Same as {@link #storeUnchecked(MemorySegment, long, int)} with {@code offset} 0.
+     */
+    public static void storeUnchecked(MemorySegment s, int user_index) {
+        storeUnchecked(s, 0L, user_index);
+    }
+
+    /**
+     * Stores the whole {@code mini_cqe} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link MiniCqe#user_index(MemorySegment, long)}).
+     * Reserved bits, fields the device writes, byte arrays, arrays and nested structures are written as 0: set them after.
+     * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+     */
+    public static void storeUnchecked(MemorySegment s, long offset, int user_index) {
+        Writer.Q0.set(s, offset, ((user_index & 0xffffffL) << 32));
+        Writer.Q2.set(s, offset, 0x0L);
+    }
+
+    /**
      * Builds the whole structure (4 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
      * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
      * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
@@ -595,6 +633,50 @@ public final class MiniCqe {
          */
         public static Writer writer(MemorySegment s, long offset) {
             return new Writer().at(s, offset);
+        }
+
+        /**
+         * Same as {@link #store(MemorySegment, long, int, int, int, boolean)} with {@code offset} 0.
+         */
+        public static void store(MemorySegment s, int opcode, int user_index, int wqe_counter,
+                boolean owner) {
+            store(s, 0L, opcode, user_index, wqe_counter, owner);
+        }
+
+        /**
+         * Stores the whole {@code mini_cqe} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link MiniCqe#opcode(MemorySegment, long)}).
+         * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+         * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
+         * bounds first: on either error nothing is written.
+         */
+        public static void store(MemorySegment s, long offset, int opcode, int user_index,
+                int wqe_counter, boolean owner) {
+            if ((opcode >>> 8) != 0) throw PrmLayout.outOfRange("mini_cqe", "opcode", 8, opcode);
+            if ((user_index >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, user_index);
+            if ((wqe_counter >>> 16) != 0) throw PrmLayout.outOfRange("mini_cqe", "wqe_counter", 16, wqe_counter);
+            Writer.Q0.set(s, offset, ((long) opcode << 56) | ((long) user_index << 32));
+            Writer.Q2.set(s, offset, ((long) wqe_counter << 16) | (owner ? 0x1L : 0L));
+        }
+
+        /**
+         * Same as {@link #storeUnchecked(MemorySegment, long, int, int, int, boolean)} with {@code offset} 0.
+         */
+        public static void storeUnchecked(MemorySegment s, int opcode, int user_index,
+                int wqe_counter, boolean owner) {
+            storeUnchecked(s, 0L, opcode, user_index, wqe_counter, owner);
+        }
+
+        /**
+         * Stores the whole {@code mini_cqe} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link MiniCqe#opcode(MemorySegment, long)}).
+         * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+         * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+         */
+        public static void storeUnchecked(MemorySegment s, long offset, int opcode, int user_index,
+                int wqe_counter, boolean owner) {
+            Writer.Q0.set(s, offset, ((opcode & 0xffL) << 56) | ((user_index & 0xffffffL) << 32));
+            Writer.Q2.set(s, offset, ((wqe_counter & 0xffffL) << 16) | (owner ? 0x1L : 0L));
         }
 
         /**

@@ -743,6 +743,55 @@ public final class WqeCtrlSeg {
     }
 
     /**
+     * Same as {@link #store(MemorySegment, long, int, int, int, int, int, int, int, int, boolean, int)} with {@code offset} 0.
+     */
+    public static void store(MemorySegment s, int opc_mod, int wqe_index, int opcode, int qpn,
+            int ds, int signature, int fm, int ce, boolean se, int imm) {
+        store(s, 0L, opc_mod, wqe_index, opcode, qpn, ds, signature, fm, ce, se, imm);
+    }
+
+    /**
+     * Stores the whole {@code wqe_ctrl_seg} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link WqeCtrlSeg#opc_mod(MemorySegment, long)}).
+     * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+     * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
+     * bounds first: on either error nothing is written.
+     */
+    public static void store(MemorySegment s, long offset, int opc_mod, int wqe_index, int opcode,
+            int qpn, int ds, int signature, int fm, int ce, boolean se, int imm) {
+        if ((opc_mod >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opc_mod", 8, opc_mod);
+        if ((wqe_index >>> 16) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "wqe_index", 16, wqe_index);
+        if ((opcode >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opcode", 8, opcode);
+        if ((qpn >>> 24) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "qpn", 24, qpn);
+        if ((ds >>> 6) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ds", 6, ds);
+        if ((signature >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "signature", 8, signature);
+        if ((fm >>> 3) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "fm", 3, fm);
+        if ((ce >>> 2) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "ce", 2, ce);
+        Writer.Q0.set(s, offset, ((long) opc_mod << 56) | ((long) wqe_index << 40) | ((long) opcode << 32) | ((long) qpn << 8) | ((long) ds));
+        Writer.Q2.set(s, offset, ((long) signature << 56) | ((long) fm << 37) | ((long) ce << 34) | (se ? 0x200000000L : 0L) | (imm & 0xffffffffL));
+    }
+
+    /**
+     * Same as {@link #storeUnchecked(MemorySegment, long, int, int, int, int, int, int, int, int, boolean, int)} with {@code offset} 0.
+     */
+    public static void storeUnchecked(MemorySegment s, int opc_mod, int wqe_index, int opcode,
+            int qpn, int ds, int signature, int fm, int ce, boolean se, int imm) {
+        storeUnchecked(s, 0L, opc_mod, wqe_index, opcode, qpn, ds, signature, fm, ce, se, imm);
+    }
+
+    /**
+     * Stores the whole {@code wqe_ctrl_seg} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link WqeCtrlSeg#opc_mod(MemorySegment, long)}).
+     * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+     * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+     */
+    public static void storeUnchecked(MemorySegment s, long offset, int opc_mod, int wqe_index,
+            int opcode, int qpn, int ds, int signature, int fm, int ce, boolean se, int imm) {
+        Writer.Q0.set(s, offset, ((opc_mod & 0xffL) << 56) | ((wqe_index & 0xffffL) << 40) | ((opcode & 0xffL) << 32) | ((qpn & 0xffffffL) << 8) | ((ds & 0x3fL)));
+        Writer.Q2.set(s, offset, ((signature & 0xffL) << 56) | ((fm & 0x7L) << 37) | ((ce & 0x3L) << 34) | (se ? 0x200000000L : 0L) | (imm & 0xffffffffL));
+    }
+
+    /**
      * Builds the whole structure (4 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
      * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
      * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived

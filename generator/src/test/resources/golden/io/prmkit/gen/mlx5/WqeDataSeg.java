@@ -267,6 +267,44 @@ public final class WqeDataSeg {
     }
 
     /**
+     * Same as {@link #store(MemorySegment, long, int, int, long)} with {@code offset} 0.
+     */
+    public static void store(MemorySegment s, int byte_count, int lkey, long addr) {
+        store(s, 0L, byte_count, lkey, addr);
+    }
+
+    /**
+     * Stores the whole {@code wqe_data_seg} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link WqeDataSeg#byte_count(MemorySegment, long)}).
+     * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+     * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
+     * bounds first: on either error nothing is written.
+     */
+    public static void store(MemorySegment s, long offset, int byte_count, int lkey, long addr) {
+        Writer.Q0.set(s, offset, ((long) byte_count << 32) | (lkey & 0xffffffffL));
+        Writer.Q2.set(s, offset, addr);
+    }
+
+    /**
+     * Same as {@link #storeUnchecked(MemorySegment, long, int, int, long)} with {@code offset} 0.
+     */
+    public static void storeUnchecked(MemorySegment s, int byte_count, int lkey, long addr) {
+        storeUnchecked(s, 0L, byte_count, lkey, addr);
+    }
+
+    /**
+     * Stores the whole {@code wqe_data_seg} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link WqeDataSeg#byte_count(MemorySegment, long)}).
+     * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
+     * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+     */
+    public static void storeUnchecked(MemorySegment s, long offset, int byte_count, int lkey,
+            long addr) {
+        Writer.Q0.set(s, offset, ((long) byte_count << 32) | (lkey & 0xffffffffL));
+        Writer.Q2.set(s, offset, addr);
+    }
+
+    /**
      * Builds the whole structure (4 dwords) in fields laid out as it is stored (a long per dword pair) and stores it with
      * {@link #write()}: the fast way to fill a WQE segment, the same dword stores as hand-written code.
      * Either local ({@code writer(s, offset)}, set, {@code write()}: C2 scalar-replaces it) or long-lived
