@@ -2,6 +2,7 @@
 # perfasm.sh BENCH_REGEX [JMH options...]: runs prmkit's JMH benchmarks with JMH's perfasm profiler, so
 # the hottest C2 code is printed as assembly with its share of perf samples, e.g.
 #   benchmarks/tools/perfasm.sh 'CqeParseBench' -f 1 -wi 3 -i 3
+# PERFASM_OPTS adds perfasm options, e.g. PERFASM_OPTS='regionTooBigThreshold=4000' for a big method.
 # Needs gcc, linux-perf and libhsdis0-fcml (apt-get install linux-perf libhsdis0-fcml), and the CLI
 # built (./prmkit --version builds it). In a VM without hardware counters perf samples cpu-clock.
 set -euo pipefail
@@ -19,4 +20,4 @@ cp="$(ls "$root"/cli/target/lib/*.jar | tr '\n' ':')$root/cli/target/prmkit-cli.
 regex="$1"
 shift
 LD_LIBRARY_PATH="$shim${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$java/bin/java" --enable-native-access=ALL-UNNAMED -cp "$cp" \
-  org.openjdk.jmh.Main "$regex" -prof 'perfasm:events=cpu-clock' "$@"
+  org.openjdk.jmh.Main "$regex" -prof "perfasm:events=cpu-clock${PERFASM_OPTS:+;$PERFASM_OPTS}" "$@"

@@ -24,7 +24,7 @@ final class DemoCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
 
-    @Option(names = "--packets", paramLabel = "N", defaultValue = "200000", description = "Packets to send (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--packets", paramLabel = "N", defaultValue = "2000000", description = "Packets to send (default: ${DEFAULT-VALUE}).")
     int packets;
 
     @Option(names = "--queues", paramLabel = "Q", defaultValue = "1", description = "Queue pairs, one thread each, RSS spreading the flows (default: ${DEFAULT-VALUE}).")
