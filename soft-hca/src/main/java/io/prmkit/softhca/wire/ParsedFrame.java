@@ -88,6 +88,22 @@ public final class ParsedFrame {
         return this;
     }
 
+    /**
+     * Where the L3 header of the {@code len}-byte frame at {@code off} starts: after the Ethernet header
+     * and up to two VLAN tags, as {@link #parseL2} sets {@link #l3Offset} (0 for a runt), without
+     * touching a parser's fields. For a sender that needs only that (inline headers checked at L2).
+     */
+    public static int l2Length(MemorySegment s, long off, int len) {
+        if (len < ETH_HLEN) return 0;
+        int type = Ethhdr.h_proto(s, off);
+        int p = ETH_HLEN;
+        for (int tags = 0; (type == TYPE_VLAN || type == TYPE_QINQ) && tags < 2 && p + VLAN_HLEN <= len; tags++) {
+            type = VlanHdr.h_vlan_encapsulated_proto(s, off + p);
+            p += VLAN_HLEN;
+        }
+        return p;
+    }
+
     /** Resets every field and walks the Ethernet header and VLAN tags; where L3 starts, or -1 for a runt. */
     private int l2(MemorySegment s, long off, int len) {
         length = len;
