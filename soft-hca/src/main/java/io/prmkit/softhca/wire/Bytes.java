@@ -13,7 +13,7 @@ import java.lang.foreign.ValueLayout;
  */
 public final class Bytes {
     /** Longest copy done with explicit moves. */
-    static final int SHORT = 128;
+    static final int SHORT = 32;
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED;
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
     private static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED;
@@ -22,20 +22,22 @@ public final class Bytes {
 
     /** Copies {@code n} bytes from {@code src} at {@code so} to {@code dst} at {@code d}; the ranges must not overlap. */
     public static void copy(MemorySegment src, long so, MemorySegment dst, long d, int n) {
-        if (n >= 8) {
+        if (n >= Long.BYTES) {
             if (n > SHORT) {
                 MemorySegment.copy(src, so, dst, d, n);
                 return;
             }
-            int last = n - 8;
-            for (int i = 0; i < last; i += 8) dst.set(U64, d + i, src.get(U64, so + i));
+            int last = n - Long.BYTES;
+            for (int i = 0; i < last; i += Long.BYTES) dst.set(U64, d + i, src.get(U64, so + i));
             dst.set(U64, d + last, src.get(U64, so + last));
-        } else if (n >= 4) {
+        } else if (n >= Integer.BYTES) {
+            int last = n - Integer.BYTES;
             dst.set(U32, d, src.get(U32, so));
-            dst.set(U32, d + n - 4, src.get(U32, so + n - 4));
-        } else if (n >= 2) {
+            dst.set(U32, d + last, src.get(U32, so + last));
+        } else if (n >= Short.BYTES) {
+            int last = n - Short.BYTES;
             dst.set(U16, d, src.get(U16, so));
-            dst.set(U16, d + n - 2, src.get(U16, so + n - 2));
+            dst.set(U16, d + last, src.get(U16, so + last));
         } else if (n == 1) {
             dst.set(ValueLayout.JAVA_BYTE, d, src.get(ValueLayout.JAVA_BYTE, so));
         } else if (n < 0) {

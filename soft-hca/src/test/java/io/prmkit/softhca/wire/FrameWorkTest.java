@@ -98,10 +98,52 @@ class FrameWorkTest {
             assertEquals(full.outerTci, l2.outerTci);
             assertEquals(full.ethertype, l2.ethertype);
             assertEquals(full.l3Offset, l2.l3Offset);
+            assertEquals(full.l3Offset, ParsedFrame.l2Length(s, 0, b.length), "l2Length");
             assertEquals(ParsedFrame.L3.NONE, l2.l3);
             assertEquals(ParsedFrame.L4.NONE, l2.l4);
         }
         assertFalse(new ParsedFrame().parseL2(seg(f, 0), 0, 13).wellFormed, "a runt");
+        assertEquals(0, ParsedFrame.l2Length(seg(f, 0), 0, 13), "a runt has no L3 offset");
+    }
+
+    @Test
+    void l2LengthAgreesWithTheParserOnTagStacksAndTruncations() {
+        // 0, 1, 2 and 3 tags (802.1Q or 802.1ad), cut at every length: where the parser puts L3, l2Length does
+        java.util.Random r = new java.util.Random(20261130);
+        for (int tags = 0; tags <= 3; tags++) {
+            byte[] b = new byte[14 + 4 * tags + 20];
+            r.nextBytes(b);
+            for (int t = 0; t < tags; t++) {
+                int tpid = r.nextBoolean() ? Ethernet.TYPE_VLAN : Ethernet.TYPE_QINQ;
+                b[12 + 4 * t] = (byte) (tpid >>> 8);
+                b[13 + 4 * t] = (byte) tpid;
+            }
+            b[12 + 4 * tags] = 0x08; // IPv4 after the tags
+            b[13 + 4 * tags] = 0x00;
+            for (int len = 0; len <= b.length; len++) {
+                MemorySegment s = seg(b, 0);
+                assertEquals(new ParsedFrame().parseL2(s, 0, len).l3Offset, ParsedFrame.l2Length(s, 0, len), tags + " tags, " + len + " bytes");
+            }
+        }
+    }
+
+    @Test
+    void shortCopiesMoveExactlyTheirBytes() {
+        // every length up to past the explicit-move limit, at odd offsets, against MemorySegment.copy
+        java.util.Random r = new java.util.Random(7);
+        byte[] src = new byte[400];
+        r.nextBytes(src);
+        for (int n = 0; n <= Bytes.SHORT + 40; n++) {
+            byte[] want = new byte[400];
+            byte[] got = new byte[400];
+            r.nextBytes(want);
+            System.arraycopy(want, 0, got, 0, want.length);
+            MemorySegment.copy(MemorySegment.ofArray(src), 3, MemorySegment.ofArray(want), 5, n);
+            Bytes.copy(MemorySegment.ofArray(src), 3, MemorySegment.ofArray(got), 5, n);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(want, got, n + " bytes");
+        }
+        MemorySegment small = MemorySegment.ofArray(new byte[16]);
+        org.junit.jupiter.api.Assertions.assertThrows(IndexOutOfBoundsException.class, () -> Bytes.copy(small, 0, MemorySegment.ofArray(new byte[8]), 0, 9));
     }
 
     @Test
