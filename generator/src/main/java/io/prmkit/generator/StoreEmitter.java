@@ -137,7 +137,11 @@ final class StoreEmitter {
         String seg = "s";
         String off = "offset";
 
-        MethodSpec.Builder full = MethodSpec.methodBuilder(name).addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+        MethodSpec.Builder full = MethodSpec.methodBuilder(name).addModifiers(Modifier.PUBLIC, Modifier.STATIC);
+        if (!checked) { // described once, on the checked store
+            full.addJavadoc("Same as {@code store$L}, but keeps only the low bits of each value that fit its field, like\n"
+                    + "{@code MLX5_SET}, and checks only the bounds.\n", f.suffix());
+        } else full
                 .addJavadoc("Stores the whole {@code $L} ($L bytes) at byte {@code offset} of {@code s}, each dword once, from one\n"
                         + "argument per $L bit field in layout order (each described at its getter$L).\n"
                         + "Reserved bits$L, byte arrays, arrays and nested structures are written as 0: set them after.\n",
@@ -145,10 +149,9 @@ final class StoreEmitter {
                         f.params().isEmpty() ? "" : CodeBlock.of(", e.g. {@link $T#$L($T, long)}", self.topLevelClassName(), Names.member(f.params().get(0).name()), MEMORY_SEGMENT),
                         !device && struct.members().stream().anyMatch(m -> !m.reserved() && !m.access().writable()) ? ", fields the device writes" : "")
                 .addJavadoc(f.about().isEmpty() ? "" : "Writes " + f.about() + ".\n")
-                .addJavadoc(checked ? "Checks each value like its {@code $$set} (an {@code IllegalArgumentException} names the field) and the\n"
-                        + "bounds first: on either error nothing is written.\n"
-                        : "Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.\n")
-                .addParameter(MEMORY_SEGMENT, seg).addParameter(TypeName.LONG, off);
+                .addJavadoc("Checks each value like its {@code $$set} (an {@code IllegalArgumentException} names the field) and the\n"
+                        + "bounds first: on either error nothing is written.\n");
+        full.addParameter(MEMORY_SEGMENT, seg).addParameter(TypeName.LONG, off);
         MethodSpec.Builder zero = MethodSpec.methodBuilder(name).addModifiers(Modifier.PUBLIC, Modifier.STATIC)
                 .addJavadoc("Same as {@code $L(s, 0L, ...)}: the structure at offset 0 of {@code s}.\n", name)
                 .addParameter(MEMORY_SEGMENT, seg);

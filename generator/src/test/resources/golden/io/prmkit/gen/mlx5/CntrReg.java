@@ -217,10 +217,8 @@ public final class CntrReg {
     }
 
     /**
-     * Stores the whole {@code cntr_reg} (20 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CntrReg#grp(MemorySegment, long)}).
-     * Reserved bits, fields the device writes, byte arrays, arrays and nested structures are written as 0: set them after.
-     * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+     * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
+     * {@code MLX5_SET}, and checks only the bounds.
      */
     public static void storeUnchecked(MemorySegment s, long offset, int grp) {
         Writer.Q0.set(s, offset, ((grp & 0xffL) << 32));

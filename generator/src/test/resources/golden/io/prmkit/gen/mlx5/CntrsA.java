@@ -189,10 +189,8 @@ public final class CntrsA {
         }
 
         /**
-         * Stores the whole {@code cntrs_a} (8 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CntrsA#frames(MemorySegment, long)}).
-         * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
-         * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+         * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
+         * {@code MLX5_SET}, and checks only the bounds.
          */
         public static void storeUnchecked(MemorySegment s, long offset, long frames) {
             Writer.Q0.set(s, offset, frames);

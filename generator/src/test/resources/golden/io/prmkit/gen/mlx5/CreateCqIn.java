@@ -723,11 +723,8 @@ public final class CreateCqIn {
     }
 
     /**
-     * Stores the whole {@code create_cq_in} (24 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CreateCqIn#opcode(MemorySegment, long)}).
-     * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
-     * Writes alternative {@code eq} of union {@code union_at_60}, with {@code cq_kind} set to 0.
-     * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+     * Same as {@code store$eq}, but keeps only the low bits of each value that fit its field, like
+     * {@code MLX5_SET}, and checks only the bounds.
      */
     public static void storeUnchecked$eq(MemorySegment s, long offset, int opcode, int uid,
             int op_mod, boolean cq_umem_valid, int log_cq_size, int eqn) {
@@ -774,11 +771,8 @@ public final class CreateCqIn {
     }
 
     /**
-     * Stores the whole {@code create_cq_in} (24 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CreateCqIn#opcode(MemorySegment, long)}).
-     * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
-     * Writes alternative {@code moderation} of union {@code union_at_60}, with {@code cq_kind} set to 1.
-     * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+     * Same as {@code store$moderation}, but keeps only the low bits of each value that fit its field, like
+     * {@code MLX5_SET}, and checks only the bounds.
      */
     public static void storeUnchecked$moderation(MemorySegment s, long offset, int opcode, int uid,
             int op_mod, boolean cq_umem_valid, int log_cq_size, int cq_period, int cq_max_count) {

@@ -380,10 +380,8 @@ public final class MiniCqe {
     }
 
     /**
-     * Stores the whole {@code mini_cqe} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-     * argument per writable bit field in layout order (each described at its getter, e.g. {@link MiniCqe#user_index(MemorySegment, long)}).
-     * Reserved bits, fields the device writes, byte arrays, arrays and nested structures are written as 0: set them after.
-     * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+     * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
+     * {@code MLX5_SET}, and checks only the bounds.
      */
     public static void storeUnchecked(MemorySegment s, long offset, int user_index) {
         Writer.Q0.set(s, offset, ((user_index & 0xffffffL) << 32));
@@ -668,10 +666,8 @@ public final class MiniCqe {
         }
 
         /**
-         * Stores the whole {@code mini_cqe} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link MiniCqe#opcode(MemorySegment, long)}).
-         * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
-         * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+         * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
+         * {@code MLX5_SET}, and checks only the bounds.
          */
         public static void storeUnchecked(MemorySegment s, long offset, int opcode, int user_index,
                 int wqe_counter, boolean owner) {

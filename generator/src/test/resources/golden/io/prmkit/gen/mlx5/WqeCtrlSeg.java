@@ -780,10 +780,8 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Stores the whole {@code wqe_ctrl_seg} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-     * argument per writable bit field in layout order (each described at its getter, e.g. {@link WqeCtrlSeg#opc_mod(MemorySegment, long)}).
-     * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
-     * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+     * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
+     * {@code MLX5_SET}, and checks only the bounds.
      */
     public static void storeUnchecked(MemorySegment s, long offset, int opc_mod, int wqe_index,
             int opcode, int qpn, int ds, int signature, int fm, int ce, boolean se, int imm) {

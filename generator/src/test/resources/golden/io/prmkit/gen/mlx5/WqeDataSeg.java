@@ -293,10 +293,8 @@ public final class WqeDataSeg {
     }
 
     /**
-     * Stores the whole {@code wqe_data_seg} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-     * argument per writable bit field in layout order (each described at its getter, e.g. {@link WqeDataSeg#byte_count(MemorySegment, long)}).
-     * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
-     * Keeps only the low bits of each value that fit its field, like {@code MLX5_SET}; checks only the bounds.
+     * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
+     * {@code MLX5_SET}, and checks only the bounds.
      */
     public static void storeUnchecked(MemorySegment s, long offset, int byte_count, int lkey,
             long addr) {
