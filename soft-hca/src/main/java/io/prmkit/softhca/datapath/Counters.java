@@ -2,11 +2,11 @@ package io.prmkit.softhca.datapath;
 
 import io.prmkit.softhca.device.Objects;
 import io.prmkit.softhca.wire.ParsedFrame;
-import java.lang.foreign.MemorySegment;
 
 /**
  * The vport's traffic counters (QUERY_VPORT_COUNTER), counted per frame by the datapath on the
- * device thread: unicast, multicast and broadcast by destination MAC, bytes without FCS.
+ * device thread: unicast, multicast and broadcast by destination MAC (read once per frame by the
+ * caller), bytes without FCS.
  */
 final class Counters {
     private final Objects.VportCounters v;
@@ -17,8 +17,7 @@ final class Counters {
         this.v = v;
     }
 
-    void countTx(MemorySegment f, long off, int len) {
-        long dmac = ParsedFrame.dmac(f, off);
+    void countTx(long dmac, int len) {
         if (ParsedFrame.isBroadcast(dmac)) {
             v.txBroadcastPackets++;
             v.txBroadcastOctets += len;
@@ -31,8 +30,7 @@ final class Counters {
         }
     }
 
-    void countRx(MemorySegment f, long off, int len) {
-        long dmac = ParsedFrame.dmac(f, off);
+    void countRx(long dmac, int len) {
         if (ParsedFrame.isBroadcast(dmac)) {
             v.rxBroadcastPackets++;
             v.rxBroadcastOctets += len;

@@ -17,6 +17,7 @@ import io.prmkit.mlx5.WqeInlineSeg;
 import io.prmkit.softhca.device.DeviceContext;
 import io.prmkit.softhca.device.Objects;
 import io.prmkit.softhca.device.Queues;
+import io.prmkit.softhca.wire.Bytes;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.ParsedFrame;
 import io.prmkit.softhca.wire.Port;
@@ -264,7 +265,7 @@ final class SendQueueEngine {
                 used += (more + 15) >>> 4;
                 if (used > ds) return err(QP_OP, VENDOR_BAD_ETH_SEG);
                 // inline_hdr_start ends the segment and the rest follows it: one run of WQE bytes, one copy
-                MemorySegment.copy(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, frame, at, inlineHeaders);
+                Bytes.copy(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, frame, at, inlineHeaders);
                 at += inlineHeaders;
             }
         }
@@ -274,7 +275,7 @@ final class SendQueueEngine {
                 int n = WqeInlineSeg.byte_count(w, seg);
                 int units = (4 + n + 15) >>> 4;
                 if (used + units > ds) return err(QP_OP, VENDOR_DATA_SEG);
-                MemorySegment.copy(w, seg + WqeInlineSeg.data$BYTE_OFFSET, frame, at, n);
+                Bytes.copy(w, seg + WqeInlineSeg.data$BYTE_OFFSET, frame, at, n);
                 at += n;
                 used += units;
             } else {
@@ -292,8 +293,13 @@ final class SendQueueEngine {
         // Only checksum offloads, LSO and an inline mode above L2 need the L3/L4 headers parsed.
         boolean l2Only = !lso && (cs & (EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK)) == 0
                 && (minInline == InlineMode.NONE$VALUE || minInline == InlineMode.L2$VALUE);
-        ParsedFrame f = l2Only ? parsed.parseL2(frame, HEADROOM, len) : parsed.parse(frame, HEADROOM, len, false);
-        if (minInline != InlineMode.NONE$VALUE && inlineHeaders < required(f)) return err(QP_OP, VENDOR_INLINE_TOO_SHORT);
+        ParsedFrame f = null;
+        if (l2Only) { // the L2 header's length is all the inline check needs: no parser state written
+            if (minInline != InlineMode.NONE$VALUE && inlineHeaders < ParsedFrame.l2Length(frame, HEADROOM, len)) return err(QP_OP, VENDOR_INLINE_TOO_SHORT);
+        } else {
+            f = parsed.parse(frame, HEADROOM, len, false);
+            if (minInline != InlineMode.NONE$VALUE && inlineHeaders < required(f)) return err(QP_OP, VENDOR_INLINE_TOO_SHORT);
+        }
         boolean svlan = vlan && WqeEthSeg.svlan(w, eth);
         int tci = vlan ? WqeEthSeg.vlan_tci(w, eth) : 0;
         if (lso) {
@@ -337,7 +343,8 @@ final class SendQueueEngine {
 
     private void transmit(MemorySegment buf, long start, int len) {
         len = TxOffload.pad(buf, start, len);
-        if (port.transmit(buf, start, len)) counters.countTx(buf, start, len);
+        long dmac = ParsedFrame.dmac(buf, start); // read once for the port's and the vport's counters
+        if (port.transmit(buf, start, len, dmac)) counters.countTx(dmac, len);
         else counters.txDropped++;
     }
 

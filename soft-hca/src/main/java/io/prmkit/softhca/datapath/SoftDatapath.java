@@ -69,7 +69,14 @@ public final class SoftDatapath implements Datapath, FrameSink {
     private final long[] pending = new long[2048];
     private int pendingHead;
     private int pendingCount;
-    private volatile boolean sqRung;
+    /**
+     * Whether an SQ doorbell rang since the last poll: element {@link #RUNG} of an array of its own, so
+     * the driver's store (once per burst, on its core) takes no cache line that holds fields the device
+     * thread reads per frame (the fields of this object do).
+     */
+    private final int[] sqRung = new int[2 * RUNG + 1];
+    private static final int RUNG = 16; // 64 bytes of ints on either side
+    private static final java.lang.invoke.VarHandle RUNG_VH = java.lang.invoke.MethodHandles.arrayElementVarHandle(int[].class);
     private final MemorySegment word = Arena.ofAuto().allocate(8, 8);
     private static final java.lang.foreign.ValueLayout.OfLong BE64 =
             java.lang.foreign.ValueLayout.JAVA_LONG.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
@@ -112,7 +119,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     @Override
     public void uarWrite(int uarIndex, long offset, long value, int bytes) {
         if (offset >= BLUEFLAME) {
-            sqRung = true;
+            RUNG_VH.setVolatile(sqRung, RUNG, 1);
         } else if (offset == CQ_DOORBELL || offset == EQ_ARM || offset == EQ_NO_ARM) {
             synchronized (pending) {
                 if (pendingCount + 2 <= pending.length) {
@@ -139,8 +146,8 @@ public final class SoftDatapath implements Datapath, FrameSink {
             syncPort();
             did |= drainLinkEvents();
             did |= drainInbox();
-            if (sqRung) {
-                sqRung = false;
+            if ((int) RUNG_VH.getVolatile(sqRung, RUNG) != 0) {
+                RUNG_VH.setVolatile(sqRung, RUNG, 0);
                 if (sqList == null) {
                     sqList = new SendQueueEngine[ctx.objects().sqs.size()];
                     int i = 0;
@@ -149,7 +156,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
                 for (SendQueueEngine e : sqList) {
                     int n = e.process(BUDGET);
                     if (n > 0) did = true;
-                    if (n == BUDGET) sqRung = true; // more to do: come back
+                    if (n == BUDGET) RUNG_VH.setVolatile(sqRung, RUNG, 1); // more to do: come back
                 }
             }
             return did;
@@ -234,8 +241,13 @@ public final class SoftDatapath implements Datapath, FrameSink {
 
     @Override
     public void receive(Port from, MemorySegment frame, long off, int len) {
+        receive(from, frame, off, len, ParsedFrame.dmac(frame, off));
+    }
+
+    @Override
+    public void receive(Port from, MemorySegment frame, long off, int len, long dmac) {
         if (lock.isHeldByCurrentThread()) {
-            rx(frame, off, len); // loopback: we are the device thread
+            rx(frame, off, len, dmac); // loopback: we are the device thread
             return;
         }
         // From a joined peer's thread (one producer per port): into the inbox for our own thread.
@@ -262,7 +274,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         boolean did = false;
         for (long h = inHead.get(); h != inTail.get(); h++) {
             long at = (h % INBOX_SLOTS) * SLOT;
-            rx(in, at + 16, in.get(java.lang.foreign.ValueLayout.JAVA_INT, at));
+            rx(in, at + 16, in.get(java.lang.foreign.ValueLayout.JAVA_INT, at), ParsedFrame.dmac(in, at + 16));
             inHead.set(h + 1);
             did = true;
         }
@@ -283,7 +295,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         steering.invalidate();
     }
 
-    private void rx(MemorySegment frame, long off, int len) {
+    private void rx(MemorySegment frame, long off, int len, long dmac) {
         revalidate();
         ParsedFrame f = rxParsed.parse(frame, off, len, true);
         steering.frame(f, frame, off);
@@ -334,7 +346,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
             port.counters().rxDiscards++;
             return;
         }
-        counters.countRx(frame, off, len);
+        counters.countRx(dmac, len);
     }
 
     private TirState tirState(int tirn) {
@@ -383,11 +395,19 @@ public final class SoftDatapath implements Datapath, FrameSink {
             fields = RxHashFieldSelect.selected_fields(c, sel);
         }
 
+        // The last IPv4 flow hashed (addresses, L4 match, ports) and its result: a burst is mostly one flow.
+        private boolean flowValid;
+        private long flowAddrs;
+        private int flowPorts;
+        private boolean flowL4;
+        private int flowHash, flowIp, flowL4Type;
+
         /** Toeplitz over the selected fields, when the frame is of the selected L3/L4 type; 0 otherwise. */
         int hash(ParsedFrame f, MemorySegment fr, long off) {
             lastIp = CqeRssIp.NONE$VALUE;
             lastL4 = CqeRssL4.NONE$VALUE;
             if (toeplitz == null || f.l3 != (ipv6 ? ParsedFrame.L3.IPV6 : ParsedFrame.L3.IPV4)) return 0;
+            if (!ipv6) return hashIpv4(f, fr, off + f.l3Offset);
             // Toeplitz hashes the addresses as the byte stream they are on the wire (saddr then daddr)
             int alen = ipv6 ? Ipv6hdr.saddr$LENGTH : (int) (Iphdr.saddr$BIT_WIDTH / 8);
             long src = off + f.l3Offset + (ipv6 ? Ipv6hdr.saddr$BYTE_OFFSET : Iphdr.saddr$BIT_OFFSET / 8);
@@ -411,6 +431,48 @@ public final class SoftDatapath implements Datapath, FrameSink {
                 if ((fields & RxHashFields.L4_DPORT$MASK) != 0) h = toeplitz.hash16(h, pos, f.dstPort);
                 lastL4 = udp ? CqeRssL4.UDP$VALUE : CqeRssL4.TCP$VALUE;
             }
+            return h;
+        }
+
+        /** {@link #hash} for IPv4: the addresses and ports as values, and the last flow's result reused. */
+        private int hashIpv4(ParsedFrame f, MemorySegment fr, long l3) {
+            int saddr = Iphdr.saddr(fr, l3);
+            int daddr = Iphdr.daddr(fr, l3);
+            long addrs = (long) saddr << 32 | (daddr & 0xffffffffL);
+            boolean l4 = f.l4 == (udp ? ParsedFrame.L4.UDP : ParsedFrame.L4.TCP);
+            int ports = l4 ? f.srcPort << 16 | f.dstPort : 0;
+            if (flowValid && addrs == flowAddrs && ports == flowPorts && l4 == flowL4) {
+                lastIp = flowIp;
+                lastL4 = flowL4Type;
+                return flowHash;
+            }
+            int h = 0;
+            int pos = 0;
+            int alen = (int) (Iphdr.saddr$BIT_WIDTH / 8);
+            if ((fields & RxHashFields.SRC_IP$MASK) != 0) {
+                h = toeplitz.hash32(h, pos, saddr);
+                pos += alen;
+            }
+            if ((fields & RxHashFields.DST_IP$MASK) != 0) {
+                h = toeplitz.hash32(h, pos, daddr);
+                pos += alen;
+            }
+            if (pos > 0) lastIp = CqeRssIp.IPV4$VALUE;
+            if (l4 && (fields & (RxHashFields.L4_SPORT$MASK | RxHashFields.L4_DPORT$MASK)) != 0) {
+                if ((fields & RxHashFields.L4_SPORT$MASK) != 0) {
+                    h = toeplitz.hash16(h, pos, f.srcPort);
+                    pos += 2;
+                }
+                if ((fields & RxHashFields.L4_DPORT$MASK) != 0) h = toeplitz.hash16(h, pos, f.dstPort);
+                lastL4 = udp ? CqeRssL4.UDP$VALUE : CqeRssL4.TCP$VALUE;
+            }
+            flowValid = true;
+            flowAddrs = addrs;
+            flowPorts = ports;
+            flowL4 = l4;
+            flowHash = h;
+            flowIp = lastIp;
+            flowL4Type = lastL4;
             return h;
         }
     }

@@ -69,12 +69,161 @@ public final class ParsedFrame {
         return Checksum.fold(Checksum.add(s, off + summedTo, length - summedTo, partialSum));
     }
 
-    /** Parses {@code len} bytes of {@code s} at {@code off}, computing checksum checks when {@code verify}. */
+    /**
+     * Parses {@code len} bytes of {@code s} at {@code off}, computing checksum checks when {@code verify}.
+     * Every field is worked out in a local and stored once at the end: the device parses every frame it
+     * receives, and storing each field twice (cleared, then found) cost it about as much as the reading.
+     */
     public ParsedFrame parse(MemorySegment s, long off, int len, boolean verify) {
-        int p = l2(s, off, len);
-        if (p < 0) return this;
-        if (ethertype == TYPE_IPV4) parseIpv4(s, off, len, p, verify);
-        else if (ethertype == TYPE_IPV6) parseIpv6(s, off, len, p, verify);
+        int vlans = 0, tpid = 0, tci = 0, type = 0, l3At = 0, l3Len = 0, ipLen = 0, proto = 0, dscp = 0, hops = 0;
+        int l4At = 0, l4Len = 0, sport = 0, dport = 0, flags = 0, payload = 0, summed = -1;
+        boolean options = false, fragment = false, l3Ok = false, l4Ok = false, ok = false;
+        long sum = 0;
+        L3 l3v = L3.NONE;
+        L4 l4v = L4.NONE;
+        if (len >= ETH_HLEN) {
+            type = Ethhdr.h_proto(s, off);
+            int p = ETH_HLEN; // where the next tag or the L3 header starts
+            while ((type == TYPE_VLAN || type == TYPE_QINQ) && vlans < 2 && p + VLAN_HLEN <= len) {
+                if (vlans == 0) {
+                    tpid = type;
+                    tci = VlanHdr.h_vlan_TCI(s, off + p);
+                }
+                vlans++;
+                type = VlanHdr.h_vlan_encapsulated_proto(s, off + p);
+                p += VLAN_HLEN;
+            }
+            l3At = p;
+            payload = len - p;
+            ok = true;
+            boolean ipv6 = false;
+            boolean toL4 = false;
+            int end = 0;
+            int q = 0; // where the L4 header starts
+            long h = off + p;
+            if (type == TYPE_IPV4) {
+                int ihl = p + IPV4_HLEN > len ? 0 : Iphdr.ihl(s, h) * 4;
+                if (ihl == 0 || Iphdr.version(s, h) != 4 || ihl < IPV4_HLEN || p + ihl > len) {
+                    ok = false;
+                } else {
+                    l3v = L3.IPV4;
+                    l3Len = ihl;
+                    options = ihl > IPV4_HLEN;
+                    dscp = Iphdr.dscp(s, h);
+                    ipLen = Iphdr.tot_len(s, h);
+                    int fragOffset = Iphdr.frag_offset(s, h);
+                    fragment = Iphdr.frag_mf(s, h) || fragOffset != 0;
+                    hops = Iphdr.ttl(s, h);
+                    proto = Iphdr.protocol(s, h);
+                    if (verify) {
+                        sum = Checksum.add(s, h, ihl, 0);
+                        summed = p + ihl;
+                        l3Ok = Checksum.fold(sum) == 0xffff;
+                    }
+                    end = Math.min(len, p + Math.max(ipLen, ihl));
+                    if (ipLen < ihl || p + ipLen > len) ok = false;
+                    payload = end - p - ihl;
+                    toL4 = !fragment || fragOffset == 0;
+                    q = p + ihl;
+                }
+            } else if (type == TYPE_IPV6) {
+                if (p + IPV6_HLEN > len || Ipv6hdr.version(s, h) != 6) {
+                    ok = false;
+                } else {
+                    l3v = L3.IPV6;
+                    l3Len = IPV6_HLEN;
+                    dscp = Ipv6hdr.traffic_class(s, h) >>> 2; // the traffic class's high 6 bits, as in IPv4's TOS
+                    ipLen = Ipv6hdr.payload_len(s, h) + IPV6_HLEN;
+                    proto = Ipv6hdr.nexthdr(s, h);
+                    hops = Ipv6hdr.hop_limit(s, h);
+                    if (p + ipLen > len) ok = false;
+                    end = Math.min(len, p + ipLen);
+                    payload = end - p - IPV6_HLEN;
+                    if (verify) { // no header checksum, but the sum from L3 on (l3OnwardSum) starts here
+                        sum = Checksum.add(s, h, IPV6_HLEN, 0);
+                        summed = p + IPV6_HLEN;
+                    }
+                    ipv6 = true;
+                    toL4 = true;
+                    q = p + IPV6_HLEN;
+                }
+            }
+            if (toL4) {
+                long h4 = off + q;
+                boolean found = false;
+                if (proto == PROTO_TCP) {
+                    int doff = q + TCP_HLEN > end ? 0 : Tcphdr.doff(s, h4) * 4;
+                    if (doff < TCP_HLEN || q + doff > end) {
+                        ok = false;
+                    } else {
+                        l4v = L4.TCP;
+                        l4Len = doff;
+                        // the eight flags plus the old NS bit (RFC 3540), the low bit of res1, as bit 8
+                        flags = (Tcphdr.res1(s, h4) & 1) << 8 | Tcphdr.flag_byte(s, h4);
+                        sport = Tcphdr.source(s, h4);
+                        dport = Tcphdr.dest(s, h4);
+                        found = true;
+                    }
+                } else if (proto == PROTO_UDP) {
+                    if (q + UDP_HLEN > end) {
+                        ok = false;
+                    } else {
+                        l4v = L4.UDP;
+                        l4Len = UDP_HLEN;
+                        sport = Udphdr.source(s, h4);
+                        dport = Udphdr.dest(s, h4);
+                        found = true;
+                    }
+                } else {
+                    l4v = L4.OTHER;
+                    l4At = q;
+                }
+                if (found) {
+                    l4At = q;
+                    payload = end - q - l4Len;
+                    if (verify) {
+                        int bytes = end - q;
+                        if (l4v == L4.UDP && !ipv6 && Udphdr.check(s, h4) == 0) {
+                            l4Ok = true; // no checksum over IPv4
+                        } else {
+                            long data = Checksum.add(s, h4, bytes, 0);
+                            l4Ok = Checksum.fold(Checksum.pseudoHeader(s, h, ipv6, proto, bytes) + data) == 0xffff;
+                            if (summed == q) { // the L3 header's sum is there: extend it over the L4 bytes
+                                sum += data;
+                                summed = q + bytes;
+                            }
+                        }
+                    }
+                }
+            }
+            if (fragment) l4Ok = false;
+        }
+        length = len;
+        vlanCount = vlans;
+        outerTpid = tpid;
+        outerTci = tci;
+        ethertype = type;
+        l3 = l3v;
+        l3Offset = l3At;
+        l3HeaderLength = l3Len;
+        ipTotalLength = ipLen;
+        ipProtocol = proto;
+        ipOptions = options;
+        ipFragment = fragment;
+        ipDscp = dscp;
+        ttl = hops;
+        l4 = l4v;
+        l4Offset = l4At;
+        l4HeaderLength = l4Len;
+        srcPort = sport;
+        dstPort = dport;
+        tcpFlags = flags;
+        payloadLength = payload;
+        l3ChecksumOk = l3Ok;
+        l4ChecksumOk = l4Ok;
+        wellFormed = ok;
+        summedTo = summed;
+        partialSum = sum;
         return this;
     }
 
@@ -86,6 +235,22 @@ public final class ParsedFrame {
     public ParsedFrame parseL2(MemorySegment s, long off, int len) {
         l2(s, off, len);
         return this;
+    }
+
+    /**
+     * Where the L3 header of the {@code len}-byte frame at {@code off} starts: after the Ethernet header
+     * and up to two VLAN tags, as {@link #parseL2} sets {@link #l3Offset} (0 for a runt), without
+     * touching a parser's fields. For a sender that needs only that (inline headers checked at L2).
+     */
+    public static int l2Length(MemorySegment s, long off, int len) {
+        if (len < ETH_HLEN) return 0;
+        int type = Ethhdr.h_proto(s, off);
+        int p = ETH_HLEN;
+        for (int tags = 0; (type == TYPE_VLAN || type == TYPE_QINQ) && tags < 2 && p + VLAN_HLEN <= len; tags++) {
+            type = VlanHdr.h_vlan_encapsulated_proto(s, off + p);
+            p += VLAN_HLEN;
+        }
+        return p;
     }
 
     /** Resets every field and walks the Ethernet header and VLAN tags; where L3 starts, or -1 for a runt. */
@@ -133,92 +298,6 @@ public final class ParsedFrame {
         payloadLength = len - p;
         wellFormed = true;
         return p;
-    }
-
-    private void parseIpv4(MemorySegment s, long off, int len, int p, boolean verify) {
-        if (p + IPV4_HLEN > len) { wellFormed = false; return; }
-        long h = off + p;
-        int ihl = Iphdr.ihl(s, h) * 4;
-        if (Iphdr.version(s, h) != 4 || ihl < IPV4_HLEN || p + ihl > len) { wellFormed = false; return; }
-        l3 = L3.IPV4;
-        l3HeaderLength = ihl;
-        ipOptions = ihl > IPV4_HLEN;
-        ipDscp = Iphdr.dscp(s, h);
-        ipTotalLength = Iphdr.tot_len(s, h);
-        int fragOffset = Iphdr.frag_offset(s, h);
-        ipFragment = Iphdr.frag_mf(s, h) || fragOffset != 0;
-        ttl = Iphdr.ttl(s, h);
-        ipProtocol = Iphdr.protocol(s, h);
-        if (verify) {
-            partialSum = Checksum.add(s, h, ihl, 0);
-            summedTo = p + ihl;
-            l3ChecksumOk = Checksum.fold(partialSum) == 0xffff;
-        }
-        int end = Math.min(len, p + Math.max(ipTotalLength, ihl));
-        if (ipTotalLength < ihl || p + ipTotalLength > len) wellFormed = false;
-        payloadLength = end - p - ihl;
-        if (!ipFragment || fragOffset == 0) parseL4(s, off, p, p + ihl, end, false, verify);
-        if (ipFragment) l4ChecksumOk = false;
-    }
-
-    private void parseIpv6(MemorySegment s, long off, int len, int p, boolean verify) {
-        long h = off + p;
-        if (p + IPV6_HLEN > len || Ipv6hdr.version(s, h) != 6) { wellFormed = false; return; }
-        l3 = L3.IPV6;
-        l3HeaderLength = IPV6_HLEN;
-        l3ChecksumOk = false;
-        ipDscp = Ipv6hdr.traffic_class(s, h) >>> 2; // the traffic class's high 6 bits, as in IPv4's TOS
-        ipTotalLength = Ipv6hdr.payload_len(s, h) + IPV6_HLEN;
-        ipProtocol = Ipv6hdr.nexthdr(s, h);
-        ttl = Ipv6hdr.hop_limit(s, h);
-        if (p + ipTotalLength > len) wellFormed = false;
-        int end = Math.min(len, p + ipTotalLength);
-        payloadLength = end - p - IPV6_HLEN;
-        if (verify) { // no header checksum, but the sum from L3 on (l3OnwardSum) starts here
-            partialSum = Checksum.add(s, h, IPV6_HLEN, 0);
-            summedTo = p + IPV6_HLEN;
-        }
-        parseL4(s, off, p, p + IPV6_HLEN, end, true, verify);
-    }
-
-    private void parseL4(MemorySegment s, long off, int l3p, int p, int end, boolean ipv6, boolean verify) {
-        long h = off + p;
-        if (ipProtocol == PROTO_TCP) {
-            if (p + TCP_HLEN > end) { wellFormed = false; return; }
-            int doff = Tcphdr.doff(s, h) * 4;
-            if (doff < TCP_HLEN || p + doff > end) { wellFormed = false; return; }
-            l4 = L4.TCP;
-            l4HeaderLength = doff;
-            // the eight flags plus the old NS bit (RFC 3540), the low bit of res1, as bit 8
-            tcpFlags = (Tcphdr.res1(s, h) & 1) << 8 | Tcphdr.flag_byte(s, h);
-            srcPort = Tcphdr.source(s, h);
-            dstPort = Tcphdr.dest(s, h);
-        } else if (ipProtocol == PROTO_UDP) {
-            if (p + UDP_HLEN > end) { wellFormed = false; return; }
-            l4 = L4.UDP;
-            l4HeaderLength = UDP_HLEN;
-            srcPort = Udphdr.source(s, h);
-            dstPort = Udphdr.dest(s, h);
-        } else {
-            l4 = L4.OTHER;
-            l4Offset = p;
-            return;
-        }
-        l4Offset = p;
-        payloadLength = end - p - l4HeaderLength;
-        if (verify) {
-            int l4Len = end - p;
-            if (l4 == L4.UDP && !ipv6 && Udphdr.check(s, h) == 0) {
-                l4ChecksumOk = true; // no checksum over IPv4
-            } else {
-                long data = Checksum.add(s, h, l4Len, 0);
-                l4ChecksumOk = Checksum.fold(Checksum.pseudoHeader(s, off + l3p, ipv6, ipProtocol, l4Len) + data) == 0xffff;
-                if (summedTo == p) { // the L3 header's sum is there: extend it over the L4 bytes
-                    partialSum += data;
-                    summedTo = p + l4Len;
-                }
-            }
-        }
     }
 
     /** Destination MAC as a 48-bit number. */

@@ -127,12 +127,17 @@ public final class Port {
      * counting a discard, when the link is down; the frame is then lost, as on a cable.
      */
     public boolean transmit(MemorySegment frame, long off, int len) {
+        return transmit(frame, off, len, ParsedFrame.dmac(frame, off));
+    }
+
+    /** As {@link #transmit(MemorySegment, long, int)}, with the frame's destination MAC already read. */
+    public boolean transmit(MemorySegment frame, long off, int len, long dmac) {
         Wire w = wire;
         if (!linkUp || w == null) {
             counters.txDiscards++;
             return false;
         }
-        counters.countTx(ParsedFrame.dmac(frame, off), len);
+        counters.countTx(dmac, len);
         w.carry(this, frame, off, len);
         return true;
     }
@@ -152,13 +157,14 @@ public final class Port {
             counters.rxTooLong++;
             return;
         }
-        counters.countRxGood(ParsedFrame.dmac(frame, off), len);
+        long dmac = ParsedFrame.dmac(frame, off);
+        counters.countRxGood(dmac, len);
         FrameSink s = sink;
         if (s == null) {
             counters.rxDiscards++;
             return;
         }
-        s.receive(this, frame, off, len);
+        s.receive(this, frame, off, len, dmac);
     }
 
     @Override

@@ -47,6 +47,12 @@ public final class Toeplitz {
         return h ^ table[pos * 256 + ((v >>> 8) & 0xff)] ^ table[(pos + 1) * 256 + (v & 0xff)];
     }
 
+    /** Continues a hash with a 32-bit big-endian value (an IPv4 address) at input position {@code pos}. */
+    public int hash32(int h, int pos, int v) {
+        return h ^ table[pos * 256 + (v >>> 24)] ^ table[(pos + 1) * 256 + ((v >>> 16) & 0xff)]
+                ^ table[(pos + 2) * 256 + ((v >>> 8) & 0xff)] ^ table[(pos + 3) * 256 + (v & 0xff)];
+    }
+
     /** Hash of a whole byte array (for tests and tools). */
     public int hash(byte[] in) {
         int h = 0;

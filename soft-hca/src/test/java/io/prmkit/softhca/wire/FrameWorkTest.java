@@ -98,10 +98,105 @@ class FrameWorkTest {
             assertEquals(full.outerTci, l2.outerTci);
             assertEquals(full.ethertype, l2.ethertype);
             assertEquals(full.l3Offset, l2.l3Offset);
+            assertEquals(full.l3Offset, ParsedFrame.l2Length(s, 0, b.length), "l2Length");
             assertEquals(ParsedFrame.L3.NONE, l2.l3);
             assertEquals(ParsedFrame.L4.NONE, l2.l4);
         }
         assertFalse(new ParsedFrame().parseL2(seg(f, 0), 0, 13).wellFormed, "a runt");
+        assertEquals(0, ParsedFrame.l2Length(seg(f, 0), 0, 13), "a runt has no L3 offset");
+    }
+
+    @Test
+    void l2LengthAgreesWithTheParserOnTagStacksAndTruncations() {
+        // 0, 1, 2 and 3 tags (802.1Q or 802.1ad), cut at every length: where the parser puts L3, l2Length does
+        java.util.Random r = new java.util.Random(20261130);
+        for (int tags = 0; tags <= 3; tags++) {
+            byte[] b = new byte[14 + 4 * tags + 20];
+            r.nextBytes(b);
+            for (int t = 0; t < tags; t++) {
+                int tpid = r.nextBoolean() ? Ethernet.TYPE_VLAN : Ethernet.TYPE_QINQ;
+                b[12 + 4 * t] = (byte) (tpid >>> 8);
+                b[13 + 4 * t] = (byte) tpid;
+            }
+            b[12 + 4 * tags] = 0x08; // IPv4 after the tags
+            b[13 + 4 * tags] = 0x00;
+            for (int len = 0; len <= b.length; len++) {
+                MemorySegment s = seg(b, 0);
+                assertEquals(new ParsedFrame().parseL2(s, 0, len).l3Offset, ParsedFrame.l2Length(s, 0, len), tags + " tags, " + len + " bytes");
+            }
+        }
+    }
+
+    @Test
+    void parseAgreesWithTheReferenceParserOnRandomAndMutatedFrames() {
+        // ParsedFrame.parse against the parser it replaced (ParsedFrameReference): every field and the
+        // check_sum sum, over TCP/UDP/other frames over IPv4 and IPv6, tagged or not, with bytes flipped
+        // and cut short, verifying and not
+        java.util.Random r = new java.util.Random(20261130);
+        int[] protos = {Ethernet.PROTO_TCP, Ethernet.PROTO_UDP, 1, 58};
+        for (int t = 0; t < 20_000; t++) {
+            int proto = protos[r.nextInt(protos.length)];
+            byte[] payload = TestFrames.payload(r.nextInt(80), r.nextInt());
+            byte[] f = r.nextBoolean() ? TestFrames.ipv4(proto, r.nextInt(65536), r.nextInt(65536), payload)
+                    : TestFrames.ipv6(proto, r.nextInt(65536), r.nextInt(65536), payload);
+            if (r.nextInt(3) == 0) { // one or two tags
+                int tags = 1 + r.nextInt(2);
+                byte[] g = new byte[f.length + 4 * tags];
+                System.arraycopy(f, 0, g, 0, 12);
+                for (int k = 0; k < tags; k++) {
+                    int tpid = r.nextBoolean() ? Ethernet.TYPE_VLAN : Ethernet.TYPE_QINQ;
+                    g[12 + 4 * k] = (byte) (tpid >>> 8);
+                    g[13 + 4 * k] = (byte) tpid;
+                    g[14 + 4 * k] = (byte) r.nextInt(256);
+                    g[15 + 4 * k] = (byte) r.nextInt(256);
+                }
+                System.arraycopy(f, 12, g, 12 + 4 * tags, f.length - 12);
+                f = g;
+            }
+            MemorySegment s = seg(f, 3);
+            if (r.nextBoolean()) { // good checksums, so the checks also pass (until a flip below)
+                ParsedFrame h = new ParsedFrame().parse(s, 3, f.length, false);
+                if (h.l3 == ParsedFrame.L3.IPV4) TxOffload.fillL3Checksum(s, 3, h);
+                if (h.l4 == ParsedFrame.L4.TCP || h.l4 == ParsedFrame.L4.UDP) TxOffload.fillL4Checksum(s, 3, h);
+            }
+            int flips = r.nextInt(4);
+            for (int k = 0; k < flips; k++) {
+                long at = 3 + r.nextInt(f.length);
+                s.set(ValueLayout.JAVA_BYTE, at, (byte) (s.get(ValueLayout.JAVA_BYTE, at) ^ (1 << r.nextInt(8))));
+            }
+            int len = r.nextInt(4) == 0 ? r.nextInt(f.length + 1) : f.length;
+            boolean verify = r.nextBoolean();
+            ParsedFrame got = new ParsedFrame().parse(s, 3, len, verify);
+            ParsedFrameReference want = new ParsedFrameReference().parse(s, 3, len, verify);
+            String at = "frame " + t + " (" + len + " bytes, verify " + verify + ")";
+            assertEquals(List.of(want.length, want.vlanCount, want.outerTpid, want.outerTci, want.ethertype, want.l3, want.l3Offset,
+                            want.l3HeaderLength, want.ipTotalLength, want.ipProtocol, want.ipOptions, want.ipFragment, want.ipDscp, want.ttl),
+                    List.of(got.length, got.vlanCount, got.outerTpid, got.outerTci, got.ethertype, got.l3, got.l3Offset,
+                            got.l3HeaderLength, got.ipTotalLength, got.ipProtocol, got.ipOptions, got.ipFragment, got.ipDscp, got.ttl), at + ": L2/L3");
+            assertEquals(List.of(want.l4, want.l4Offset, want.l4HeaderLength, want.srcPort, want.dstPort, want.tcpFlags, want.payloadLength,
+                            want.l3ChecksumOk, want.l4ChecksumOk, want.wellFormed, want.l3OnwardSum(s, 3)),
+                    List.of(got.l4, got.l4Offset, got.l4HeaderLength, got.srcPort, got.dstPort, got.tcpFlags, got.payloadLength,
+                            got.l3ChecksumOk, got.l4ChecksumOk, got.wellFormed, got.l3OnwardSum(s, 3)), at + ": L4 and checks");
+        }
+    }
+
+    @Test
+    void shortCopiesMoveExactlyTheirBytes() {
+        // every length up to past the explicit-move limit, at odd offsets, against MemorySegment.copy
+        java.util.Random r = new java.util.Random(7);
+        byte[] src = new byte[400];
+        r.nextBytes(src);
+        for (int n = 0; n <= Bytes.SHORT + 40; n++) {
+            byte[] want = new byte[400];
+            byte[] got = new byte[400];
+            r.nextBytes(want);
+            System.arraycopy(want, 0, got, 0, want.length);
+            MemorySegment.copy(MemorySegment.ofArray(src), 3, MemorySegment.ofArray(want), 5, n);
+            Bytes.copy(MemorySegment.ofArray(src), 3, MemorySegment.ofArray(got), 5, n);
+            org.junit.jupiter.api.Assertions.assertArrayEquals(want, got, n + " bytes");
+        }
+        MemorySegment small = MemorySegment.ofArray(new byte[16]);
+        org.junit.jupiter.api.Assertions.assertThrows(IndexOutOfBoundsException.class, () -> Bytes.copy(small, 0, MemorySegment.ofArray(new byte[8]), 0, 9));
     }
 
     @Test
