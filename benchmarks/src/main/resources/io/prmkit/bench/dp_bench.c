@@ -55,8 +55,10 @@ enum { RX_L2_OK = 1 << 9, RX_L3_OK = 1 << 10, RX_L4_OK = 1 << 11, RX_IPV4 = 1 <<
 /* ---- packet pool: one region, int handles, free stack, metadata arrays ---- */
 static uint8_t pool_mem[POOL * BUF] __attribute__((aligned(4096)));
 static int pool_free[POOL], pool_top;
-static int pool_len[POOL], pool_flags[POOL], pool_hash[POOL];
-static uint16_t pool_vlan[POOL];
+/* The metadata arrays have external linkage: gcc -O2 deletes a static array that only the selftest reads,
+ * and with it every store and CQE load of rx_receive's decode (Java must store into its heap arrays). */
+int pool_len[POOL], pool_flags[POOL], pool_hash[POOL];
+uint16_t pool_vlan[POOL];
 
 static int pool_alloc(int *out, int n) {
     int got = n < pool_top ? n : pool_top;

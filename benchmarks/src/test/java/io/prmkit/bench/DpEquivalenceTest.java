@@ -1,6 +1,7 @@
 package io.prmkit.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.dsl.HostTools;
 import java.io.IOException;
@@ -10,6 +11,7 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -75,5 +77,27 @@ class DpEquivalenceTest {
         rx.tearDown();
 
         assertEquals(String.format(Locale.ROOT, "selftest %016x %016x %016x", t, meta, q), out);
+    }
+
+    /**
+     * The selftest reads every metadata array, the timed build does not: gcc -O2 once deleted the arrays
+     * only the selftest reads (and with them most of rx_receive's decode), so C timed less work than Java.
+     * The build {@code prmkit bench} makes must keep every array the decode writes.
+     */
+    @Test
+    void theTimedCBuildKeepsEveryMetadataArrayTheDecodeWrites(@TempDir Path dir) throws IOException, InterruptedException {
+        Path source = dir.resolve("dp_bench.c");
+        try (InputStream in = getClass().getResourceAsStream("/io/prmkit/bench/dp_bench.c")) {
+            Files.copy(in, source);
+        }
+        Path bin = dir.resolve("dp_bench");
+        Process cc = new ProcessBuilder(HostTools.gcc(), "-O2", "-o", bin.toString(), source.toString()).redirectErrorStream(true).start();
+        String log = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, cc.waitFor(), "gcc failed on dp_bench.c: " + log);
+        Process nm = new ProcessBuilder("nm", bin.toString()).redirectErrorStream(true).start();
+        String symbols = new String(nm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, nm.waitFor(), symbols);
+        for (String array : List.of("pool_len", "pool_flags", "pool_hash", "pool_vlan"))
+            assertTrue(symbols.lines().anyMatch(l -> l.endsWith(" " + array)), array + " is gone from the timed build:\n" + symbols);
     }
 }
