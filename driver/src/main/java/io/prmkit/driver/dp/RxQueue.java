@@ -122,36 +122,38 @@ public final class RxQueue {
         // 2. Decode.
         int n = 0;
         long rxBytes = 0;
-        for (int k = 0; k < polled; k++, cc++) {
-            long at = (long) (cc & cqm) * Cqe64.SIZE;
+        final int first = cc;
+        for (int k = 0; k < polled; k++) {
+            long at = (long) ((first + k) & cqm) * Cqe64.SIZE;
             int opcode = Cqe64.opcode(cq, at);
             int slot = Cqe64.wqe_counter(cq, at) & m;
             int h = slots[slot];
             slots[slot] = -1;
-            if (opcode != CqeOpcode.RESP_SEND$VALUE || h < 0) {
+            if (opcode == CqeOpcode.RESP_SEND$VALUE && h >= 0) {
+                // Every CQE field into locals first, the stores to the pool's arrays after them.
+                int len = Cqe64.byte_cnt(cq, at);
+                int checks = Cqe64.hds_ip_ext(cq, at);
+                int l3 = Cqe64.l3_hdr_type(cq, at);
+                int l4 = Cqe64.l4_hdr_type(cq, at);
+                boolean tagged = Cqe64.vlan_present(cq, at);
+                int tci = Cqe64.vlan_info(cq, at);
+                int rss = Cqe64.rss_hash_result(cq, at);
+                int fl = CHECK_FLAGS[checks & CHECK_BITS] | L3_FLAGS[l3] | L4_FLAGS[l4];
+                if (tagged) {
+                    fl |= PacketFlags.RX_VLAN_STRIPPED;
+                    vlan[h] = (short) tci;
+                }
+                length[h] = len;
+                flags[h] = fl;
+                hash[h] = rss;
+                buffers[n++] = h;
+                rxBytes += len;
+            } else {
                 errors++;
                 if (h >= 0) p.free(h); // recycled: the refill below posts it again
-                continue;
             }
-            // Every CQE field into locals first, the stores to the pool's arrays after them.
-            int len = Cqe64.byte_cnt(cq, at);
-            int checks = Cqe64.hds_ip_ext(cq, at);
-            int l3 = Cqe64.l3_hdr_type(cq, at);
-            int l4 = Cqe64.l4_hdr_type(cq, at);
-            boolean tagged = Cqe64.vlan_present(cq, at);
-            int tci = Cqe64.vlan_info(cq, at);
-            int rss = Cqe64.rss_hash_result(cq, at);
-            int fl = CHECK_FLAGS[checks & CHECK_BITS] | L3_FLAGS[l3] | L4_FLAGS[l4];
-            if (tagged) {
-                fl |= PacketFlags.RX_VLAN_STRIPPED;
-                vlan[h] = (short) tci;
-            }
-            length[h] = len;
-            flags[h] = fl;
-            hash[h] = rss;
-            buffers[n++] = h;
-            rxBytes += len;
         }
+        cc = first + polled;
         if (polled > 0) {
             cqCc = cc;
             consumed += polled;
