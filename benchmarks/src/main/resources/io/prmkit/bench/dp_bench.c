@@ -50,6 +50,7 @@ struct cqe64 {
 
 enum { OP_NOP = 0x00, OP_SEND = 0x0a, CE_ALWAYS = 2 << 2, CE_ON_ERROR = 0 };
 enum { CQE_REQ = 0, CQE_RESP_SEND = 2, CQE_REQ_ERR = 13, CQE_INVALID = 15 };
+enum { TX_VLAN = 1, TX_IP_CSUM = 1 << 1, TX_L4_CSUM = 1 << 2, TX_LSO = 1 << 3, CS_L3 = 0x40, CS_L4 = 0x80 };
 enum { RX_L2_OK = 1 << 9, RX_L3_OK = 1 << 10, RX_L4_OK = 1 << 11, RX_IPV4 = 1 << 12, RX_IPV6 = 1 << 13, RX_TCP = 1 << 14, RX_UDP = 1 << 15, RX_VLAN = 1 << 8 };
 
 /* ---- packet pool: one region, int handles, free stack, metadata arrays ---- */
@@ -59,6 +60,8 @@ static int pool_free[POOL], pool_top;
  * and with it every store and CQE load of rx_receive's decode (Java must store into its heap arrays). */
 int pool_len[POOL], pool_flags[POOL], pool_hash[POOL];
 uint16_t pool_vlan[POOL];
+/* Statistics, as TxQueue and RxQueue keep them (external linkage for the same reason). */
+uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;
 
 static int pool_alloc(int *out, int n) {
     int got = n < pool_top ? n : pool_top;
@@ -140,10 +143,13 @@ __attribute__((noinline)) int tx_send(const int *bufs, int n) {
     int sent = 0;
     long last_wqe = -1;
     int last_signalled = 0;
+    uint64_t burst_bytes = 0;
     for (; sent < n; sent++) {
         if (cqe_outstanding == RING) break;
         int h = bufs[sent];
         int len = pool_len[h];
+        int fl = pool_flags[h];
+        if (fl & (TX_VLAN | TX_LSO)) break; /* the reference builds plain WQEs only */
         int whole = len <= INLINE_MAX;
         int ihs = whole ? len : l2_inline_len(len);
         int inline_ds = ihs > 2 ? (ihs - 2 + 15) / 16 : 0;
@@ -164,7 +170,7 @@ __attribute__((noinline)) int tx_send(const int *bufs, int n) {
         c->signature = 0; c->rsvd[0] = 0; c->rsvd[1] = 0;
         c->fm_ce_se = signal ? CE_ALWAYS : CE_ON_ERROR;
         c->imm = 0;
-        e->swp = 0; e->cs_flags = 0; e->swp_flags = 0; e->mss = 0; e->metadata = 0;
+        e->swp = 0; e->cs_flags = (fl & TX_IP_CSUM ? CS_L3 : 0) | (fl & TX_L4_CSUM ? CS_L4 : 0); e->swp_flags = 0; e->mss = 0; e->metadata = 0;
         e->inline_hdr_sz = htobe16(ihs);
         memcpy(e->inline_hdr_start, pool_mem + (size_t)h * BUF, ihs);
         if (data) {
@@ -181,7 +187,10 @@ __attribute__((noinline)) int tx_send(const int *bufs, int n) {
         pc += wqebbs;
         last_wqe = slot * 64;
         last_signalled = signal;
+        burst_bytes += len;
     }
+    tx_packets += sent;
+    tx_bytes += burst_bytes;
     if (last_wqe >= 0) {
         if (!last_signalled) {
             ((struct ctrl_seg *)(sq_ring + last_wqe))->fm_ce_se = CE_ALWAYS;
@@ -228,6 +237,7 @@ static void rx_fill(void) {
 __attribute__((noinline)) int rx_receive(int *bufs, int max) {
     /* ownership of up to max CQEs, one acquire fence, then decode (as RxQueue.receive) */
     int n = 0, polled = 0;
+    uint64_t burst_bytes = 0;
     while (polled < max) {
         uint32_t c = rx_cqcc + polled;
         uint8_t op_own = rx_cq[c & MASK].op_own;
@@ -262,7 +272,10 @@ __attribute__((noinline)) int rx_receive(int *bufs, int max) {
         pool_flags[h] = fl;
         pool_hash[h] = be32toh(cqe->rss_hash_result);
         bufs[n++] = h;
+        burst_bytes += len;
     }
+    rx_packets += n;
+    rx_bytes += burst_bytes;
     if (polled > 0) {
         __atomic_thread_fence(__ATOMIC_RELEASE);
         rx_cq_dbr[0] = htobe32(rx_cqcc & 0xffffff);

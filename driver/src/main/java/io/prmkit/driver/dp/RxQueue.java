@@ -21,6 +21,25 @@ import java.lang.invoke.VarHandle;
  * queue remembers which buffer each WQE holds; a CQE's {@code wqe_counter} says which WQE it consumed.
  */
 public final class RxQueue {
+    /** The checksum bits of {@code hds_ip_ext} a CQE reports, and their {@link PacketFlags} per combination. */
+    private static final int CHECK_BITS = CqeHdsIpExt.L2_OK$MASK | CqeHdsIpExt.L3_OK$MASK | CqeHdsIpExt.L4_OK$MASK;
+    private static final int[] CHECK_FLAGS = new int[CHECK_BITS + 1];
+    /** {@link PacketFlags} per {@code l3_hdr_type} (2 bits) and per {@code l4_hdr_type} (3 bits). */
+    private static final int[] L3_FLAGS = new int[4];
+    private static final int[] L4_FLAGS = new int[8];
+
+    static {
+        for (int c = 0; c <= CHECK_BITS; c++) {
+            if ((c & CqeHdsIpExt.L2_OK$MASK) != 0) CHECK_FLAGS[c] |= PacketFlags.RX_L2_OK;
+            if ((c & CqeHdsIpExt.L3_OK$MASK) != 0) CHECK_FLAGS[c] |= PacketFlags.RX_L3_OK;
+            if ((c & CqeHdsIpExt.L4_OK$MASK) != 0) CHECK_FLAGS[c] |= PacketFlags.RX_L4_OK;
+        }
+        L3_FLAGS[CqeL3HdrType.IPV4$VALUE] = PacketFlags.RX_IPV4;
+        L3_FLAGS[CqeL3HdrType.IPV6$VALUE] = PacketFlags.RX_IPV6;
+        for (int t = 0; t < L4_FLAGS.length; t++)
+            L4_FLAGS[t] = t == CqeL4HdrType.UDP$VALUE ? PacketFlags.RX_UDP : t != CqeL4HdrType.NONE$VALUE ? PacketFlags.RX_TCP : 0;
+    }
+
     private final RqResources res;
     private final PacketPool pool;
     private final MemorySegment ring;
@@ -32,8 +51,6 @@ public final class RxQueue {
     private final int cqLog;
     private final int cqMask;
     private final int[] slotBuffer;
-    /** Builds each RQ WQE in registers and stores it whole (re-pointed per WQE, allocates nothing). */
-    private final WqeDataSeg.Writer wqeWriter = WqeDataSeg.writer();
 
     /** WQEs posted (free-running 16-bit counter space, kept as int) and consumed. */
     private int posted;
@@ -116,25 +133,22 @@ public final class RxQueue {
                 if (h >= 0) p.free(h); // recycled: the refill below posts it again
                 continue;
             }
+            // Every CQE field into locals first, the stores to the pool's arrays after them.
             int len = Cqe64.byte_cnt(cq, at);
-            int fl = 0;
             int checks = Cqe64.hds_ip_ext(cq, at);
-            if ((checks & CqeHdsIpExt.L2_OK$MASK) != 0) fl |= PacketFlags.RX_L2_OK;
-            if ((checks & CqeHdsIpExt.L3_OK$MASK) != 0) fl |= PacketFlags.RX_L3_OK;
-            if ((checks & CqeHdsIpExt.L4_OK$MASK) != 0) fl |= PacketFlags.RX_L4_OK;
             int l3 = Cqe64.l3_hdr_type(cq, at);
-            if (l3 == CqeL3HdrType.IPV4$VALUE) fl |= PacketFlags.RX_IPV4;
-            else if (l3 == CqeL3HdrType.IPV6$VALUE) fl |= PacketFlags.RX_IPV6;
             int l4 = Cqe64.l4_hdr_type(cq, at);
-            if (l4 == CqeL4HdrType.UDP$VALUE) fl |= PacketFlags.RX_UDP;
-            else if (l4 != CqeL4HdrType.NONE$VALUE) fl |= PacketFlags.RX_TCP;
-            if (Cqe64.vlan_present(cq, at)) {
+            boolean tagged = Cqe64.vlan_present(cq, at);
+            int tci = Cqe64.vlan_info(cq, at);
+            int rss = Cqe64.rss_hash_result(cq, at);
+            int fl = CHECK_FLAGS[checks & CHECK_BITS] | L3_FLAGS[l3] | L4_FLAGS[l4];
+            if (tagged) {
                 fl |= PacketFlags.RX_VLAN_STRIPPED;
-                vlan[h] = (short) Cqe64.vlan_info(cq, at);
+                vlan[h] = (short) tci;
             }
             length[h] = len;
             flags[h] = fl;
-            hash[h] = Cqe64.rss_hash_result(cq, at);
+            hash[h] = rss;
             buffers[n++] = h;
             rxBytes += len;
         }
@@ -167,7 +181,6 @@ public final class RxQueue {
         if (got == 0) return 0;
         final int[] slots = slotBuffer;
         final MemorySegment rq = ring;
-        final WqeDataSeg.Writer w = wqeWriter;
         final int m = mask;
         final int lkey = p.lkey();
         final int size = p.bufferSize();
@@ -176,7 +189,7 @@ public final class RxQueue {
         for (int i = 0; i < got; i++, at++) {
             int h = free[--top];
             int slot = at & m;
-            w.at(rq, (long) slot * WqeDataSeg.SIZE).byte_count(size).lkey(lkey).addr(base + (long) h * size).write();
+            WqeDataSeg.store(rq, (long) slot * WqeDataSeg.SIZE, size, lkey, base + (long) h * size);
             slots[slot] = h;
         }
         p.top = top;

@@ -122,16 +122,6 @@ public final class TxQueue {
 
     private final PacketPool defaultPool;
 
-    /**
-     * One long-lived Writer per segment kind, re-pointed at each WQE with {@code at} (which clears what
-     * the previous WQE set): the segments are built in registers and stored straight into the ring,
-     * and nothing is allocated whatever C2's escape analysis decides about this large loop.
-     */
-    private final WqeCtrlSeg.Writer ctrlWriter = WqeCtrlSeg.writer();
-    private final WqeEthSeg.Writer ethWriter = WqeEthSeg.writer();
-    private final WqeDataSeg.Writer dataWriter = WqeDataSeg.writer();
-    private final WqeNop.Writer nopWriter = WqeNop.writer();
-
     // Statistics (read by the port; single writer, this queue's thread).
     private long packets;
     private long bytes;
@@ -229,9 +219,9 @@ public final class TxQueue {
      * The common case, one WQEBB per frame (PRM "Send WQE", Ethernet): ctrl + eth with the 18-byte L2
      * header inline + one data segment for the rest. Sends plain frames from {@code buffers[i..end)}
      * until a frame that is not plain, a full ring or a full CQ; returns how many it sent. The queue's
-     * state is in locals (written back once). The segment Writers are the queue's long-lived ones:
-     * Writers local to this loop were about as fast in the benchmark but allocated in the demo (about
-     * 65 bytes a packet over its second half) wherever the loop ran in C1 code before C2 recompiled it.
+     * state is in locals (written back once). Each segment is one generated static {@code store} (two
+     * 8-byte stores from its arguments): no Writer object, so nothing to allocate in C1 code and no
+     * heap stores of a long-lived Writer's fields.
      */
     private int sendPlain(PacketPool pool, int[] buffers, int i, int end) {
         final int plainMin = this.plainMin;
@@ -250,9 +240,6 @@ public final class TxQueue {
         final long addressBase = pool.addressBase();
         final int full = cc + size;
         final int last = end - 1;
-        final WqeCtrlSeg.Writer cw = ctrlWriter;
-        final WqeEthSeg.Writer ew = ethWriter;
-        final WqeDataSeg.Writer dw = dataWriter;
         int pc = this.pc;
         int since = this.sinceCqe;
         int outstanding = this.cqeOutstanding;
@@ -273,12 +260,11 @@ public final class TxQueue {
             long w = (long) slot * WQEBB;
             long boff = h * bufferSize;
             int cs = ((fl & PacketFlags.TX_IP_CSUM) != 0 ? CS_L3 : 0) | ((fl & PacketFlags.TX_L4_CSUM) != 0 ? CS_L4 : 0);
-            cw.at(ring, w).opcode(SendWqeOpcode.SEND$VALUE).wqe_index(pc & 0xffff).qpn(sqn).ds(PLAIN_DS)
-                    .ce(signal ? CompletionMode.CQE_ALWAYS$VALUE : CompletionMode.CQE_ON_ERROR$VALUE).write();
-            ew.at(ring, w + ETH).cs_flags(cs).inline_hdr_sz(FrameHeaders.MIN_L2_INLINE).write();
+            WqeCtrlSeg.store(ring, w, 0, pc & 0xffff, SendWqeOpcode.SEND$VALUE, sqn, PLAIN_DS, 0, 0, 0,
+                    signal ? CompletionMode.CQE_ALWAYS$VALUE : CompletionMode.CQE_ON_ERROR$VALUE, false, 0);
+            WqeEthSeg.store$inline_hdr(ring, w + ETH, 0, 0, 0, 0, cs, 0, 0, 0, false, 0, FrameHeaders.MIN_L2_INLINE);
             copy18(mem, boff, ring, w + INLINE_START);
-            dw.at(ring, w + PLAIN_DATA).byte_count(len - FrameHeaders.MIN_L2_INLINE).lkey(lkey)
-                    .addr(addressBase + boff + FrameHeaders.MIN_L2_INLINE).write();
+            WqeDataSeg.store(ring, w + PLAIN_DATA, len - FrameHeaders.MIN_L2_INLINE, lkey, addressBase + boff + FrameHeaders.MIN_L2_INLINE);
             slotInfo[slot] = slotInfo(h, foreign, 1);
             if (foreign) slotPool[slot] = pool;
             pc++;
@@ -368,24 +354,24 @@ public final class TxQueue {
         return true;
     }
 
-    private void writeCtrl(MemorySegment ring, long at, int opcode, int index, int sqn, int ds, int ce) {
-        ctrlWriter.at(ring, at).opcode(opcode).wqe_index(index).qpn(sqn).ds(ds).ce(ce).write();
+    private static void writeCtrl(MemorySegment ring, long at, int opcode, int index, int sqn, int ds, int ce) {
+        WqeCtrlSeg.store(ring, at, 0, index, opcode, sqn, ds, 0, 0, 0, ce, false, 0);
     }
 
-    private void writeEthInline(MemorySegment ring, long at, int cs, int mss, int inlineBytes) {
-        ethWriter.at(ring, at).cs_flags(cs).mss(mss).inline_hdr_sz(inlineBytes).write();
+    private static void writeEthInline(MemorySegment ring, long at, int cs, int mss, int inlineBytes) {
+        WqeEthSeg.store$inline_hdr(ring, at, 0, 0, 0, 0, cs, 0, mss, 0, false, 0, inlineBytes);
     }
 
-    private void writeEthVlan(MemorySegment ring, long at, int cs, int mss, int tci) {
-        ethWriter.at(ring, at).cs_flags(cs).mss(mss).insert_vlan(true).vlan_tci(tci).write();
+    private static void writeEthVlan(MemorySegment ring, long at, int cs, int mss, int tci) {
+        WqeEthSeg.store$vlan_insert(ring, at, 0, 0, 0, 0, cs, 0, mss, 0, false, tci);
     }
 
-    private void writeData(MemorySegment ring, long at, int bytes, int lkey, long addr) {
-        dataWriter.at(ring, at).byte_count(bytes).lkey(lkey).addr(addr).write();
+    private static void writeData(MemorySegment ring, long at, int bytes, int lkey, long addr) {
+        WqeDataSeg.store(ring, at, bytes, lkey, addr);
     }
 
-    private void writeNop(MemorySegment ring, long at, int index, int sqn) {
-        nopWriter.at(ring, at).opcode(SendWqeOpcode.NOP$VALUE).wqe_index(index).qpn(sqn).ds(1).write();
+    private static void writeNop(MemorySegment ring, long at, int index, int sqn) {
+        WqeNop.store(ring, at, 0, index, SendWqeOpcode.NOP$VALUE, sqn, 1, 0, 0, 0, 0, false, 0);
     }
 
     private int inlineLength(MemorySegment mem, long off, int len) {

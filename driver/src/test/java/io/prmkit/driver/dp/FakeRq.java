@@ -31,6 +31,12 @@ final class FakeRq {
 
     /** Delivers one frame; false when the RQ had no WQE (dropped, counted in outOfBuffer). */
     boolean deliver(byte[] frame, int rssHash, int vlanStripped, boolean error) {
+        return deliver(frame, rssHash, vlanStripped, error, CqeHdsIpExt.L2_OK$MASK | CqeHdsIpExt.L3_OK$MASK | CqeHdsIpExt.L4_OK$MASK,
+                CqeL3HdrType.IPV4$VALUE, CqeL4HdrType.UDP$VALUE);
+    }
+
+    /** The same with the CQE's checksum bits ({@code hds_ip_ext}) and header types as given. */
+    boolean deliver(byte[] frame, int rssHash, int vlanStripped, boolean error, int checks, int l3, int l4) {
         int posted = WqDoorbellRecord.receive_counter(rq.doorbellRecord());
         if ((consumed & 0xffff) == posted) {
             outOfBuffer++;
@@ -59,7 +65,7 @@ final class FakeRq {
         }
         MemorySegment.copy(MemorySegment.ofArray(frame), ValueLayout.JAVA_BYTE, 0, dst, ValueLayout.JAVA_BYTE, 0, frame.length);
         Cqe64.Device.Writer w = Cqe64.Device.writer(cq, off).byte_cnt(frame.length).wqe_counter(index).rss_hash_result(rssHash)
-                .hds_ip_ext(CqeHdsIpExt.L2_OK$MASK | CqeHdsIpExt.L3_OK$MASK | CqeHdsIpExt.L4_OK$MASK).l3_hdr_type(CqeL3HdrType.IPV4).l4_hdr_type(CqeL4HdrType.UDP)
+                .hds_ip_ext(checks).l3_hdr_type(l3).l4_hdr_type(l4)
                 .opcode(CqeOpcode.RESP_SEND).owner(owner);
         if (vlanStripped >= 0) w.vlan_present(true).vlan_info(vlanStripped);
         w.write();

@@ -60,6 +60,46 @@ class RxQueueTest {
         assertEquals(List.of(), dev.violations);
     }
 
+    /** Every combination of checksum bits, L3 and L4 header type and VLAN stripping the CQE can report. */
+    @Test
+    void decodesEveryChecksumAndHeaderTypeCombination() {
+        RqResources res = rq(4, 4);
+        PacketPool pool = new PacketPool(host, 64, 2048, Rings.LKEY);
+        RxQueue rx = new RxQueue(res, pool);
+        FakeRq dev = new FakeRq(host, res);
+        int[] got = new int[4];
+        int seq = 0;
+        for (int checks = 0; checks < 256; checks++) {
+            for (int l3 = 0; l3 < 4; l3++) {
+                for (int l4 = 0; l4 < 8; l4++) {
+                    int tci = (checks * 31 + l3 * 7 + l4) % 3 == 0 ? (seq * 13) & 0xffff : -1;
+                    assertTrue(dev.deliver(frame(64, seq), seq, tci, false, checks, l3, l4));
+                    assertEquals(1, rx.receive(got, 4));
+                    int h = got[0];
+                    int want = 0;
+                    // hds_ip_ext: bit 0 L2 ok, bit 1 L3 ok, bit 2 L4 ok (mlx5dv.h MLX5_CQE_L2_OK etc.); the rest is ignored
+                    if ((checks & 1) != 0) want |= PacketFlags.RX_L2_OK;
+                    if ((checks & 2) != 0) want |= PacketFlags.RX_L3_OK;
+                    if ((checks & 4) != 0) want |= PacketFlags.RX_L4_OK;
+                    // l3_hdr_type: 1 IPv6, 2 IPv4; l4_hdr_type: 2 UDP, any other non-zero value a TCP kind
+                    if (l3 == 2) want |= PacketFlags.RX_IPV4;
+                    if (l3 == 1) want |= PacketFlags.RX_IPV6;
+                    if (l4 == 2) want |= PacketFlags.RX_UDP;
+                    else if (l4 != 0) want |= PacketFlags.RX_TCP;
+                    if (tci >= 0) want |= PacketFlags.RX_VLAN_STRIPPED;
+                    String what = "checks " + checks + ", l3 " + l3 + ", l4 " + l4 + ", tci " + tci;
+                    assertEquals(want, pool.flags[h], what);
+                    if (tci >= 0) assertEquals((short) tci, pool.vlanTci[h], what);
+                    assertEquals(64, pool.length[h], what);
+                    assertEquals(seq, pool.rssHash[h], what);
+                    pool.free(h);
+                    seq++;
+                }
+            }
+        }
+        assertEquals(List.of(), dev.violations);
+    }
+
     @Test
     void theCqWrapsManyTimesWithoutLosingAPacket() {
         RqResources res = rq(4, 4);

@@ -1,5 +1,6 @@
 package io.prmkit.softhca.datapath;
 
+import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.CqeErrorSyndrome;
 import io.prmkit.mlx5.CqeHdsIpExt;
 import io.prmkit.mlx5.CqeL3HdrType;
@@ -149,25 +150,23 @@ final class ReceiveQueueEngine {
         int l3 = f.l3 == ParsedFrame.L3.IPV4 ? CqeL3HdrType.IPV4$VALUE : f.l3 == ParsedFrame.L3.IPV6 ? CqeL3HdrType.IPV6$VALUE : CqeL3HdrType.NONE$VALUE;
         boolean l4known = f.l4 == ParsedFrame.L4.TCP || f.l4 == ParsedFrame.L4.UDP;
         int csum = f.l3OnwardSum(fr, off);
-        c.rxBody()
+        Cqe64.Device.Writer w = c.rxBody()
                 .byte_cnt(n)
                 .wqe_counter(cc)
-                .flow_tag(flowTag)
                 .srqn(userIndex)
                 .hds_ip_ext(CqeHdsIpExt.L2_OK$MASK
                         | (f.l3 == ParsedFrame.L3.IPV6 || (f.l3 == ParsedFrame.L3.IPV4 && f.l3ChecksumOk) ? CqeHdsIpExt.L3_OK$MASK : 0)
                         | (l4known && f.l4ChecksumOk ? CqeHdsIpExt.L4_OK$MASK : 0))
                 .l3_hdr_type(l3)
                 .l4_hdr_type(l4Type(f))
-                .ip_frag(f.ipFragment)
-                .ip_options(f.ipOptions)
-                .vlan_present(vlan)
-                .vlan_info(vlan ? f.outerTci : 0)
-                .rss_hash_result(rssHash)
-                .rss_hash_ip_type(rssIp)
-                .rss_hash_l4_type(rssL4)
-                .check_sum(csum)
-                .write();
+                .check_sum(csum);
+        // The writer starts cleared: fields most frames leave 0 are set only when they are not
+        if (flowTag != 0) w.flow_tag(flowTag);
+        if (f.ipFragment) w.ip_frag(true);
+        if (f.ipOptions) w.ip_options(true);
+        if (vlan) w.vlan_present(true).vlan_info(f.outerTci);
+        if (rssIp != 0 || rssL4 != 0 || rssHash != 0) w.rss_hash_result(rssHash).rss_hash_ip_type(rssIp).rss_hash_l4_type(rssL4);
+        w.write();
     }
 
     private static int l4Type(ParsedFrame f) {

@@ -211,6 +211,13 @@ final class Steering {
     /** Steers the frame given to {@link #frame}; true with {@link #tirn} set, false when dropped. */
     boolean lookup() {
         int tableId = objects.nicRxRoot;
+        Compiled root = compiled(tableId);
+        if (root != null && root.entries().length > 0 && root.matchAll()[0] && root.forwards()[0] && root.tir()[0] >= 0) {
+            // the first entry matches every frame and forwards to a TIR (a port's default rule): decided
+            flowTag = root.flowTag()[0];
+            tirn = root.tir()[0];
+            return true;
+        }
         for (int depth = 0; depth < MAX_CHAIN && tableId >= 0; depth++) {
             Compiled ct = compiled(tableId);
             if (ct == null) break;
