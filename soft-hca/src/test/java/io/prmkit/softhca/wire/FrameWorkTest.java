@@ -181,6 +181,24 @@ class FrameWorkTest {
     }
 
     @Test
+    void checksumSumsAgreeWithWordByWordSums() {
+        // Checksum.add against RFC 1071 written out: 16-bit big-endian words, an odd last byte padded,
+        // every length to 100 at odd and even offsets, onto a running sum
+        java.util.Random r = new java.util.Random(1071);
+        byte[] b = new byte[160];
+        for (int t = 0; t < 2000; t++) {
+            r.nextBytes(b);
+            int off = r.nextInt(8);
+            int len = r.nextInt(101);
+            long start = r.nextInt(1 << 20);
+            long want = start;
+            for (int i = 0; i < len; i += 2) want += (b[off + i] & 0xff) << 8 | (i + 1 < len ? b[off + i + 1] & 0xff : 0);
+            long got = Checksum.add(MemorySegment.ofArray(b), off, len, start);
+            assertEquals(Checksum.fold(want), Checksum.fold(got), len + " bytes at " + off);
+        }
+    }
+
+    @Test
     void shortCopiesMoveExactlyTheirBytes() {
         // every length up to past the explicit-move limit, at odd offsets, against MemorySegment.copy
         java.util.Random r = new java.util.Random(7);
