@@ -103,7 +103,9 @@ public final class RxQueue {
         final short[] vlan = p.vlanTci;
         final int cqm = cqMask;
         final int log = cqLog;
-        final int m = mask;
+        // The ring's mask as slots.length - 1 (slotBuffer has one entry per WQE, a power of two): C2 then
+        // knows every masked slot index is in bounds and drops the array's range check.
+        final int m = slots.length - 1;
         int cc = cqCc;
         // 1. Ownership: how many CQEs from cc on the device has handed over (at most max). Ring + offset
         //    accessors throughout: an empty poll must not allocate even where C2 does not scalar-replace.
@@ -183,7 +185,7 @@ public final class RxQueue {
         if (got == 0) return 0;
         final int[] slots = slotBuffer;
         final MemorySegment rq = ring;
-        final int m = mask;
+        final int m = slots.length - 1; // as in receive: no range check on slots[at & m]
         final int lkey = p.lkey();
         final int size = p.bufferSize();
         final long base = p.addressBase();
