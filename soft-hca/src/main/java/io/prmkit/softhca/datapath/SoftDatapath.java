@@ -395,30 +395,25 @@ public final class SoftDatapath implements Datapath, FrameSink {
             fields = RxHashFieldSelect.selected_fields(c, sel);
         }
 
-        // The last IPv4 flow hashed (addresses, L4 match, ports) and its result: a burst is mostly one flow.
-        private boolean flowValid;
-        private long flowAddrs;
-        private int flowPorts;
-        private boolean flowL4;
-        private int flowHash, flowIp, flowL4Type;
-
-        /** Toeplitz over the selected fields, when the frame is of the selected L3/L4 type; 0 otherwise. */
+        /**
+         * Toeplitz over the selected fields, when the frame is of the selected L3/L4 type; 0 otherwise.
+         * An IPv4 address goes in as one 32-bit value (four table lookups), an IPv6 one as its byte stream.
+         */
         int hash(ParsedFrame f, MemorySegment fr, long off) {
             lastIp = CqeRssIp.NONE$VALUE;
             lastL4 = CqeRssL4.NONE$VALUE;
             if (toeplitz == null || f.l3 != (ipv6 ? ParsedFrame.L3.IPV6 : ParsedFrame.L3.IPV4)) return 0;
-            if (!ipv6) return hashIpv4(f, fr, off + f.l3Offset);
-            // Toeplitz hashes the addresses as the byte stream they are on the wire (saddr then daddr)
+            long l3 = off + f.l3Offset;
             int alen = ipv6 ? Ipv6hdr.saddr$LENGTH : (int) (Iphdr.saddr$BIT_WIDTH / 8);
-            long src = off + f.l3Offset + (ipv6 ? Ipv6hdr.saddr$BYTE_OFFSET : Iphdr.saddr$BIT_OFFSET / 8);
+            long src = l3 + Ipv6hdr.saddr$BYTE_OFFSET; // IPv6 only: saddr, then daddr right after it
             int h = 0;
             int pos = 0;
             if ((fields & RxHashFields.SRC_IP$MASK) != 0) {
-                h = toeplitz.hash(h, pos, fr, src, alen);
+                h = ipv6 ? toeplitz.hash(h, pos, fr, src, alen) : toeplitz.hash32(h, pos, Iphdr.saddr(fr, l3));
                 pos += alen;
             }
             if ((fields & RxHashFields.DST_IP$MASK) != 0) {
-                h = toeplitz.hash(h, pos, fr, src + alen, alen);
+                h = ipv6 ? toeplitz.hash(h, pos, fr, src + alen, alen) : toeplitz.hash32(h, pos, Iphdr.daddr(fr, l3));
                 pos += alen;
             }
             if (pos > 0) lastIp = ipv6 ? CqeRssIp.IPV6$VALUE : CqeRssIp.IPV4$VALUE;
@@ -431,48 +426,6 @@ public final class SoftDatapath implements Datapath, FrameSink {
                 if ((fields & RxHashFields.L4_DPORT$MASK) != 0) h = toeplitz.hash16(h, pos, f.dstPort);
                 lastL4 = udp ? CqeRssL4.UDP$VALUE : CqeRssL4.TCP$VALUE;
             }
-            return h;
-        }
-
-        /** {@link #hash} for IPv4: the addresses and ports as values, and the last flow's result reused. */
-        private int hashIpv4(ParsedFrame f, MemorySegment fr, long l3) {
-            int saddr = Iphdr.saddr(fr, l3);
-            int daddr = Iphdr.daddr(fr, l3);
-            long addrs = (long) saddr << 32 | (daddr & 0xffffffffL);
-            boolean l4 = f.l4 == (udp ? ParsedFrame.L4.UDP : ParsedFrame.L4.TCP);
-            int ports = l4 ? f.srcPort << 16 | f.dstPort : 0;
-            if (flowValid && addrs == flowAddrs && ports == flowPorts && l4 == flowL4) {
-                lastIp = flowIp;
-                lastL4 = flowL4Type;
-                return flowHash;
-            }
-            int h = 0;
-            int pos = 0;
-            int alen = (int) (Iphdr.saddr$BIT_WIDTH / 8);
-            if ((fields & RxHashFields.SRC_IP$MASK) != 0) {
-                h = toeplitz.hash32(h, pos, saddr);
-                pos += alen;
-            }
-            if ((fields & RxHashFields.DST_IP$MASK) != 0) {
-                h = toeplitz.hash32(h, pos, daddr);
-                pos += alen;
-            }
-            if (pos > 0) lastIp = CqeRssIp.IPV4$VALUE;
-            if (l4 && (fields & (RxHashFields.L4_SPORT$MASK | RxHashFields.L4_DPORT$MASK)) != 0) {
-                if ((fields & RxHashFields.L4_SPORT$MASK) != 0) {
-                    h = toeplitz.hash16(h, pos, f.srcPort);
-                    pos += 2;
-                }
-                if ((fields & RxHashFields.L4_DPORT$MASK) != 0) h = toeplitz.hash16(h, pos, f.dstPort);
-                lastL4 = udp ? CqeRssL4.UDP$VALUE : CqeRssL4.TCP$VALUE;
-            }
-            flowValid = true;
-            flowAddrs = addrs;
-            flowPorts = ports;
-            flowL4 = l4;
-            flowHash = h;
-            flowIp = lastIp;
-            flowL4Type = lastL4;
             return h;
         }
     }
