@@ -228,18 +228,8 @@ public final class ParsedFrame {
     }
 
     /**
-     * Parses only the Ethernet header and VLAN tags (up to {@link #ethertype} and {@link #l3Offset});
-     * the L3 and L4 fields read as absent. For a sender that needs no more (no checksum offload, no
-     * LSO, inline headers checked at L2 at most).
-     */
-    public ParsedFrame parseL2(MemorySegment s, long off, int len) {
-        l2(s, off, len);
-        return this;
-    }
-
-    /**
      * Where the L3 header of the {@code len}-byte frame at {@code off} starts: after the Ethernet header
-     * and up to two VLAN tags, as {@link #parseL2} sets {@link #l3Offset} (0 for a runt), without
+     * and up to two VLAN tags, as {@link #parse} sets {@link #l3Offset} (0 for a runt), without
      * touching a parser's fields. For a sender that needs only that (inline headers checked at L2).
      */
     public static int l2Length(MemorySegment s, long off, int len) {
@@ -250,53 +240,6 @@ public final class ParsedFrame {
             type = VlanHdr.h_vlan_encapsulated_proto(s, off + p);
             p += VLAN_HLEN;
         }
-        return p;
-    }
-
-    /** Resets every field and walks the Ethernet header and VLAN tags; where L3 starts, or -1 for a runt. */
-    private int l2(MemorySegment s, long off, int len) {
-        length = len;
-        vlanCount = 0;
-        outerTpid = 0;
-        outerTci = 0;
-        ethertype = 0;
-        l3 = L3.NONE;
-        l3Offset = 0;
-        l3HeaderLength = 0;
-        ipTotalLength = 0;
-        ipProtocol = 0;
-        ipOptions = false;
-        ipFragment = false;
-        ipDscp = 0;
-        ttl = 0;
-        l4 = L4.NONE;
-        l4Offset = 0;
-        l4HeaderLength = 0;
-        srcPort = 0;
-        dstPort = 0;
-        tcpFlags = 0;
-        payloadLength = 0;
-        l3ChecksumOk = false;
-        l4ChecksumOk = false;
-        wellFormed = false;
-        summedTo = -1;
-        partialSum = 0;
-        if (len < ETH_HLEN) return -1;
-        int type = Ethhdr.h_proto(s, off);
-        int p = ETH_HLEN; // where the next tag or the L3 header starts
-        while ((type == TYPE_VLAN || type == TYPE_QINQ) && vlanCount < 2 && p + VLAN_HLEN <= len) {
-            if (vlanCount == 0) {
-                outerTpid = type;
-                outerTci = VlanHdr.h_vlan_TCI(s, off + p);
-            }
-            vlanCount++;
-            type = VlanHdr.h_vlan_encapsulated_proto(s, off + p);
-            p += VLAN_HLEN;
-        }
-        ethertype = type;
-        l3Offset = p;
-        payloadLength = len - p;
-        wellFormed = true;
         return p;
     }
 

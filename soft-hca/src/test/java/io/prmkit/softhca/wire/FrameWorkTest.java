@@ -83,7 +83,7 @@ class FrameWorkTest {
     }
 
     @Test
-    void anL2ParseFindsWhatTheFullParseFindsUpToL3() {
+    void l2LengthFindsWhereTheFullParsePutsL3() {
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_TCP, 1234, 80, TestFrames.payload(10, 0));
         byte[] tagged = new byte[f.length + 4];
         System.arraycopy(f, 0, tagged, 0, 12);
@@ -93,16 +93,9 @@ class FrameWorkTest {
         for (byte[] b : List.of(f, tagged)) {
             MemorySegment s = seg(b, 0);
             ParsedFrame full = new ParsedFrame().parse(s, 0, b.length, false);
-            ParsedFrame l2 = new ParsedFrame().parseL2(s, 0, b.length);
-            assertEquals(full.vlanCount, l2.vlanCount);
-            assertEquals(full.outerTci, l2.outerTci);
-            assertEquals(full.ethertype, l2.ethertype);
-            assertEquals(full.l3Offset, l2.l3Offset);
             assertEquals(full.l3Offset, ParsedFrame.l2Length(s, 0, b.length), "l2Length");
-            assertEquals(ParsedFrame.L3.NONE, l2.l3);
-            assertEquals(ParsedFrame.L4.NONE, l2.l4);
         }
-        assertFalse(new ParsedFrame().parseL2(seg(f, 0), 0, 13).wellFormed, "a runt");
+        assertFalse(new ParsedFrame().parse(seg(f, 0), 0, 13, false).wellFormed, "a runt");
         assertEquals(0, ParsedFrame.l2Length(seg(f, 0), 0, 13), "a runt has no L3 offset");
     }
 
@@ -122,7 +115,7 @@ class FrameWorkTest {
             b[13 + 4 * tags] = 0x00;
             for (int len = 0; len <= b.length; len++) {
                 MemorySegment s = seg(b, 0);
-                assertEquals(new ParsedFrame().parseL2(s, 0, len).l3Offset, ParsedFrame.l2Length(s, 0, len), tags + " tags, " + len + " bytes");
+                assertEquals(new ParsedFrame().parse(s, 0, len, false).l3Offset, ParsedFrame.l2Length(s, 0, len), tags + " tags, " + len + " bytes");
             }
         }
     }
