@@ -8,6 +8,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.Cqc;
+import io.prmkit.mlx5.CqeCompressionLayout;
+import io.prmkit.mlx5.CqeSize;
+import io.prmkit.mlx5.MiniCqeResFormat;
 import io.prmkit.mlx5.CreateCqIn;
 import io.prmkit.mlx5.CreateCqOut;
 import io.prmkit.mlx5.CreateEqIn;
@@ -310,9 +313,33 @@ class ObjectCommandsTest {
             MemorySegment badDbr = Objs.cqIn(h, uar, eqn, 6);
             Cqc.dbr_addr$set(badDbr, CreateCqIn.cq_context$BYTE_OFFSET, 0x10);
             assertFails(h.exec(badDbr, CreateCqOut.SIZE), Syndrome.RING_NOT_MAPPED, CmdOpcode.CREATE_CQ);
-            MemorySegment comp = Objs.cqIn(h, uar, eqn, 6);
-            Cqc.cqe_comp_en$set(comp, CreateCqIn.cq_context$BYTE_OFFSET, true);
-            assertFails(h.exec(comp, CreateCqOut.SIZE), Syndrome.BAD_FIELD, CmdOpcode.CREATE_CQ);
+            // CQE compression (the CX4 profile reports cqe_compression): basic layout, HASH or CSUM minis, 64-byte CQEs
+            long cc = CreateCqIn.cq_context$BYTE_OFFSET;
+            for (MiniCqeResFormat ok : new MiniCqeResFormat[] {MiniCqeResFormat.HASH, MiniCqeResFormat.CSUM}) {
+                MemorySegment comp = Objs.cqIn(h, uar, eqn, 6);
+                Cqc.cqe_comp_en$set(comp, cc, true);
+                Cqc.mini_cqe_res_format$set(comp, cc, ok);
+                int compCqn = Objs.cq(h, comp);
+                QueryCqIn.cqn$set(q, compCqn);
+                MemorySegment got = h.exec(q, QueryCqOut.SIZE).ok().out();
+                assertTrue(Cqc.cqe_comp_en(got, QueryCqOut.cq_context$BYTE_OFFSET));
+                assertEquals(ok.value, Cqc.mini_cqe_res_format(got, QueryCqOut.cq_context$BYTE_OFFSET));
+            }
+            QueryCqIn.cqn$set(q, cqn);
+            java.util.function.Consumer<java.util.function.Consumer<MemorySegment>> refused = edit -> {
+                MemorySegment comp = Objs.cqIn(h, uar, eqn, 6);
+                Cqc.cqe_comp_en$set(comp, cc, true);
+                edit.accept(comp);
+                assertFails(h.exec(comp, CreateCqOut.SIZE), Syndrome.BAD_FIELD, CmdOpcode.CREATE_CQ);
+            };
+            refused.accept(comp -> Cqc.mini_cqe_res_format$set(comp, cc, MiniCqeResFormat.CSUM_STRIDX)); // needs a striding RQ
+            refused.accept(comp -> Cqc.mini_cqe_res_format$setUnchecked(comp, cc, 2)); // reserved
+            refused.accept(comp -> Cqc.cqe_compression_layout$set(comp, cc, CqeCompressionLayout.ENHANCED));
+            refused.accept(comp -> Cqc.cqe_sz$set(comp, cc, CqeSize.BYTES_128));
+            // the format is not looked at without cqe_comp_en
+            MemorySegment off = Objs.cqIn(h, uar, eqn, 6);
+            Cqc.mini_cqe_res_format$set(off, cc, MiniCqeResFormat.CSUM_STRIDX);
+            Objs.cq(h, off);
 
             MemorySegment m = header(CmdOpcode.MODIFY_CQ, ModifyCqIn.SIZE);
             ModifyCqIn.cqn$set(m, cqn);

@@ -2,8 +2,9 @@ package io.prmkit.softhca.cmd;
 
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.Cqc;
-import io.prmkit.mlx5.CqeSize;
 import io.prmkit.mlx5.CqModifyFields;
+import io.prmkit.mlx5.CqeCompressionLayout;
+import io.prmkit.mlx5.CqeSize;
 import io.prmkit.mlx5.CreateCqIn;
 import io.prmkit.mlx5.CreateCqOut;
 import io.prmkit.mlx5.CreateEqIn;
@@ -22,6 +23,7 @@ import io.prmkit.mlx5.DestroySqIn;
 import io.prmkit.mlx5.DestroySqOut;
 import io.prmkit.mlx5.Eqc;
 import io.prmkit.mlx5.Eqe;
+import io.prmkit.mlx5.MiniCqeResFormat;
 import io.prmkit.mlx5.ModifyCqIn;
 import io.prmkit.mlx5.ModifyCqOpMod;
 import io.prmkit.mlx5.ModifyCqOut;
@@ -152,7 +154,7 @@ final class QueueCommands {
         if (!hca.objects.eqs.containsKey(eqn)) throw c.fail(Syndrome.BAD_REFERENCE, "EQ " + eqn);
         CqeSize size = Cqc.cqe_sz$enum(cqc);
         if (size == null) throw c.fail(Syndrome.BAD_FIELD, "cqe_sz " + Cqc.cqe_sz(cqc));
-        if (Cqc.cqe_comp_en(cqc)) throw c.fail(Syndrome.BAD_FIELD, "CQE compression is not modelled");
+        if (Cqc.cqe_comp_en(cqc)) checkCompression(c, cqc, size);
         checkPageOffset(c, Cqc.page_offset(cqc));
         Support.checkDoorbellRecord(c, hca, Cqc.dbr_addr(cqc));
         long stride = size == CqeSize.BYTES_64 ? 64 : 128;
@@ -160,6 +162,22 @@ final class QueueCommands {
         int cqn = hca.nextNumber("cq", 0x400);
         hca.objects.cqs.put(cqn, new Queues.Cq(cqn, cqc, ring));
         CreateCqOut.Device.cqn$set(c.out, cqn);
+    }
+
+    /**
+     * CQE compression (PRM "Compressed CQE"): the basic layout with 64-byte CQEs, mini CQEs that carry
+     * the RSS hash or the checksum. Stride indices need a striding RQ, which the model does not have.
+     */
+    private void checkCompression(Command c, MemorySegment cqc, CqeSize size) {
+        if (Support.cap(hca, "cqe_compression") == 0) throw c.fail(Syndrome.BAD_FIELD, "cqe_comp_en set but the device reports cqe_compression = 0");
+        if (size != CqeSize.BYTES_64) throw c.fail(Syndrome.BAD_FIELD, "cqe_comp_en with cqe_sz " + size + ": CQE compression is modelled for 64-byte CQEs only");
+        CqeCompressionLayout layout = Cqc.cqe_compression_layout$enum(cqc);
+        if (layout != CqeCompressionLayout.BASIC) {
+            throw c.fail(Syndrome.BAD_FIELD, "cqe_compression_layout " + (layout == null ? Cqc.cqe_compression_layout(cqc) : layout) + ": only the BASIC layout is modelled");
+        }
+        MiniCqeResFormat format = Cqc.mini_cqe_res_format$enum(cqc);
+        if (format == null) throw c.fail(Syndrome.BAD_FIELD, "mini_cqe_res_format " + Cqc.mini_cqe_res_format(cqc) + " is reserved");
+        if (format == MiniCqeResFormat.CSUM_STRIDX) throw c.fail(Syndrome.BAD_FIELD, "mini_cqe_res_format CSUM_STRIDX needs a striding RQ, which is not modelled (use HASH or CSUM)");
     }
 
     private Queues.Cq cq(Command c, int cqn) {

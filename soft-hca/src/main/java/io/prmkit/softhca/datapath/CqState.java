@@ -1,17 +1,23 @@
 package io.prmkit.softhca.datapath;
 
+import io.prmkit.mlx5.CmdHcaCap;
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.CqErrorSyndrome;
 import io.prmkit.mlx5.Cqc;
 import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeFormat;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.CqeSize;
 import io.prmkit.mlx5.Eqe;
 import io.prmkit.mlx5.EqeType;
 import io.prmkit.mlx5.ErrCqe;
+import io.prmkit.mlx5.MiniCqe8;
+import io.prmkit.mlx5.MiniCqeResFormat;
 import io.prmkit.softhca.device.DeviceContext;
 import io.prmkit.softhca.device.Queues;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -21,6 +27,14 @@ import java.lang.invoke.VarHandle;
  * OVERRUN, after which the CQ takes no more entries), and the completion event when it is armed.
  * A CQE is stored whole with the INVALID opcode and the previous pass's owner bit, then, after a
  * release fence, its opcode and owner bit are set: the driver never sees a half-written entry.
+ *
+ * <p>With {@code cqe_comp_en} (PRM "Compressed CQE", basic layout) receive completions are held
+ * while the device works through a poll and written as sessions: a title CQE (format COMPRESSED,
+ * {@code byte_cnt} = the number of completions, the other fields shared by all of them) at the
+ * session's first slot and arrays of eight {@code mini_cqe8} at its second slot and at every eighth
+ * slot after the first (where the kernel's and DPDK's decoders read them), each mini giving one
+ * completion's byte count and, per {@code mini_cqe_res_format}, its RSS hash or its checksum. See
+ * docs/soft-hca-datapath.md "CQE compression" for when a session is cut and written.
  */
 final class CqState {
     /** Consumer and producer counters compare modulo the doorbell record's 24-bit consumer index. */
@@ -44,13 +58,53 @@ final class CqState {
      */
     private final Cqe64.Device.Writer writer = Cqe64.Device.writer();
     private final ErrCqe.Device.Writer errWriter = ErrCqe.Device.writer();
+    private final MiniCqe8.Device.Writer miniWriter = MiniCqe8.Device.writer();
+    /** CQE compression: on, and what the minis carry (true: RSS hash; false: checksum). */
+    final boolean compress;
+    private final boolean hashFormat;
+    /** Most completions in one session: the device's cqe_compression_max_num (CX4: 16). */
+    final int maxSession;
+    /** Completions held for the session being built (0: none); their byte counts and mini first dwords. */
+    int held;
+    private final int[] heldBytes;
+    private final int[] heldMini;
+    /** The session's title (its first completion, as a whole CQE) and the completion being matched against it. */
+    private MemorySegment title;
+    private MemorySegment next;
+    /** Per 8-byte word of a CQE: the bits a completion may differ in from the title and still join the session. */
+    private final long[] carried = new long[8];
+    private final Sessions sessions;
+    /** Sessions written (2 or more completions) and the completions they held, for tests and the trace. */
+    long sessionCount;
+    long sessionCqes;
     /** The doorbell record's consumer index as last read (-1: not yet). */
     private int ciSeen = -1;
     /** The CQ overran (or its ring faulted): it is in error and writes nothing more. */
     boolean failed;
     long cqes;
 
-    CqState(Queues.Cq cq, DeviceContext ctx) {
+    /** The CQs holding a session in this poll: written, in the order they started, when the poll ends. */
+    static final class Sessions {
+        private CqState[] list = new CqState[8];
+        private int n;
+
+        void add(CqState c) {
+            if (n == list.length) list = java.util.Arrays.copyOf(list, n * 2);
+            list[n++] = c;
+        }
+
+        /** Writes every held session (the device has no more work in this pass: the compression timeout's analogue). */
+        void flushAll() {
+            for (int i = 0; i < n; i++) {
+                list[i].flush();
+                list[i] = null;
+            }
+            n = 0;
+        }
+    }
+
+    CqState(Queues.Cq cq, DeviceContext ctx, Sessions sessions) {
+        this.sessions = sessions;
         this.cq = cq;
         this.cqn = cq.cqn;
         this.ctx = ctx;
@@ -62,7 +116,40 @@ final class CqState {
         this.cqeOffset = sz == CqeSize.BYTES_128.value ? 64 : 0;
         this.ring = new RingView(cq.ring, stride * size, ctx.iommu());
         this.dbr = ctx.iommu().slice(Cqc.dbr_addr(cq.cqc), CqDoorbellRecord.SIZE);
+        MemorySegment caps = ctx.currentCaps().apply(0);
+        int max = caps == null ? DEFAULT_MAX_SESSION : CmdHcaCap.cqe_compression_max_num(caps);
+        this.compress = Cqc.cqe_comp_en(cq.cqc) && max >= 2 && stride == 64;
+        this.maxSession = compress ? max : 1;
+        this.hashFormat = Cqc.mini_cqe_res_format(cq.cqc) == MiniCqeResFormat.HASH$VALUE;
+        this.heldBytes = new int[maxSession];
+        this.heldMini = new int[maxSession];
+        if (compress) {
+            Arena a = Arena.ofAuto();
+            title = a.allocate(Cqe64.SIZE, 64);
+            next = a.allocate(Cqe64.SIZE, 64);
+            // The fields a mini carries (or the format gives up) are set to all ones in a scratch CQE: its
+            // words are then the masks, so the comparison needs no offset of its own.
+            MemorySegment m = a.allocate(Cqe64.SIZE, 8);
+            Cqe64.Device.byte_cnt$set(m, -1);
+            Cqe64.Device.wqe_counter$set(m, 0xffff);
+            Cqe64.Device.opcode$setUnchecked(m, 0xf);
+            Cqe64.Device.cqe_format$setUnchecked(m, 3);
+            Cqe64.Device.owner$set(m, true);
+            if (hashFormat) {
+                Cqe64.Device.rss_hash_result$set(m, -1); // carried
+                Cqe64.Device.check_sum$set(m, 0xffff); // given up: the title's stands for all
+            } else {
+                Cqe64.Device.check_sum$set(m, 0xffff); // carried
+                Cqe64.Device.rss_hash_result$set(m, -1); // given up (the kernel's decoder clears the hash)
+                Cqe64.Device.rss_hash_ip_type$setUnchecked(m, 3);
+                Cqe64.Device.rss_hash_l4_type$setUnchecked(m, 3);
+            }
+            for (int i = 0; i < 8; i++) carried[i] = m.get(ValueLayout.JAVA_LONG, i * 8L);
+        }
     }
+
+    /** Session length when the device has no capability page (test harnesses): ConnectX-4's cqe_compression_max_num. */
+    static final int DEFAULT_MAX_SESSION = 16;
 
     /**
      * Finds where the next CQE goes and keeps it ({@link #body}, {@link #errBody} and {@link #publish}
@@ -70,6 +157,8 @@ final class CqState {
      * instead of making a 64-byte slice per CQE is what lets the datapath allocate nothing per frame.
      */
     boolean reserve() {
+        if (failed) return false;
+        if (held > 0) flush(); // a plain or error CQE goes after the session held so far
         if (failed) return false;
         int pc = cq.producerCounter;
         int ci = ciSeen;
@@ -91,6 +180,29 @@ final class CqState {
         if (s == null) return overrun ? false : fail(CqErrorSyndrome.ACCESS_VIOLATION);
         cqeSegment = s;
         cqeAt = ring.offsetIn(off);
+        return true;
+    }
+
+    /**
+     * As {@link #reserve}, for a receive completion that may join a session: with compression on, the
+     * slot it would take ({@code pc + held}) must be free as any CQE's (so a written session never
+     * overwrites an entry software has not released); when it is not, the held session is written and
+     * the CQ's usual overrun rule applies to the new completion.
+     */
+    boolean reserveRx() {
+        if (!compress) return reserve();
+        if (failed) return false;
+        int p = cq.producerCounter + held;
+        if (ciSeen < 0 || ((p - ciSeen) & CI_MASK) >= size) {
+            int ci;
+            try {
+                ci = dbr == null ? -1 : CqDoorbellRecord.consumer_index(dbr);
+            } catch (IllegalStateException e) {
+                ci = -1;
+            }
+            if (ci < 0 || ((p - ci) & CI_MASK) >= size) return reserve();
+            ciSeen = ci;
+        }
         return true;
     }
 
@@ -134,16 +246,129 @@ final class CqState {
     }
 
     /**
-     * The writer for the RX CQE at the reserved place, opcode INVALID and the last pass's owner set;
-     * the caller sets the other fields, calls {@code write()}, then {@link #publish}.
+     * The writer for the RX CQE at the place {@link #reserveRx} found (with compression: the title's
+     * staging entry, or the one compared with it), opcode INVALID and the last pass's owner set; the
+     * caller sets the other fields, calls {@code write()}, then {@link #publishRx}.
      */
     Cqe64.Device.Writer rxBody() {
+        if (compress) return writer.at(held == 0 ? title : next, 0);
         return writer.at(cqeSegment, cqeAt).opcode(CqeOpcode.INVALID).owner(owner() == 0);
     }
 
-    /** As {@link #rxBody}, for a TX completion. */
+    /**
+     * Hands a RESP_SEND completion to software, or, with compression, holds it: it joins the session
+     * when every field a mini CQE does not carry equals the title's and its WQE counter follows the
+     * last one's; otherwise the session is written and this completion starts the next. A session is
+     * written as soon as it reaches {@link #maxSession}.
+     */
+    void publishRx() {
+        if (!compress) {
+            publish(CqeOpcode.RESP_SEND, false);
+            return;
+        }
+        if (held == 0) {
+            start();
+            return;
+        }
+        MemorySegment t = title;
+        MemorySegment x = next;
+        boolean joins = Cqe64.wqe_counter(x) == ((Cqe64.wqe_counter(t) + held) & 0xffff);
+        for (int i = 0; joins && i < 8; i++) {
+            long at = i * 8L;
+            joins = ((t.get(ValueLayout.JAVA_LONG, at) ^ x.get(ValueLayout.JAVA_LONG, at)) & ~carried[i]) == 0;
+        }
+        if (joins) {
+            keep(held++, x);
+            if (held == maxSession) flush();
+            return;
+        }
+        flush();
+        title = x;
+        next = t;
+        start();
+    }
+
+    private boolean listed;
+
+    private void start() {
+        keep(0, title);
+        held = 1;
+        if (!listed) {
+            listed = true;
+            sessions.add(this);
+        }
+    }
+
+    private void keep(int i, MemorySegment cqe) {
+        heldBytes[i] = Cqe64.byte_cnt(cqe);
+        heldMini[i] = hashFormat ? Cqe64.rss_hash_result(cqe) : Cqe64.check_sum(cqe);
+    }
+
+    /**
+     * Writes the held completions: one as a plain CQE; two or more as a session. The mini CQE arrays
+     * go first (array 0 in the slot after the title, array k in slot title + 8k, wrapping at the ring
+     * end like every slot), the title after them, and the title's opcode and owner bit (its slot's
+     * pass) last, after a release fence: software sees a whole session or none of it.
+     */
+    void flush() {
+        listed = false;
+        int n = held;
+        held = 0;
+        if (n == 0 || failed) return;
+        try {
+            int pc = cq.producerCounter;
+            if (n >= 2) {
+                for (int k = 0; k * 8 < n; k++) {
+                    long off = (long) ((pc + (k == 0 ? 1 : 8 * k)) & (size - 1)) * 64;
+                    MemorySegment s = ring.segment(off, 64);
+                    if (s == null) {
+                        fail(CqErrorSyndrome.ACCESS_VIOLATION);
+                        return;
+                    }
+                    long at = ring.offsetIn(off);
+                    for (int j = 0; j < 8; j++) {
+                        int i = 8 * k + j;
+                        MiniCqe8.Device.Writer w = miniWriter.at(s, at + j * MiniCqe8.SIZE);
+                        if (i < n) {
+                            w.byte_cnt(heldBytes[i]);
+                            if (hashFormat) w.rx_hash_result(heldMini[i]);
+                            else w.checksum(heldMini[i]);
+                        }
+                        w.write();
+                    }
+                }
+                Cqe64.Device.byte_cnt$set(title, n);
+                Cqe64.Device.cqe_format$set(title, CqeFormat.COMPRESSED);
+            }
+            long off = (long) (pc & (size - 1)) * 64;
+            MemorySegment s = ring.segment(off, 64);
+            if (s == null) {
+                fail(CqErrorSyndrome.ACCESS_VIOLATION);
+                return;
+            }
+            Cqe64.Device.opcode$set(title, CqeOpcode.INVALID);
+            Cqe64.Device.owner$set(title, owner() == 0);
+            cqeSegment = s;
+            cqeAt = ring.offsetIn(off);
+            MemorySegment.copy(title, 0, s, cqeAt, Cqe64.SIZE);
+            VarHandle.releaseFence();
+            Cqe64.Device.opcode$set(s, cqeAt, CqeOpcode.RESP_SEND);
+            Cqe64.Device.owner$set(s, cqeAt, owner() == 1);
+            cq.producerCounter = pc + n;
+            cqes += n;
+            if (n >= 2) {
+                sessionCount++;
+                sessionCqes += n;
+            }
+            if (cq.armed) notifyEq();
+        } catch (IllegalStateException e) {
+            lost();
+        }
+    }
+
+    /** The writer for a TX completion at the place {@link #reserve} found (send completions are never compressed). */
     Cqe64.Device.Writer txBody() {
-        return rxBody();
+        return writer.at(cqeSegment, cqeAt).opcode(CqeOpcode.INVALID).owner(owner() == 0);
     }
 
     ErrCqe.Device.Writer errBody() {

@@ -124,15 +124,16 @@ final class ReceiveQueueEngine {
         rq.consumerCounter = cc + 1;
         CqState c = cq;
         if (c == null) return status == MemoryAccess.OK;
-        if (!c.reserve()) return false;
+        boolean ok = status == MemoryAccess.OK;
+        if (!(ok ? c.reserveRx() : c.reserve())) return false;
         try {
-            if (status != MemoryAccess.OK) {
+            if (!ok) {
                 c.errBody().syndrome(status).qpn(rqn).wqe_counter(cc).srqn(userIndex).write();
                 c.publish(CqeOpcode.RESP_ERR, false);
                 return false;
             }
             writeRxCqe(c, fr, off, len, n, cc, f, vlan, rssHash, rssIp, rssL4, flowTag);
-            c.publish(CqeOpcode.RESP_SEND, false);
+            c.publishRx();
         } catch (IllegalStateException e) {
             c.lost();
             return false;

@@ -64,6 +64,8 @@ public final class SoftDatapath implements Datapath, FrameSink {
     private final Map<Integer, SendQueueEngine> sqEngines = new HashMap<>();
     private final Map<Integer, ReceiveQueueEngine> rqEngines = new HashMap<>();
     private final Map<Integer, CqState> cqStates = new HashMap<>();
+    /** CQs with a compressed session held in this poll. */
+    private final CqState.Sessions sessions = new CqState.Sessions();
     private final Map<Integer, TirState> tirStates = new HashMap<>();
     // Doorbells recorded on the driver's thread: kind and value, in order (a small ring under a lock).
     private final long[] pending = new long[2048];
@@ -161,6 +163,8 @@ public final class SoftDatapath implements Datapath, FrameSink {
             }
             return did;
         } finally {
+            // Compressed sessions end with the pass: the driver never waits for a held completion.
+            sessions.flushAll();
             lock.unlock();
         }
     }
@@ -219,7 +223,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         if (cq == null) return null;
         CqState s = cqStates.get(cqn);
         if (s == null || s.cq != cq) {
-            s = new CqState(cq, ctx);
+            s = new CqState(cq, ctx, sessions);
             cqStates.put(cqn, s);
         }
         return s;
