@@ -82,7 +82,7 @@ public class LoopbackTwoThreadBench {
         while (received < goal) {
             if (sent - received <= 512 - BURST) {
                 int n = txPool.alloc(bufs, BURST);
-                for (int i = 0; i < n; i++) txPool.length[bufs[i]] = 64;
+                for (int i = 0; i < n; i++) txPool.setLength(bufs[i], 64);
                 int s = n == 0 ? 0 : tx.send(txPool, bufs, 0, n);
                 for (int i = s; i < n; i++) txPool.free(bufs[i]);
                 sent += s;

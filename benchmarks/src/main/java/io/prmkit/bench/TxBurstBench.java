@@ -61,7 +61,7 @@ public class TxBurstBench {
     @Benchmark
     public int generated() {
         int n = pool.alloc(bufs, DpRings.BURST);
-        for (int i = 0; i < n; i++) pool.length[bufs[i]] = DpRings.FRAME;
+        for (int i = 0; i < n; i++) pool.setLength(bufs[i], DpRings.FRAME);
         int sent = tx.send(bufs, n);
         // The device: the burst's last WQE asked for a CQE.
         long off = (long) (cqPc & ((1 << DpRings.LOG_RING) - 1)) * Cqe64.SIZE;

@@ -53,13 +53,14 @@ enum { CQE_REQ = 0, CQE_RESP_SEND = 2, CQE_REQ_ERR = 13, CQE_INVALID = 15 };
 enum { TX_VLAN = 1, TX_IP_CSUM = 1 << 1, TX_L4_CSUM = 1 << 2, TX_LSO = 1 << 3, CS_L3 = 0x40, CS_L4 = 0x80 };
 enum { RX_L2_OK = 1 << 9, RX_L3_OK = 1 << 10, RX_L4_OK = 1 << 11, RX_IPV4 = 1 << 12, RX_IPV6 = 1 << 13, RX_TCP = 1 << 14, RX_UDP = 1 << 15, RX_VLAN = 1 << 8 };
 
-/* ---- packet pool: one region, int handles, free stack, metadata arrays ---- */
+/* ---- packet pool: one region, int handles, free stack, metadata in one array (as PacketPool.meta) ---- */
 static uint8_t pool_mem[POOL * BUF] __attribute__((aligned(4096)));
 static int pool_free[POOL], pool_top;
-/* The metadata arrays have external linkage: gcc -O2 deletes a static array that only the selftest reads,
- * and with it every store and CQE load of rx_receive's decode (Java must store into its heap arrays). */
-int pool_len[POOL], pool_flags[POOL], pool_hash[POOL];
-uint16_t pool_vlan[POOL];
+/* META_STRIDE ints per buffer: length, flags, RSS hash, VLAN TCI (bits 15:0) | MSS (bits 31:16).
+ * External linkage: gcc -O2 deletes a static array that only the selftest reads, and with it every
+ * store and CQE load of rx_receive's decode (Java must store into its heap array). */
+enum { META_STRIDE = 4, M_LEN = 0, M_FLAGS = 1, M_HASH = 2, M_VLAN_MSS = 3 };
+int pool_meta[POOL * META_STRIDE];
 /* Statistics, as TxQueue and RxQueue keep them (external linkage for the same reason). */
 uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;
 
@@ -67,8 +68,8 @@ static int pool_alloc(int *out, int n) {
     int got = n < pool_top ? n : pool_top;
     for (int i = 0; i < got; i++) {
         int h = pool_free[--pool_top];
-        pool_len[h] = 0;
-        pool_flags[h] = 0;
+        pool_meta[h * META_STRIDE + M_LEN] = 0;
+        pool_meta[h * META_STRIDE + M_FLAGS] = 0;
         out[i] = h;
     }
     return got;
@@ -147,8 +148,8 @@ __attribute__((noinline)) int tx_send(const int *bufs, int n) {
     for (; sent < n; sent++) {
         if (cqe_outstanding == RING) break;
         int h = bufs[sent];
-        int len = pool_len[h];
-        int fl = pool_flags[h];
+        int len = pool_meta[h * META_STRIDE + M_LEN];
+        int fl = pool_meta[h * META_STRIDE + M_FLAGS];
         if (fl & (TX_VLAN | TX_LSO)) break; /* the reference builds plain WQEs only */
         int whole = len <= INLINE_MAX;
         int ihs = whole ? len : l2_inline_len(len);
@@ -267,10 +268,11 @@ __attribute__((noinline)) int rx_receive(int *bufs, int max) {
         int l3 = (hdr >> 2) & 3, l4 = (hdr >> 4) & 7;
         if (l3 == 2) fl |= RX_IPV4; else if (l3 == 1) fl |= RX_IPV6;
         if (l4 == 2) fl |= RX_UDP; else if (l4 != 0) fl |= RX_TCP;
-        if (hdr & 1) { fl |= RX_VLAN; pool_vlan[h] = be16toh(cqe->vlan_info); }
-        pool_len[h] = len;
-        pool_flags[h] = fl;
-        pool_hash[h] = be32toh(cqe->rss_hash_result);
+        int *m = &pool_meta[h * META_STRIDE];
+        if (hdr & 1) { fl |= RX_VLAN; m[M_VLAN_MSS] = be16toh(cqe->vlan_info); }
+        m[M_LEN] = len;
+        m[M_FLAGS] = fl;
+        m[M_HASH] = be32toh(cqe->rss_hash_result);
         bufs[n++] = h;
         burst_bytes += len;
     }
@@ -295,7 +297,7 @@ static uint32_t tx_dev_pc;
 static uint64_t tx_round(void) {
     int bufs[BURST];
     int n = pool_alloc(bufs, BURST);
-    for (int i = 0; i < n; i++) pool_len[bufs[i]] = FRAME;
+    for (int i = 0; i < n; i++) pool_meta[bufs[i] * META_STRIDE + M_LEN] = FRAME;
     int sent = tx_send(bufs, n);
     /* the device completes the burst's last WQE */
     struct cqe64 *cqe = &tx_cq[tx_dev_pc & MASK];
@@ -315,7 +317,7 @@ static uint64_t rx_round(void) {
         rx_cq[rx_dev_pc & MASK].op_own = (CQE_RESP_SEND << 4) | ((rx_dev_pc >> LOG_RING) & 1);
     int n = rx_receive(bufs, BURST);
     uint64_t sum = 0;
-    for (int i = 0; i < n; i++) { sum += pool_len[bufs[i]]; pool_put(bufs[i]); }
+    for (int i = 0; i < n; i++) { sum += pool_meta[bufs[i] * META_STRIDE + M_LEN]; pool_put(bufs[i]); }
     return sum + n;
 }
 
@@ -345,7 +347,8 @@ int main(int argc, char **argv) {
                 rx_cq[rx_dev_pc & MASK].op_own = (CQE_RESP_SEND << 4) | ((rx_dev_pc >> LOG_RING) & 1);
             int n = rx_receive(bufs, BURST);
             for (int i = 0; i < n; i++) {
-                int m[4] = {bufs[i], pool_len[bufs[i]], pool_flags[bufs[i]], pool_hash[bufs[i]]};
+                const int *pm = &pool_meta[bufs[i] * META_STRIDE];
+                int m[4] = {bufs[i], pm[M_LEN], pm[M_FLAGS], pm[M_HASH]};
                 meta = fnv(m, sizeof m, meta);
                 pool_put(bufs[i]);
             }

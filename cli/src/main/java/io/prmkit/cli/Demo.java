@@ -226,7 +226,7 @@ final class Demo {
             while (received < frames) {
                 if (sent < frames && sent - received <= 512 - LoopbackRun.BURST) {
                     int n = txPool.alloc(bufs, LoopbackRun.BURST);
-                    for (int i = 0; i < n; i++) txPool.length[bufs[i]] = 64; // the frame bytes stay from the first build
+                    for (int i = 0; i < n; i++) txPool.setLength(bufs[i], 64); // the frame bytes stay from the first build
                     int s = n == 0 ? 0 : tx.send(txPool, bufs, 0, n);
                     for (int i = s; i < n; i++) txPool.free(bufs[i]);
                     sent += s;

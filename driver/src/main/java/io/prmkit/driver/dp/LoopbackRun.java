@@ -155,8 +155,8 @@ public final class LoopbackRun implements Runnable {
                 PacketPool rp = rx.pool();
                 for (int i = 0; i < got; i++) {
                     int h = rxBufs[i];
-                    int tci = (rp.flags[h] & PacketFlags.RX_VLAN_STRIPPED) != 0 ? rp.vlanTci[h] & 0xffff : -1;
-                    check.check(rp.memory(), rp.offset(h), rp.length[h], tci);
+                    int tci = (rp.flags(h) & PacketFlags.RX_VLAN_STRIPPED) != 0 ? rp.vlanTci(h) : -1;
+                    check.check(rp.memory(), rp.offset(h), rp.length(h), tci);
                     rp.free(h);
                 }
                 long now = System.nanoTime();

@@ -97,10 +97,7 @@ public final class RxQueue {
         final MemorySegment cq = cqRing;
         final int[] slots = slotBuffer;
         final PacketPool p = pool;
-        final int[] length = p.length;
-        final int[] flags = p.flags;
-        final int[] hash = p.rssHash;
-        final short[] vlan = p.vlanTci;
+        final int[] meta = p.meta;
         final int cqm = cqMask;
         final int log = cqLog;
         // The ring's mask as slots.length - 1 (slotBuffer has one entry per WQE, a power of two): C2 then
@@ -141,13 +138,15 @@ public final class RxQueue {
                 int tci = Cqe64.vlan_info(cq, at);
                 int rss = Cqe64.rss_hash_result(cq, at);
                 int fl = CHECK_FLAGS[checks & CHECK_BITS] | L3_FLAGS[l3] | L4_FLAGS[l4];
+                // One array, a fixed stride: C2 checks the range of the neighbouring indexes once.
+                int b = h * PacketPool.META_STRIDE;
                 if (tagged) {
                     fl |= PacketFlags.RX_VLAN_STRIPPED;
-                    vlan[h] = (short) tci;
+                    meta[b + PacketPool.VLAN_MSS] = tci;
                 }
-                length[h] = len;
-                flags[h] = fl;
-                hash[h] = rss;
+                meta[b + PacketPool.LENGTH] = len;
+                meta[b + PacketPool.FLAGS] = fl;
+                meta[b + PacketPool.RSS_HASH] = rss;
                 buffers[n++] = h;
                 rxBytes += len;
             } else {

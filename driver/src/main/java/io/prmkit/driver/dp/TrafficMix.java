@@ -85,22 +85,22 @@ public final class TrafficMix {
         int len = length(id);
         if (len > pool.bufferSize()) throw new IllegalArgumentException("frame " + id + " of " + len + " bytes does not fit a " + pool.bufferSize() + "-byte buffer");
         writeFrame(pool.memory(), pool.offset(h), id, len, true);
-        pool.length[h] = len;
+        pool.setLength(h, len);
         int fl = 0;
         switch (kind(id)) {
             case VLAN_UDP4 -> {
                 fl = PacketFlags.TX_VLAN;
-                pool.vlanTci[h] = (short) vlanTci(id);
+                pool.setVlanTci(h, vlanTci(id));
             }
             case TCP4_CSUM, UDP4_CSUM -> fl = PacketFlags.TX_IP_CSUM | PacketFlags.TX_L4_CSUM;
             case TCP6_CSUM, UDP6_CSUM -> fl = PacketFlags.TX_L4_CSUM;
             case LSO_TCP4 -> {
                 fl = PacketFlags.TX_LSO;
-                pool.mss[h] = (short) LSO_MSS;
+                pool.setMss(h, LSO_MSS);
             }
             default -> {}
         }
-        pool.flags[h] = fl;
+        pool.setFlags(h, fl);
     }
 
     static int vlanTci(int id) {

@@ -232,8 +232,7 @@ public final class TxQueue {
         final int[] slotInfo = this.slotInfo;
         final PacketPool[] slotPool = this.slotPool;
         final boolean foreign = pool != defaultPool;
-        final int[] length = pool.length;
-        final int[] flags = pool.flags;
+        final int[] meta = pool.meta;
         final MemorySegment mem = pool.memory();
         final int lkey = pool.lkey();
         final long bufferSize = pool.bufferSize();
@@ -248,8 +247,8 @@ public final class TxQueue {
         int start = i;
         for (; i < end; i++) {
             int h = buffers[i];
-            int len = length[h];
-            int fl = flags[h];
+            int len = meta[h * PacketPool.META_STRIDE + PacketPool.LENGTH];
+            int fl = meta[h * PacketPool.META_STRIDE + PacketPool.FLAGS];
             if ((fl & NOT_PLAIN) != 0 || len <= plainMin || pc == full || outstanding == cqEntries) break;
             signal = ++since >= COMPLETION_BATCH || i == last;
             if (signal) {
@@ -290,8 +289,8 @@ public final class TxQueue {
     private boolean sendOne(PacketPool pool, int h, boolean lastOfBurst) {
         if (cqeOutstanding == cqEntries) return false;
         MemorySegment mem = pool.memory();
-        int len = pool.length[h];
-        int fl = pool.flags[h];
+        int len = pool.length(h);
+        int fl = pool.flags(h);
         long boff = pool.offset(h);
         boolean vlan = (fl & PacketFlags.TX_VLAN) != 0;
         boolean lso = (fl & PacketFlags.TX_LSO) != 0;
@@ -328,10 +327,10 @@ public final class TxQueue {
         if ((fl & PacketFlags.TX_IP_CSUM) != 0 || lso) cs |= CS_L3;
         if ((fl & PacketFlags.TX_L4_CSUM) != 0 || lso) cs |= CS_L4;
         if (lso && FrameHeaders.etherType(mem, boff, len) != FrameHeaders.ETHERTYPE_IPV4) cs &= ~CS_L3;
-        if (vlan && !vlanInline) writeEthVlan(ring, w + ETH, cs, lso ? pool.mss[h] & 0xffff : 0, pool.vlanTci[h] & 0xffff);
-        else writeEthInline(ring, w + ETH, cs, lso ? pool.mss[h] & 0xffff : 0, inl);
+        if (vlan && !vlanInline) writeEthVlan(ring, w + ETH, cs, lso ? pool.mss(h) : 0, pool.vlanTci(h));
+        else writeEthInline(ring, w + ETH, cs, lso ? pool.mss(h) : 0, inl);
         if (vlanInline) {
-            copyWithTag(mem, boff, ring, w + INLINE_START, ihs, pool.vlanTci[h]);
+            copyWithTag(mem, boff, ring, w + INLINE_START, ihs, (short) pool.vlanTci(h));
         } else if (ihs == FrameHeaders.MIN_L2_INLINE) {
             copy18(mem, boff, ring, w + INLINE_START);
         } else if (ihs > 0) {

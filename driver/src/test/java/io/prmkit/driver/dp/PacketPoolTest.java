@@ -19,13 +19,13 @@ class PacketPoolTest {
         int[] got = new int[8];
         assertEquals(3, pool.alloc(got, 3));
         assertArrayEquals(new int[] {0, 1, 2}, java.util.Arrays.copyOf(got, 3), "handle 0 is on top");
-        pool.length[1] = 99;
-        pool.flags[1] = PacketFlags.TX_VLAN;
+        pool.setLength(1, 99);
+        pool.setFlags(1, PacketFlags.TX_VLAN);
         pool.free(got, 1, 1);
         assertEquals(6, pool.available());
         assertEquals(1, pool.alloc(), "the last freed comes back first");
-        assertEquals(0, pool.length[1]);
-        assertEquals(0, pool.flags[1]);
+        assertEquals(0, pool.length(1));
+        assertEquals(0, pool.flags(1));
         assertEquals(5, pool.alloc(got, 8), "no more than the pool holds");
         assertEquals(0, pool.available());
         assertEquals(0, pool.alloc(got, 1));

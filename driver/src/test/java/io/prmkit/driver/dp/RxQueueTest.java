@@ -44,14 +44,14 @@ class RxQueueTest {
         assertEquals(3, rx.receive(got, 16));
         for (int i = 0; i < 3; i++) {
             int h = got[i];
-            assertEquals(60 + i, pool.length[h]);
+            assertEquals(60 + i, pool.length(h));
             assertArrayEquals(frame(60 + i, i), pool.memory().asSlice(pool.offset(h), 60 + i).toArray(ValueLayout.JAVA_BYTE));
-            assertEquals(0x1000 + i, pool.rssHash[h]);
-            int f = pool.flags[h];
+            assertEquals(0x1000 + i, pool.rssHash(h));
+            int f = pool.flags(h);
             assertTrue((f & PacketFlags.RX_L3_OK) != 0 && (f & PacketFlags.RX_L4_OK) != 0 && (f & PacketFlags.RX_IPV4) != 0 && (f & PacketFlags.RX_UDP) != 0);
             assertEquals(i == 1, (f & PacketFlags.RX_VLAN_STRIPPED) != 0);
         }
-        assertEquals(0x0abc, pool.vlanTci[got[1]]);
+        assertEquals(0x0abc, pool.vlanTci(got[1]));
         assertEquals(11, WqDoorbellRecord.receive_counter(res.doorbellRecord()), "3 refilled");
         assertEquals(3, CqDoorbellRecord.consumer_index(res.cq().doorbellRecord()));
         assertEquals(0, rx.receive(got, 16), "nothing more");
@@ -88,10 +88,10 @@ class RxQueueTest {
                     else if (l4 != 0) want |= PacketFlags.RX_TCP;
                     if (tci >= 0) want |= PacketFlags.RX_VLAN_STRIPPED;
                     String what = "checks " + checks + ", l3 " + l3 + ", l4 " + l4 + ", tci " + tci;
-                    assertEquals(want, pool.flags[h], what);
-                    if (tci >= 0) assertEquals((short) tci, pool.vlanTci[h], what);
-                    assertEquals(64, pool.length[h], what);
-                    assertEquals(seq, pool.rssHash[h], what);
+                    assertEquals(want, pool.flags(h), what);
+                    if (tci >= 0) assertEquals(tci, pool.vlanTci(h), what);
+                    assertEquals(64, pool.length(h), what);
+                    assertEquals(seq, pool.rssHash(h), what);
                     pool.free(h);
                     seq++;
                 }
@@ -114,7 +114,7 @@ class RxQueueTest {
             int n = rx.receive(got, 16);
             assertEquals(burst, n);
             for (int i = 0; i < n; i++) {
-                assertEquals(seq + i, pool.rssHash[got[i]], "order kept");
+                assertEquals(seq + i, pool.rssHash(got[i]), "order kept");
                 assertArrayEquals(frame(64, seq + i), pool.memory().asSlice(pool.offset(got[i]), 64).toArray(ValueLayout.JAVA_BYTE));
             }
             seq += n;
@@ -144,7 +144,7 @@ class RxQueueTest {
         assertEquals(4, rx.refill());
         assertTrue(dev.deliver(frame(100, 10), 10, -1, false));
         assertEquals(1, rx.receive(got, 8));
-        assertEquals(10, pool.rssHash[got[0]]);
+        assertEquals(10, pool.rssHash(got[0]));
         assertEquals(List.of(), dev.violations);
     }
 
@@ -160,8 +160,8 @@ class RxQueueTest {
         int[] got = new int[8];
         assertEquals(2, rx.receive(got, 8));
         assertEquals(1, rx.errors());
-        assertEquals(1, pool.rssHash[got[0]]);
-        assertEquals(3, pool.rssHash[got[1]]);
+        assertEquals(1, pool.rssHash(got[0]));
+        assertEquals(3, pool.rssHash(got[1]));
         assertEquals(6, rx.postedWqes(), "the errored buffer went back on the RQ; the two handed out are missing");
         pool.free(got, 0, 2);
         rx.refill();

@@ -86,7 +86,7 @@ class TrafficMixTest {
                 mix.build(pool, 0, id);
                 byte[] whole = pool.memory().asSlice(54, mix.length(id) - 54).toArray(ValueLayout.JAVA_BYTE);
                 assertArrayEquals(whole, payload.toByteArray(), "the segments' payloads are the send's payload, in order");
-                assertEquals(PacketFlags.TX_LSO, pool.flags[0]);
+                assertEquals(PacketFlags.TX_LSO, pool.flags(0));
             }
         }
         assertEquals(EnumSet.allOf(TrafficMix.Kind.class), kinds, "64 ids cover every kind");

@@ -26,7 +26,7 @@ class TxQueueTest {
     private static int frame(PacketPool pool, int len, boolean ipv6, boolean tcp, int seq) {
         int h = pool.alloc();
         Frames.build(pool.memory(), pool.offset(h), len, ipv6, tcp, seq, seq, false);
-        pool.length[h] = len;
+        pool.setLength(h, len);
         return h;
     }
 
@@ -36,12 +36,12 @@ class TxQueueTest {
         for (int i = 0; i < len; i++) pool.memory().set(ValueLayout.JAVA_BYTE, pool.offset(h) + i, (byte) (seq + i));
         pool.memory().set(ValueLayout.JAVA_BYTE, pool.offset(h) + 12, (byte) 0x88);
         pool.memory().set(ValueLayout.JAVA_BYTE, pool.offset(h) + 13, (byte) 0xb5);
-        pool.length[h] = len;
+        pool.setLength(h, len);
         return h;
     }
 
     private static byte[] bytes(PacketPool pool, int h) {
-        return pool.memory().asSlice(pool.offset(h), pool.length[h]).toArray(ValueLayout.JAVA_BYTE);
+        return pool.memory().asSlice(pool.offset(h), pool.length(h)).toArray(ValueLayout.JAVA_BYTE);
     }
 
     @Test
@@ -197,13 +197,13 @@ class TxQueueTest {
         TxQueue tx = new TxQueue(t.res, pool);
         int[] b = new int[4];
         b[0] = frame(pool, 200, false, false, 1);
-        pool.flags[b[0]] = PacketFlags.TX_VLAN | PacketFlags.TX_IP_CSUM | PacketFlags.TX_L4_CSUM;
-        pool.vlanTci[b[0]] = (short) 0x6007;
+        pool.setFlags(b[0], PacketFlags.TX_VLAN | PacketFlags.TX_IP_CSUM | PacketFlags.TX_L4_CSUM);
+        pool.setVlanTci(b[0], 0x6007);
         b[1] = frame(pool, 300, true, true, 2);
-        pool.flags[b[1]] = PacketFlags.TX_L4_CSUM;
+        pool.setFlags(b[1], PacketFlags.TX_L4_CSUM);
         b[2] = frame(pool, 4000, false, true, 3);
-        pool.flags[b[2]] = PacketFlags.TX_LSO;
-        pool.mss[b[2]] = 1000;
+        pool.setFlags(b[2], PacketFlags.TX_LSO);
+        pool.setMss(b[2], 1000);
         b[3] = frame(pool, 42 + 8 - 8, false, false, 4); // 42 bytes: UDP over IPv4 with no payload
         byte[][] expected = new byte[4][];
         for (int i = 0; i < 4; i++) expected[i] = bytes(pool, b[i]);
@@ -233,8 +233,8 @@ class TxQueueTest {
         PacketPool pool = new PacketPool(host, 8, 2048, Rings.LKEY);
         TxQueue tx = new TxQueue(t.res, pool);
         int[] b = {frame(pool, 500, false, false, 1)};
-        pool.flags[b[0]] = PacketFlags.TX_VLAN;
-        pool.vlanTci[b[0]] = (short) 0x0123;
+        pool.setFlags(b[0], PacketFlags.TX_VLAN);
+        pool.setVlanTci(b[0], 0x0123);
         byte[] expected = bytes(pool, b[0]);
         tx.send(b, 1);
         t.device.process();
@@ -263,7 +263,7 @@ class TxQueueTest {
             b[i] = region.alloc();
             region.alloc(); // skip one: frames land in different KLM pieces
             Frames.build(region.memory(), region.offset(b[i]), 700, false, false, i, i, false);
-            region.length[b[i]] = 700;
+            region.setLength(b[i], 700);
             expected[i] = region.memory().asSlice(region.offset(b[i]), 700).toArray(ValueLayout.JAVA_BYTE);
         }
         assertEquals(3, tx.send(region, b, 0, 3));

@@ -45,7 +45,7 @@ class EthStatsTest {
             for (int i = 0; i < n; i++) {
                 frames[i] = pool.alloc();
                 Frames.build(pool.memory(), pool.offset(frames[i]), len, false, false, i, i, false);
-                pool.length[frames[i]] = len;
+                pool.setLength(frames[i], len);
             }
             assertEquals(n, tx.send(frames, n));
             assertTrue(await(() -> {
