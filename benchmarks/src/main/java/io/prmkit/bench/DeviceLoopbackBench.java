@@ -4,6 +4,7 @@ import io.prmkit.mlx5.CompletionMode;
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.Cqc;
 import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeFormat;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.DestFormatStruct;
 import io.prmkit.mlx5.FlowContext;
@@ -11,6 +12,8 @@ import io.prmkit.mlx5.FlowContextAction;
 import io.prmkit.mlx5.FlowDestinationType;
 import io.prmkit.mlx5.FlowTableContext;
 import io.prmkit.mlx5.FteMatchParam;
+import io.prmkit.mlx5.MiniCqe8;
+import io.prmkit.mlx5.MiniCqeResFormat;
 import io.prmkit.mlx5.Mkc;
 import io.prmkit.mlx5.MkcAccessMode;
 import io.prmkit.mlx5.RqState;
@@ -45,6 +48,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OperationsPerInvocation;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -56,6 +60,9 @@ import org.openjdk.jmh.annotations.State;
  * and writes 32 RX CQEs and one TX CQE. The bench thread plays a minimal driver (refreshes the
  * WQEs' index dword, rings, reaps the CQEs, reposts the receive WQEs), so the figure is device +
  * a little driver work on one thread; objects are registered directly, as the commands would.
+ * With {@code compress} the RX CQ has CQE compression on (CSUM minis, as the kernel sets it): the
+ * device writes each burst as two sessions of 16 (a title and two mini arrays each), and the bench's
+ * driver reads the minis and rewrites the owner bit of every slot of a session, as the kernel does.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -63,6 +70,9 @@ import org.openjdk.jmh.annotations.State;
 @OperationsPerInvocation(DeviceLoopbackBench.BURST)
 public class DeviceLoopbackBench {
     static final int BURST = 32;
+    /** RX CQE compression on the receive CQ. */
+    @Param({"false", "true"})
+    public boolean compress;
     static final int LOG = 10;
     static final int N = 1 << LOG;
     static final int PD = 1;
@@ -114,6 +124,10 @@ public class DeviceLoopbackBench {
         rxCqDb = mem(64);
         cq(10, txCq, txCqDb);
         cq(11, rxCq, rxCqDb);
+        if (compress) {
+            Cqc.cqe_comp_en$set(objects.cqs.get(11).cqc, true);
+            Cqc.mini_cqe_res_format$set(objects.cqs.get(11).cqc, MiniCqeResFormat.CSUM);
+        }
         sq = mem(64L * N);
         sqDb = mem(64);
         MemorySegment sqc = MemorySegment.ofArray(new byte[(int) Sqc.SIZE]);
@@ -192,8 +206,23 @@ public class DeviceLoopbackBench {
         while (true) {
             long c = (long) (rxCc & (N - 1)) << 6; // offsets, not slices: the driver side allocates nothing either
             if (Cqe64.owner(rxCq, c) != (((rxCc >>> LOG) & 1) == 1) || Cqe64.opcode(rxCq, c) == CqeOpcode.INVALID.value) break;
-            got += Cqe64.byte_cnt(rxCq, c);
-            rxCc++;
+            if (Cqe64.cqe_format(rxCq, c) != CqeFormat.COMPRESSED$VALUE) {
+                got += Cqe64.byte_cnt(rxCq, c);
+                rxCc++;
+                continue;
+            }
+            // a session: N minis (array 0 in the slot after the title, array k in slot title + 8k), then
+            // every slot's owner bit rewritten for its pass (mlx5e_cqes_update_owner)
+            int n = Cqe64.byte_cnt(rxCq, c);
+            for (int i = 0; i < n; i++) {
+                int slot = rxCc + (i < 8 ? 1 : i & ~7);
+                got += MiniCqe8.byte_cnt(rxCq, ((long) (slot & (N - 1)) << 6) + (i & 7) * MiniCqe8.SIZE);
+            }
+            for (int i = 0; i < n; i++) {
+                int slot = rxCc + i;
+                Cqe64.Device.owner$set(rxCq, (long) (slot & (N - 1)) << 6, ((slot >>> LOG) & 1) == 1);
+            }
+            rxCc += n;
         }
         CqDoorbellRecord.consumer_index$set(rxCqDb, rxCc & 0xffffff);
         posted = rxCc + N;

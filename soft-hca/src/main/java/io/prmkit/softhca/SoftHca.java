@@ -197,6 +197,7 @@ public final class SoftHca implements AutoCloseable {
         queue = new CommandQueue(iommu, commands, hca, initSeg, faults, tracer, o.logCmdqSize, o.logCmdqStride);
         DeviceContext dctx = new DeviceContext(iommu, objects, events, hca.capsCurrent::get, this::wake);
         datapath = o.datapath != null ? Objects.requireNonNull(o.datapath.apply(dctx)) : new io.prmkit.softhca.datapath.SoftDatapath(dctx, port);
+        if (o.trace != null && datapath instanceof io.prmkit.softhca.datapath.SoftDatapath sd) sd.trace(o.trace);
         if (o.loopback) io.prmkit.softhca.wire.Wire.loopback(port);
         bar0 = new Bar0(this, FIRST_UAR, o.uars);
         function = new SoftFunction(o.name);

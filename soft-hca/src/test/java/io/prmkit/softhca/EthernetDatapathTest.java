@@ -85,6 +85,11 @@ class EthernetDatapathTest {
         int eqCi, txCc, rxCc, pc, posted;
 
         Eth(SoftHca.Options options, ExecutionMode mode) {
+            this(options, mode, -1);
+        }
+
+        /** With {@code rxCompression} ≥ 0 the receive CQ has CQE compression on, minis in that {@code mini_cqe_res_format}. */
+        Eth(SoftHca.Options options, ExecutionMode mode, int rxCompression) {
             h = TestHost.started(options, mode);
             keep.addAll(Cmds.bringUp(h));
             uar = Objs.uar(h);
@@ -106,10 +111,10 @@ class EthernetDatapathTest {
             eqn = CreateEqOut.eq_number(h.exec(eq, CreateEqOut.SIZE).ok().out());
             txCq = dma(4096);
             txCqDb = dma(64);
-            txCqn = cq(txCq, txCqDb);
+            txCqn = cq(txCq, txCqDb, -1);
             rxCq = dma(4096);
             rxCqDb = dma(64);
-            rxCqn = cq(rxCq, rxCqDb);
+            rxCqn = cq(rxCq, rxCqDb, rxCompression);
             int tisn = Objs.tis(h, td);
             sqRing = dma(4096);
             sqDb = dma(64);
@@ -149,7 +154,7 @@ class EthernetDatapathTest {
             return r;
         }
 
-        int cq(DmaRegion ring, DmaRegion db) {
+        int cq(DmaRegion ring, DmaRegion db, int compression) {
             for (int i = 0; i < 64; i++) {
                 Cqe64.Device.opcode$set(ring.segment(), i * 64L, CqeOpcode.INVALID);
                 Cqe64.Device.owner$set(ring.segment(), i * 64L, true);
@@ -161,6 +166,10 @@ class EthernetDatapathTest {
             Cqc.c_eqn_or_apu_element$set(in, c, eqn);
             Cqc.dbr_addr$set(in, c, db.busAddress());
             CreateCqIn.pas$set(in, 0, ring.busAddress());
+            if (compression >= 0) {
+                Cqc.cqe_comp_en$set(in, c, true);
+                Cqc.mini_cqe_res_format$set(in, c, compression);
+            }
             return CreateCqOut.cqn(h.exec(in, CreateCqOut.SIZE).ok().out());
         }
 
@@ -343,6 +352,40 @@ class EthernetDatapathTest {
         Outcome thread = loopbackRun(ExecutionMode.THREAD);
         assertEquals(step.cqes(), thread.cqes());
         for (int i = 0; i < step.frames().size(); i++) assertArrayEquals(step.frames().get(i), thread.frames().get(i));
+    }
+
+    /** 40 frames sent back to back into a receive CQ with CQE compression, read by the kernel's algorithm. */
+    List<CqeDecoder.Completion> compressedRun(ExecutionMode mode) {
+        List<String> trace = java.util.Collections.synchronizedList(new ArrayList<>());
+        try (Eth e = new Eth(new SoftHca.Options().trace(trace::add), mode, io.prmkit.mlx5.MiniCqeResFormat.CSUM$VALUE)) {
+            e.postRx(40);
+            CqeDecoder d = new CqeDecoder(e.rxCq.segment(), 6, e.rxCqDb.segment(), io.prmkit.mlx5.MiniCqeResFormat.CSUM$VALUE);
+            byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1000, 2000, TestFrames.payload(100, 1));
+            for (int i = 0; i < 40; i++) e.send(f);
+            List<CqeDecoder.Completion> got = new ArrayList<>();
+            e.settle(() -> {
+                got.addAll(d.drain());
+                while (e.txCqe() != null) {} // keep the send CQ from overrunning
+                return got.size() >= 40;
+            });
+            got.addAll(d.drain());
+            if (mode == ExecutionMode.STEP) {
+                assertEquals(List.of(16, 16, 8), d.lengths(), "one device pass: sessions of the maximum");
+                List<String> sessions = trace.stream().filter(l -> l.contains("compressed session")).toList();
+                assertEquals(3, sessions.size(), "the trace shows each session");
+                assertTrue(sessions.get(1).endsWith("compressed session of 16 CQEs at index 16 (title slot 16, wqe_counter 16..31)"), sessions.get(1));
+            }
+            return got;
+        }
+    }
+
+    @Test
+    void stepModeAndThreadModeReceiveTheSameCompletionsWithCqeCompression() {
+        List<CqeDecoder.Completion> step = compressedRun(ExecutionMode.STEP);
+        List<CqeDecoder.Completion> thread = compressedRun(ExecutionMode.THREAD);
+        assertEquals(40, step.size());
+        for (int i = 0; i < 40; i++) assertEquals(i, step.get(i).wqeCounter());
+        assertEquals(step, thread);
     }
 
     @Test

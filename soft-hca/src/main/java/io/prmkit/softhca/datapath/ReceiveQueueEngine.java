@@ -132,8 +132,8 @@ final class ReceiveQueueEngine {
                 c.publish(CqeOpcode.RESP_ERR, false);
                 return false;
             }
-            writeRxCqe(c, fr, off, len, n, cc, f, vlan, rssHash, rssIp, rssL4, flowTag);
-            c.publishRx();
+            int csum = writeRxCqe(c, fr, off, len, n, cc, f, vlan, rssHash, rssIp, rssL4, flowTag);
+            c.publishRx(cc, n, csum, rssHash);
         } catch (IllegalStateException e) {
             c.lost();
             return false;
@@ -144,9 +144,9 @@ final class ReceiveQueueEngine {
 
     /**
      * The RX CQE (opcode still INVALID) at the CQ's reserved entry. It sets every field an RX
-     * CQE has (the writer starts cleared, see {@link CqState#rxBody}).
+     * CQE has (the writer starts cleared, see {@link CqState#rxBody}). Returns the CQE's {@code check_sum}.
      */
-    private void writeRxCqe(CqState c, MemorySegment fr, long off, int len, int n, int cc, ParsedFrame f, boolean vlan,
+    private int writeRxCqe(CqState c, MemorySegment fr, long off, int len, int n, int cc, ParsedFrame f, boolean vlan,
             int rssHash, int rssIp, int rssL4, int flowTag) {
         int l3 = f.l3 == ParsedFrame.L3.IPV4 ? CqeL3HdrType.IPV4$VALUE : f.l3 == ParsedFrame.L3.IPV6 ? CqeL3HdrType.IPV6$VALUE : CqeL3HdrType.NONE$VALUE;
         boolean l4known = f.l4 == ParsedFrame.L4.TCP || f.l4 == ParsedFrame.L4.UDP;
@@ -168,6 +168,7 @@ final class ReceiveQueueEngine {
         if (vlan) w.vlan_present(true).vlan_info(f.outerTci);
         if (rssIp != 0 || rssL4 != 0 || rssHash != 0) w.rss_hash_result(rssHash).rss_hash_ip_type(rssIp).rss_hash_l4_type(rssL4);
         w.write();
+        return csum;
     }
 
     private static int l4Type(ParsedFrame f) {

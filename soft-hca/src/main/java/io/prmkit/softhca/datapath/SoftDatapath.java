@@ -116,6 +116,11 @@ public final class SoftDatapath implements Datapath, FrameSink {
         return port;
     }
 
+    /** Sends a line per compressed CQE session written to {@code sink} (the device's trace; null: none). */
+    public void trace(java.util.function.Consumer<String> sink) {
+        sessions.trace = sink;
+    }
+
     // ---- doorbells (driver thread) ----
 
     @Override
