@@ -35,6 +35,11 @@ public final class DeviceLoopbackTwoThread {
     private volatile boolean running;
     private int pc, txDone, rxCc;
     private long bytes;
+    /** CPU time of the device thread and of the driver (main) thread in the last run, ns. */
+    private volatile long deviceCpu;
+    private long driverCpu;
+    /** Device polls that found nothing to do, in the last run. */
+    private volatile long idlePolls;
 
     DeviceLoopbackTwoThread(boolean compress) {
         b = new DeviceLoopbackBench();
@@ -45,9 +50,15 @@ public final class DeviceLoopbackTwoThread {
     /** Runs {@code frames} frames through the device thread; returns frames per second. */
     double run(long frames) throws InterruptedException {
         running = true;
+        java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
         Thread device = new Thread(() -> {
-            while (running) b.dp.poll();
+            long cpu0 = mx.getCurrentThreadCpuTime();
+            long idle = 0;
+            while (running) if (!b.dp.poll()) idle++;
+            idlePolls = idle;
+            deviceCpu = mx.getCurrentThreadCpuTime() - cpu0;
         }, "soft-hca-datapath");
+        long driverCpu0 = mx.getCurrentThreadCpuTime();
         device.start();
         long start = System.nanoTime();
         long first = rxCc;
@@ -59,6 +70,7 @@ public final class DeviceLoopbackTwoThread {
             reapTx();
         }
         double s = (System.nanoTime() - start) / 1e9;
+        driverCpu = mx.getCurrentThreadCpuTime() - driverCpu0;
         running = false;
         device.join();
         if (bytes != (long) (rxCc - first) * 60) throw new IllegalStateException("received " + bytes + " bytes for " + (rxCc - first) + " frames");
@@ -131,7 +143,9 @@ public final class DeviceLoopbackTwoThread {
         for (int r = 0; r < rounds; r++) {
             for (int k = 0; k < 2; k++) {
                 mpps[k][r] = forms[k].run(frames) / 1e6;
-                System.out.printf(Locale.ROOT, "round %d %s: %.2f Mpps%n", r + 1, names[k], mpps[k][r]);
+                System.out.printf(Locale.ROOT, "round %d %s: %.2f Mpps (CPU per frame: device thread %.1f ns, driver thread %.1f ns; idle device polls per frame %.2f)%n",
+                        r + 1, names[k], mpps[k][r], (double) forms[k].deviceCpu / frames, (double) forms[k].driverCpu / frames,
+                        (double) forms[k].idlePolls / frames);
             }
         }
         for (int k = 0; k < 2; k++) {
