@@ -380,6 +380,20 @@ class EthernetDatapathTest {
     }
 
     @Test
+    void sessionsFollowTheDevicesCqeCompressionMaxNum() {
+        SoftHca.Options o = new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("cqe_compression_max_num", 5));
+        try (Eth e = new Eth(o, ExecutionMode.STEP, io.prmkit.mlx5.MiniCqeResFormat.HASH$VALUE)) {
+            e.postRx(12);
+            CqeDecoder d = new CqeDecoder(e.rxCq.segment(), 6, e.rxCqDb.segment(), io.prmkit.mlx5.MiniCqeResFormat.HASH$VALUE);
+            byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1000, 2000, TestFrames.payload(100, 1));
+            for (int i = 0; i < 12; i++) e.send(f);
+            e.h.hca.runUntilIdle();
+            assertEquals(12, d.drain().size());
+            assertEquals(List.of(5, 5, 2), d.lengths());
+        }
+    }
+
+    @Test
     void stepModeAndThreadModeReceiveTheSameCompletionsWithCqeCompression() {
         List<CqeDecoder.Completion> step = compressedRun(ExecutionMode.STEP);
         List<CqeDecoder.Completion> thread = compressedRun(ExecutionMode.THREAD);

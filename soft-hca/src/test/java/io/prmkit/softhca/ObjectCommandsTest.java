@@ -359,6 +359,19 @@ class ObjectCommandsTest {
         }
     }
 
+    @Test
+    void cqeCompressionNeedsTheCapability() {
+        try (TestHost h = TestHost.started(new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("cqe_compression", 0)), ExecutionMode.STEP)) {
+            Cmds.bringUp(h);
+            int uar = Objs.uar(h);
+            int eqn = Objs.eq(h, Objs.eqIn(h, uar, 6, 0, 1));
+            MemorySegment comp = Objs.cqIn(h, uar, eqn, 6);
+            Cqc.cqe_comp_en$set(comp, CreateCqIn.cq_context$BYTE_OFFSET, true);
+            assertFails(h.exec(comp, CreateCqOut.SIZE), Syndrome.BAD_FIELD, CmdOpcode.CREATE_CQ);
+            Objs.cq(h, Objs.cqIn(h, uar, eqn, 6)); // without it the CQ is made
+        }
+    }
+
     /** UAR, PD, TD, EQ, CQ, TIS: what an SQ or RQ needs. */
     record Base(int uar, int pd, int td, int eqn, int cqn, int tisn) {
         static Base of(TestHost h) {

@@ -17,7 +17,6 @@ import io.prmkit.softhca.device.DeviceContext;
 import io.prmkit.softhca.device.Queues;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
 /**
@@ -71,8 +70,9 @@ final class CqState {
     /** The session's title (its first completion, as a whole CQE) and the completion being matched against it. */
     private MemorySegment title;
     private MemorySegment next;
-    /** Per 8-byte word of a CQE (as the staging arrays hold it): the bits a completion must share with the title to join the session. */
-    private final long[] carried = new long[8];
+    /** The title's own check_sum and rss_hash_result (the staged CQEs leave them out, see {@link #rxBody}). */
+    private int titleCheckSum;
+    private int titleHash;
     private final Sessions sessions;
     /** Sessions written (2 or more completions) and the completions they held, for tests and the trace. */
     long sessionCount;
@@ -131,24 +131,6 @@ final class CqState {
             Arena a = Arena.ofAuto();
             title = a.allocate(Cqe64.SIZE, 64);
             next = a.allocate(Cqe64.SIZE, 64);
-            // The fields a mini carries (or the format gives up) are set to all ones in a scratch CQE: its
-            // words are then the masks, so the comparison needs no offset of its own.
-            MemorySegment m = a.allocate(Cqe64.SIZE, 8);
-            Cqe64.Device.byte_cnt$set(m, -1);
-            Cqe64.Device.wqe_counter$set(m, 0xffff);
-            Cqe64.Device.opcode$setUnchecked(m, 0xf);
-            Cqe64.Device.cqe_format$setUnchecked(m, 3);
-            Cqe64.Device.owner$set(m, true);
-            if (hashFormat) {
-                Cqe64.Device.rss_hash_result$set(m, -1); // carried
-                Cqe64.Device.check_sum$set(m, 0xffff); // given up: the title's stands for all
-            } else {
-                Cqe64.Device.check_sum$set(m, 0xffff); // carried
-                Cqe64.Device.rss_hash_result$set(m, -1); // given up (the kernel's decoder clears the hash)
-                Cqe64.Device.rss_hash_ip_type$setUnchecked(m, 3);
-                Cqe64.Device.rss_hash_l4_type$setUnchecked(m, 3);
-            }
-            for (int i = 0; i < 8; i++) carried[i] = ~m.get(ValueLayout.JAVA_LONG, i * 8L); // the bits that must match
         }
     }
 
@@ -255,6 +237,8 @@ final class CqState {
      * caller sets the other fields, calls {@code write()}, then {@link #publishRx}.
      */
     Cqe64.Device.Writer rxBody() {
+        // Staged for a session, the RX path leaves out what differs per completion anyway (byte_cnt,
+        // wqe_counter, check_sum, rss_hash_result): the other 60 bytes must equal the title's to join.
         if (compress) return writer.at(held == 0 ? title : next, 0);
         return writer.at(cqeSegment, cqeAt).opcode(CqeOpcode.INVALID).owner(owner() == 0);
     }
@@ -273,14 +257,13 @@ final class CqState {
         int mini = hashFormat ? rssHash : checkSum;
         if (held == 0) {
             start(wqeCounter, byteCnt, mini);
+            titleCheckSum = checkSum;
+            titleHash = rssHash;
             return;
         }
         MemorySegment t = title;
         MemorySegment x = next;
-        long[] must = carried;
-        long diff = 0;
-        for (int i = 0; i < 8; i++) diff |= (t.get(ValueLayout.JAVA_LONG, i * 8L) ^ x.get(ValueLayout.JAVA_LONG, i * 8L)) & must[i];
-        boolean joins = diff == 0 && wqeCounter == ((titleCounter + held) & 0xffff);
+        boolean joins = wqeCounter == ((titleCounter + held) & 0xffff) && MemorySegment.mismatch(t, 0, Cqe64.SIZE, x, 0, Cqe64.SIZE) < 0;
         if (joins) {
             heldBytes[held] = byteCnt;
             heldMini[held] = mini;
@@ -291,6 +274,8 @@ final class CqState {
         title = x;
         next = t;
         start(wqeCounter, byteCnt, mini);
+        titleCheckSum = checkSum;
+        titleHash = rssHash;
     }
 
     private boolean listed;
@@ -341,9 +326,14 @@ final class CqState {
                         w.write();
                     }
                 }
-                Cqe64.Device.byte_cnt$set(title, n);
                 Cqe64.Device.cqe_format$set(title, CqeFormat.COMPRESSED);
             }
+            // the fields the staged CQE left out: a session's title has N in byte_cnt and the first
+            // completion's counter, checksum and hash (the minis carry each one's)
+            Cqe64.Device.byte_cnt$set(title, n >= 2 ? n : heldBytes[0]);
+            Cqe64.Device.wqe_counter$set(title, titleCounter);
+            Cqe64.Device.check_sum$set(title, titleCheckSum);
+            Cqe64.Device.rss_hash_result$set(title, titleHash);
             long off = (long) (pc & (size - 1)) * 64;
             MemorySegment s = ring.segment(off, 64);
             if (s == null) {

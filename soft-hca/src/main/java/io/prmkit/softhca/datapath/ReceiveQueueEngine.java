@@ -151,22 +151,22 @@ final class ReceiveQueueEngine {
         int l3 = f.l3 == ParsedFrame.L3.IPV4 ? CqeL3HdrType.IPV4$VALUE : f.l3 == ParsedFrame.L3.IPV6 ? CqeL3HdrType.IPV6$VALUE : CqeL3HdrType.NONE$VALUE;
         boolean l4known = f.l4 == ParsedFrame.L4.TCP || f.l4 == ParsedFrame.L4.UDP;
         int csum = f.l3OnwardSum(fr, off);
-        Cqe64.Device.Writer w = c.rxBody()
-                .byte_cnt(n)
-                .wqe_counter(cc)
-                .srqn(userIndex)
+        Cqe64.Device.Writer w = c.rxBody();
+        boolean staged = c.compress; // byte_cnt, wqe_counter, check_sum and the hash go in when the session is written
+        if (!staged) w.byte_cnt(n).wqe_counter(cc).check_sum(csum);
+        w.srqn(userIndex)
                 .hds_ip_ext(CqeHdsIpExt.L2_OK$MASK
                         | (f.l3 == ParsedFrame.L3.IPV6 || (f.l3 == ParsedFrame.L3.IPV4 && f.l3ChecksumOk) ? CqeHdsIpExt.L3_OK$MASK : 0)
                         | (l4known && f.l4ChecksumOk ? CqeHdsIpExt.L4_OK$MASK : 0))
                 .l3_hdr_type(l3)
-                .l4_hdr_type(l4Type(f))
-                .check_sum(csum);
+                .l4_hdr_type(l4Type(f));
         // The writer starts cleared: fields most frames leave 0 are set only when they are not
         if (flowTag != 0) w.flow_tag(flowTag);
         if (f.ipFragment) w.ip_frag(true);
         if (f.ipOptions) w.ip_options(true);
         if (vlan) w.vlan_present(true).vlan_info(f.outerTci);
-        if (rssIp != 0 || rssL4 != 0 || rssHash != 0) w.rss_hash_result(rssHash).rss_hash_ip_type(rssIp).rss_hash_l4_type(rssL4);
+        if (rssIp != 0 || rssL4 != 0) w.rss_hash_ip_type(rssIp).rss_hash_l4_type(rssL4);
+        if (rssHash != 0 && !staged) w.rss_hash_result(rssHash);
         w.write();
         return csum;
     }
