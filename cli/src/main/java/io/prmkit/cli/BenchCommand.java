@@ -1,5 +1,6 @@
 package io.prmkit.cli;
 
+import io.prmkit.driver.eth.EthPortConfig;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -71,6 +72,10 @@ final class BenchCommand implements Callable<Integer> {
     @Option(names = "--rounds", paramLabel = "N", defaultValue = "5",
             description = "Measure every case N times, interleaved, and report medians with their range (default: ${DEFAULT-VALUE}).")
     int rounds;
+
+    @Option(names = "--cqe-compression", paramLabel = "MODE", defaultValue = "AUTO",
+            description = "The loopback case's receive CQ: AUTO (the driver's default: compressed where the device reports cqe_compression), ON or OFF (default: ${DEFAULT-VALUE}).")
+    EthPortConfig.CqeCompression cqeCompression;
 
     @Option(names = "--cc", paramLabel = "CC", description = "C compiler (default: ${DEFAULT-VALUE}).", defaultValue = "gcc")
     String cc;
@@ -170,7 +175,8 @@ final class BenchCommand implements Callable<Integer> {
                     if (lock != null) lock.close();
                 }
                 Arrays.sort(mpps);
-                out.printf(Locale.ROOT, "  loopback over %d rounds after %d warm-up rounds, min..max: %.2f..%.2f Mpps%n", rounds, LOOPBACK_WARMUP, mpps[0], mpps[rounds - 1]);
+                out.printf(Locale.ROOT, "  loopback over %d rounds after %d warm-up rounds, min..max: %.2f..%.2f Mpps, CQE compression %s%n", rounds, LOOPBACK_WARMUP, mpps[0], mpps[rounds - 1],
+                        loopbackCompressed ? "on" : "off");
                 out.printf(Locale.ROOT, "loopback: %.2f Mpps%n", mpps[rounds / 2]);
             }
             out.flush();
@@ -195,16 +201,21 @@ final class BenchCommand implements Callable<Integer> {
         for (int w = 0; w < LOOPBACK_WARMUP; w++) {
             err.printf(Locale.ROOT, "prmkit bench: loopback warm-up round %d of %d%n", w + 1, LOOPBACK_WARMUP);
             err.flush();
-            Demo.loopbackMpps(frames);
+            Demo.loopbackMpps(frames, cqeCompression);
         }
         double[] mpps = new double[rounds];
         for (int round = 0; round < rounds; round++) {
             err.printf(Locale.ROOT, "prmkit bench: loopback round %d of %d%n", round + 1, rounds);
             err.flush();
-            mpps[round] = Demo.loopbackMpps(frames);
+            Demo.Loopback r = Demo.loopbackMpps(frames, cqeCompression);
+            mpps[round] = r.mpps();
+            loopbackCompressed = r.cqeCompression();
         }
         return mpps;
     }
+
+    /** Whether the loopback rounds' receive CQ compressed completions (what AUTO chose). */
+    private boolean loopbackCompressed;
 
     /** Unmeasured loopback rounds first (see {@link #loopbackRounds}). */
     static final int LOOPBACK_WARMUP = 3;

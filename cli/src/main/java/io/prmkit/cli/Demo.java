@@ -204,14 +204,15 @@ final class Demo {
     /**
      * {@code prmkit bench}'s loopback case: one queue pair, 64-byte UDP frames built once, sent in
      * bursts of 32 and received (counted, not compared) through the soft HCA on its own thread, with at
-     * most half an RQ in flight; returns millions of frames per second over the whole run.
+     * most half an RQ in flight; returns millions of frames per second over the whole run, and whether
+     * the receive CQ compressed completions ({@code compression}: the port's option).
      */
-    static double loopbackMpps(int frames) throws InterruptedException {
+    static Loopback loopbackMpps(int frames, EthPortConfig.CqeCompression compression) throws InterruptedException {
         Port port = new Port(1);
         Wire wire = Wire.loopback(port);
         SoftHca hca = SoftHca.create(new SoftHca.Options().datapath(ctx -> new SoftDatapath(ctx, port)));
         try (Mlx5Device dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withHealth(Duration.ofSeconds(1), 0));
-                EthPort eth = EthPort.open(dev, EthPortConfig.defaults().withPromiscuous(true));
+                EthPort eth = EthPort.open(dev, EthPortConfig.defaults().withPromiscuous(true).withCqeCompression(compression));
                 PacketPool txPool = new PacketPool(dev.dma(), 4096, 2048, eth.lkey());
                 PacketPool rxPool = new PacketPool(dev.dma(), 2048, 2048, eth.lkey())) {
             TxQueue tx = new TxQueue(eth.txResources(0), txPool);
@@ -239,12 +240,15 @@ final class Demo {
                 if (r > 0) idle = now;
                 else if (now - idle > 5_000_000_000L) throw new IllegalStateException("loopback: nothing received for 5 s (" + received + " of " + sent + ")");
             }
-            return received / ((System.nanoTime() - start) / 1e9) / 1e6;
+            return new Loopback(received / ((System.nanoTime() - start) / 1e9) / 1e6, eth.cqeCompression());
         } finally {
             closeQuietly(hca);
             closeQuietly(wire);
         }
     }
+
+    /** One loopback run: frames per second (millions) and whether the receive CQ was compressed. */
+    record Loopback(double mpps, boolean cqeCompression) {}
 
     private int count(int q) {
         return (packets - q + queues - 1) / queues;
