@@ -81,6 +81,8 @@ public final class EthPort implements AutoCloseable {
     private Mkey mkey;
     private ProtectionDomain pd;
     private int bfHalf;
+    /** The receive CQs compress completions (EthPortConfig.cqeCompression and the device's cap). */
+    private boolean rxCqeCompression;
     private volatile boolean linkUp;
     private volatile long linkChanges;
     private boolean closed;
@@ -131,10 +133,15 @@ public final class EthPort implements AutoCloseable {
         var tis = keep(Tis.create(cmd, td));
         if (CmdHcaCap.max_qp_cnt(gen) > 0) counter = keep(QCounter.allocate(cmd));
         int eqn = dev.asyncEq().eqn();
+        rxCqeCompression = switch (config.cqeCompression()) {
+            case AUTO -> CmdHcaCap.cqe_compression(gen);
+            case ON -> true; // CompletionQueue.create says what is missing when the device lacks it
+            case OFF -> false;
+        };
         for (int i = 0; i < config.queuePairs(); i++) {
             var txCq = keep(CompletionQueue.create(cmd, dev.dma(), caps, dev.uar(), eqn, config.logSqWqeBbs()));
             sqs.add(keep(SendQueue.create(cmd, dev.dma(), caps, dev.uar(), pd, tis, txCq, mkey, config.logSqWqeBbs(), inline)));
-            var rxCq = keep(CompletionQueue.create(cmd, dev.dma(), caps, dev.uar(), eqn, config.logRqWqes()));
+            var rxCq = keep(CompletionQueue.create(cmd, dev.dma(), caps, dev.uar(), eqn, config.logRqWqes(), rxCqeCompression));
             rqs.add(keep(ReceiveQueue.create(cmd, dev.dma(), caps, pd, rxCq, mkey, counter, config.logRqWqes())));
         }
         var rqt = keep(Rqt.create(cmd, caps, rqs, config.rqtSize()));
@@ -275,6 +282,11 @@ public final class EthPort implements AutoCloseable {
     /** Link state changes seen in PORT_CHANGE events. */
     public long linkChanges() {
         return linkChanges;
+    }
+
+    /** Whether the receive CQs were created with CQE compression (RxQueue decodes both kinds either way). */
+    public boolean cqeCompression() {
+        return rxCqeCompression;
     }
 
     public int queuePairs() {

@@ -10,8 +10,16 @@ package io.prmkit.driver.eth;
  *                     22 bytes more, to PMTU and the vport context)
  * @param promiscuous  receive all traffic (vport promisc_all)
  * @param rqtSize      RSS indirection entries (a power of two, at least queuePairs)
+ * @param cqeCompression whether the receive CQs compress completions (PRM "Compressed CQE")
  */
-public record EthPortConfig(int queuePairs, int logSqWqeBbs, int logRqWqes, int mtu, boolean promiscuous, int rqtSize) {
+public record EthPortConfig(int queuePairs, int logSqWqeBbs, int logRqWqes, int mtu, boolean promiscuous, int rqtSize, CqeCompression cqeCompression) {
+
+    /**
+     * CQE compression on the receive CQs: {@code AUTO} (the default, as DPDK's mlx5 PMD does) turns it
+     * on where the device reports {@code cmd_hca_cap.cqe_compression}; {@code ON} requires it; {@code OFF}
+     * keeps one 64-byte CQE per frame.
+     */
+    public enum CqeCompression { AUTO, ON, OFF }
 
     public EthPortConfig {
         if (queuePairs < 1) throw new IllegalArgumentException("queuePairs must be >= 1, got " + queuePairs);
@@ -20,26 +28,31 @@ public record EthPortConfig(int queuePairs, int logSqWqeBbs, int logRqWqes, int 
         if (mtu < 68 || mtu > 9978) throw new IllegalArgumentException("mtu must be 68..9978, got " + mtu);
         if (Integer.bitCount(rqtSize) != 1 || rqtSize < queuePairs)
             throw new IllegalArgumentException("rqtSize must be a power of two >= queuePairs, got " + rqtSize);
+        java.util.Objects.requireNonNull(cqeCompression, "cqeCompression");
     }
 
-    /** One queue pair of 1024 WQEBBs / 1024 receive WQEs, MTU 1500, not promiscuous. */
+    /** One queue pair of 1024 WQEBBs / 1024 receive WQEs, MTU 1500, not promiscuous, CQE compression where supported. */
     public static EthPortConfig defaults() {
-        return new EthPortConfig(1, 10, 10, 1500, false, 1);
+        return new EthPortConfig(1, 10, 10, 1500, false, 1, CqeCompression.AUTO);
     }
 
     public EthPortConfig withQueuePairs(int n) {
-        return new EthPortConfig(n, logSqWqeBbs, logRqWqes, mtu, promiscuous, Math.max(rqtSize, Integer.bitCount(n) == 1 ? n : Integer.highestOneBit(n) << 1));
+        return new EthPortConfig(n, logSqWqeBbs, logRqWqes, mtu, promiscuous, Math.max(rqtSize, Integer.bitCount(n) == 1 ? n : Integer.highestOneBit(n) << 1), cqeCompression);
     }
 
     public EthPortConfig withPromiscuous(boolean on) {
-        return new EthPortConfig(queuePairs, logSqWqeBbs, logRqWqes, mtu, on, rqtSize);
+        return new EthPortConfig(queuePairs, logSqWqeBbs, logRqWqes, mtu, on, rqtSize, cqeCompression);
     }
 
     public EthPortConfig withMtu(int m) {
-        return new EthPortConfig(queuePairs, logSqWqeBbs, logRqWqes, m, promiscuous, rqtSize);
+        return new EthPortConfig(queuePairs, logSqWqeBbs, logRqWqes, m, promiscuous, rqtSize, cqeCompression);
     }
 
     public EthPortConfig withSizes(int logSq, int logRq) {
-        return new EthPortConfig(queuePairs, logSq, logRq, mtu, promiscuous, rqtSize);
+        return new EthPortConfig(queuePairs, logSq, logRq, mtu, promiscuous, rqtSize, cqeCompression);
+    }
+
+    public EthPortConfig withCqeCompression(CqeCompression c) {
+        return new EthPortConfig(queuePairs, logSqWqeBbs, logRqWqes, mtu, promiscuous, rqtSize, c);
     }
 }

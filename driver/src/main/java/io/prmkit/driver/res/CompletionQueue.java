@@ -46,6 +46,18 @@ public final class CompletionQueue extends DeviceObject {
 
     /** CREATE_CQ with 2^{@code logSize} 64-byte CQEs, events to EQ {@code eqn}. */
     public static CompletionQueue create(CommandInterface cmd, DmaMemory dma, Caps caps, Uar uar, int eqn, int logSize) {
+        return create(cmd, dma, caps, uar, eqn, logSize, false);
+    }
+
+    /**
+     * The same, with CQE compression when {@code compress} (PRM "Compressed CQE"; the device needs
+     * {@code cmd_hca_cap.cqe_compression}): {@code cqe_comp_en}, the basic layout, and mini CQEs in
+     * HASH format, so each compressed completion keeps its own RSS hash (the checksum format would
+     * keep the raw checksum instead, which the driver does not report: it reports the L3/L4 OK bits,
+     * which a session's completions share with its title).
+     */
+    public static CompletionQueue create(CommandInterface cmd, DmaMemory dma, Caps caps, Uar uar, int eqn, int logSize, boolean compress) {
+        if (compress) Caps.require(CmdHcaCap.cqe_compression(caps.general()), "CQE compression", "cmd_hca_cap.cqe_compression");
         Caps.requireLog(1L << logSize, CmdHcaCap.log_max_cq_sz(caps.general()), "CREATE_CQ entries", "cmd_hca_cap.log_max_cq_sz");
         long bytes = Cqe64.SIZE << logSize;
         long pages = (bytes + PAGE - 1) / PAGE;
@@ -67,6 +79,11 @@ public final class CompletionQueue extends DeviceObject {
             CreateCqIn.opcode$set(in, CmdOpcode.CREATE_CQ);
             MemorySegment cqc = CreateCqIn.cq_context(in);
             Cqc.cqe_sz$set(cqc, CqeSize.BYTES_64);
+            if (compress) {
+                Cqc.cqe_comp_en$set(cqc, true);
+                Cqc.mini_cqe_res_format$set(cqc, io.prmkit.mlx5.MiniCqeResFormat.HASH);
+                Cqc.cqe_compression_layout$set(cqc, io.prmkit.mlx5.CqeCompressionLayout.BASIC);
+            }
             Cqc.log_cq_size$set(cqc, logSize);
             Cqc.uar_page$set(cqc, uar.index());
             Cqc.c_eqn_or_apu_element$set(cqc, eqn);

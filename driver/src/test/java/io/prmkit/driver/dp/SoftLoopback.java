@@ -23,12 +23,19 @@ final class SoftLoopback implements AutoCloseable {
     final EthPort eth;
     final List<AutoCloseable> closeables = new ArrayList<>();
 
+    /** Completions the receive queues decoded: [0] compressed sessions, [1] the completions in them (summed over runs). */
+    final long[] sessions = new long[2];
+
     SoftLoopback(int queues) {
+        this(queues, EthPortConfig.CqeCompression.AUTO);
+    }
+
+    SoftLoopback(int queues, EthPortConfig.CqeCompression compression) {
         hca = SoftHca.create(new SoftHca.Options()
                 .caps(CapsProfile.connectX4().with(1, "reg_umr_sq", 1, true, true))
                 .datapath(ctx -> new SoftDatapath(ctx, port)));
         dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)).withHealth(Duration.ofMillis(100), 0));
-        eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(queues).withPromiscuous(true));
+        eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(queues).withPromiscuous(true).withCqeCompression(compression));
     }
 
     PacketPool pool(int buffers) {
@@ -46,6 +53,7 @@ final class SoftLoopback implements AutoCloseable {
         WireCheck[] checks = new WireCheck[q];
         LoopbackRun[] runs = new LoopbackRun[q];
         TxQueue[] txs = new TxQueue[q];
+        RxQueue[] rxs = new RxQueue[q];
         long expected = 0;
         AtomicLong progress = new AtomicLong();
         AtomicLong sent = new AtomicLong();
@@ -60,6 +68,7 @@ final class SoftLoopback implements AutoCloseable {
             PacketPool rxPool = pool(2048);
             txs[i] = new TxQueue(eth.txResources(i), txPool);
             RxQueue rx = new RxQueue(eth.rxResources(i), rxPool);
+            rxs[i] = rx;
             int count = (ids - i + q - 1) / q;
             runs[i] = new LoopbackRun(txs[i], rx, txPool, mix, checks[i], i, q, count, progress, expected, Duration.ofSeconds(5).toNanos())
                     .withWindow(sent, 512);
@@ -98,6 +107,8 @@ final class SoftLoopback implements AutoCloseable {
             if (threads[i].isAlive()) throw new AssertionError("queue " + i + " did not finish");
             txErrors[0] += txs[i].errors();
             txErrors[1] += txs[i].recoveries();
+            sessions[0] += rxs[i].compressedSessions();
+            sessions[1] += rxs[i].compressedCompletions();
         }
         for (int i = 1; i < q; i++) checks[0].merge(checks[i]);
         return checks[0];
