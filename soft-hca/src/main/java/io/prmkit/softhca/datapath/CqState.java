@@ -67,10 +67,9 @@ final class CqState {
     int held;
     private final int[] heldBytes;
     private final int[] heldMini;
-    /** The session's title (its first completion, as a whole CQE) and the completion being matched against it. */
+    /** The session's title: its first completion's CQE, staged without the per-completion fields. */
     private MemorySegment title;
-    private MemorySegment next;
-    /** The title's own check_sum and rss_hash_result (the staged CQEs leave them out, see {@link #rxBody}). */
+    /** The title's own check_sum and rss_hash_result (the staged CQE leaves them out, see {@link #rxBody}). */
     private int titleCheckSum;
     private int titleHash;
     private final Sessions sessions;
@@ -130,7 +129,6 @@ final class CqState {
             // made every CQE store polymorphic, plain CQs' too: +30 ns per frame in DeviceLoopbackCpu).
             Arena a = Arena.ofAuto();
             title = a.allocate(Cqe64.SIZE, 64);
-            next = a.allocate(Cqe64.SIZE, 64);
         }
     }
 
@@ -232,66 +230,60 @@ final class CqState {
     }
 
     /**
-     * The writer for the RX CQE at the place {@link #reserveRx} found (with compression: the title's
-     * staging entry, or the one compared with it), opcode INVALID and the last pass's owner set; the
-     * caller sets the other fields, calls {@code write()}, then {@link #publishRx}.
+     * The writer for the RX CQE at the place {@link #reserveRx} found, opcode INVALID and the last
+     * pass's owner set; the caller sets the other fields, calls {@code write()}, then {@link #publish}.
+     * With compression it stages the title of a new session instead ({@link #startRx} follows), and
+     * the RX path leaves out byte_cnt, wqe_counter, check_sum and rss_hash_result: they are put in
+     * when the session is written.
      */
     Cqe64.Device.Writer rxBody() {
-        // Staged for a session, the RX path leaves out what differs per completion anyway (byte_cnt,
-        // wqe_counter, check_sum, rss_hash_result): the other 60 bytes must equal the title's to join.
-        if (compress) return writer.at(held == 0 ? title : next, 0);
+        if (compress) return writer.at(title, 0);
         return writer.at(cqeSegment, cqeAt).opcode(CqeOpcode.INVALID).owner(owner() == 0);
     }
 
     /**
-     * Hands a RESP_SEND completion to software, or, with compression, holds it: it joins the session
-     * when every field a mini CQE does not carry equals the title's and its WQE counter follows the
-     * last one's; otherwise the session is written and this completion starts the next. A session is
-     * written as soon as it reaches {@link #maxSession}.
+     * With compression: the RESP_SEND completion joins the held session when it comes from the same RQ
+     * with the same shape (every field of its CQE but the byte count, counter, checksum and hash equal
+     * to the title's; see ReceiveQueueEngine.shape) and its WQE counter follows the last one's; a
+     * session is written as soon as it reaches {@link #maxSession}. False: it does not join (the held
+     * session, if any, is written); the caller builds its CQE ({@link #rxBody}) and calls {@link #startRx}.
      */
-    void publishRx(int wqeCounter, int byteCnt, int checkSum, int rssHash) {
-        if (!compress) {
-            publish(CqeOpcode.RESP_SEND, false);
-            return;
+    boolean joinRx(Object rq, long shape, int wqeCounter, int byteCnt, int checkSum, int rssHash) {
+        if (held > 0) {
+            if (rq == titleRq && shape == titleShape && wqeCounter == ((titleCounter + held) & 0xffff)) {
+                heldBytes[held] = byteCnt;
+                heldMini[held] = hashFormat ? rssHash : checkSum;
+                if (++held == maxSession) flush();
+                return true;
+            }
+            flush();
         }
-        int mini = hashFormat ? rssHash : checkSum;
-        if (held == 0) {
-            start(wqeCounter, byteCnt, mini);
-            titleCheckSum = checkSum;
-            titleHash = rssHash;
-            return;
-        }
-        MemorySegment t = title;
-        MemorySegment x = next;
-        boolean joins = wqeCounter == ((titleCounter + held) & 0xffff) && MemorySegment.mismatch(t, 0, Cqe64.SIZE, x, 0, Cqe64.SIZE) < 0;
-        if (joins) {
-            heldBytes[held] = byteCnt;
-            heldMini[held] = mini;
-            if (++held == maxSession) flush();
-            return;
-        }
-        flush();
-        title = x;
-        next = t;
-        start(wqeCounter, byteCnt, mini);
-        titleCheckSum = checkSum;
-        titleHash = rssHash;
+        return false;
     }
 
-    private boolean listed;
-    /** The title's WQE counter: completion i of the session has this + i. */
-    private int titleCounter;
-
-    private void start(int wqeCounter, int byteCnt, int mini) {
+    /** Opens a session with the completion whose CQE {@link #rxBody} just staged. */
+    void startRx(Object rq, long shape, int wqeCounter, int byteCnt, int checkSum, int rssHash) {
+        titleRq = rq;
+        titleShape = shape;
         titleCounter = wqeCounter;
+        titleCheckSum = checkSum;
+        titleHash = rssHash;
         heldBytes[0] = byteCnt;
-        heldMini[0] = mini;
+        heldMini[0] = hashFormat ? rssHash : checkSum;
         held = 1;
         if (!listed) {
             listed = true;
             sessions.add(this);
         }
     }
+
+    /** The title's RQ (its engine) and shape. */
+    private Object titleRq;
+    private long titleShape;
+
+    private boolean listed;
+    /** The title's WQE counter: completion i of the session has this + i. */
+    private int titleCounter;
 
     /**
      * Writes the held completions: one as a plain CQE; two or more as a session. The mini CQE arrays

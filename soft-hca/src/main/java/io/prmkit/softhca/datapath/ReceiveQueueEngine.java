@@ -132,8 +132,19 @@ final class ReceiveQueueEngine {
                 c.publish(CqeOpcode.RESP_ERR, false);
                 return false;
             }
-            int csum = writeRxCqe(c, fr, off, len, n, cc, f, vlan, rssHash, rssIp, rssL4, flowTag);
-            c.publishRx(cc, n, csum, rssHash);
+            if (c.compress) {
+                // A completion whose CQE would have the same shared fields as the held session's title
+                // joins it without a CQE being built; any other starts the next session.
+                int csum = f.l3OnwardSum(fr, off);
+                long shape = shape(f, vlan, rssIp, rssL4, flowTag);
+                if (!c.joinRx(this, shape, cc, n, csum, rssHash)) {
+                    writeRxCqe(c, fr, off, len, n, cc, f, vlan, rssHash, rssIp, rssL4, flowTag);
+                    c.startRx(this, shape, cc, n, csum, rssHash);
+                }
+            } else {
+                writeRxCqe(c, fr, off, len, n, cc, f, vlan, rssHash, rssIp, rssL4, flowTag);
+                c.publish(CqeOpcode.RESP_SEND, false);
+            }
         } catch (IllegalStateException e) {
             c.lost();
             return false;
@@ -148,17 +159,13 @@ final class ReceiveQueueEngine {
      */
     private int writeRxCqe(CqState c, MemorySegment fr, long off, int len, int n, int cc, ParsedFrame f, boolean vlan,
             int rssHash, int rssIp, int rssL4, int flowTag) {
-        int l3 = f.l3 == ParsedFrame.L3.IPV4 ? CqeL3HdrType.IPV4$VALUE : f.l3 == ParsedFrame.L3.IPV6 ? CqeL3HdrType.IPV6$VALUE : CqeL3HdrType.NONE$VALUE;
-        boolean l4known = f.l4 == ParsedFrame.L4.TCP || f.l4 == ParsedFrame.L4.UDP;
         int csum = f.l3OnwardSum(fr, off);
         Cqe64.Device.Writer w = c.rxBody();
         boolean staged = c.compress; // byte_cnt, wqe_counter, check_sum and the hash go in when the session is written
         if (!staged) w.byte_cnt(n).wqe_counter(cc).check_sum(csum);
         w.srqn(userIndex)
-                .hds_ip_ext(CqeHdsIpExt.L2_OK$MASK
-                        | (f.l3 == ParsedFrame.L3.IPV6 || (f.l3 == ParsedFrame.L3.IPV4 && f.l3ChecksumOk) ? CqeHdsIpExt.L3_OK$MASK : 0)
-                        | (l4known && f.l4ChecksumOk ? CqeHdsIpExt.L4_OK$MASK : 0))
-                .l3_hdr_type(l3)
+                .hds_ip_ext(checks(f))
+                .l3_hdr_type(l3Type(f))
                 .l4_hdr_type(l4Type(f));
         // The writer starts cleared: fields most frames leave 0 are set only when they are not
         if (flowTag != 0) w.flow_tag(flowTag);
@@ -169,6 +176,33 @@ final class ReceiveQueueEngine {
         if (rssHash != 0 && !staged) w.rss_hash_result(rssHash);
         w.write();
         return csum;
+    }
+
+    /**
+     * Everything {@link #writeRxCqe} puts into an RX CQE besides the per-completion fields (byte count,
+     * counter, checksum, hash) and the RQ's own (srqn), as one value: two completions of one RQ with the
+     * same shape have CQEs that differ only in what a mini CQE carries. Keep it in step with writeRxCqe.
+     */
+    private static long shape(ParsedFrame f, boolean vlan, int rssIp, int rssL4, int flowTag) {
+        long s = checks(f) & 0xff;
+        s |= (long) l3Type(f) << 8;
+        s |= (long) l4Type(f) << 10;
+        if (f.ipFragment) s |= 1L << 13;
+        if (f.ipOptions) s |= 1L << 14;
+        if (vlan) s |= 1L << 15 | (long) (f.outerTci & 0xffff) << 16;
+        s |= (long) (rssIp & 3) << 32 | (long) (rssL4 & 3) << 34;
+        return s | (long) (flowTag & 0xffffff) << 36;
+    }
+
+    private static int checks(ParsedFrame f) {
+        boolean l4known = f.l4 == ParsedFrame.L4.TCP || f.l4 == ParsedFrame.L4.UDP;
+        return CqeHdsIpExt.L2_OK$MASK
+                | (f.l3 == ParsedFrame.L3.IPV6 || (f.l3 == ParsedFrame.L3.IPV4 && f.l3ChecksumOk) ? CqeHdsIpExt.L3_OK$MASK : 0)
+                | (l4known && f.l4ChecksumOk ? CqeHdsIpExt.L4_OK$MASK : 0);
+    }
+
+    private static int l3Type(ParsedFrame f) {
+        return f.l3 == ParsedFrame.L3.IPV4 ? CqeL3HdrType.IPV4$VALUE : f.l3 == ParsedFrame.L3.IPV6 ? CqeL3HdrType.IPV6$VALUE : CqeL3HdrType.NONE$VALUE;
     }
 
     private static int l4Type(ParsedFrame f) {
