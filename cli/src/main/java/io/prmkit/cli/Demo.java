@@ -146,6 +146,7 @@ final class Demo {
             out.printf(Locale.ROOT, "  UMR: %d frames sent from a region registered behind mkey 0x%x (4 KLM entries)%n", Math.min(UMR_FRAMES, count(0)), umrMkey);
             long errors = 0, recovered = 0, nops = 0, doorbells = 0, completions = 0, rxErrors = 0, rxPackets = 0, shortfalls = 0;
             String lastError = "";
+            long sessions = 0, sessionCompletions = 0;
             for (int q = 0; q < queues; q++) {
                 errors += txs[q].errors();
                 recovered += txs[q].recoveries();
@@ -155,6 +156,8 @@ final class Demo {
                 rxErrors += rxs[q].errors();
                 rxPackets += rxs[q].packets();
                 shortfalls += rxs[q].refillShortfalls();
+                sessions += rxs[q].compressedSessions();
+                sessionCompletions += rxs[q].compressedCompletions();
                 if (!txs[q].lastError().isEmpty()) lastError = txs[q].lastError();
             }
             out.printf(Locale.ROOT, "  bad WQE: %s%n", lastError.isEmpty() ? "did not fail" : lastError + "; SQ moved ERR->RST->RDY, sending went on");
@@ -167,6 +170,8 @@ final class Demo {
             out.printf(Locale.ROOT, "  phy (PPCNT) tx %d frames, rx %d frames, FCS errors %d%n", st.txPacketsPhy(), st.rxPacketsPhy(), st.rxCrcErrorsPhy());
             out.printf(Locale.ROOT, "  driver      TX %d WQEs completed, %d NOP pads, %d doorbells, %d error CQEs; RX %d packets, %d error CQEs, %d refill shortfalls%n",
                     completions, nops, doorbells, errors, rxPackets, rxErrors, shortfalls);
+            out.printf(Locale.ROOT, "  RX CQEs     CQE compression %s: %d compressed sessions held %d of the completions%n",
+                    eth.cqeCompression() ? "on" : "off", sessions, sessionCompletions);
             out.printf(Locale.ROOT, "  device      RX dropped %d, DMA faults %d%n", device[0].rxDropped(), device[0].dmaFaults());
             // The first half of each queue's frames is the warm-up (the JIT compiles the loops); what the queue
             // threads allocate while sending the second half is what a packet costs in garbage once compiled.
