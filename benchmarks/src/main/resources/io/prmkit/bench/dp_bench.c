@@ -316,9 +316,12 @@ static uint64_t rx_round(void) {
     for (int i = 0; i < BURST; i++, rx_dev_pc++)
         rx_cq[rx_dev_pc & MASK].op_own = (CQE_RESP_SEND << 4) | ((rx_dev_pc >> LOG_RING) & 1);
     int n = rx_receive(bufs, BURST);
-    uint64_t sum = 0;
-    for (int i = 0; i < n; i++) { sum += pool_meta[bufs[i] * META_STRIDE + M_LEN]; pool_put(bufs[i]); }
-    return sum + n;
+    /* The application frees the burst as RxBurstBench does (PacketPool.free(bufs, 0, n): one room check,
+     * then the pushes) and reads nothing else: a read of each buffer's length here was work the Java
+     * side does not do (0.1 ns per packet with one array per item, 0.45 with the strided metadata). */
+    if (n > POOL - pool_top) abort();
+    for (int i = 0; i < n; i++) pool_free[pool_top++] = bufs[i];
+    return n;
 }
 
 #ifdef DP_BENCH_SELFTEST
