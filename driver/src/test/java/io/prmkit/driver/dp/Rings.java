@@ -20,6 +20,14 @@ final class Rings {
         return new CqResources(ring, log, cqn, dbr.segment());
     }
 
+    /** An RQ of 2^logWqes single-segment WQEs (rqn 0x55), its doorbell record, and a CQ of 2^logCq entries (cqn 0x81). */
+    static RqResources rq(HostMemory host, int logWqes, int logCq) {
+        CqResources cq = cq(host, logCq, 0x81);
+        DmaRegion ring = host.allocate(16L << logWqes, 4096);
+        DmaRegion dbr = host.allocate(64, 64);
+        return new RqResources(ring, logWqes, 0x55, dbr.segment(), cq, LKEY);
+    }
+
     /** An SQ, its CQ, a UAR that rings the fake device, and the device itself. */
     static final class Tx {
         final HostMemory host;

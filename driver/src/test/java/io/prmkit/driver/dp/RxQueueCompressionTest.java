@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.*;
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.WqDoorbellRecord;
-import io.prmkit.platform.DmaRegion;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
@@ -26,13 +25,6 @@ class RxQueueCompressionTest {
     @AfterEach
     void close() {
         host.close();
-    }
-
-    private RqResources rq(int logWqes, int logCq) {
-        CqResources cq = Rings.cq(host, logCq, 0x81);
-        DmaRegion ring = host.allocate(16L << logWqes, 4096);
-        DmaRegion dbr = host.allocate(64, 64);
-        return new RqResources(ring, logWqes, 0x55, dbr.segment(), cq, Rings.LKEY);
     }
 
     private static byte[] frame(int seq) {
@@ -75,7 +67,7 @@ class RxQueueCompressionTest {
 
     @Test
     void sessionsOf2To64CompletionsDecodeAsPlainCqesWould() {
-        RqResources res = rq(7, 7);
+        RqResources res = Rings.rq(host, 7, 7);
         PacketPool pool = new PacketPool(host, 256, 2048, Rings.LKEY);
         RxQueue rx = new RxQueue(res, pool);
         FakeRq dev = new FakeRq(host, res);
@@ -97,7 +89,7 @@ class RxQueueCompressionTest {
 
     @Test
     void aSessionLargerThanOneCallCarriesOverToTheNextCalls() {
-        RqResources res = rq(7, 7);
+        RqResources res = Rings.rq(host, 7, 7);
         PacketPool pool = new PacketPool(host, 256, 2048, Rings.LKEY);
         RxQueue rx = new RxQueue(res, pool);
         FakeRq dev = new FakeRq(host, res);
@@ -122,7 +114,7 @@ class RxQueueCompressionTest {
 
     @Test
     void sessionsAcrossTheRingEndTitleAndMiniArraysWrapping() {
-        RqResources res = rq(4, 4); // 16 CQ slots
+        RqResources res = Rings.rq(host, 4, 4); // 16 CQ slots
         PacketPool pool = new PacketPool(host, 64, 2048, Rings.LKEY);
         RxQueue rx = new RxQueue(res, pool);
         FakeRq dev = new FakeRq(host, res);
@@ -144,7 +136,7 @@ class RxQueueCompressionTest {
 
     @Test
     void afterAFullPassEverySessionSlotHoldsOnlyItsPassOwnerBitAndNoStaleMiniArrayIsTakenForACqe() {
-        RqResources res = rq(4, 4); // 16 CQ slots, 16 RQ WQEs
+        RqResources res = Rings.rq(host, 4, 4); // 16 CQ slots, 16 RQ WQEs
         PacketPool pool = new PacketPool(host, 64, 2048, Rings.LKEY);
         RxQueue rx = new RxQueue(res, pool);
         FakeRq dev = new FakeRq(host, res);
@@ -196,7 +188,7 @@ class RxQueueCompressionTest {
 
     @Test
     void mixedPlainCqesSessionsAndErrorsInOneStreamWithRandomBurstSizes() {
-        RqResources res = rq(6, 6);
+        RqResources res = Rings.rq(host, 6, 6);
         PacketPool pool = new PacketPool(host, 192, 2048, Rings.LKEY);
         RxQueue rx = new RxQueue(res, pool);
         FakeRq dev = new FakeRq(host, res);
@@ -246,7 +238,7 @@ class RxQueueCompressionTest {
 
     @Test
     void anErrorCqeRightAfterASessionIsCountedAndItsBufferRecycled() {
-        RqResources res = rq(4, 4);
+        RqResources res = Rings.rq(host, 4, 4);
         PacketPool pool = new PacketPool(host, 32, 2048, Rings.LKEY);
         RxQueue rx = new RxQueue(res, pool);
         FakeRq dev = new FakeRq(host, res);

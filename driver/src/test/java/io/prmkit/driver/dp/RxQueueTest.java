@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.*;
 
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.WqDoorbellRecord;
-import io.prmkit.platform.DmaRegion;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
 import org.junit.jupiter.api.AfterEach;
@@ -18,13 +17,6 @@ class RxQueueTest {
         host.close();
     }
 
-    private RqResources rq(int logWqes, int logCq) {
-        CqResources cq = Rings.cq(host, logCq, 0x81);
-        DmaRegion ring = host.allocate(16L << logWqes, 4096);
-        DmaRegion dbr = host.allocate(64, 64);
-        return new RqResources(ring, logWqes, 0x55, dbr.segment(), cq, Rings.LKEY);
-    }
-
     private static byte[] frame(int len, int seq) {
         byte[] f = new byte[len];
         for (int i = 0; i < len; i++) f[i] = (byte) (seq * 7 + i);
@@ -33,7 +25,7 @@ class RxQueueTest {
 
     @Test
     void receivesWithMetadataAndRefillsTheRqInBulk() {
-        RqResources res = rq(3, 3);
+        RqResources res = Rings.rq(host, 3, 3);
         PacketPool pool = new PacketPool(host, 32, 2048, Rings.LKEY);
         RxQueue rx = new RxQueue(res, pool);
         assertEquals(8, WqDoorbellRecord.receive_counter(res.doorbellRecord()), "all 8 WQEs posted at start");
@@ -63,7 +55,7 @@ class RxQueueTest {
     /** Every combination of checksum bits, L3 and L4 header type and VLAN stripping the CQE can report. */
     @Test
     void decodesEveryChecksumAndHeaderTypeCombination() {
-        RqResources res = rq(4, 4);
+        RqResources res = Rings.rq(host, 4, 4);
         PacketPool pool = new PacketPool(host, 64, 2048, Rings.LKEY);
         RxQueue rx = new RxQueue(res, pool);
         FakeRq dev = new FakeRq(host, res);
@@ -102,7 +94,7 @@ class RxQueueTest {
 
     @Test
     void theCqWrapsManyTimesWithoutLosingAPacket() {
-        RqResources res = rq(4, 4);
+        RqResources res = Rings.rq(host, 4, 4);
         PacketPool pool = new PacketPool(host, 64, 2048, Rings.LKEY);
         RxQueue rx = new RxQueue(res, pool);
         FakeRq dev = new FakeRq(host, res);
@@ -126,7 +118,7 @@ class RxQueueTest {
 
     @Test
     void anEmptyRqDropsAtTheDeviceAndRefillsWhenBuffersComeBack() {
-        RqResources res = rq(3, 3);
+        RqResources res = Rings.rq(host, 3, 3);
         PacketPool pool = new PacketPool(host, 4, 2048, Rings.LKEY);
         RxQueue rx = new RxQueue(res, pool);
         assertEquals(4, rx.postedWqes(), "the pool had only 4 buffers");
@@ -150,7 +142,7 @@ class RxQueueTest {
 
     @Test
     void anErrorCqeIsCountedAndItsBufferRecycled() {
-        RqResources res = rq(3, 3);
+        RqResources res = Rings.rq(host, 3, 3);
         PacketPool pool = new PacketPool(host, 8, 2048, Rings.LKEY);
         RxQueue rx = new RxQueue(res, pool);
         FakeRq dev = new FakeRq(host, res);
