@@ -69,6 +69,9 @@ public final class RxQueue {
             L4_FLAGS[t] = t == CqeL4HdrType.UDP$VALUE ? PacketFlags.RX_UDP : t != CqeL4HdrType.NONE$VALUE ? PacketFlags.RX_TCP : 0;
     }
 
+    /** Mini CQEs in one CQE slot of a session (eight). */
+    private static final int MINIS = (int) (Cqe64.SIZE / MiniCqe8.SIZE);
+
     private static final PrmLayout.Field OWNER = Cqe64.layout().field("owner").orElseThrow();
 
     private final RqResources res;
@@ -100,8 +103,8 @@ public final class RxQueue {
     private int zipVlan;
     private boolean zipOk;
     /** The current mini CQE array, copied out of the ring (its slot's op_own byte is rewritten before the array is done). */
-    private final int[] miniBytes = new int[8];
-    private final int[] miniHash = new int[8];
+    private final int[] miniBytes = new int[MINIS];
+    private final int[] miniHash = new int[MINIS];
 
     /** WQEs posted (free-running 16-bit counter space, kept as int) and consumed. */
     private int posted;
@@ -385,7 +388,7 @@ public final class RxQueue {
     private void loadMinis(int c) {
         final MemorySegment cq = cqRing;
         long at = (long) (c & cqMask) * Cqe64.SIZE;
-        for (int j = 0; j < 8; j++) {
+        for (int j = 0; j < MINIS; j++) {
             long mini = at + (long) j * MiniCqe8.SIZE;
             miniBytes[j] = MiniCqe8.byte_cnt(cq, mini);
             miniHash[j] = MiniCqe8.rx_hash_result(cq, mini);
@@ -417,17 +420,17 @@ public final class RxQueue {
         long rxBytes = 0;
         int errs = 0;
         for (int j = 0; j < k; j++, cc++, index++, counter++) {
-            if (index > 0 && (index & 7) == 0) loadMinis(cc);
+            if (index > 0 && (index & (MINIS - 1)) == 0) loadMinis(cc);
             int slot = counter & m;
             int h = slots[slot];
             slots[slot] = -1;
             if (ok && h >= 0) {
-                int len = miniBytes[index & 7];
+                int len = miniBytes[index & (MINIS - 1)];
                 int b = h * PacketPool.META_STRIDE;
                 if (vlan >= 0) meta[b + PacketPool.VLAN_MSS] = vlan;
                 meta[b + PacketPool.LENGTH] = len;
                 meta[b + PacketPool.FLAGS] = fl;
-                meta[b + PacketPool.RSS_HASH] = miniHash[index & 7];
+                meta[b + PacketPool.RSS_HASH] = miniHash[index & (MINIS - 1)];
                 buffers[n++] = h;
                 rxBytes += len;
             } else {

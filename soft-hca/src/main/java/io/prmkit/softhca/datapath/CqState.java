@@ -132,6 +132,9 @@ final class CqState {
         }
     }
 
+    /** Mini CQEs in one CQE slot of a session (eight). */
+    private static final int MINIS = (int) (Cqe64.SIZE / MiniCqe8.SIZE);
+
     /** Session length when the device has no capability page (test harnesses): ConnectX-4's cqe_compression_max_num. */
     static final int DEFAULT_MAX_SESSION = 16;
 
@@ -299,16 +302,16 @@ final class CqState {
         try {
             int pc = cq.producerCounter;
             if (n >= 2) {
-                for (int k = 0; k * 8 < n; k++) {
-                    long off = (long) ((pc + (k == 0 ? 1 : 8 * k)) & (size - 1)) * 64;
-                    MemorySegment s = ring.segment(off, 64);
+                for (int k = 0; k * MINIS < n; k++) {
+                    long off = (long) ((pc + (k == 0 ? 1 : MINIS * k)) & (size - 1)) * Cqe64.SIZE;
+                    MemorySegment s = ring.segment(off, Cqe64.SIZE);
                     if (s == null) {
                         fail(CqErrorSyndrome.ACCESS_VIOLATION);
                         return;
                     }
                     long at = ring.offsetIn(off);
-                    for (int j = 0; j < 8; j++) {
-                        int i = 8 * k + j;
+                    for (int j = 0; j < MINIS; j++) {
+                        int i = MINIS * k + j;
                         MiniCqe8.Device.Writer w = miniWriter.at(s, at + j * MiniCqe8.SIZE);
                         if (i < n) {
                             w.byte_cnt(heldBytes[i]);
@@ -326,8 +329,8 @@ final class CqState {
             Cqe64.Device.wqe_counter$set(title, titleCounter);
             Cqe64.Device.check_sum$set(title, titleCheckSum);
             Cqe64.Device.rss_hash_result$set(title, titleHash);
-            long off = (long) (pc & (size - 1)) * 64;
-            MemorySegment s = ring.segment(off, 64);
+            long off = (long) (pc & (size - 1)) * Cqe64.SIZE;
+            MemorySegment s = ring.segment(off, Cqe64.SIZE);
             if (s == null) {
                 fail(CqErrorSyndrome.ACCESS_VIOLATION);
                 return;
