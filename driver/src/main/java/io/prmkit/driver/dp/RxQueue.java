@@ -157,7 +157,8 @@ public final class RxQueue {
         if (zipLeft != 0) return receiveMixed(buffers, 0, 0, max);
         // The plain burst in one piece, as before sessions existed (split into the methods below, C2 kept
         // more state in fields and memory: rx-burst 6.8 -> 7.4 ns); a title sends the rest of the call
-        // to receiveMixed.
+        // to receiveMixed. Its decode loop repeats decodePlain's on purpose: the per-CQE body as one
+        // static helper both call cost 2% (JMH, 4 forks, twice each: 6.70, 6.72 against 6.57, 6.57 ns).
         final MemorySegment cq = cqRing;
         final int[] slots = slotBuffer;
         final PacketPool p = pool;
