@@ -119,7 +119,7 @@ final class CqState {
         this.dbr = ctx.iommu().slice(Cqc.dbr_addr(cq.cqc), CqDoorbellRecord.SIZE);
         MemorySegment caps = ctx.currentCaps().apply(0);
         int max = caps == null ? DEFAULT_MAX_SESSION : CmdHcaCap.cqe_compression_max_num(caps);
-        this.compress = Cqc.cqe_comp_en(cq.cqc) && max >= 2 && stride == 64;
+        this.compress = Cqc.cqe_comp_en(cq.cqc) && max >= 2 && stride == Cqe64.SIZE;
         this.maxSession = compress ? max : 1;
         this.hashFormat = Cqc.mini_cqe_res_format(cq.cqc) == MiniCqeResFormat.HASH$VALUE;
         this.heldBytes = new int[maxSession];
