@@ -192,6 +192,20 @@ class FrameWorkTest {
     }
 
     @Test
+    void foldEqualsEndAroundCarriesUntilSixteenBits() {
+        // Checksum.fold's fixed steps against the loop of RFC 1071, over the whole unsigned 64-bit range
+        // (sums of any length the datapath adds, and edge values: 0, 0xffff, 0x10000, all ones)
+        java.util.Random r = new java.util.Random(1624);
+        long[] edges = {0, 1, 0xffff, 0x10000, 0x1ffff, 0xffff_ffffL, 0x1_0000_0000L, 0xffff_ffff_ffffL, -1L, Long.MIN_VALUE, Long.MAX_VALUE};
+        for (int t = 0; t < 200_000 + edges.length; t++) {
+            long v = t < edges.length ? edges[t] : r.nextLong() >>> r.nextInt(64);
+            long want = v;
+            while ((want >>> 16) != 0) want = (want & 0xffff) + (want >>> 16);
+            assertEquals((int) want, Checksum.fold(v), Long.toHexString(v));
+        }
+    }
+
+    @Test
     void shortCopiesMoveExactlyTheirBytes() {
         // every length up to past the explicit-move limit, at odd offsets, against MemorySegment.copy
         java.util.Random r = new java.util.Random(7);
