@@ -1,5 +1,6 @@
 package io.prmkit.cli;
 
+import io.prmkit.bench.LoopbackRig;
 import io.prmkit.driver.eth.EthPortConfig;
 import java.io.File;
 import java.io.IOException;

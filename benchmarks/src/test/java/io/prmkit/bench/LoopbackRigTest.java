@@ -1,10 +1,11 @@
-package io.prmkit.cli;
+package io.prmkit.bench;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.driver.eth.EthPortConfig;
 import io.prmkit.driver.eth.PortStats;
+import java.lang.management.ManagementFactory;
 import org.junit.jupiter.api.Test;
 
 /** The bench's loopback rounds share one device: each round must move exactly its frames and leave nothing behind. */
@@ -36,6 +37,26 @@ class LoopbackRigTest {
             assertEquals(false, rig.cqeCompression());
             rig.round(1_000);
             assertEquals(1_000, rig.stats().rxPacketsPhy());
+        }
+    }
+
+    /**
+     * Nothing per frame: a round of 200,000 frames allocates well under one byte per 100 frames on
+     * the driver's thread (what the JIT's tier changes allocate in the first rounds, a few hundred
+     * bytes once, is allowed; one object per frame would be megabytes).
+     */
+    @Test
+    void roundsAllocateNothingPerFrameOnTheDriverThread() {
+        var mx = (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+        int frames = 200_000;
+        try (LoopbackRig rig = new LoopbackRig(EthPortConfig.CqeCompression.AUTO)) {
+            rig.round(frames);
+            for (int i = 0; i < 3; i++) {
+                long before = mx.getCurrentThreadAllocatedBytes();
+                rig.round(frames);
+                long bytes = mx.getCurrentThreadAllocatedBytes() - before;
+                assertTrue(bytes < frames / 100, bytes + " bytes allocated by the driver thread in a round of " + frames + " frames");
+            }
         }
     }
 }

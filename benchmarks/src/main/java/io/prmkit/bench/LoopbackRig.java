@@ -1,4 +1,4 @@
-package io.prmkit.cli;
+package io.prmkit.bench;
 
 import io.prmkit.driver.core.DeviceOptions;
 import io.prmkit.driver.core.Mlx5Device;
@@ -17,16 +17,17 @@ import io.prmkit.softhca.wire.Wire;
 import java.time.Duration;
 
 /**
- * {@code prmkit bench}'s loopback case: one soft HCA on its own thread, plugged into a loopback wire,
+ * {@code prmkit bench}'s loopback case (and {@link LoopbackTwoThreadBench}'s): one soft HCA on its own thread, plugged into a loopback wire,
  * with the driver's port (one queue pair, 64-byte UDP frames built once) open for every round, as a
  * packet generator measures a port it has brought up once. Rounds on fresh devices timed more than the
  * datapath: the first frames of every new device take branches the previous one's steady state never
  * took, and the JIT deoptimized and recompiled the datapath inside the timed rounds (rounds of one run
- * spread over 3.3..9.3 Mpps; see docs/datapath.md "Loopback case on one device").
+ * spread over 3.3..9.3 Mpps; see docs/datapath.md "Loopback case on one device"). Nothing is
+ * allocated per frame.
  */
-final class LoopbackRig implements AutoCloseable {
+public final class LoopbackRig implements AutoCloseable {
     /** Frames sent and not yet received, at most: half the driver's RQ, so no frame is dropped. */
-    static final int WINDOW = 512;
+    public static final int WINDOW = 512;
     private final Port port = new Port(1);
     private final Wire wire = Wire.loopback(port);
     private final SoftHca hca;
@@ -39,7 +40,7 @@ final class LoopbackRig implements AutoCloseable {
     private final int[] bufs = new int[LoopbackRun.BURST];
     private final int[] got = new int[LoopbackRun.BURST];
 
-    LoopbackRig(EthPortConfig.CqeCompression compression) {
+    public LoopbackRig(EthPortConfig.CqeCompression compression) {
         hca = SoftHca.create(new SoftHca.Options().datapath(ctx -> new SoftDatapath(ctx, port)));
         try {
             dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withHealth(Duration.ofSeconds(1), 0));
@@ -57,17 +58,17 @@ final class LoopbackRig implements AutoCloseable {
     }
 
     /** Whether the receive CQ compresses completions (what the port's option chose). */
-    boolean cqeCompression() {
+    public boolean cqeCompression() {
         return eth.cqeCompression();
     }
 
     /** The port's counters (device commands: not for the timed part). */
-    PortStats stats() {
+    public PortStats stats() {
         return eth.stats();
     }
 
     /** Buffers back in the driver's pools: all of them between rounds. */
-    int freeTxBuffers() {
+    public int freeTxBuffers() {
         return txPool.available();
     }
 
@@ -76,7 +77,7 @@ final class LoopbackRig implements AutoCloseable {
      * frame bytes stay from the first build); returns millions of frames per second over the round.
      * Every round ends with nothing in flight, so rounds are independent.
      */
-    double round(long frames) {
+    public double round(long frames) {
         long sent = 0, received = 0;
         long start = System.nanoTime();
         long idle = start;
