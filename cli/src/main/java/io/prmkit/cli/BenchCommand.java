@@ -1,5 +1,6 @@
 package io.prmkit.cli;
 
+import io.prmkit.bench.LoopbackRig;
 import io.prmkit.driver.eth.EthPortConfig;
 import java.io.File;
 import java.io.IOException;
@@ -189,29 +190,27 @@ final class BenchCommand implements Callable<Integer> {
     }
 
     /**
-     * The loopback case's rounds, after {@link #LOOPBACK_WARMUP} unmeasured ones. The rounds share this
-     * JVM: the first would time C2 compiling the driver and the device (1.2-2.1 Mpps against 3.7-4.6
-     * warmed), and the first device brought up after that deoptimizes the compiled datapath once (its
-     * first frames take branches the warm-up's steady state never took: CqState.reserve's first read of
-     * the doorbell record, ReceiveQueueEngine.deliver's, the steering tables compiled for the new
-     * generation; -Xlog:deoptimization), which took the next one or two rounds to compile again.
+     * The loopback case's rounds, after {@link #LOOPBACK_WARMUP} unmeasured ones, all on one device
+     * and port ({@link LoopbackRig}). The warm-up rounds let C2 compile the driver and the device
+     * (the first round ran 1.2-2.1 Mpps against 3.7-4.6 warmed when that was measured).
      */
-    private double[] loopbackRounds(PrintWriter err) throws InterruptedException {
+    private double[] loopbackRounds(PrintWriter err) {
         int frames = quick ? 500_000 : 2_000_000;
-        for (int w = 0; w < LOOPBACK_WARMUP; w++) {
-            err.printf(Locale.ROOT, "prmkit bench: loopback warm-up round %d of %d%n", w + 1, LOOPBACK_WARMUP);
-            err.flush();
-            Demo.loopbackMpps(frames, cqeCompression);
+        try (LoopbackRig rig = new LoopbackRig(cqeCompression)) {
+            for (int w = 0; w < LOOPBACK_WARMUP; w++) {
+                err.printf(Locale.ROOT, "prmkit bench: loopback warm-up round %d of %d%n", w + 1, LOOPBACK_WARMUP);
+                err.flush();
+                rig.round(frames);
+            }
+            double[] mpps = new double[rounds];
+            for (int round = 0; round < rounds; round++) {
+                err.printf(Locale.ROOT, "prmkit bench: loopback round %d of %d%n", round + 1, rounds);
+                err.flush();
+                mpps[round] = rig.round(frames);
+            }
+            loopbackCompressed = rig.cqeCompression();
+            return mpps;
         }
-        double[] mpps = new double[rounds];
-        for (int round = 0; round < rounds; round++) {
-            err.printf(Locale.ROOT, "prmkit bench: loopback round %d of %d%n", round + 1, rounds);
-            err.flush();
-            Demo.Loopback r = Demo.loopbackMpps(frames, cqeCompression);
-            mpps[round] = r.mpps();
-            loopbackCompressed = r.cqeCompression();
-        }
-        return mpps;
     }
 
     /** Whether the loopback rounds' receive CQ compressed completions (what AUTO chose). */

@@ -206,55 +206,6 @@ final class Demo {
         }
     }
 
-    /**
-     * {@code prmkit bench}'s loopback case: one queue pair, 64-byte UDP frames built once, sent in
-     * bursts of 32 and received (counted, not compared) through the soft HCA on its own thread, with at
-     * most half an RQ in flight; returns millions of frames per second over the whole run, and whether
-     * the receive CQ compressed completions ({@code compression}: the port's option).
-     */
-    static Loopback loopbackMpps(int frames, EthPortConfig.CqeCompression compression) throws InterruptedException {
-        Port port = new Port(1);
-        Wire wire = Wire.loopback(port);
-        SoftHca hca = SoftHca.create(new SoftHca.Options().datapath(ctx -> new SoftDatapath(ctx, port)));
-        try (Mlx5Device dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withHealth(Duration.ofSeconds(1), 0));
-                EthPort eth = EthPort.open(dev, EthPortConfig.defaults().withPromiscuous(true).withCqeCompression(compression));
-                PacketPool txPool = new PacketPool(dev.dma(), 4096, 2048, eth.lkey());
-                PacketPool rxPool = new PacketPool(dev.dma(), 2048, 2048, eth.lkey())) {
-            TxQueue tx = new TxQueue(eth.txResources(0), txPool);
-            RxQueue rx = new RxQueue(eth.rxResources(0), rxPool);
-            TrafficMix mix = new TrafficMix(64);
-            for (int h = 0; h < txPool.capacity(); h++) mix.build(txPool, h, 16 * h); // ids = 0 mod 16: plain UDP/IPv4
-            int[] bufs = new int[LoopbackRun.BURST];
-            int[] got = new int[LoopbackRun.BURST];
-            long sent = 0, received = 0;
-            long start = System.nanoTime();
-            long idle = start;
-            while (received < frames) {
-                if (sent < frames && sent - received <= 512 - LoopbackRun.BURST) {
-                    int n = txPool.alloc(bufs, LoopbackRun.BURST);
-                    for (int i = 0; i < n; i++) txPool.setLength(bufs[i], 64); // the frame bytes stay from the first build
-                    int s = n == 0 ? 0 : tx.send(txPool, bufs, 0, n);
-                    for (int i = s; i < n; i++) txPool.free(bufs[i]);
-                    sent += s;
-                    if (n == 0) tx.reap();
-                }
-                int r = rx.receive(got, LoopbackRun.BURST);
-                rxPool.free(got, 0, r);
-                received += r;
-                long now = System.nanoTime();
-                if (r > 0) idle = now;
-                else if (now - idle > 5_000_000_000L) throw new IllegalStateException("loopback: nothing received for 5 s (" + received + " of " + sent + ")");
-            }
-            return new Loopback(received / ((System.nanoTime() - start) / 1e9) / 1e6, eth.cqeCompression());
-        } finally {
-            closeQuietly(hca);
-            closeQuietly(wire);
-        }
-    }
-
-    /** One loopback run: frames per second (millions) and whether the receive CQ was compressed. */
-    record Loopback(double mpps, boolean cqeCompression) {}
-
     private int count(int q) {
         return (packets - q + queues - 1) / queues;
     }
