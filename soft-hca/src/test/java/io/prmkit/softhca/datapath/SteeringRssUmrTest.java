@@ -30,6 +30,7 @@ import io.prmkit.mlx5.WqeUmrKlmSeg;
 import io.prmkit.softhca.device.Objects;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.TestFrames;
+import io.prmkit.softhca.wire.Toeplitz;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.HexFormat;
@@ -95,6 +96,38 @@ class SteeringRssUmrTest {
             int expectRq = x[10] & 3;
             perRq[expectRq]++;
             assertEquals(perRq[expectRq], rqs[expectRq].rq.consumerCounter, "frame went to RQ " + expectRq);
+        }
+        // the same address pairs again with other ports, six frames per device pass: the source stays while
+        // the destination changes, and back; every hash as Toeplitz over the whole input computes it (a
+        // device that reused part of an earlier frame's hash would fail here)
+        Toeplitz t = new Toeplitz(key);
+        java.util.Random r = new java.util.Random(13);
+        for (int burst = 0; burst < 10; burst++) {
+            int[] want = new int[6];
+            for (int k = 0; k < 6; k++) {
+                int i = burst * 6 + k;
+                int[] x = v[(i / 3) % v.length];
+                int[] y = v[(i / 2) % v.length];
+                int sport = r.nextInt(65536), dport = r.nextInt(65536);
+                byte[] f = TestFrames.ipv4(TestFrames.DMAC, Ethernet.PROTO_TCP, new byte[] {(byte) x[0], (byte) x[1], (byte) x[2], (byte) x[3]},
+                        new byte[] {(byte) y[5], (byte) y[6], (byte) y[7], (byte) y[8]}, sport, dport, new byte[10], Ethernet.TCP_ACK);
+                want[k] = t.hash(new byte[] {(byte) x[0], (byte) x[1], (byte) x[2], (byte) x[3], (byte) y[5], (byte) y[6], (byte) y[7], (byte) y[8],
+                        (byte) (sport >>> 8), (byte) sport, (byte) (dport >>> 8), (byte) dport});
+                rqs[want[k] & 3].post(1, lkey);
+                MemorySegment.copy(f, 0, tx.seg(), ValueLayout.JAVA_BYTE, 256L * k, f.length);
+                sq.send(lkey, tx.bus() + 256L * k, f.length, tx.seg().asSlice(256L * k), 18, 0, true);
+            }
+            sq.ring();
+            h.poll();
+            for (int k = 0; k < 6; k++) {
+                MemorySegment c = txCq.poll();
+                assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(c), "send " + k + " of burst " + burst);
+                MemorySegment rc = rxCq.poll();
+                assertNotNull(rc, "frame " + k + " of burst " + burst);
+                assertEquals(want[k], Cqe64.rss_hash_result(rc), "frame " + k + " of burst " + burst);
+                perRq[want[k] & 3]++;
+            }
+            for (int q = 0; q < 4; q++) assertEquals(perRq[q], rqs[q].rq.consumerCounter, "frames in RQ " + q + " after burst " + burst);
         }
         // an IPv6 frame at an IPv4 TIR is not hashed: RQ 0, no hash types
         send(TestFrames.ipv6(Ethernet.PROTO_TCP, 1, 2, new byte[4]));
