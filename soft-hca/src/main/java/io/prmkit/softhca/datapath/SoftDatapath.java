@@ -383,13 +383,6 @@ public final class SoftDatapath implements Datapath, FrameSink {
         final int fields;
         int lastIp;
         int lastL4;
-        /**
-         * The IPv4 address pair last hashed and its part of the hash (the input's first bytes): consecutive
-         * frames of a queue mostly come from one pair of hosts, so a frame whose pair is the same pays only
-         * the port lookups (4 of the 12 table reads of the 36 KB table).
-         */
-        private boolean pairKept;
-        private int keptSrc, keptDst, keptPairHash;
 
         TirState(Objects.Tir tir, io.prmkit.softhca.device.DeviceObjects objects) {
             this.tir = tir;
@@ -424,32 +417,13 @@ public final class SoftDatapath implements Datapath, FrameSink {
             long src = l3 + Ipv6hdr.saddr$BYTE_OFFSET; // IPv6 only: saddr, then daddr right after it
             int h = 0;
             int pos = 0;
-            if (ipv6) {
-                if ((fields & RxHashFields.SRC_IP$MASK) != 0) {
-                    h = toeplitz.hash(h, pos, fr, src, alen);
-                    pos += alen;
-                }
-                if ((fields & RxHashFields.DST_IP$MASK) != 0) {
-                    h = toeplitz.hash(h, pos, fr, src + alen, alen);
-                    pos += alen;
-                }
-            } else if ((fields & (RxHashFields.SRC_IP$MASK | RxHashFields.DST_IP$MASK)) != 0) {
-                int sa = Iphdr.saddr(fr, l3);
-                int da = Iphdr.daddr(fr, l3);
-                if (!pairKept || sa != keptSrc || da != keptDst) {
-                    int a = 0, p = 0;
-                    if ((fields & RxHashFields.SRC_IP$MASK) != 0) {
-                        a = toeplitz.hash32(a, p, sa);
-                        p += alen;
-                    }
-                    if ((fields & RxHashFields.DST_IP$MASK) != 0) a = toeplitz.hash32(a, p, da);
-                    keptSrc = sa;
-                    keptDst = da;
-                    keptPairHash = a;
-                    pairKept = true;
-                }
-                h = keptPairHash;
-                pos = Integer.bitCount(fields & (RxHashFields.SRC_IP$MASK | RxHashFields.DST_IP$MASK)) * alen;
+            if ((fields & RxHashFields.SRC_IP$MASK) != 0) {
+                h = ipv6 ? toeplitz.hash(h, pos, fr, src, alen) : toeplitz.hash32(h, pos, Iphdr.saddr(fr, l3));
+                pos += alen;
+            }
+            if ((fields & RxHashFields.DST_IP$MASK) != 0) {
+                h = ipv6 ? toeplitz.hash(h, pos, fr, src + alen, alen) : toeplitz.hash32(h, pos, Iphdr.daddr(fr, l3));
+                pos += alen;
             }
             if (pos > 0) lastIp = ipv6 ? CqeRssIp.IPV6$VALUE : CqeRssIp.IPV4$VALUE;
             boolean l4 = f.l4 == (udp ? ParsedFrame.L4.UDP : ParsedFrame.L4.TCP);

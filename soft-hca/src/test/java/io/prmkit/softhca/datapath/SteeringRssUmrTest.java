@@ -97,9 +97,9 @@ class SteeringRssUmrTest {
             perRq[expectRq]++;
             assertEquals(perRq[expectRq], rqs[expectRq].rq.consumerCounter, "frame went to RQ " + expectRq);
         }
-        // the same address pairs again with other ports, six frames per device pass (the device keeps the
-        // last pair's part of the hash while no command runs): the source stays while the destination
-        // changes, and back; every hash as the whole input computes it
+        // the same address pairs again with other ports, six frames per device pass: the source stays while
+        // the destination changes, and back; every hash as Toeplitz over the whole input computes it (a
+        // device that reused part of an earlier frame's hash would fail here)
         Toeplitz t = new Toeplitz(key);
         java.util.Random r = new java.util.Random(13);
         for (int burst = 0; burst < 10; burst++) {
