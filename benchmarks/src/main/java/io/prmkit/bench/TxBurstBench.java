@@ -39,6 +39,11 @@ public class TxBurstBench {
     /** The device's CQE writer, kept like the driver's (nothing allocated here either, compiled or not). */
     private final Cqe64.Device.Writer cqeWriter = Cqe64.Device.writer();
     final int[] bufs = new int[DpRings.BURST];
+    /**
+     * The whole-frame inline limit of dp_bench.c (its INLINE_MAX), below the 64-byte frames: both sides
+     * time the header-inline + data segment path, the one every frame longer than the limit takes.
+     */
+    static final int C_INLINE_MAX = 60;
 
     @Setup(Level.Trial)
     public void setup() {
@@ -50,6 +55,7 @@ public class TxBurstBench {
         sq = rings.sq(new DpRings.Uar(rings.arena));
         pool = rings.pool();
         tx = new TxQueue(sq, pool);
+        tx.inlineMax(C_INLINE_MAX);
         cq = sq.cq().ring().segment();
     }
 

@@ -130,7 +130,7 @@ public final class LoopbackRun implements Runnable {
                     if (pool == umrPool) limit = Math.min(limit, umrFrames - next);
                     int n = pool.alloc(bufs, limit);
                     for (int i = 0; i < n; i++) mix.build(pool, bufs[i], first + (next + i) * stride);
-                    int sent = n == 0 ? 0 : tx.send(pool, bufs, 0, n);
+                    int sent = n == 0 ? 0 : pool == txPool ? tx.send(pool, bufs, 0, n) : sendByPointer(pool, bufs, n);
                     for (int i = sent; i < n; i++) pool.free(bufs[i]);
                     if (sentWire != null) {
                         int wire = 0;
@@ -202,13 +202,28 @@ public final class LoopbackRun implements Runnable {
         mix.build(badPool, h, first);
         bufs[0] = h;
         long before = tx.recoveries();
-        if (tx.send(badPool, bufs, 0, 1) != 1) {
+        if (sendByPointer(badPool, bufs, 1) != 1) {
             badPool.free(h);
             return;
         }
         while (tx.recoveries() == before && System.nanoTime() < end) {
             tx.reap();
             Thread.onSpinWait();
+        }
+    }
+
+    /**
+     * Sends with a data segment whatever the frames' length: a frame carried whole inside the WQE has
+     * no key for the device to use, so the UMR pool's mkey and the bad WQE's missing one would go
+     * unread.
+     */
+    private int sendByPointer(PacketPool pool, int[] handles, int n) {
+        int keep = tx.inlineMax();
+        tx.inlineMax(0);
+        try {
+            return tx.send(pool, handles, 0, n);
+        } finally {
+            tx.inlineMax(keep);
         }
     }
 
