@@ -51,18 +51,6 @@ public final class Checksum {
     }
 
     /**
-     * Adds the {@code len / 4} 4-byte words at {@code off} ({@code len} a multiple of 4: an IPv4 header) to
-     * a running sum. For a header the device has just written: the send engine stores a frame in 8-byte
-     * moves that start at the frame, not at the IP header (the 18 inline bytes, then the gathered rest),
-     * and an 8-byte load across two such stores cannot take its bytes from the store buffer, it waits for
-     * both to reach the cache; each 4-byte word of the header lies inside one of them.
-     */
-    public static long addWords(MemorySegment s, long off, int len, long sum) {
-        for (int k = 0; k < len >>> 2; k++) sum += s.get(BE32, off + ((long) k << 2)) & 0xffffffffL;
-        return sum;
-    }
-
-    /**
      * Folds a running sum to 16 bits (not complemented): the end-around carries in four fixed steps
      * (64 to 33 bits, to 18, to 17, to 16), so no loop whose trip count changes with every frame's sum.
      */

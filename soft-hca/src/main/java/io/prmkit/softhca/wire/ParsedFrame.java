@@ -116,8 +116,8 @@ public final class ParsedFrame {
                     hops = Iphdr.ttl(s, h);
                     proto = Iphdr.protocol(s, h);
                     if (verify) {
-                        // in 4-byte words (see addWords); a header without options as a constant length, unrolled
-                        sum = ihl == IPV4_HLEN ? Checksum.addWords(s, h, IPV4_HLEN, 0) : Checksum.addWords(s, h, ihl, 0);
+                        // a header without options as a constant length: C2 unrolls it to two 8-byte and one 4-byte read
+                        sum = ihl == IPV4_HLEN ? Checksum.add(s, h, IPV4_HLEN, 0) : Checksum.add(s, h, ihl, 0);
                         summed = p + ihl;
                         l3Ok = Checksum.fold(sum) == 0xffff;
                     }
