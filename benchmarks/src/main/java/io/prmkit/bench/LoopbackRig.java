@@ -28,6 +28,8 @@ import java.time.Duration;
 public final class LoopbackRig implements AutoCloseable {
     /** Frames sent and not yet received, at most: half the driver's RQ, so no frame is dropped. */
     public static final int WINDOW = 512;
+    /** Length of every frame the rig sends, in bytes (the 64-byte frames). */
+    public static final int FRAME = 64;
     private final Port port = new Port(1);
     private final Wire wire = Wire.loopback(port);
     private final SoftHca hca;
@@ -53,7 +55,7 @@ public final class LoopbackRig implements AutoCloseable {
             close();
             throw e;
         }
-        TrafficMix mix = new TrafficMix(64);
+        TrafficMix mix = new TrafficMix(FRAME);
         for (int h = 0; h < txPool.capacity(); h++) mix.build(txPool, h, 16 * h); // ids = 0 mod 16: plain UDP/IPv4
     }
 
@@ -84,7 +86,7 @@ public final class LoopbackRig implements AutoCloseable {
         while (received < frames) {
             if (sent < frames && sent - received <= WINDOW - LoopbackRun.BURST) {
                 int n = txPool.alloc(bufs, (int) Math.min(LoopbackRun.BURST, frames - sent));
-                for (int i = 0; i < n; i++) txPool.setLength(bufs[i], 64);
+                for (int i = 0; i < n; i++) txPool.setLength(bufs[i], FRAME);
                 int s = n == 0 ? 0 : tx.send(txPool, bufs, 0, n);
                 for (int i = s; i < n; i++) txPool.free(bufs[i]);
                 sent += s;
