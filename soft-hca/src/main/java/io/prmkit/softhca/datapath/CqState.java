@@ -60,7 +60,7 @@ final class CqState {
     private final MiniCqe8.Device.Writer miniWriter = MiniCqe8.Device.writer();
     /** CQE compression: on, and what the minis carry (true: RSS hash; false: checksum). */
     final boolean compress;
-    private final boolean hashFormat;
+    final boolean hashFormat;
     /** Most completions in one session: the device's cqe_compression_max_num (CX4: 16). */
     final int maxSession;
     /** Completions held for the session being built (0: none); their byte counts and mini first dwords. */

@@ -135,10 +135,11 @@ final class ReceiveQueueEngine {
             if (c.compress) {
                 // A completion whose CQE would have the same shared fields as the held session's title
                 // joins it without a CQE being built; any other starts the next session.
-                int csum = f.l3OnwardSum(fr, off);
+                // HASH minis carry the hash instead of the checksum: a completion that joins needs no sum.
+                int csum = c.hashFormat ? 0 : f.l3OnwardSum(fr, off);
                 long shape = shape(f, vlan, rssIp, rssL4, flowTag);
                 if (!c.joinRx(this, shape, cc, n, csum, rssHash)) {
-                    writeRxCqe(c, fr, off, len, n, cc, f, vlan, rssHash, rssIp, rssL4, flowTag);
+                    csum = writeRxCqe(c, fr, off, len, n, cc, f, vlan, rssHash, rssIp, rssL4, flowTag);
                     c.startRx(this, shape, cc, n, csum, rssHash);
                 }
             } else {

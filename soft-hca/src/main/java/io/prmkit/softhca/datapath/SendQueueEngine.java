@@ -264,6 +264,10 @@ final class SendQueueEngine {
                 int more = Math.max(0, inlineHeaders - first);
                 used += (more + 15) >>> 4;
                 if (used > ds) return err(QP_OP, VENDOR_BAD_ETH_SEG);
+                if (used == ds && !lso) {
+                    int sent = sendInline(w, eth, inlineHeaders);
+                    if (sent != NOT_INLINE) return sent;
+                }
                 // inline_hdr_start ends the segment and the rest follows it: one run of WQE bytes, one copy
                 Bytes.copy(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, frame, at, inlineHeaders);
                 at += inlineHeaders;
@@ -322,6 +326,29 @@ final class SendQueueEngine {
             len += 4;
         }
         transmit(frame, start, len);
+        return len;
+    }
+
+    /** {@link #sendInline}'s answer when the frame needs the staging buffer after all. */
+    private static final int NOT_INLINE = Integer.MIN_VALUE;
+
+    /**
+     * A frame that lies whole in the WQE's inline headers and that the device leaves as it is (no
+     * checksum to fill, no padding; no VLAN insert or LSO, checked by the caller) goes on the wire
+     * straight from the WQE, as the DMA engine would stream it, instead of through the staging buffer
+     * (64-byte frames, driver and device on one thread: 139-142 against 150-154 ns of CPU per frame in
+     * paired rounds). Nothing downstream writes the frame (the wire copies before it corrupts).
+     * Returns the bytes sent, an encoded error, or {@link #NOT_INLINE}.
+     */
+    private int sendInline(MemorySegment w, long eth, int len) {
+        int cs = WqeEthSeg.cs_flags(w, eth);
+        if (len < Ethernet.MIN_FRAME || (cs & (EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK)) != 0
+                || (minInline != InlineMode.NONE$VALUE && minInline != InlineMode.L2$VALUE)) {
+            return NOT_INLINE;
+        }
+        // the L2 inline mode's check passes: the whole frame is inline, its L2 header with it
+        if (len > port.maxFrame()) return err(LENGTH, VENDOR_FRAME_LENGTH);
+        transmit(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, len);
         return len;
     }
 

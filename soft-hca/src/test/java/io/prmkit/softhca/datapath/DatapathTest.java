@@ -103,6 +103,52 @@ class DatapathTest {
         for (int i = 46; i < 60; i++) assertEquals(0, got[i]);
     }
 
+    /**
+     * Frames held whole in the WQE (the driver inlines up to two WQEBBs): a plain one goes out as it is,
+     * one needing padding or checksums is finished on the way; either way the WQE in host memory is
+     * left as the driver wrote it (the device reads the ring, it never writes it), also across the ring end.
+     */
+    @Test
+    void framesWholeInTheWqeArriveFinishedAndTheRingIsNotWritten() {
+        rq.post(16, lkey);
+        byte[] plain = TestFrames.ipv4(Ethernet.PROTO_UDP, 7, 8, TestFrames.payload(22, 5)); // 64 bytes
+        byte[] shortOne = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[4]); // 46 bytes: padded
+        byte[] summed = TestFrames.ipv4(Ethernet.PROTO_UDP, 3, 4, TestFrames.payload(30, 9)); // checksums offloaded
+        for (int i = 0; i < 15; i++) sq.put(nop(), 1); // the plain frame's two WQEBBs wrap at 16
+        sq.ring();
+        h.poll();
+        int cs = EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK;
+        sendWholeInline(plain, 0, 0);
+        sendWholeInline(shortOne, 256, 0);
+        sendWholeInline(summed, 512, cs);
+        byte[] ringBefore = sq.ring.seg().toArray(ValueLayout.JAVA_BYTE);
+        sq.ring();
+        h.poll();
+
+        assertEquals(3, txCq.drain().size());
+        List<MemorySegment> r = rxCq.drain();
+        assertEquals(3, r.size());
+        assertArrayEquals(plain, rq.buffer(0, plain.length));
+        byte[] padded = java.util.Arrays.copyOf(shortOne, 60);
+        assertEquals(60, Cqe64.byte_cnt(r.get(1)));
+        assertArrayEquals(padded, rq.buffer(1, 60));
+        MemorySegment expect = MemorySegment.ofArray(summed.clone());
+        ParsedFrame e = new ParsedFrame().parse(expect, 0, summed.length, false);
+        TxOffload.fillL3Checksum(expect, 0, e);
+        TxOffload.fillL4Checksum(expect, 0, e);
+        assertArrayEquals(expect.toArray(ValueLayout.JAVA_BYTE), rq.buffer(2, summed.length));
+        assertArrayEquals(ringBefore, sq.ring.seg().toArray(ValueLayout.JAVA_BYTE), "the device wrote into the SQ ring");
+        assertEquals(3, h.port.counters().txFrames);
+    }
+
+    /** A SEND with the whole frame inline; the WQE's last WQEBB after its segments is filled with 0x5a, which the device must neither read nor write. */
+    private void sendWholeInline(byte[] f, long at, int cs) {
+        int first = sq.pc;
+        sq.send(lkey, tx.bus(), f.length, put(f, at), f.length, cs, true);
+        int used = 16 * (2 + (f.length - 2 + 15) / 16);
+        for (int b = used; b < (sq.pc - first) * 64; b++) sq.ring.seg().set(ValueLayout.JAVA_BYTE, sq.slot(first + b / 64) + b % 64, (byte) 0x5a);
+    }
+
     @Test
     void wqesThatWrapTheRingEndAreReadAcrossIt() {
         rq.post(16, lkey);
