@@ -2,7 +2,7 @@
 # perfasm.sh BENCH_REGEX [JMH options...]: runs prmkit's JMH benchmarks with JMH's perfasm profiler, so
 # the hottest C2 code is printed as assembly with its share of perf samples, e.g.
 #   benchmarks/tools/perfasm.sh 'CqeParseBench' -f 1 -wi 3 -i 3
-# PERFASM_OPTS adds perfasm options, e.g. PERFASM_OPTS='regionTooBigThreshold=4000' for a big method.
+# PERFASM_OPTS adds perfasm options, e.g. PERFASM_OPTS='tooBigThreshold=4000' for a big method.
 # Needs gcc, linux-perf and libhsdis0-fcml (apt-get install linux-perf libhsdis0-fcml), and the CLI
 # built (./prmkit --version builds it). In a VM without hardware counters perf samples cpu-clock.
 set -euo pipefail
