@@ -1,5 +1,6 @@
 package io.prmkit.cli;
 
+import io.prmkit.bench.CoreToCore;
 import io.prmkit.bench.LoopbackRig;
 import io.prmkit.driver.eth.EthPortConfig;
 import java.io.File;
@@ -48,7 +49,9 @@ import picocli.CommandLine.Spec;
             "the median over the rounds with its range (min..max), ratios taken within each round. Ends with one line per case:",
             "  <case>: generated X ns, hand-written Y ns, C Z ns, generated/C R1, generated/hand-written R2",
             "  tx-burst: generated X ns, C Z ns, generated/C R    (per packet; likewise rx-burst)",
-            "  loopback: X Mpps    (64-byte frames through the driver and the soft HCA, one queue pair, median of the rounds after three warm-up rounds)"
+            "  loopback: X Mpps    (64-byte frames through the driver and the soft HCA, one queue pair, median of the rounds after three warm-up rounds)",
+            "Each loopback round is listed with the core-to-core round trip measured just before it (two threads bouncing a",
+            "cache line): the loopback moves a few lines per frame between the driver's and the device's cores and follows it."
         },
         exitCodeList = {"0:measured and summarised", "1:the C reference could not be built, or another benchmark run holds JMH's lock"})
 final class BenchCommand implements Callable<Integer> {
@@ -175,6 +178,9 @@ final class BenchCommand implements Callable<Integer> {
                 } finally {
                     if (lock != null) lock.close();
                 }
+                StringBuilder each = new StringBuilder();
+                for (int i = 0; i < rounds; i++) each.append(String.format(Locale.ROOT, " %.2f@%.0f", mpps[i], loopbackRoundTrip[i]));
+                out.printf(Locale.ROOT, "  loopback rounds (Mpps@core-to-core round trip in ns, measured just before the round):%s%n", each);
                 Arrays.sort(mpps);
                 out.printf(Locale.ROOT, "  loopback over %d rounds after %d warm-up rounds, min..max: %.2f..%.2f Mpps, CQE compression %s%n", rounds, LOOPBACK_WARMUP, mpps[0], mpps[rounds - 1],
                         loopbackCompressed ? "on" : "off");
@@ -200,12 +206,15 @@ final class BenchCommand implements Callable<Integer> {
             for (int w = 0; w < LOOPBACK_WARMUP; w++) {
                 err.printf(Locale.ROOT, "prmkit bench: loopback warm-up round %d of %d%n", w + 1, LOOPBACK_WARMUP);
                 err.flush();
+                CoreToCore.roundTripNanos(ROUND_TRIPS); // compiles the probe too
                 rig.round(frames);
             }
             double[] mpps = new double[rounds];
+            loopbackRoundTrip = new double[rounds];
             for (int round = 0; round < rounds; round++) {
                 err.printf(Locale.ROOT, "prmkit bench: loopback round %d of %d%n", round + 1, rounds);
                 err.flush();
+                loopbackRoundTrip[round] = CoreToCore.roundTripNanos(ROUND_TRIPS);
                 mpps[round] = rig.round(frames);
             }
             loopbackCompressed = rig.cqeCompression();
@@ -215,6 +224,15 @@ final class BenchCommand implements Callable<Integer> {
 
     /** Whether the loopback rounds' receive CQ compressed completions (what AUTO chose). */
     private boolean loopbackCompressed;
+
+    /**
+     * The core-to-core round trip before each loopback round, in ns ({@link CoreToCore}): the loopback
+     * follows it, and on a VM it can change severalfold between rounds, so each round is printed with it.
+     */
+    private double[] loopbackRoundTrip;
+
+    /** Round trips per core-to-core measurement: 6 ms at 60 ns, 33 ms at 330 ns. */
+    static final int ROUND_TRIPS = 100_000;
 
     /** Unmeasured loopback rounds first (see {@link #loopbackRounds}). */
     static final int LOOPBACK_WARMUP = 3;
