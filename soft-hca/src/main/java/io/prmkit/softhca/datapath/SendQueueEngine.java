@@ -342,11 +342,8 @@ final class SendQueueEngine {
      */
     private int sendInline(MemorySegment w, long eth, int len) {
         int cs = WqeEthSeg.cs_flags(w, eth);
-        if (len < Ethernet.MIN_FRAME || (cs & (EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK)) != 0
-                || (minInline != InlineMode.NONE$VALUE && minInline != InlineMode.L2$VALUE)) {
-            return NOT_INLINE;
-        }
-        // the L2 inline mode's check passes: the whole frame is inline, its L2 header with it
+        if (len < Ethernet.MIN_FRAME || (cs & (EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK)) != 0) return NOT_INLINE;
+        // min_wqe_inline_mode holds whatever it is: every header of the frame is inline with it
         if (len > port.maxFrame()) return err(LENGTH, VENDOR_FRAME_LENGTH);
         transmit(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, len);
         return len;

@@ -141,6 +141,19 @@ class DatapathTest {
         assertEquals(3, h.port.counters().txFrames);
     }
 
+    @Test
+    void aFrameWholeInTheWqeMeetsEveryInlineMode() {
+        Harness.Sq full = h.new Sq(21, 4, 10, (int) InlineMode.TCP_UDP.value);
+        rq.post(1, lkey);
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 7, 8, TestFrames.payload(22, 5));
+        full.send(lkey, tx.bus(), f.length, put(f, 0), f.length, 0, true);
+        full.ring();
+        h.poll();
+        MemorySegment c = txCq.drain().get(0);
+        assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(c), () -> "syndrome " + ErrCqe.syndrome(c));
+        assertArrayEquals(f, rq.buffer(0, f.length));
+    }
+
     /** A SEND with the whole frame inline; the WQE's last WQEBB after its segments is filled with 0x5a, which the device must neither read nor write. */
     private void sendWholeInline(byte[] f, long at, int cs) {
         int first = sq.pc;
