@@ -157,8 +157,7 @@ class DatapathTest {
     /** A SEND with the whole frame inline; the WQE's last WQEBB after its segments is filled with 0x5a, which the device must neither read nor write. */
     private void sendWholeInline(byte[] f, long at, int cs) {
         int first = sq.pc;
-        sq.send(lkey, tx.bus(), f.length, put(f, at), f.length, cs, true);
-        int used = 16 * (2 + (f.length - 2 + 15) / 16);
+        int used = 16 * sq.send(lkey, tx.bus(), f.length, put(f, at), f.length, cs, true);
         for (int b = used; b < (sq.pc - first) * 64; b++) sq.ring.seg().set(ValueLayout.JAVA_BYTE, sq.slot(first + b / 64) + b % 64, (byte) 0x5a);
     }
 

@@ -212,8 +212,8 @@ final class Harness {
             return o;
         }
 
-        /** A SEND of {@code frame} (in host memory at {@code bus} through {@code lkey}), the first {@code inline} bytes inlined. */
-        void send(int lkey, long bus, int len, MemorySegment frameHost, int inline, int csFlags, boolean signal) {
+        /** A SEND of {@code frame} (in host memory at {@code bus} through {@code lkey}), the first {@code inline} bytes inlined; returns its ds. */
+        int send(int lkey, long bus, int len, MemorySegment frameHost, int inline, int csFlags, boolean signal) {
             int extraDs = inline > 2 ? (inline - 2 + 15) / 16 : 0;
             int ds = 2 + extraDs + (len > inline ? 1 : 0);
             long o = ctrl(SendWqeOpcode.SEND, ds, signal);
@@ -228,6 +228,7 @@ final class Harness {
             }
             if (len > inline) WqeDataSeg.writer(w, 16L * (2 + extraDs)).byte_count(len - inline).lkey(lkey).addr(bus + inline).write();
             put(w, nbb);
+            return ds;
         }
 
         /** Copies a linear WQE into the ring at pc (wrapping), advances pc. */
