@@ -45,8 +45,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Run the datapath benchmarks: wqe-build and cqe-parse (generated accessors vs hand-written FFM vs C, gcc -O2),",
             "tx-burst and rx-burst (the driver's TxQueue.send / RxQueue.receive of 32 packets vs the same algorithm in C).",
-            "Needs gcc. Every case is measured in --rounds rounds (default 5), each running all forms once; every figure is",
-            "the median over the rounds with its range (min..max), ratios taken within each round. Ends with one line per case:",
+            "Needs gcc. Every case is measured in --rounds rounds (default 5), each running all forms once (C just before and",
+            "just after the case's JMH forks, C's figure the mean of the two); every figure is the median over the rounds with",
+            "its range (min..max), ratios taken within each round. Ends with one line per case:",
             "  <case>: generated X ns, hand-written Y ns, C Z ns, generated/C R1, generated/hand-written R2",
             "  tx-burst: generated X ns, C Z ns, generated/C R    (per packet; likewise rx-burst)",
             "  loopback: X Mpps    (64-byte frames through the driver and the soft HCA, one queue pair, median of the rounds after three warm-up rounds)",
@@ -117,25 +118,29 @@ final class BenchCommand implements Callable<Integer> {
                 err.println("prmkit bench: " + e.getMessage());
                 return 1;
             }
-            // Rounds: each measures every case once in each form (one JMH fork per benchmark, then the C
-            // program), so drift and noise from other load hit all forms of a round alike; the summary is
-            // the median over rounds of each time and of each round's ratios, with the range seen.
+            // Rounds: each measures every case once in each form, case after case: its C program, its JMH
+            // forks (one per benchmark), its C program again. C's figure is the mean of the two runs around
+            // the forks, so a round's ratio compares times taken within the same half-minute; with every
+            // JMH fork of a round first and the C programs a minute later, the host's drift went into the
+            // ratios (rx-burst C 7.17..10.68 ns within one run). The summary is the median over rounds of
+            // each time and of each round's ratios, with the range seen.
             Map<String, double[][]> rows = new LinkedHashMap<>(); // case -> round -> {gen, hand, C, gen B/op, hand B/op}
             for (String[] kase : cases) rows.put(kase[0], new double[rounds][]);
             for (int round = 0; round < rounds; round++) {
                 err.printf(Locale.ROOT, "prmkit bench: round %d of %d%n", round + 1, rounds);
                 err.flush();
-                Map<String, double[]> java;
-                try {
-                    java = runJmh(cases);
-                } catch (RunnerException e) {
-                    if (!JmhLock.held(jmhLock)) throw e;
-                    err.println("prmkit bench: " + JmhLock.message(jmhLock)); // taken since the check above
-                    return 1;
-                }
                 for (String[] kase : cases) {
-                    double[] j = java.get(kase[0]);
-                    rows.get(kase[0])[round] = new double[] {j[0], j[1], runC(binaries.get(kase[2]), kase[0]), j[2], j[3]};
+                    double before = runC(binaries.get(kase[2]), kase[0]);
+                    double[] j;
+                    try {
+                        j = runJmh(List.<String[]>of(kase)).get(kase[0]);
+                    } catch (RunnerException e) {
+                        if (!JmhLock.held(jmhLock)) throw e;
+                        err.println("prmkit bench: " + JmhLock.message(jmhLock)); // taken since the check above
+                        return 1;
+                    }
+                    double after = runC(binaries.get(kase[2]), kase[0]);
+                    rows.get(kase[0])[round] = new double[] {j[0], j[1], (before + after) / 2, j[2], j[3]};
                 }
             }
             out.println();
