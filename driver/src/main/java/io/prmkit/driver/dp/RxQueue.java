@@ -35,8 +35,15 @@ public final class RxQueue {
     private static final int CHECK_BITS = CqeHdsIpExt.L2_OK$MASK | CqeHdsIpExt.L3_OK$MASK | CqeHdsIpExt.L4_OK$MASK;
     private static final int[] CHECK_FLAGS = new int[CHECK_BITS + 1];
     /** {@link PacketFlags} per {@code l3_hdr_type} (2 bits) and per {@code l4_hdr_type} (3 bits). */
-    private static final int[] L3_FLAGS = new int[4];
-    private static final int[] L4_FLAGS = new int[8];
+    private static final int[] L3_FLAGS = new int[1 << Cqe64.l3_hdr_type$BIT_WIDTH];
+    private static final int[] L4_FLAGS = new int[1 << Cqe64.l4_hdr_type$BIT_WIDTH];
+    /**
+     * The three tables above in one, indexed by {@link #flagsIndex}: one load per CQE instead of three
+     * (256 entries, 1 KiB).
+     */
+    private static final int L3_AT = Integer.numberOfTrailingZeros(CHECK_BITS + 1);
+    private static final int L4_AT = L3_AT + (int) Cqe64.l3_hdr_type$BIT_WIDTH;
+    private static final int[] RX_FLAGS = new int[1 << (L4_AT + (int) Cqe64.l4_hdr_type$BIT_WIDTH)];
 
     /** Values of the {@code op_own} byte. */
     private static final int OP_OWN_VALUES = 1 << Cqe64.op_own$BIT_WIDTH;
@@ -70,6 +77,16 @@ public final class RxQueue {
         L3_FLAGS[CqeL3HdrType.IPV6$VALUE] = PacketFlags.RX_IPV6;
         for (int t = 0; t < L4_FLAGS.length; t++)
             L4_FLAGS[t] = t == CqeL4HdrType.UDP$VALUE ? PacketFlags.RX_UDP : t != CqeL4HdrType.NONE$VALUE ? PacketFlags.RX_TCP : 0;
+        if ((CHECK_BITS & (CHECK_BITS + 1)) != 0) throw new AssertionError("the checksum bits are not the low bits of hds_ip_ext");
+        for (int c = 0; c <= CHECK_BITS; c++)
+            for (int l3 = 0; l3 < L3_FLAGS.length; l3++)
+                for (int l4 = 0; l4 < L4_FLAGS.length; l4++)
+                    RX_FLAGS[flagsIndex(c, l3, l4)] = CHECK_FLAGS[c] | L3_FLAGS[l3] | L4_FLAGS[l4];
+    }
+
+    /** Where {@link #RX_FLAGS} keeps the flags of a CQE's hds_ip_ext, l3_hdr_type and l4_hdr_type. */
+    private static int flagsIndex(int checks, int l3, int l4) {
+        return (checks & CHECK_BITS) | l3 << L3_AT | l4 << L4_AT;
     }
 
     /** Mini CQEs in one CQE slot of a session (eight). */
@@ -219,7 +236,7 @@ public final class RxQueue {
                 boolean tagged = Cqe64.vlan_present(cq, at);
                 int tci = Cqe64.vlan_info(cq, at);
                 int rss = Cqe64.rss_hash_result(cq, at);
-                int fl = CHECK_FLAGS[checks & CHECK_BITS] | L3_FLAGS[l3] | L4_FLAGS[l4];
+                int fl = RX_FLAGS[flagsIndex(checks, l3, l4)];
                 // One array, a fixed stride: C2 checks the range of the neighbouring indexes once.
                 int b = h * PacketPool.META_STRIDE;
                 if (tagged) {
@@ -349,7 +366,7 @@ public final class RxQueue {
                 boolean tagged = Cqe64.vlan_present(cq, at);
                 int tci = Cqe64.vlan_info(cq, at);
                 int rss = Cqe64.rss_hash_result(cq, at);
-                int fl = CHECK_FLAGS[checks & CHECK_BITS] | L3_FLAGS[l3] | L4_FLAGS[l4];
+                int fl = RX_FLAGS[flagsIndex(checks, l3, l4)];
                 // One array, a fixed stride: C2 checks the range of the neighbouring indexes once.
                 int b = h * PacketPool.META_STRIDE;
                 if (tagged) {
@@ -385,7 +402,7 @@ public final class RxQueue {
         int n = Cqe64.byte_cnt(cq, at);
         // A session holds 2..cqe_compression_max_num completions; anything outside the ring is not one.
         if (n < 1 || n > cqMask + 1) n = 1;
-        int fl = CHECK_FLAGS[Cqe64.hds_ip_ext(cq, at) & CHECK_BITS] | L3_FLAGS[Cqe64.l3_hdr_type(cq, at)] | L4_FLAGS[Cqe64.l4_hdr_type(cq, at)];
+        int fl = RX_FLAGS[flagsIndex(Cqe64.hds_ip_ext(cq, at), Cqe64.l3_hdr_type(cq, at), Cqe64.l4_hdr_type(cq, at))];
         int vlan = -1;
         if (Cqe64.vlan_present(cq, at)) {
             fl |= PacketFlags.RX_VLAN_STRIPPED;
