@@ -235,6 +235,20 @@ static void rx_fill(void) {
     rq_dbr[0] = htobe32(posted & 0xffff);
 }
 
+/* The flags per (hds_ip_ext & 7, l3_hdr_type, l4_hdr_type), as RxQueue's RX_FLAGS: one load per CQE
+ * (the per-bit tests and compares before took 6.04-6.23 ns against 5.63-5.66 with the table). */
+static int rx_flags[256];
+static void rx_flags_init(void) {
+    for (int i = 0; i < 256; i++) {
+        int ext = i & 7, l3 = (i >> 3) & 3, l4 = (i >> 5) & 7, fl = 0;
+        if (ext & 1) fl |= RX_L2_OK;
+        if (ext & 2) fl |= RX_L3_OK;
+        if (ext & 4) fl |= RX_L4_OK;
+        if (l3 == 2) fl |= RX_IPV4; else if (l3 == 1) fl |= RX_IPV6;
+        if (l4 == 2) fl |= RX_UDP; else if (l4 != 0) fl |= RX_TCP;
+        rx_flags[i] = fl;
+    }
+}
 __attribute__((noinline)) int rx_receive(int *bufs, int max) {
     /* ownership of up to max plain CQEs, stopping at a compressed session's title as RxQueue.receive does
      * (the benchmark has none), one acquire fence, then decode. RxQueue also counts the RESP_SEND CQEs
@@ -263,14 +277,8 @@ __attribute__((noinline)) int rx_receive(int *bufs, int max) {
             continue;
         }
         int len = be32toh(cqe->byte_cnt);
-        int fl = 0;
         uint8_t ext = cqe->hds_ip_ext, hdr = cqe->l4_l3_hdr_type;
-        if (ext & 1) fl |= RX_L2_OK;
-        if (ext & 2) fl |= RX_L3_OK;
-        if (ext & 4) fl |= RX_L4_OK;
-        int l3 = (hdr >> 2) & 3, l4 = (hdr >> 4) & 7;
-        if (l3 == 2) fl |= RX_IPV4; else if (l3 == 1) fl |= RX_IPV6;
-        if (l4 == 2) fl |= RX_UDP; else if (l4 != 0) fl |= RX_TCP;
+        int fl = rx_flags[(ext & 7) | ((hdr >> 2) & 3) << 3 | ((hdr >> 4) & 7) << 5];
         int *m = &pool_meta[h * META_STRIDE];
         if (hdr & 1) { fl |= RX_VLAN; m[M_VLAN_MSS] = be16toh(cqe->vlan_info); }
         m[M_LEN] = len;
@@ -393,6 +401,7 @@ int main(int argc, char **argv) {
 
 /* Fresh pool and rings, as the Java benchmark's setup builds them. */
 static void setup(int tx) {
+    rx_flags_init();
     memset(sq_ring, 0, sizeof sq_ring);
     memset(rq_ring, 0, sizeof rq_ring);
     pc = cc = tx_cqcc = cqe_outstanding = since_cqe = 0;
