@@ -19,8 +19,6 @@
 #include <time.h>
 
 #define LOG_RING 10
-#define RING (1u << LOG_RING)
-#define MASK (RING - 1)
 #define BURST 32
 #define FRAME 64
 #define POOL 4096
@@ -53,103 +51,149 @@ enum { CQE_REQ = 0, CQE_RESP_SEND = 2, CQE_REQ_ERR = 13, CQE_INVALID = 15, CQE_F
 enum { TX_VLAN = 1, TX_IP_CSUM = 1 << 1, TX_L4_CSUM = 1 << 2, TX_LSO = 1 << 3, CS_L3 = 0x40, CS_L4 = 0x80 };
 enum { RX_L2_OK = 1 << 9, RX_L3_OK = 1 << 10, RX_L4_OK = 1 << 11, RX_IPV4 = 1 << 12, RX_IPV6 = 1 << 13, RX_TCP = 1 << 14, RX_UDP = 1 << 15, RX_VLAN = 1 << 8 };
 
-/* ---- packet pool: one region, int handles, free stack, metadata in one array (as PacketPool.meta) ---- */
-static uint8_t pool_mem[POOL * BUF] __attribute__((aligned(4096)));
-static int pool_free[POOL], pool_top;
-/* META_STRIDE ints per buffer: length, flags, RSS hash, VLAN TCI (bits 15:0) | MSS (bits 31:16).
- * External linkage: gcc -O2 deletes a static array that only the selftest reads, and with it every
- * store and CQE load of rx_receive's decode (Java must store into its heap array). */
-enum { META_STRIDE = 4, M_LEN = 0, M_FLAGS = 1, M_HASH = 2, M_VLAN_MSS = 3 };
-int pool_meta[POOL * META_STRIDE];
-/* Statistics, as TxQueue and RxQueue keep them (external linkage for the same reason). */
-uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;
+/*
+ * Every ring size, mask and array is a run-time value reached through a queue struct, as in the driver
+ * (RxQueue's cqMask, slotBuffer, ...) and in every C driver (DPDK's rxq->cqe_n, rxq->elts): the device's
+ * caps and the configuration choose them. The size comes from a volatile, so gcc cannot fold it into
+ * constants or fixed addresses that the Java driver cannot have either. Each burst function copies
+ * the fields it uses into locals on entry and writes back what changed, as TxQueue and RxQueue do.
+ * (With compile-time rings and static arrays, the form before 2 December 2026, rx-burst's C figure was
+ * 5.83-6.09 ns and tx-burst's 10.04-10.14 on the same machine; see docs/datapath.md.)
+ */
+static volatile uint32_t ring_log_config = LOG_RING;
 
-static int pool_alloc(int *out, int n) {
-    int got = n < pool_top ? n : pool_top;
+/* ---- packet pool: one region, int handles, free stack, metadata in one array (as PacketPool) ---- */
+/* META_STRIDE ints per buffer: length, flags, RSS hash, VLAN TCI (bits 15:0) | MSS (bits 31:16). */
+enum { META_STRIDE = 4, M_LEN = 0, M_FLAGS = 1, M_HASH = 2, M_VLAN_MSS = 3 };
+struct pool {
+    uint8_t *mem;
+    int *free, top;
+    int *meta;
+    uint64_t addr_base;
+};
+/* External linkage: gcc -O2 may delete stores into memory only the selftest reads (it once deleted a
+ * static metadata array and with it most of rx_receive's decode); reachable from a global, they stay. */
+struct pool dp_pool;
+
+/* The stack's top in a local, stored once (as PacketPool.alloc and free(handles, offset, n)): the
+ * int stores into the arrays could alias the struct, so gcc would store the top back on every turn. */
+static int pool_alloc(struct pool *p, int *out, int n) {
+    int *const free_stack = p->free, *const meta = p->meta;
+    int top = p->top;
+    int got = n < top ? n : top;
     for (int i = 0; i < got; i++) {
-        int h = pool_free[--pool_top];
-        pool_meta[h * META_STRIDE + M_LEN] = 0;
-        pool_meta[h * META_STRIDE + M_FLAGS] = 0;
+        int h = free_stack[--top];
+        meta[h * META_STRIDE + M_LEN] = 0;
+        meta[h * META_STRIDE + M_FLAGS] = 0;
         out[i] = h;
     }
+    p->top = top;
     return got;
 }
-static void pool_put(int h) {
-    if (pool_top == POOL) abort();
-    pool_free[pool_top++] = h;
+static void pool_free_burst(struct pool *p, const int *handles, int n) {
+    int *const free_stack = p->free;
+    int top = p->top;
+    if (n > POOL - top) abort();
+    for (int i = 0; i < n; i++) free_stack[top++] = handles[i];
+    p->top = top;
 }
-#ifdef DP_BENCH_SELFTEST
-/* The equivalence test gives every region the bus address 0x100000000, in C and in Java. */
-static uint64_t pool_addr(int h) { return 0x100000000ull + (uint64_t)h * BUF; }
-#else
-static uint64_t pool_addr(int h) { return (uint64_t)(uintptr_t)pool_mem + (uint64_t)h * BUF; }
-#endif
+static void pool_put(struct pool *p, int h) {
+    if (p->top == POOL) abort();
+    p->free[p->top++] = h;
+}
 
 /* ---- TX ---- */
-static uint8_t sq_ring[RING * 64] __attribute__((aligned(4096)));
-static struct cqe64 tx_cq[RING] __attribute__((aligned(4096)));
-static volatile uint32_t sq_dbr[2], tx_cq_dbr[2];
-static volatile uint64_t uar[4096 / 8]; /* one UAR page */
-static uint32_t pc, cc, tx_cqcc, cqe_outstanding, since_cqe, bf_off = 0x800 / 8;
-static int slot_buf[RING];
-static uint8_t slot_wqebbs[RING];
+struct txq {
+    uint8_t *ring;
+    struct cqe64 *cq;
+    volatile uint32_t *dbr, *cq_dbr;
+    volatile uint64_t *uar; /* one UAR page */
+    uint32_t log, mask, size;
+    uint32_t pc, cc, cqcc, cqe_outstanding, since_cqe, bf_off;
+    int *slot_buf;
+    uint8_t *slot_wqebbs;
+    struct pool *pool;
+    uint64_t packets, bytes;
+};
+struct txq dp_txq;
 
-static void pad_nops(int count) {
+/* NOP WQEs from pc up to the ring's end; returns the new producer counter. */
+static uint32_t pad_nops(struct txq *q, uint32_t pc, int count) {
     for (int i = 0; i < count; i++) {
-        uint32_t slot = pc & MASK;
-        struct ctrl_seg *c = (struct ctrl_seg *)(sq_ring + slot * 64);
+        uint32_t slot = pc & q->mask;
+        struct ctrl_seg *c = (struct ctrl_seg *)(q->ring + slot * 64);
         c->opmod_idx_opcode = htobe32(((pc & 0xffff) << 8) | OP_NOP);
         c->qpn_ds = htobe32((SQN << 8) | 1);
         c->signature = 0; c->rsvd[0] = 0; c->rsvd[1] = 0; c->fm_ce_se = 0; c->imm = 0;
-        slot_buf[slot] = -1;
-        slot_wqebbs[slot] = 1;
+        q->slot_buf[slot] = -1;
+        q->slot_wqebbs[slot] = 1;
         pc++;
     }
+    return pc;
 }
 
-static int tx_reap(void) {
+static int tx_reap(struct txq *q) {
+    struct cqe64 *const cq = q->cq;
+    const uint32_t mask = q->mask, log = q->log;
+    int *const slot_buf = q->slot_buf;
+    const uint8_t *const slot_wqebbs = q->slot_wqebbs;
+    uint32_t cqcc = q->cqcc, cc = q->cc, outstanding = q->cqe_outstanding;
+    const uint32_t pc = q->pc;
     int n = 0;
     for (;;) {
-        struct cqe64 *cqe = &tx_cq[tx_cqcc & MASK];
+        struct cqe64 *cqe = &cq[cqcc & mask];
         uint8_t op_own = cqe->op_own;
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        if ((op_own & 1) != ((tx_cqcc >> LOG_RING) & 1) || (op_own >> 4) == CQE_INVALID) break;
-        tx_cqcc++;
+        if ((op_own & 1) != ((cqcc >> log) & 1) || (op_own >> 4) == CQE_INVALID) break;
+        cqcc++;
         n++;
-        if (cqe_outstanding > 0) cqe_outstanding--;
+        if (outstanding > 0) outstanding--;
         if ((op_own >> 4) == CQE_REQ) {
             uint16_t wc = be16toh(cqe->wqe_counter);
             int last;
             do {
-                uint32_t slot = cc & MASK;
+                uint32_t slot = cc & mask;
                 last = (cc & 0xffff) == wc;
-                if (slot_buf[slot] >= 0) pool_put(slot_buf[slot]); /* the slot is rewritten before it is read again */
+                if (slot_buf[slot] >= 0) pool_put(q->pool, slot_buf[slot]); /* the slot is rewritten before it is read again */
                 cc += slot_wqebbs[slot];
             } while (!last && cc != pc);
         } else {
             abort(); /* no errors in the benchmark */
         }
     }
+    q->cqcc = cqcc;
+    q->cc = cc;
+    q->cqe_outstanding = outstanding;
     if (n > 0) {
         __atomic_thread_fence(__ATOMIC_RELEASE);
-        tx_cq_dbr[0] = htobe32(tx_cqcc & 0xffffff);
+        q->cq_dbr[0] = htobe32(cqcc & 0xffffff);
     }
     return n;
 }
 
 static int l2_inline_len(int len) { return len < INLINE_HDR ? len : INLINE_HDR; }
 
-__attribute__((noinline)) int tx_send(const int *bufs, int n) {
-    tx_reap();
+__attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
+    tx_reap(q);
+    struct pool *const p = q->pool;
+    const int *const meta = p->meta;
+    const uint8_t *const mem = p->mem;
+    const uint64_t addr_base = p->addr_base;
+    uint8_t *const ring = q->ring;
+    int *const slot_buf = q->slot_buf;
+    uint8_t *const slot_wqebbs = q->slot_wqebbs;
+    const uint32_t mask = q->mask, size = q->size, cc = q->cc;
+    /* the queue's counters in locals, written back once (byte stores into the ring may alias the struct) */
+    uint32_t pc = q->pc, since = q->since_cqe, outstanding = q->cqe_outstanding;
     int sent = 0;
     long last_wqe = -1;
     int last_signalled = 0;
     uint64_t burst_bytes = 0;
     for (; sent < n; sent++) {
-        if (cqe_outstanding == RING) break;
+        if (outstanding == size) break;
         int h = bufs[sent];
-        int len = pool_meta[h * META_STRIDE + M_LEN];
-        int fl = pool_meta[h * META_STRIDE + M_FLAGS];
+        int len = meta[h * META_STRIDE + M_LEN];
+        int fl = meta[h * META_STRIDE + M_FLAGS];
         if (fl & (TX_VLAN | TX_LSO)) break; /* the reference builds plain WQEs only */
         int whole = len <= INLINE_MAX;
         int ihs = whole ? len : l2_inline_len(len);
@@ -157,13 +201,13 @@ __attribute__((noinline)) int tx_send(const int *bufs, int n) {
         int data = len > ihs;
         int ds = 2 + inline_ds + data;
         int wqebbs = (ds * 16 + 63) / 64;
-        uint32_t slot = pc & MASK;
-        int pad = slot + wqebbs > RING ? RING - slot : 0;
-        if (RING - (pc - cc) < (uint32_t)(wqebbs + pad)) break;
-        if (pad) { pad_nops(pad); slot = pc & MASK; }
-        int signal = ++since_cqe >= COMPLETION_BATCH || sent == n - 1;
-        if (signal) { since_cqe = 0; cqe_outstanding++; }
-        uint8_t *wqe = sq_ring + slot * 64;
+        uint32_t slot = pc & mask;
+        int pad = slot + wqebbs > size ? size - slot : 0;
+        if (size - (pc - cc) < (uint32_t)(wqebbs + pad)) break;
+        if (pad) { pc = pad_nops(q, pc, pad); slot = pc & mask; }
+        int signal = ++since >= COMPLETION_BATCH || sent == n - 1;
+        if (signal) { since = 0; outstanding++; }
+        uint8_t *wqe = ring + slot * 64;
         struct ctrl_seg *c = (struct ctrl_seg *)wqe;
         struct eth_seg *e = (struct eth_seg *)(wqe + 16);
         c->opmod_idx_opcode = htobe32(((pc & 0xffff) << 8) | OP_SEND);
@@ -173,16 +217,16 @@ __attribute__((noinline)) int tx_send(const int *bufs, int n) {
         c->imm = 0;
         e->swp = 0; e->cs_flags = (fl & TX_IP_CSUM ? CS_L3 : 0) | (fl & TX_L4_CSUM ? CS_L4 : 0); e->swp_flags = 0; e->mss = 0; e->metadata = 0;
         e->inline_hdr_sz = htobe16(ihs);
-        memcpy(e->inline_hdr_start, pool_mem + (size_t)h * BUF, ihs);
+        memcpy(e->inline_hdr_start, mem + (size_t)h * BUF, ihs);
         if (data) {
             struct data_seg *d = (struct data_seg *)(wqe + 32 + inline_ds * 16);
             d->byte_count = htobe32(len - ihs);
             d->lkey = htobe32(LKEY);
-            d->addr = htobe64(pool_addr(h) + ihs);
+            d->addr = htobe64(addr_base + (uint64_t)h * BUF + ihs);
             slot_buf[slot] = h;
         } else {
             slot_buf[slot] = -1;
-            pool_put(h);
+            pool_put(p, h);
         }
         slot_wqebbs[slot] = wqebbs;
         pc += wqebbs;
@@ -190,49 +234,69 @@ __attribute__((noinline)) int tx_send(const int *bufs, int n) {
         last_signalled = signal;
         burst_bytes += len;
     }
-    tx_packets += sent;
-    tx_bytes += burst_bytes;
+    q->packets += sent;
+    q->bytes += burst_bytes;
     if (last_wqe >= 0) {
         if (!last_signalled) {
-            ((struct ctrl_seg *)(sq_ring + last_wqe))->fm_ce_se = CE_ALWAYS;
-            since_cqe = 0;
-            cqe_outstanding++;
+            ((struct ctrl_seg *)(ring + last_wqe))->fm_ce_se = CE_ALWAYS;
+            since = 0;
+            outstanding++;
         }
+    }
+    q->pc = pc;
+    q->since_cqe = since;
+    q->cqe_outstanding = outstanding;
+    if (last_wqe >= 0) {
         __atomic_thread_fence(__ATOMIC_RELEASE);
-        sq_dbr[1] = htobe32(pc & 0xffff);
+        q->dbr[1] = htobe32(pc & 0xffff);
         __atomic_thread_fence(__ATOMIC_SEQ_CST);
         uint64_t first8;
-        memcpy(&first8, sq_ring + last_wqe, 8);
-        uar[bf_off] = first8;
-        bf_off ^= 0x100 / 8;
+        memcpy(&first8, ring + last_wqe, 8);
+        q->uar[q->bf_off] = first8;
+        q->bf_off ^= 0x100 / 8;
     }
     return sent;
 }
 
 /* ---- RX ---- */
-static struct data_seg rq_ring[RING] __attribute__((aligned(4096)));
-static struct cqe64 rx_cq[RING] __attribute__((aligned(4096)));
-static volatile uint32_t rq_dbr[2], rx_cq_dbr[2];
-static uint32_t posted, consumed, rx_cqcc;
-static int rx_slot[RING];
+struct rxq {
+    struct data_seg *ring;
+    struct cqe64 *cq;
+    volatile uint32_t *dbr, *cq_dbr;
+    uint32_t entries, wq_mask, cq_mask, cq_log;
+    uint32_t posted, consumed, cqcc;
+    int *slot;
+    struct pool *pool;
+    uint64_t packets, bytes;
+};
+struct rxq dp_rxq;
 
-static void rx_fill(void) {
+static void rx_fill(struct rxq *q) {
     /* buffers straight off the free stack, metadata left for rx_receive to write (as RxQueue.fill) */
-    int want = RING - (posted - consumed);
+    int want = q->entries - (q->posted - q->consumed);
     if (want == 0) return;
-    int got = want < pool_top ? want : pool_top;
+    struct pool *const p = q->pool;
+    const int *const free_stack = p->free;
+    int top = p->top;
+    int got = want < top ? want : top;
     if (got == 0) return;
-    for (int i = 0; i < got; i++) {
-        int h = pool_free[--pool_top];
-        uint32_t slot = posted & MASK;
-        rq_ring[slot].byte_count = htobe32(BUF);
-        rq_ring[slot].lkey = htobe32(LKEY);
-        rq_ring[slot].addr = htobe64(pool_addr(h));
-        rx_slot[slot] = h;
-        posted++;
+    struct data_seg *const rq = q->ring;
+    int *const slots = q->slot;
+    const uint32_t m = q->wq_mask;
+    const uint64_t base = p->addr_base;
+    uint32_t at = q->posted;
+    for (int i = 0; i < got; i++, at++) {
+        int h = free_stack[--top];
+        uint32_t slot = at & m;
+        rq[slot].byte_count = htobe32(BUF);
+        rq[slot].lkey = htobe32(LKEY);
+        rq[slot].addr = htobe64(base + (uint64_t)h * BUF);
+        slots[slot] = h;
     }
+    p->top = top;
+    q->posted = at;
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    rq_dbr[0] = htobe32(posted & 0xffff);
+    q->dbr[0] = htobe32(at & 0xffff);
 }
 
 /* The flags per (hds_ip_ext & 7, l3_hdr_type, l4_hdr_type), as RxQueue's RX_FLAGS: one load per CQE
@@ -249,51 +313,56 @@ static void rx_flags_init(void) {
         rx_flags[i] = fl;
     }
 }
-__attribute__((noinline)) int rx_receive(int *bufs, int max) {
+__attribute__((noinline)) int rx_receive(struct rxq *q, int *bufs, int max) {
     /* ownership of up to max plain CQEs, stopping at a compressed session's title as RxQueue.receive does
      * (the benchmark has none), one acquire fence, then decode. RxQueue also counts the RESP_SEND CQEs
      * while polling so that its decode can skip each opcode; here that count cost more (5.45 -> 5.56 ns)
      * than reading op_own again, so C keeps the read. */
+    const struct cqe64 *const cq = q->cq;
+    const uint32_t cqm = q->cq_mask, log = q->cq_log, m = q->wq_mask;
+    int *const slots = q->slot;
+    struct pool *const p = q->pool;
+    int *const meta = p->meta;
+    const uint32_t first = q->cqcc;
     int n = 0, polled = 0;
     uint64_t burst_bytes = 0;
     while (polled < max) {
-        uint32_t c = rx_cqcc + polled;
-        uint8_t op_own = rx_cq[c & MASK].op_own;
-        if ((op_own & 1) != ((c >> LOG_RING) & 1) || (op_own >> 4) == CQE_INVALID || ((op_own >> 2) & 3) == CQE_FORMAT_COMPRESSED) break;
+        uint32_t c = first + polled;
+        uint8_t op_own = cq[c & cqm].op_own;
+        if ((op_own & 1) != ((c >> log) & 1) || (op_own >> 4) == CQE_INVALID || ((op_own >> 2) & 3) == CQE_FORMAT_COMPRESSED) break;
         polled++;
     }
     if (polled == 0) return 0;
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     for (int k = 0; k < polled; k++) {
-        struct cqe64 *cqe = &rx_cq[rx_cqcc & MASK];
+        const struct cqe64 *cqe = &cq[(first + k) & cqm];
         uint8_t op_own = cqe->op_own;
-        rx_cqcc++;
-        uint32_t slot = be16toh(cqe->wqe_counter) & MASK;
-        int h = rx_slot[slot];
-        rx_slot[slot] = -1;
-        consumed++;
+        uint32_t slot = be16toh(cqe->wqe_counter) & m;
+        int h = slots[slot];
+        slots[slot] = -1;
         if ((op_own >> 4) != CQE_RESP_SEND || h < 0) {
-            if (h >= 0) pool_put(h);
+            if (h >= 0) pool_put(p, h);
             continue;
         }
         int len = be32toh(cqe->byte_cnt);
         uint8_t ext = cqe->hds_ip_ext, hdr = cqe->l4_l3_hdr_type;
         int fl = rx_flags[(ext & 7) | ((hdr >> 2) & 3) << 3 | ((hdr >> 4) & 7) << 5];
-        int *m = &pool_meta[h * META_STRIDE];
-        if (hdr & 1) { fl |= RX_VLAN; m[M_VLAN_MSS] = be16toh(cqe->vlan_info); }
-        m[M_LEN] = len;
-        m[M_FLAGS] = fl;
-        m[M_HASH] = be32toh(cqe->rss_hash_result);
+        int *pm = &meta[h * META_STRIDE];
+        if (hdr & 1) { fl |= RX_VLAN; pm[M_VLAN_MSS] = be16toh(cqe->vlan_info); }
+        pm[M_LEN] = len;
+        pm[M_FLAGS] = fl;
+        pm[M_HASH] = be32toh(cqe->rss_hash_result);
         bufs[n++] = h;
         burst_bytes += len;
     }
-    rx_packets += n;
-    rx_bytes += burst_bytes;
-    if (polled > 0) {
-        __atomic_thread_fence(__ATOMIC_RELEASE);
-        rx_cq_dbr[0] = htobe32(rx_cqcc & 0xffffff);
-        rx_fill();
-    }
+    const uint32_t cc = first + polled;
+    q->cqcc = cc;
+    q->consumed += polled;
+    q->packets += n;
+    q->bytes += burst_bytes;
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    q->cq_dbr[0] = htobe32(cc & 0xffffff);
+    rx_fill(q);
     return n;
 }
 
@@ -306,32 +375,42 @@ static double now_ns(void) {
 
 static uint32_t tx_dev_pc;
 static uint64_t tx_round(void) {
+    struct txq *q = &dp_txq;
+    struct pool *p = &dp_pool;
     int bufs[BURST];
-    int n = pool_alloc(bufs, BURST);
-    for (int i = 0; i < n; i++) pool_meta[bufs[i] * META_STRIDE + M_LEN] = FRAME;
-    int sent = tx_send(bufs, n);
+    int n = pool_alloc(p, bufs, BURST);
+    for (int i = 0; i < n; i++) p->meta[bufs[i] * META_STRIDE + M_LEN] = FRAME;
+    int sent = tx_send(q, bufs, n);
     /* the device completes the burst's last WQE */
-    struct cqe64 *cqe = &tx_cq[tx_dev_pc & MASK];
+    struct cqe64 *cqe = &q->cq[tx_dev_pc & q->mask];
     memset(cqe, 0, sizeof *cqe);
     cqe->sop_drop_qpn = htobe32(SQN);
-    cqe->wqe_counter = htobe16((pc - 1) & 0xffff);
+    cqe->wqe_counter = htobe16((q->pc - 1) & 0xffff);
     __atomic_thread_fence(__ATOMIC_RELEASE);
-    cqe->op_own = (CQE_REQ << 4) | ((tx_dev_pc >> LOG_RING) & 1);
+    cqe->op_own = (CQE_REQ << 4) | ((tx_dev_pc >> q->log) & 1);
     tx_dev_pc++;
     return sent;
 }
 
 static uint32_t rx_dev_pc;
+/* The device hands over BURST CQEs: one byte store each, as RxBurstBench.receiveOnly. */
+static void rx_hand_over(struct rxq *q) {
+    struct cqe64 *const cq = q->cq;
+    const uint32_t m = q->cq_mask, log = q->cq_log;
+    uint32_t pc = rx_dev_pc;
+    for (int i = 0; i < BURST; i++, pc++) cq[pc & m].op_own = (CQE_RESP_SEND << 4) | ((pc >> log) & 1);
+    rx_dev_pc = pc;
+}
 static uint64_t rx_round(void) {
+    struct rxq *q = &dp_rxq;
+    struct pool *p = &dp_pool;
     int bufs[BURST];
-    for (int i = 0; i < BURST; i++, rx_dev_pc++)
-        rx_cq[rx_dev_pc & MASK].op_own = (CQE_RESP_SEND << 4) | ((rx_dev_pc >> LOG_RING) & 1);
-    int n = rx_receive(bufs, BURST);
+    rx_hand_over(q);
+    int n = rx_receive(q, bufs, BURST);
     /* The application frees the burst as RxBurstBench does (PacketPool.free(bufs, 0, n): one room check,
      * then the pushes) and reads nothing else: a read of each buffer's length here was work the Java
      * side does not do (0.1 ns per packet with one array per item, 0.45 with the strided metadata). */
-    if (n > POOL - pool_top) abort();
-    for (int i = 0; i < n; i++) pool_free[pool_top++] = bufs[i];
+    pool_free_burst(p, bufs, n);
     return n;
 }
 
@@ -351,25 +430,24 @@ int main(int argc, char **argv) {
     if (argc == 2 && strcmp(argv[1], "selftest") == 0) {
         setup(1);
         for (int r = 0; r < 3; r++) tx_round();
-        uint64_t t = fnv(sq_ring, sizeof sq_ring, 0xcbf29ce484222325ull);
-        t = fnv((const void *)&sq_dbr[1], 4, t);
+        uint64_t t = fnv(dp_txq.ring, (size_t)dp_txq.size * 64, 0xcbf29ce484222325ull);
+        t = fnv((const void *)&dp_txq.dbr[1], 4, t);
         setup(0);
         uint64_t meta = 0xcbf29ce484222325ull;
         for (int r = 0; r < 3; r++) {
             int bufs[BURST];
-            for (int i = 0; i < BURST; i++, rx_dev_pc++)
-                rx_cq[rx_dev_pc & MASK].op_own = (CQE_RESP_SEND << 4) | ((rx_dev_pc >> LOG_RING) & 1);
-            int n = rx_receive(bufs, BURST);
+            rx_hand_over(&dp_rxq);
+            int n = rx_receive(&dp_rxq, bufs, BURST);
             for (int i = 0; i < n; i++) {
-                const int *pm = &pool_meta[bufs[i] * META_STRIDE];
+                const int *pm = &dp_pool.meta[bufs[i] * META_STRIDE];
                 int m[4] = {bufs[i], pm[M_LEN], pm[M_FLAGS], pm[M_HASH]};
                 meta = fnv(m, sizeof m, meta);
-                pool_put(bufs[i]);
+                pool_put(&dp_pool, bufs[i]);
             }
         }
-        uint64_t rq = fnv(rq_ring, sizeof rq_ring, 0xcbf29ce484222325ull);
-        rq = fnv((const void *)&rq_dbr[0], 4, rq);
-        rq = fnv((const void *)&rx_cq_dbr[0], 4, rq);
+        uint64_t rq = fnv(dp_rxq.ring, (size_t)dp_rxq.entries * sizeof *dp_rxq.ring, 0xcbf29ce484222325ull);
+        rq = fnv((const void *)&dp_rxq.dbr[0], 4, rq);
+        rq = fnv((const void *)&dp_rxq.cq_dbr[0], 4, rq);
         printf("selftest %016llx %016llx %016llx\n", (unsigned long long)t, (unsigned long long)meta, (unsigned long long)rq);
         return 0;
     }
@@ -394,29 +472,75 @@ int main(int argc, char **argv) {
             for (int k = 0; k < 1024; k++, rounds++) sum += tx ? tx_round() : rx_round();
             elapsed = now_ns() - start;
         }
-        if (phase == 1) printf("%s %.3f %llu\n", argv[1], elapsed / ((double)rounds * BURST), (unsigned long long)(sum + uar[0x800 / 8] + sq_dbr[1]));
+        if (phase == 1) printf("%s %.3f %llu\n", argv[1], elapsed / ((double)rounds * BURST), (unsigned long long)(sum + dp_txq.uar[0x800 / 8] + dp_txq.dbr[1]));
     }
     return 0;
 }
 
+/* Zeroed, page-aligned memory that stays for the life of the process (a ring, a doorbell record, a UAR). */
+static void *dma_alloc(size_t bytes) {
+    size_t rounded = (bytes + 4095) & ~(size_t)4095;
+    void *m = aligned_alloc(4096, rounded);
+    if (m == NULL) abort();
+    memset(m, 0, rounded);
+    return m;
+}
+
 /* Fresh pool and rings, as the Java benchmark's setup builds them. */
 static void setup(int tx) {
+    const uint32_t log = ring_log_config, ring = 1u << log;
     rx_flags_init();
-    memset(sq_ring, 0, sizeof sq_ring);
-    memset(rq_ring, 0, sizeof rq_ring);
-    pc = cc = tx_cqcc = cqe_outstanding = since_cqe = 0;
-    bf_off = 0x800 / 8;
-    posted = consumed = rx_cqcc = 0;
+    struct pool *p = &dp_pool;
+    if (p->mem == NULL) {
+        p->mem = dma_alloc((size_t)POOL * BUF);
+        p->free = dma_alloc(POOL * sizeof *p->free);
+        p->meta = dma_alloc(POOL * META_STRIDE * sizeof *p->meta);
+#ifdef DP_BENCH_SELFTEST
+        p->addr_base = 0x100000000ull; /* the equivalence test gives every region this bus address, in C and in Java */
+#else
+        p->addr_base = (uint64_t)(uintptr_t)p->mem;
+#endif
+    }
+    for (int i = 0; i < POOL; i++) p->free[i] = POOL - 1 - i;
+    p->top = POOL;
+    for (int i = 0; i < POOL; i++) for (int j = 0; j < FRAME; j++) p->mem[(size_t)i * BUF + j] = (uint8_t)(i + j);
+
+    struct txq *t = &dp_txq;
+    if (t->ring == NULL) {
+        t->ring = dma_alloc((size_t)ring * 64);
+        t->cq = dma_alloc(ring * sizeof *t->cq);
+        t->dbr = dma_alloc(8);
+        t->cq_dbr = dma_alloc(8);
+        t->uar = dma_alloc(4096);
+        t->slot_buf = dma_alloc(ring * sizeof *t->slot_buf);
+        t->slot_wqebbs = dma_alloc(ring);
+    }
+    t->log = log; t->mask = ring - 1; t->size = ring;
+    memset(t->ring, 0, (size_t)ring * 64);
+    t->pc = t->cc = t->cqcc = t->cqe_outstanding = t->since_cqe = 0;
+    t->bf_off = 0x800 / 8;
+    t->dbr[0] = t->dbr[1] = t->cq_dbr[0] = 0;
+    t->pool = p;
+
+    struct rxq *r = &dp_rxq;
+    if (r->ring == NULL) {
+        r->ring = dma_alloc(ring * sizeof *r->ring);
+        r->cq = dma_alloc(ring * sizeof *r->cq);
+        r->dbr = dma_alloc(8);
+        r->cq_dbr = dma_alloc(8);
+        r->slot = dma_alloc(ring * sizeof *r->slot);
+    }
+    r->entries = ring; r->wq_mask = ring - 1; r->cq_mask = ring - 1; r->cq_log = log;
+    memset(r->ring, 0, ring * sizeof *r->ring);
+    r->posted = r->consumed = r->cqcc = 0;
+    r->dbr[0] = r->cq_dbr[0] = 0;
+    r->pool = p;
     tx_dev_pc = rx_dev_pc = 0;
-    sq_dbr[0] = sq_dbr[1] = tx_cq_dbr[0] = rq_dbr[0] = rx_cq_dbr[0] = 0;
-    for (int i = 0; i < POOL; i++) pool_free[i] = POOL - 1 - i;
-    pool_top = POOL;
-    for (int i = 0; i < POOL; i++) for (int j = 0; j < FRAME; j++) pool_mem[(size_t)i * BUF + j] = (uint8_t)(i + j);
-    for (uint32_t i = 0; i < RING; i++) {
-        tx_cq[i].op_own = (CQE_INVALID << 4) | 1;
-        slot_buf[i] = -1;
-        rx_slot[i] = -1;
-        struct cqe64 *c = &rx_cq[i];
+    for (uint32_t i = 0; i < ring; i++) {
+        t->cq[i].op_own = (CQE_INVALID << 4) | 1;
+        t->slot_buf[i] = -1;
+        r->slot[i] = -1;
+        struct cqe64 *c = &r->cq[i];
         c->byte_cnt = htobe32(FRAME);
         c->wqe_counter = htobe16(i);
         c->rss_hash_result = htobe32(0x9e3779b9u * i);
@@ -424,5 +548,5 @@ static void setup(int tx) {
         c->l4_l3_hdr_type = (2 << 4) | (2 << 2);
         c->op_own = (CQE_INVALID << 4) | 1;
     }
-    if (!tx) rx_fill();
+    if (!tx) rx_fill(r);
 }
