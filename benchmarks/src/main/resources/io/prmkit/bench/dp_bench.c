@@ -52,24 +52,27 @@ enum { TX_VLAN = 1, TX_IP_CSUM = 1 << 1, TX_L4_CSUM = 1 << 2, TX_LSO = 1 << 3, C
 enum { RX_L2_OK = 1 << 9, RX_L3_OK = 1 << 10, RX_L4_OK = 1 << 11, RX_IPV4 = 1 << 12, RX_IPV6 = 1 << 13, RX_TCP = 1 << 14, RX_UDP = 1 << 15, RX_VLAN = 1 << 8 };
 
 /*
- * Every ring size, mask and array is a run-time value reached through a queue struct, as in the driver
- * (RxQueue's cqMask, slotBuffer, ...) and in every C driver (DPDK's rxq->cqe_n, rxq->elts): the device's
- * caps and the configuration choose them. The size comes from a volatile, so gcc cannot fold it into
- * constants or fixed addresses that the Java driver cannot have either. Each burst function copies
+ * Every ring size, mask and array, the pool's size, buffer size and lkey, the SQ's number and inline
+ * limit are run-time values reached through a queue or pool struct, as in the driver (RxQueue's cqMask,
+ * slotBuffer, PacketPool's lkey, ...) and in every C driver (DPDK's rxq->cqe_n, rxq->elts): the
+ * device's caps and the configuration choose them. They come from volatiles, so gcc cannot fold them
+ * into constants or fixed addresses that the Java driver cannot have either. Each burst function copies
  * the fields it uses into locals on entry and writes back what changed, as TxQueue and RxQueue do.
  * (With compile-time rings and static arrays, the form before 2 December 2026, rx-burst's C figure was
  * 5.83-6.09 ns and tx-burst's 10.04-10.14 on the same machine; see docs/datapath.md.)
  */
-static volatile uint32_t ring_log_config = LOG_RING;
+static volatile uint32_t ring_log_config = LOG_RING, pool_config = POOL, buf_config = BUF, lkey_config = LKEY,
+                          sqn_config = SQN, inline_max_config = INLINE_MAX;
 
 /* ---- packet pool: one region, int handles, free stack, metadata in one array (as PacketPool) ---- */
 /* META_STRIDE ints per buffer: length, flags, RSS hash, VLAN TCI (bits 15:0) | MSS (bits 31:16). */
 enum { META_STRIDE = 4, M_LEN = 0, M_FLAGS = 1, M_HASH = 2, M_VLAN_MSS = 3 };
 struct pool {
     uint8_t *mem;
-    int *free, top;
+    int *free, top, capacity;
     int *meta;
     uint64_t addr_base;
+    uint32_t buf_size, lkey;
 };
 /* External linkage: gcc -O2 may delete stores into memory only the selftest reads (it once deleted a
  * static metadata array and with it most of rx_receive's decode); reachable from a global, they stay. */
@@ -93,12 +96,12 @@ static int pool_alloc(struct pool *p, int *out, int n) {
 static void pool_free_burst(struct pool *p, const int *handles, int n) {
     int *const free_stack = p->free;
     int top = p->top;
-    if (n > POOL - top) abort();
+    if (n > p->capacity - top) abort();
     for (int i = 0; i < n; i++) free_stack[top++] = handles[i];
     p->top = top;
 }
 static void pool_put(struct pool *p, int h) {
-    if (p->top == POOL) abort();
+    if (p->top == p->capacity) abort();
     p->free[p->top++] = h;
 }
 
@@ -108,7 +111,8 @@ struct txq {
     struct cqe64 *cq;
     volatile uint32_t *dbr, *cq_dbr;
     volatile uint64_t *uar; /* one UAR page */
-    uint32_t log, mask, size;
+    uint32_t log, mask, size, sqn;
+    int inline_max;
     uint32_t pc, cc, cqcc, cqe_outstanding, since_cqe, bf_off;
     int *slot_buf;
     uint8_t *slot_wqebbs;
@@ -123,7 +127,7 @@ static uint32_t pad_nops(struct txq *q, uint32_t pc, int count) {
         uint32_t slot = pc & q->mask;
         struct ctrl_seg *c = (struct ctrl_seg *)(q->ring + slot * 64);
         c->opmod_idx_opcode = htobe32(((pc & 0xffff) << 8) | OP_NOP);
-        c->qpn_ds = htobe32((SQN << 8) | 1);
+        c->qpn_ds = htobe32((q->sqn << 8) | 1);
         c->signature = 0; c->rsvd[0] = 0; c->rsvd[1] = 0; c->fm_ce_se = 0; c->imm = 0;
         q->slot_buf[slot] = -1;
         q->slot_wqebbs[slot] = 1;
@@ -179,6 +183,8 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
     const int *const meta = p->meta;
     const uint8_t *const mem = p->mem;
     const uint64_t addr_base = p->addr_base;
+    const uint32_t buf_size = p->buf_size, lkey = p->lkey, sqn = q->sqn;
+    const int inline_max = q->inline_max;
     uint8_t *const ring = q->ring;
     int *const slot_buf = q->slot_buf;
     uint8_t *const slot_wqebbs = q->slot_wqebbs;
@@ -195,7 +201,7 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
         int len = meta[h * META_STRIDE + M_LEN];
         int fl = meta[h * META_STRIDE + M_FLAGS];
         if (fl & (TX_VLAN | TX_LSO)) break; /* the reference builds plain WQEs only */
-        int whole = len <= INLINE_MAX;
+        int whole = len <= inline_max;
         int ihs = whole ? len : l2_inline_len(len);
         int inline_ds = ihs > 2 ? (ihs - 2 + 15) / 16 : 0;
         int data = len > ihs;
@@ -211,18 +217,18 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
         struct ctrl_seg *c = (struct ctrl_seg *)wqe;
         struct eth_seg *e = (struct eth_seg *)(wqe + 16);
         c->opmod_idx_opcode = htobe32(((pc & 0xffff) << 8) | OP_SEND);
-        c->qpn_ds = htobe32((SQN << 8) | ds);
+        c->qpn_ds = htobe32((sqn << 8) | ds);
         c->signature = 0; c->rsvd[0] = 0; c->rsvd[1] = 0;
         c->fm_ce_se = signal ? CE_ALWAYS : CE_ON_ERROR;
         c->imm = 0;
         e->swp = 0; e->cs_flags = (fl & TX_IP_CSUM ? CS_L3 : 0) | (fl & TX_L4_CSUM ? CS_L4 : 0); e->swp_flags = 0; e->mss = 0; e->metadata = 0;
         e->inline_hdr_sz = htobe16(ihs);
-        memcpy(e->inline_hdr_start, mem + (size_t)h * BUF, ihs);
+        memcpy(e->inline_hdr_start, mem + (size_t)h * buf_size, ihs);
         if (data) {
             struct data_seg *d = (struct data_seg *)(wqe + 32 + inline_ds * 16);
             d->byte_count = htobe32(len - ihs);
-            d->lkey = htobe32(LKEY);
-            d->addr = htobe64(addr_base + (uint64_t)h * BUF + ihs);
+            d->lkey = htobe32(lkey);
+            d->addr = htobe64(addr_base + (uint64_t)h * buf_size + ihs);
             slot_buf[slot] = h;
         } else {
             slot_buf[slot] = -1;
@@ -284,13 +290,14 @@ static void rx_fill(struct rxq *q) {
     int *const slots = q->slot;
     const uint32_t m = q->wq_mask;
     const uint64_t base = p->addr_base;
+    const uint32_t size = p->buf_size, lkey = p->lkey;
     uint32_t at = q->posted;
     for (int i = 0; i < got; i++, at++) {
         int h = free_stack[--top];
         uint32_t slot = at & m;
-        rq[slot].byte_count = htobe32(BUF);
-        rq[slot].lkey = htobe32(LKEY);
-        rq[slot].addr = htobe64(base + (uint64_t)h * BUF);
+        rq[slot].byte_count = htobe32(size);
+        rq[slot].lkey = htobe32(lkey);
+        rq[slot].addr = htobe64(base + (uint64_t)h * size);
         slots[slot] = h;
     }
     p->top = top;
@@ -384,7 +391,7 @@ static uint64_t tx_round(void) {
     /* the device completes the burst's last WQE */
     struct cqe64 *cqe = &q->cq[tx_dev_pc & q->mask];
     memset(cqe, 0, sizeof *cqe);
-    cqe->sop_drop_qpn = htobe32(SQN);
+    cqe->sop_drop_qpn = htobe32(q->sqn);
     cqe->wqe_counter = htobe16((q->pc - 1) & 0xffff);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     cqe->op_own = (CQE_REQ << 4) | ((tx_dev_pc >> q->log) & 1);
@@ -492,18 +499,21 @@ static void setup(int tx) {
     rx_flags_init();
     struct pool *p = &dp_pool;
     if (p->mem == NULL) {
-        p->mem = dma_alloc((size_t)POOL * BUF);
-        p->free = dma_alloc(POOL * sizeof *p->free);
-        p->meta = dma_alloc(POOL * META_STRIDE * sizeof *p->meta);
+        p->capacity = pool_config;
+        p->buf_size = buf_config;
+        p->lkey = lkey_config;
+        p->mem = dma_alloc((size_t)p->capacity * p->buf_size);
+        p->free = dma_alloc(p->capacity * sizeof *p->free);
+        p->meta = dma_alloc(p->capacity * META_STRIDE * sizeof *p->meta);
 #ifdef DP_BENCH_SELFTEST
         p->addr_base = 0x100000000ull; /* the equivalence test gives every region this bus address, in C and in Java */
 #else
         p->addr_base = (uint64_t)(uintptr_t)p->mem;
 #endif
     }
-    for (int i = 0; i < POOL; i++) p->free[i] = POOL - 1 - i;
-    p->top = POOL;
-    for (int i = 0; i < POOL; i++) for (int j = 0; j < FRAME; j++) p->mem[(size_t)i * BUF + j] = (uint8_t)(i + j);
+    for (int i = 0; i < p->capacity; i++) p->free[i] = p->capacity - 1 - i;
+    p->top = p->capacity;
+    for (int i = 0; i < p->capacity; i++) for (int j = 0; j < FRAME; j++) p->mem[(size_t)i * p->buf_size + j] = (uint8_t)(i + j);
 
     struct txq *t = &dp_txq;
     if (t->ring == NULL) {
@@ -516,6 +526,8 @@ static void setup(int tx) {
         t->slot_wqebbs = dma_alloc(ring);
     }
     t->log = log; t->mask = ring - 1; t->size = ring;
+    t->sqn = sqn_config;
+    t->inline_max = inline_max_config;
     memset(t->ring, 0, (size_t)ring * 64);
     t->pc = t->cc = t->cqcc = t->cqe_outstanding = t->since_cqe = 0;
     t->bf_off = 0x800 / 8;
