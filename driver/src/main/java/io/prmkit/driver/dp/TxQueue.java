@@ -496,6 +496,8 @@ public final class TxQueue {
             int slot = cc & mask;
             last = (cc & 0xffff) == wqeCounter;
             int info = slotInfo[slot];
+            cc += info & SLOT_WQEBBS;
+            done++;
             int h = (info >>> SLOT_HANDLE_SHIFT) - 1;
             if (h >= 0) {
                 if ((info & SLOT_FOREIGN) == 0) {
@@ -508,8 +510,6 @@ public final class TxQueue {
                     slotPool[slot].free(h);
                 }
             }
-            cc += info & SLOT_WQEBBS;
-            done++;
         } while (!last && cc != pc);
         pool.top = top;
         this.cc = cc;
