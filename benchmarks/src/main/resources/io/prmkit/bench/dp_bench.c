@@ -185,8 +185,6 @@ static int tx_reap(struct txq *q) {
     return n;
 }
 
-static int l2_inline_len(int len) { return len < INLINE_HDR ? len : INLINE_HDR; }
-
 __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
     tx_reap(q);
     struct pool *const p = q->pool;
@@ -212,15 +210,24 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
         int fl = meta[h * META_STRIDE + M_FLAGS];
         if (fl & (TX_VLAN | TX_LSO)) break; /* the reference builds plain WQEs only */
         int whole = len <= inline_max;
-        int ihs = whole ? len : l2_inline_len(len);
-        int inline_ds = ihs > 2 ? (ihs - 2 + 15) / 16 : 0;
-        int data = len > ihs;
-        int ds = 2 + inline_ds + data;
-        int wqebbs = (ds * 16 + 63) / 64;
+        /* The shape of every frame longer than the whole-inline limit is known: the L2 header inline
+         * and one data segment in one WQEBB, which never needs padding. TxQueue.sendPlain is a loop for
+         * that shape alone; here the same specialisation is one branch, the generic code the other. */
+        int ihs, inline_ds, data, ds, wqebbs;
         uint32_t slot = pc & mask;
-        int pad = slot + wqebbs > size ? size - slot : 0;
-        if (size - (pc - cc) < (uint32_t)(wqebbs + pad)) break;
-        if (pad) { pc = pad_nops(q, pc, pad); slot = pc & mask; }
+        if (!whole) {
+            ihs = INLINE_HDR; inline_ds = (INLINE_HDR - 2 + 15) / 16; data = 1; ds = 2 + inline_ds + 1; wqebbs = 1;
+            if (size - (pc - cc) < 1) break;
+        } else {
+            ihs = len; /* the whole frame inline */
+            inline_ds = ihs > 2 ? (ihs - 2 + 15) / 16 : 0;
+            data = 0;
+            ds = 2 + inline_ds;
+            wqebbs = (ds * 16 + 63) / 64;
+            int pad = slot + wqebbs > size ? size - slot : 0;
+            if (size - (pc - cc) < (uint32_t)(wqebbs + pad)) break;
+            if (pad) { pc = pad_nops(q, pc, pad); slot = pc & mask; }
+        }
         int signal = ++since >= COMPLETION_BATCH || sent == n - 1;
         if (signal) { since = 0; outstanding++; }
         uint8_t *wqe = ring + slot * 64;
@@ -233,8 +240,8 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
         c->imm = 0;
         e->swp = 0; e->cs_flags = (fl & TX_IP_CSUM ? CS_L3 : 0) | (fl & TX_L4_CSUM ? CS_L4 : 0); e->swp_flags = 0; e->mss = 0; e->metadata = 0;
         e->inline_hdr_sz = htobe16(ihs);
-        /* a frame longer than the whole-inline limit inlines exactly the L2 header: a fixed-size copy, as
-         * TxQueue.sendPlain's copy18 (gcc inlines it; a copy of ihs bytes was a call to memcpy) */
+        /* a fixed-size copy of the L2 header, as TxQueue.sendPlain's copy18 (gcc inlines it; a copy of
+         * ihs bytes is a call to memcpy) */
         if (whole) memcpy(e->inline_hdr_start, mem + (size_t)h * buf_size, ihs);
         else memcpy(e->inline_hdr_start, mem + (size_t)h * buf_size, INLINE_HDR);
         if (data) {
