@@ -26,7 +26,9 @@ import io.prmkit.mlx5.WqeNop;
 import io.prmkit.net.Ethhdr;
 import io.prmkit.net.VlanHdr;
 import io.prmkit.platform.Mmio;
+import java.lang.foreign.MemoryLayout;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.StructLayout;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
 
@@ -394,9 +396,28 @@ public final class TxQueue {
      * bytes): the frame's first bytes copied as a byte stream, whatever headers they hold.
      */
     private static void copy18(MemorySegment from, long off, MemorySegment ring, long at) {
-        ring.set(ValueLayout.JAVA_SHORT_UNALIGNED, at, from.get(ValueLayout.JAVA_SHORT_UNALIGNED, off));
-        ring.set(ValueLayout.JAVA_LONG_UNALIGNED, at + 2, from.get(ValueLayout.JAVA_LONG_UNALIGNED, off + 2));
-        ring.set(ValueLayout.JAVA_LONG_UNALIGNED, at + 10, from.get(ValueLayout.JAVA_LONG_UNALIGNED, off + 10));
+        short b0 = (short) HDR18_B0.get(from, off);
+        long b2 = (long) HDR18_B2.get(from, off);
+        long b10 = (long) HDR18_B10.get(from, off);
+        HDR18_B0.set(ring, at, b0);
+        HDR18_B2.set(ring, at, b2);
+        HDR18_B10.set(ring, at, b10);
+    }
+
+    /**
+     * The 18 header bytes as one layout of three moves (2, 8 and 8 bytes): each of its handles checks
+     * that all 18 bytes fit, the same test for the three, so C2 keeps one check per side instead of one
+     * per move. JMH tx-burst, alternating single forks: 10.42-11.58 ns against 11.18-12.43 with three
+     * plain value-layout moves (faster in 6 of 7 pairs).
+     */
+    private static final StructLayout HDR18 = MemoryLayout.structLayout(ValueLayout.JAVA_SHORT_UNALIGNED.withName("b0"),
+            ValueLayout.JAVA_LONG_UNALIGNED.withName("b2"), ValueLayout.JAVA_LONG_UNALIGNED.withName("b10"));
+    private static final VarHandle HDR18_B0 = hdr18("b0");
+    private static final VarHandle HDR18_B2 = hdr18("b2");
+    private static final VarHandle HDR18_B10 = hdr18("b10");
+
+    private static VarHandle hdr18(String move) {
+        return HDR18.varHandle(MemoryLayout.PathElement.groupElement(move));
     }
 
     /** Inline headers with an 802.1Q tag put in after the MAC addresses (the kernel's way when it inlines). */

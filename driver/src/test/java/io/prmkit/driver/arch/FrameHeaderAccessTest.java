@@ -52,7 +52,7 @@ class FrameHeaderAccessTest {
             "Bytes#copy", "the soft HCA's short copies move any byte range in 8-, 4- and 2-byte pieces",
             "TrafficMix#writeFrame", "the frame id is the payload's first word",
             "TrafficMix#identify", "the frame id is the payload's first word",
-            "TxQueue#copy18", "the 18-byte L2 inline header copied as bytes",
+            "TxQueue#hdr18", "the 18-byte L2 inline header copied as bytes 0-1, 2-9, 10-17 (a layout of three moves)",
             "TxQueue#ringDoorbell", "BlueFlame: the WQE's first 8 bytes go to the UAR as they are",
             "SoftDatapath#drainDoorbells", "a UAR doorbell value (a register write, not a frame) put in a scratch word for the accessors",
             "SoftDatapath#*", "the device's own inbox ring of received frames: a length word, then the bytes (soft-hca's private format)",
@@ -60,13 +60,14 @@ class FrameHeaderAccessTest {
 
     /** Literal offsets allowed anyway (Class#method or Class#* -> why). */
     static final Map<String, String> LITERAL_OFFSETS = Map.of(
-            "TxQueue#copy18", "the 18-byte L2 inline header copied as bytes 0-1, 2-9, 10-17",
             "SoftDatapath#*", "the device's own inbox ring: a frame's bytes follow its 16-byte record header");
 
     private static final Set<String> ACCESS = Set.of("get", "set", "copy", "mismatch", "asSlice");
     private static final Pattern CALL = Pattern.compile("([A-Za-z_$][\\w$]*)\\s*(?:\\.\\s*)?\\b([A-Za-z_$][\\w$]*)\\s*\\(");
     private static final Pattern PLUS_LITERAL = Pattern.compile("[+-]\\s*(0[xX][0-9a-fA-F_]+|[0-9][0-9_]*)[lL]?(?![\\w.])");
     private static final Pattern BARE_LITERAL = Pattern.compile("\\(?\\s*(?:\\(\\s*(?:long|int|short)\\s*\\)\\s*)?(0[xX][0-9a-fA-F_]+|[0-9][0-9_]*)[lL]?\\s*\\)?");
+    /** A var handle made here from a layout: multi-byte access with a hand-made layout wherever it is used. */
+    private static final Pattern VAR_HANDLE = Pattern.compile("\\.\\s*varHandle\\s*\\(");
     private static final Pattern WIDE_LAYOUT_DECL = Pattern.compile("ValueLayout\\.Of(?:Short|Int|Long|Char|Float|Double)\\s+([A-Za-z_$][\\w$]*)\\s*=");
 
     record Source(String cls, String text, List<int[]> methods, List<String> methodNames, Set<String> generatedImports) {
@@ -135,6 +136,17 @@ class FrameHeaderAccessTest {
                 }
             }
         }
+        for (Source s : sources) {
+            Matcher m = VAR_HANDLE.matcher(s.text());
+            while (m.find()) {
+                String where = s.cls() + "#" + s.methodAt(m.start());
+                String any = s.cls() + "#*";
+                if (BYTE_STREAMS.containsKey(where)) usedStreams.add(where);
+                else if (BYTE_STREAMS.containsKey(any)) usedStreams.add(any);
+                else problems.add(s.cls() + ".java:" + s.line(m.start()) + " (" + where + "): a var handle of a hand-made layout"
+                        + " -- use the generated accessor of the header field (io.prmkit.net)");
+            }
+        }
         for (String k : BYTE_STREAMS.keySet()) if (!usedStreams.contains(k)) problems.add("BYTE_STREAMS allows " + k + ", which makes no such access (remove it)");
         for (String k : LITERAL_OFFSETS.keySet()) if (!usedLiterals.contains(k)) problems.add("LITERAL_OFFSETS allows " + k + ", which has none (remove it)");
         if (!problems.isEmpty()) fail(problems.size() + " frame-header accesses outside the generated accessors:\n  " + String.join("\n  ", problems));
@@ -166,6 +178,7 @@ class FrameHeaderAccessTest {
         }
         assertEquals(List.of("a", "b", "c"), hits, "method d adds to the accessor's result, not to its offset");
         assertTrue(wide("WHATEVER", Set.of("WHATEVER")));
+        assertTrue(VAR_HANDLE.matcher("static final VarHandle H = L.varHandle(PathElement.groupElement(\"x\"));").find());
     }
 
     // ---------------------------------------------------------------------------------------------
