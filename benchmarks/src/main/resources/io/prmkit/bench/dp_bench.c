@@ -262,12 +262,10 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
     }
     q->packets += sent;
     q->bytes += burst_bytes;
-    if (last_wqe >= 0) {
-        if (!last_signalled) {
-            ((struct ctrl_seg *)(ring + last_wqe))->fm_ce_se = CE_ALWAYS;
-            since = 0;
-            outstanding++;
-        }
+    if (last_wqe >= 0 && !last_signalled) {
+        ((struct ctrl_seg *)(ring + last_wqe))->fm_ce_se = CE_ALWAYS;
+        since = 0;
+        outstanding++;
     }
     q->pc = pc;
     q->since_cqe = since;

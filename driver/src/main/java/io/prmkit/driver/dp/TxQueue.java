@@ -517,7 +517,7 @@ public final class TxQueue {
             int slot = cc & mask;
             last = (cc & 0xffff) == wqeCounter;
             int info = slotInfo[slot];
-            cc += info & SLOT_WQEBBS;
+            cc += info & SLOT_WQEBBS; // first: the loop's chain (cc -> slotInfo -> cc) then keeps clear of the handle's spill
             done++;
             int h = (info >>> SLOT_HANDLE_SHIFT) - 1;
             if (h >= 0) {

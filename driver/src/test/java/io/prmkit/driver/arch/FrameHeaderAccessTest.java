@@ -129,9 +129,7 @@ class FrameHeaderAccessTest {
                     }
                 }
                 if (access && (name.equals("get") || name.equals("set")) && !args.isEmpty() && wide(args.get(0), wideLayouts)) {
-                    if (BYTE_STREAMS.containsKey(where)) usedStreams.add(where);
-                    else if (BYTE_STREAMS.containsKey(any)) usedStreams.add(any);
-                    else problems.add(at + ": multi-byte access with a hand-made layout: " + name + "(" + String.join(", ", args)
+                    if (!allowedStream(where, any, usedStreams)) problems.add(at + ": multi-byte access with a hand-made layout: " + name + "(" + String.join(", ", args)
                             + ") -- use the generated accessor of the header field (io.prmkit.net)");
                 }
             }
@@ -140,10 +138,7 @@ class FrameHeaderAccessTest {
             Matcher m = VAR_HANDLE.matcher(s.text());
             while (m.find()) {
                 String where = s.cls() + "#" + s.methodAt(m.start());
-                String any = s.cls() + "#*";
-                if (BYTE_STREAMS.containsKey(where)) usedStreams.add(where);
-                else if (BYTE_STREAMS.containsKey(any)) usedStreams.add(any);
-                else problems.add(s.cls() + ".java:" + s.line(m.start()) + " (" + where + "): a var handle of a hand-made layout"
+                if (!allowedStream(where, s.cls() + "#*", usedStreams)) problems.add(s.cls() + ".java:" + s.line(m.start()) + " (" + where + "): a var handle of a hand-made layout"
                         + " -- use the generated accessor of the header field (io.prmkit.net)");
             }
         }
@@ -182,6 +177,14 @@ class FrameHeaderAccessTest {
     }
 
     // ---------------------------------------------------------------------------------------------
+
+    /** Whether {@link #BYTE_STREAMS} allows a raw multi-byte access in {@code where} (or its whole class); notes the allowance used. */
+    private static boolean allowedStream(String where, String any, Set<String> used) {
+        String key = BYTE_STREAMS.containsKey(where) ? where : BYTE_STREAMS.containsKey(any) ? any : null;
+        if (key == null) return false;
+        used.add(key);
+        return true;
+    }
 
     /** The value argument of a setter ({@code set(L, off, v)}, {@code x$set(s, off, v)}) may be any expression. */
     private static boolean isValueArgument(String name, boolean generated, int i, int n) {
