@@ -203,16 +203,69 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
     long last_wqe = -1;
     int last_signalled = 0;
     uint64_t burst_bytes = 0;
-    for (; sent < n; sent++) {
+    while (sent < n) {
+        /* A run of plain frames (TxQueue.sendPlain): one WQEBB each, never padded. How many fit before
+         * the ring or the CQ is full is worked out once; the loop tests only the frames. */
+        {
+            const uint64_t ring_room = size - (pc - cc);
+            const uint32_t cq_room = size - outstanding;
+            const uint64_t cq_frames = cq_room == 0 ? 0 : (uint64_t)COMPLETION_BATCH * cq_room - since;
+            const uint64_t room = ring_room < cq_frames ? ring_room : cq_frames;
+            const int start = sent;
+            const int stop = (uint64_t)(n - start) <= room ? n : start + (int)room;
+            const int phase = start + COMPLETION_BATCH - 1 - (int)since; /* the frames that ask for a CQE */
+            const uint32_t pc_of_index = pc - start;
+            int i = start;
+            for (; i < stop; i++) {
+                int h = bufs[i];
+                int len = meta[h * META_STRIDE + M_LEN];
+                int fl = meta[h * META_STRIDE + M_FLAGS];
+                if ((fl & (TX_VLAN | TX_LSO)) || len <= inline_max) break;
+                int signal = ((i - phase) & (COMPLETION_BATCH - 1)) == 0 || i == n - 1;
+                uint32_t p_i = pc_of_index + i;
+                uint32_t slot = p_i & mask;
+                uint8_t *wqe = ring + slot * 64;
+                struct ctrl_seg *c = (struct ctrl_seg *)wqe;
+                struct eth_seg *e = (struct eth_seg *)(wqe + 16);
+                struct data_seg *d = (struct data_seg *)(wqe + 48);
+                c->opmod_idx_opcode = htobe32(((p_i & 0xffff) << 8) | OP_SEND);
+                c->qpn_ds = htobe32((sqn << 8) | 4);
+                c->signature = 0; c->rsvd[0] = 0; c->rsvd[1] = 0;
+                c->fm_ce_se = signal ? CE_ALWAYS : CE_ON_ERROR;
+                c->imm = 0;
+                e->swp = 0; e->cs_flags = (fl & TX_IP_CSUM ? CS_L3 : 0) | (fl & TX_L4_CSUM ? CS_L4 : 0); e->swp_flags = 0; e->mss = 0; e->metadata = 0;
+                e->inline_hdr_sz = htobe16(INLINE_HDR);
+                /* a fixed-size copy of the L2 header, as TxQueue.sendPlain's copy18 */
+                memcpy(e->inline_hdr_start, mem + (size_t)h * buf_size, INLINE_HDR);
+                d->byte_count = htobe32(len - INLINE_HDR);
+                d->lkey = htobe32(lkey);
+                d->addr = htobe64(addr_base + (uint64_t)h * buf_size + INLINE_HDR);
+                slot_buf[slot] = h;
+                slot_wqebbs[slot] = 1;
+                burst_bytes += len;
+            }
+            int run = i - start;
+            if (run > 0) {
+                int last = i - 1;
+                int batched = last >= phase ? (last - phase) / COMPLETION_BATCH + 1 : 0;
+                int on_batch = last >= phase && ((last - phase) & (COMPLETION_BATCH - 1)) == 0;
+                int signal = on_batch || last == n - 1;
+                pc = pc_of_index + i;
+                outstanding += batched + (signal && !on_batch);
+                since = signal ? 0 : since + run - COMPLETION_BATCH * batched;
+                last_wqe = ((pc - 1) & mask) * 64;
+                last_signalled = signal;
+            }
+            sent = i;
+        }
+        if (sent == n) break;
+        /* One frame of any other shape (TxQueue.sendOne); here: whole inline, or plain with no room. */
         if (outstanding == size) break;
         int h = bufs[sent];
         int len = meta[h * META_STRIDE + M_LEN];
         int fl = meta[h * META_STRIDE + M_FLAGS];
         if (fl & (TX_VLAN | TX_LSO)) break; /* the reference builds plain WQEs only */
         int whole = len <= inline_max;
-        /* The shape of every frame longer than the whole-inline limit is known: the L2 header inline
-         * and one data segment in one WQEBB, which never needs padding. TxQueue.sendPlain is a loop for
-         * that shape alone; here the same specialisation is one branch, the generic code the other. */
         int ihs, inline_ds, data, ds, wqebbs;
         uint32_t slot = pc & mask;
         if (!whole) {
@@ -240,8 +293,6 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
         c->imm = 0;
         e->swp = 0; e->cs_flags = (fl & TX_IP_CSUM ? CS_L3 : 0) | (fl & TX_L4_CSUM ? CS_L4 : 0); e->swp_flags = 0; e->mss = 0; e->metadata = 0;
         e->inline_hdr_sz = htobe16(ihs);
-        /* a fixed-size copy of the L2 header, as TxQueue.sendPlain's copy18 (gcc inlines it; a copy of
-         * ihs bytes is a call to memcpy) */
         if (whole) memcpy(e->inline_hdr_start, mem + (size_t)h * buf_size, ihs);
         else memcpy(e->inline_hdr_start, mem + (size_t)h * buf_size, INLINE_HDR);
         if (data) {
@@ -259,6 +310,7 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
         last_wqe = slot * 64;
         last_signalled = signal;
         burst_bytes += len;
+        sent++;
     }
     q->packets += sent;
     q->bytes += burst_bytes;

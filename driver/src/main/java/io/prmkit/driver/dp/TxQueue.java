@@ -242,7 +242,6 @@ public final class TxQueue {
         final MemorySegment ring = this.ring;
         final int mask = this.mask;
         final int sqn = this.sqn;
-        final int cqEntries = this.cqEntries;
         final int[] slotInfo = this.slotInfo;
         final PacketPool[] slotPool = this.slotPool;
         final boolean foreign = pool != defaultPool;
@@ -251,24 +250,29 @@ public final class TxQueue {
         final int lkey = pool.lkey();
         final long bufferSize = pool.bufferSize();
         final long addressBase = pool.addressBase();
-        final int full = cc + size;
         final int last = end - 1;
-        int pc = this.pc;
-        int since = this.sinceCqe;
-        int outstanding = this.cqeOutstanding;
-        boolean signal = false;
+        final int start = i;
+        final int since0 = this.sinceCqe;
+        // How many frames fit before the ring or the CQ is full, worked out once so that the loop tests
+        // only the frames themselves: the ring has cc + size - pc free WQEBBs (one per plain frame); of the
+        // cqEntries - cqeOutstanding free CQEs the first is asked for by the frame that makes since reach
+        // COMPLETION_BATCH, the others every COMPLETION_BATCH frames after it.
+        final long ringRoom = cc + size - pc;
+        final int cqRoom = cqEntries - cqeOutstanding;
+        final long cqFrames = cqRoom <= 0 ? 0 : (long) COMPLETION_BATCH * cqRoom - since0;
+        final int stop = (int) Math.min(end, start + Math.min(ringRoom, cqFrames));
+        // The frame indexes that ask for a CQE: phase, phase + COMPLETION_BATCH, ... (and the burst's last).
+        final int phase = start + COMPLETION_BATCH - 1 - since0;
+        // The frame at index i gets WQEBB pc + (i - start).
+        final int pcOfIndex = this.pc - start;
         long burstBytes = 0;
-        int start = i;
-        for (; i < end; i++) {
+        for (; i < stop; i++) {
             int h = buffers[i];
             int len = meta[h * PacketPool.META_STRIDE + PacketPool.LENGTH];
             int fl = meta[h * PacketPool.META_STRIDE + PacketPool.FLAGS];
-            if ((fl & NOT_PLAIN) != 0 || len <= plainMin || pc == full || outstanding == cqEntries) break;
-            signal = ++since >= COMPLETION_BATCH || i == last;
-            if (signal) {
-                since = 0;
-                outstanding++;
-            }
+            if ((fl & NOT_PLAIN) != 0 || len <= plainMin) break;
+            boolean signal = ((i - phase) & (COMPLETION_BATCH - 1)) == 0 || i == last;
+            int pc = pcOfIndex + i;
             int slot = pc & mask;
             long w = (long) slot * WQEBB;
             long boff = h * bufferSize;
@@ -280,15 +284,19 @@ public final class TxQueue {
             WqeDataSeg.store(ring, w + PLAIN_DATA, len - FrameHeaders.MIN_L2_INLINE, lkey, addressBase + boff + FrameHeaders.MIN_L2_INLINE);
             slotInfo[slot] = slotInfo(h, foreign, 1);
             if (foreign) slotPool[slot] = pool;
-            pc++;
             burstBytes += len;
         }
         int sent = i - start;
         if (sent > 0) {
-            this.pc = pc;
-            this.sinceCqe = since;
-            this.cqeOutstanding = outstanding;
-            this.lastWqe = (long) ((pc - 1) & mask) * WQEBB;
+            int lastSent = i - 1;
+            // CQEs asked for by the COMPLETION_BATCH rule, then by the burst's end
+            int batched = lastSent >= phase ? (lastSent - phase) / COMPLETION_BATCH + 1 : 0;
+            boolean onBatch = lastSent >= phase && ((lastSent - phase) & (COMPLETION_BATCH - 1)) == 0;
+            boolean signal = onBatch || lastSent == last;
+            this.pc = pcOfIndex + i;
+            this.cqeOutstanding += batched + (signal && !onBatch ? 1 : 0);
+            this.sinceCqe = signal ? 0 : since0 + sent - COMPLETION_BATCH * batched;
+            this.lastWqe = (long) ((this.pc - 1) & mask) * WQEBB;
             this.lastSignalled = signal;
             this.bytes += burstBytes;
         }

@@ -11,7 +11,9 @@ import io.prmkit.mlx5.WqeCtrlSeg;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -150,6 +152,81 @@ class TxQueueTest {
         tx.reap();
         assertEquals(64, pool.available());
         assertEquals(List.of(), t.device.violations, "the device never overran the CQ");
+    }
+
+    /**
+     * sendPlain works out once per call how many frames the ring and the CQ have room for; this checks
+     * it against the rule written out per frame (stop when the ring or the CQ is full; a CQE every 32
+     * WQEs and for a burst's last): random ring and CQ sizes, burst lengths, VLAN frames (sendOne, 2
+     * WQEBBs, NOP padding) between plain ones, and the device running only now and then.
+     */
+    @Test
+    void burstsStopExactlyWhenTheRingOrTheCqIsFullAndAskForCqesByTheRule() {
+        for (int trial = 0; trial < 60; trial++) {
+            long seed = 0x5eed0000L + trial;
+            SplittableRandom r = new SplittableRandom(seed);
+            int logWqebbs = 4 + r.nextInt(4);
+            int logCq = 1 + r.nextInt(6);
+            int size = 1 << logWqebbs;
+            int cqEntries = 1 << logCq;
+            try (HostMemory mem = new HostMemory()) {
+                Rings.Tx t = new Rings.Tx(mem, logWqebbs, logCq, InlineMode.L2);
+                PacketPool pool = new PacketPool(mem, 2 * size + 80, 512, Rings.LKEY);
+                TxQueue tx = new TxQueue(t.res, pool);
+                List<Integer> expectedCe = new ArrayList<>();
+                // the model: free WQEBBs, CQEs asked for and not reaped, WQEs since the last that asked
+                int pc = 0, free = size, outstanding = 0, since = 0;
+                for (int burst = 0; burst < 40; burst++) {
+                    String where = "seed " + Long.toHexString(seed) + ", ring " + size + ", CQ " + cqEntries + ", burst " + burst;
+                    if (r.nextInt(3) == 0) {
+                        t.device.process(); // every WQE runs; the next send reaps all of them
+                        free = size;
+                        outstanding = 0;
+                    }
+                    int n = 1 + r.nextInt(r.nextBoolean() ? 8 : 80);
+                    int[] b = new int[n];
+                    boolean[] vlan = new boolean[n];
+                    for (int i = 0; i < n; i++) {
+                        b[i] = frame(pool, 100 + r.nextInt(300), false, r.nextBoolean(), i);
+                        vlan[i] = r.nextInt(6) == 0;
+                        if (vlan[i]) {
+                            pool.setFlags(b[i], PacketFlags.TX_VLAN);
+                            pool.setVlanTci(b[i], 7);
+                        }
+                    }
+                    int expectSent = 0;
+                    boolean lastSignalled = false;
+                    for (int i = 0; i < n; i++) {
+                        int wqebbs = vlan[i] ? 2 : 1; // ctrl, eth, 22 inline bytes, data: 80 bytes
+                        int slot = pc & (size - 1);
+                        int pad = slot + wqebbs > size ? size - slot : 0;
+                        if (outstanding == cqEntries || free < wqebbs + pad) break;
+                        pc += pad + wqebbs;
+                        free -= pad + wqebbs;
+                        boolean signal = ++since >= TxQueue.COMPLETION_BATCH || i == n - 1;
+                        if (signal) {
+                            since = 0;
+                            outstanding++;
+                        }
+                        expectedCe.add(signal ? CompletionMode.CQE_ALWAYS$VALUE : CompletionMode.CQE_ON_ERROR$VALUE);
+                        lastSignalled = signal;
+                        expectSent++;
+                    }
+                    if (expectSent > 0 && !lastSignalled) {
+                        expectedCe.set(expectedCe.size() - 1, CompletionMode.CQE_ALWAYS$VALUE);
+                        since = 0;
+                        outstanding++;
+                    }
+                    assertEquals(expectSent, tx.send(b, n), where);
+                    assertEquals(outstanding, tx.cqeOutstanding(), where);
+                    for (int i = expectSent; i < n; i++) pool.free(b[i]);
+                }
+                t.device.process();
+                List<Integer> ce = t.device.wqes.stream().filter(w -> w.opcode() == SendWqeOpcode.SEND$VALUE).map(FakeSq.Wqe::ce).toList();
+                assertEquals(expectedCe, ce, "seed " + Long.toHexString(seed));
+                assertEquals(List.of(), t.device.violations, "seed " + Long.toHexString(seed));
+            }
+        }
     }
 
     @Test
