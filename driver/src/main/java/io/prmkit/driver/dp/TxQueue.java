@@ -240,9 +240,10 @@ public final class TxQueue {
     private int sendPlain(PacketPool pool, int[] buffers, int i, int end) {
         final int plainMin = this.plainMin;
         final MemorySegment ring = this.ring;
-        final int mask = this.mask;
         final int sqn = this.sqn;
         final int[] slotInfo = this.slotInfo;
+        // The ring's mask as slotInfo.length - 1 (one entry per WQEBB): C2 then drops slotInfo's range check.
+        final int mask = slotInfo.length - 1;
         final PacketPool[] slotPool = this.slotPool;
         final boolean foreign = pool != defaultPool;
         final int[] meta = pool.meta;
