@@ -59,6 +59,7 @@ public class RxBurstBench {
 
     void setup(DpRings r) {
         if (Cqe64.owner$BIT_OFFSET / 8 != OP_OWN) throw new IllegalStateException("opcode and owner are not in one byte");
+        if ((1 << DpRings.LOG_RING) % DpRings.BURST != 0) throw new IllegalStateException("a burst would cross the CQ's end");
         try (Arena scratch = Arena.ofConfined()) {
             MemorySegment cqe = scratch.allocate(Cqe64.SIZE);
             for (int parity = 0; parity < 2; parity++) {
@@ -92,12 +93,19 @@ public class RxBurstBench {
         return n;
     }
 
-    /** The device hands over 32 packets, the driver receives them into {@code out}. */
+    /**
+     * The device hands over 32 packets, the driver receives them into {@code out}. A burst never crosses
+     * the ring's end (32 divides the ring size, checked in setup), so the device works out the pass and
+     * the first entry once and stores to consecutive entries, as dp_bench.c's rx_hand_over does. With a
+     * mask per store, C2 kept a bounds check per store: 0.4 ns of the per-packet figure, against 0.1 in
+     * C, for work that is the device's and not the driver's.
+     */
     int receiveOnly(int[] out) {
-        for (int i = 0; i < DpRings.BURST; i++, cqPc++) {
-            long off = (long) (cqPc & ((1 << DpRings.LOG_RING) - 1)) * Cqe64.SIZE;
-            cq.set(ValueLayout.JAVA_BYTE, off + OP_OWN, ((cqPc >>> DpRings.LOG_RING) & 1) == 0 ? opOwnEven : opOwnOdd);
-        }
+        int pc = cqPc;
+        byte v = ((pc >>> DpRings.LOG_RING) & 1) == 0 ? opOwnEven : opOwnOdd;
+        long base = (long) (pc & ((1 << DpRings.LOG_RING) - 1)) * Cqe64.SIZE + OP_OWN;
+        for (int i = 0; i < DpRings.BURST; i++) cq.set(ValueLayout.JAVA_BYTE, base + (long) i * Cqe64.SIZE, v);
+        cqPc = pc + DpRings.BURST;
         return rx.receive(out, DpRings.BURST);
     }
 }
