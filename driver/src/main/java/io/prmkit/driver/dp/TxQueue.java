@@ -83,6 +83,8 @@ public final class TxQueue {
     static {
         // sendPlain writes one WQEBB per frame and so never needs NOP padding at the ring end.
         if (PLAIN_DS * DS > WQEBB) throw new AssertionError("a plain WQE of " + PLAIN_DS + " DS does not fit one WQEBB");
+        // sendPlain finds the frames that ask for a CQE with a mask.
+        if (Integer.bitCount(COMPLETION_BATCH) != 1) throw new AssertionError("COMPLETION_BATCH " + COMPLETION_BATCH + " is not a power of two");
     }
 
     private final SqResources res;
