@@ -246,10 +246,10 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
             }
             int run = i - start;
             if (run > 0) {
-                int last = i - 1;
-                int batched = last >= phase ? (last - phase) / COMPLETION_BATCH + 1 : 0;
-                int on_batch = last >= phase && ((last - phase) & (COMPLETION_BATCH - 1)) == 0;
-                int signal = on_batch || last == n - 1;
+                int past = i - 1 - phase;
+                int batched = past >= 0 ? past / COMPLETION_BATCH + 1 : 0;
+                int on_batch = past >= 0 && (past & (COMPLETION_BATCH - 1)) == 0;
+                int signal = on_batch || i - 1 == n - 1;
                 pc = pc_of_index + i;
                 outstanding += batched + (signal && !on_batch);
                 since = signal ? 0 : since + run - COMPLETION_BATCH * batched;

@@ -291,11 +291,12 @@ public final class TxQueue {
         }
         int sent = i - start;
         if (sent > 0) {
-            int lastSent = i - 1;
-            // CQEs asked for by the COMPLETION_BATCH rule, then by the burst's end
-            int batched = lastSent >= phase ? (lastSent - phase) / COMPLETION_BATCH + 1 : 0;
-            boolean onBatch = lastSent >= phase && ((lastSent - phase) & (COMPLETION_BATCH - 1)) == 0;
-            boolean signal = onBatch || lastSent == last;
+            // CQEs asked for by the COMPLETION_BATCH rule (frames phase, phase + 32, ... up to the last sent),
+            // then by the burst's end
+            int past = i - 1 - phase;
+            int batched = past >= 0 ? past / COMPLETION_BATCH + 1 : 0;
+            boolean onBatch = past >= 0 && (past & (COMPLETION_BATCH - 1)) == 0;
+            boolean signal = onBatch || i - 1 == last;
             this.pc = pcOfIndex + i;
             this.cqeOutstanding += batched + (signal && !onBatch ? 1 : 0);
             this.sinceCqe = signal ? 0 : since0 + sent - COMPLETION_BATCH * batched;
