@@ -3,6 +3,7 @@ package io.prmkit.cli;
 import io.prmkit.bench.CoreToCore;
 import io.prmkit.bench.LoopbackRig;
 import io.prmkit.driver.eth.EthPortConfig;
+import io.prmkit.dsl.Words;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,6 +52,8 @@ import picocli.CommandLine.Spec;
             "  <case>: generated X ns, hand-written Y ns, C Z ns, generated/C R1, generated/hand-written R2",
             "  tx-burst: generated X ns, C Z ns, generated/C R    (per packet; likewise rx-burst)",
             "  loopback: X Mpps    (64-byte frames through the driver and the soft HCA, one queue pair, median of the rounds after three warm-up rounds)",
+            "after a first line naming the machine (CPU with its x86 family and model, CPUs, OS, JDK, C compiler): the same code",
+            "has measured on either side of a goal on different CPU kinds.",
             "Each loopback round is listed with the core-to-core round trip measured just before it (two threads bouncing a",
             "cache line): the loopback moves a few lines per frame between the driver's and the device's cores and follows it."
         },
@@ -144,6 +147,7 @@ final class BenchCommand implements Callable<Integer> {
                 }
             }
             out.println();
+            out.println(BenchMachine.current(cc));
             for (String[] kase : cases) {
                 double[][] r = rows.get(kase[0]);
                 if (kase[3].equals("yes")) {
@@ -158,12 +162,12 @@ final class BenchCommand implements Callable<Integer> {
                 Spread c = Spread.of(r, 2);
                 Spread genC = Spread.ratio(r, 0, 2);
                 if (kase[3].equals("yes")) {
-                    out.printf(Locale.ROOT, "%s: generated %s ns, hand-written %s ns, C %s ns, generated/C %s, generated/hand-written %s (median of %d rounds, min..max)%n",
-                            kase[0], gen, Spread.of(r, 1), c, genC, Spread.ratio(r, 0, 1), rounds);
+                    out.printf(Locale.ROOT, "%s: generated %s ns, hand-written %s ns, C %s ns, generated/C %s, generated/hand-written %s (median of %s, min..max)%n",
+                            kase[0], gen, Spread.of(r, 1), c, genC, Spread.ratio(r, 0, 1), Words.plural(rounds, "round"));
                 } else {
                     // The ranges on a line of their own, then the case's summary line exactly as issue 13 has it (medians).
-                    out.printf(Locale.ROOT, "  %s over %d rounds, min..max: generated %.2f..%.2f ns, C %.2f..%.2f ns, generated/C %.2f..%.2f%n",
-                            kase[0], rounds, gen.min(), gen.max(), c.min(), c.max(), genC.min(), genC.max());
+                    out.printf(Locale.ROOT, "  %s over %s, min..max: generated %.2f..%.2f ns, C %.2f..%.2f ns, generated/C %.2f..%.2f%n",
+                            kase[0], Words.plural(rounds, "round"), gen.min(), gen.max(), c.min(), c.max(), genC.min(), genC.max());
                     out.printf(Locale.ROOT, "%s: generated %.2f ns, C %.2f ns, generated/C %.2f%n", kase[0], gen.median(), c.median(), genC.median());
                 }
             }
@@ -187,7 +191,7 @@ final class BenchCommand implements Callable<Integer> {
                 for (int i = 0; i < rounds; i++) each.append(String.format(Locale.ROOT, " %.2f@%.0f", mpps[i], loopbackRoundTrip[i]));
                 out.printf(Locale.ROOT, "  loopback rounds (Mpps@core-to-core round trip in ns, measured just before the round):%s%n", each);
                 Arrays.sort(mpps);
-                out.printf(Locale.ROOT, "  loopback over %d rounds after %d warm-up rounds, min..max: %.2f..%.2f Mpps, CQE compression %s%n", rounds, LOOPBACK_WARMUP, mpps[0], mpps[rounds - 1],
+                out.printf(Locale.ROOT, "  loopback over %s after %s, min..max: %.2f..%.2f Mpps, CQE compression %s%n", Words.plural(rounds, "round"), Words.plural(LOOPBACK_WARMUP, "warm-up round"), mpps[0], mpps[rounds - 1],
                         loopbackCompressed ? "on" : "off");
                 out.printf(Locale.ROOT, "loopback: %.2f Mpps%n", mpps[rounds / 2]);
             }
