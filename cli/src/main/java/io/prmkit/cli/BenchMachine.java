@@ -1,5 +1,6 @@
 package io.prmkit.cli;
 
+import io.prmkit.dsl.Words;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -33,7 +34,7 @@ final class BenchMachine {
             cpu += " (family " + family + " model " + model + ")";
         }
         StringBuilder line = new StringBuilder("machine: ").append(cpu)
-                .append(String.format(Locale.ROOT, ", %d CPU%s, %s %s, JDK %s", cpus, cpus == 1 ? "" : "s", os, osVersion, jdk));
+                .append(String.format(Locale.ROOT, ", %s, %s %s, JDK %s", Words.plural(cpus, "CPU"), os, osVersion, jdk));
         if (compiler != null && !compiler.isBlank()) line.append(", ").append(compiler.strip());
         return line.toString();
     }
