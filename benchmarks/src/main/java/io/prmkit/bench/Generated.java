@@ -28,7 +28,7 @@ import org.openjdk.jmh.annotations.CompilerControl;
  * index loop with {@code i * 18} and {@code i * 2048}, or with its own {@code ho += 18}, which C2
  * folds back into {@code i * 18}, recomputes both from the index in every iteration: 39.5
  * instructions per WQE against gcc's 30, 34 with this form; on AMD Zen 5, where the loop seems bound by
- * the instructions it issues, generated/C 1.43 against 1.16 (docs/datapath.md, "An AMD EPYC Zen 5 VM").
+ * the instructions it issues, generated/C 1.43 against 1.16 (docs/datapath-bench-log.md, "An AMD EPYC Zen 5 VM").
  */
 final class Generated {
     private static final long ETH = WqeCtrlSeg.SIZE;

@@ -22,7 +22,7 @@ import java.time.Duration;
  * packet generator measures a port it has brought up once. Rounds on fresh devices timed more than the
  * datapath: the first frames of every new device take branches the previous one's steady state never
  * took, and the JIT deoptimized and recompiled the datapath inside the timed rounds (rounds of one run
- * spread over 3.3..9.3 Mpps; see docs/datapath.md "Loopback case on one device"). Nothing is
+ * spread over 3.3..9.3 Mpps; see docs/datapath-bench-log.md "Loopback case on one device"). Nothing is
  * allocated per frame.
  */
 public final class LoopbackRig implements AutoCloseable {

@@ -59,7 +59,7 @@ enum { RX_L2_OK = 1 << 9, RX_L3_OK = 1 << 10, RX_L4_OK = 1 << 11, RX_IPV4 = 1 <<
  * into constants or fixed addresses that the Java driver cannot have either. Each burst function copies
  * the fields it uses into locals on entry and writes back what changed, as TxQueue and RxQueue do.
  * (With compile-time rings and static arrays, the form before 2 December 2026, rx-burst's C figure was
- * 5.83-6.09 ns and tx-burst's 10.04-10.14 on the same machine; see docs/datapath.md.)
+ * 5.83-6.09 ns and tx-burst's 10.04-10.14 on the same machine; see docs/datapath-bench-log.md.)
  */
 static volatile uint32_t ring_log_config = LOG_RING, pool_config = POOL, buf_config = BUF, lkey_config = LKEY,
                           sqn_config = SQN, inline_max_config = INLINE_MAX;
