@@ -27,7 +27,8 @@ public final class Frames {
     /**
      * Source ports are {@code SOURCE_PORTS + (flow & SOURCE_PORT_MASK)}: 61440-65535, the top of the
      * dynamic range (RFC 6335), where Wireshark 4.0 registers no UDP or TCP dissector (it does at
-     * 49999, 54328, 56000-59533 and 60001, so a frame there may be decoded as another protocol).
+     * 49999, 54328, 56000-59533 and 60001). With the registered ports 1024-17407 used before, tshark
+     * decoded a few frames of every demo pcap as sebek, cnip, bfd, ... packets, some "malformed".
      */
     public static final int SOURCE_PORTS = 0xf000;
     public static final int SOURCE_PORT_MASK = 0x0fff;
@@ -53,9 +54,7 @@ public final class Frames {
     /**
      * Writes a {@code len}-byte frame at {@code off}: Ethernet II, IPv4 or IPv6, UDP or TCP (ACK|PSH,
      * sequence number {@code seq * 1000}), payload bytes {@code (seq + i) & 0xff}. The source
-     * port (see {@link #SOURCE_PORTS}) spreads flows over RSS queues and keeps Wireshark and tshark
-     * showing the frames as plain UDP/TCP data: with the registered ports 1024-17407 used before, a
-     * few frames of every demo pcap were decoded as sebek, cnip, bfd, ... packets, some "malformed". Checksums are left 0 when
+     * port ({@link #SOURCE_PORTS}) spreads flows over RSS queues. Checksums are left 0 when
      * {@code offload} (the device computes them) and computed otherwise.
      */
     public static void build(MemorySegment s, long off, int len, boolean ipv6, boolean tcp, int seq, int flow, boolean offload) {
