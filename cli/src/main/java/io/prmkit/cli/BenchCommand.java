@@ -44,18 +44,21 @@ import picocli.CommandLine.Spec;
         name = "bench",
         mixinStandardHelpOptions = true,
         description = {
-            "Run the datapath benchmarks: wqe-build and cqe-parse (generated accessors vs hand-written FFM vs C, gcc -O2),",
-            "tx-burst and rx-burst (the driver's TxQueue.send / RxQueue.receive of 32 packets vs the same algorithm in C).",
-            "Needs gcc. Every case is measured in --rounds rounds (default 5), each running all forms once (C just before and",
-            "just after the case's JMH forks, C's figure the mean of the two); every figure is the median over the rounds with",
-            "its range (min..max), ratios taken within each round. Ends with one line per case:",
-            "  <case>: generated X ns, hand-written Y ns, C Z ns, generated/C R1, generated/hand-written R2",
-            "  tx-burst: generated X ns, C Z ns, generated/C R    (per packet; likewise rx-burst)",
-            "  loopback: X Mpps    (64-byte frames through the driver and the soft HCA, one queue pair, median of the rounds after three warm-up rounds)",
-            "after a first line naming the machine (CPU with its x86 family and model, CPUs, OS, JDK, C compiler): the same code",
-            "has measured on either side of a goal on different CPU kinds.",
-            "Each loopback round is listed with the core-to-core round trip measured just before it (two threads bouncing a",
-            "cache line): the loopback moves a few lines per frame between the driver's and the device's cores and follows it."
+            "Runs the datapath benchmarks: wqe-build and cqe-parse (generated accessors vs hand-written FFM vs C, "
+                    + "gcc -O2), tx-burst and rx-burst (the driver's 32-packet TX and RX bursts vs the "
+                    + "same algorithm in C), and loopback (64-byte frames through the driver and the soft HCA, one queue pair). "
+                    + "Needs gcc.",
+            "Every case is measured in --rounds rounds (default 5), each running all forms once (C just before and just "
+                    + "after the case's JMH forks, C's figure the mean of the two). Every figure is the median over the rounds "
+                    + "with its range (min..max); ratios are taken within each round. Each loopback round is listed with the "
+                    + "core-to-core round trip measured just before it (two threads bouncing a cache line): the loopback moves "
+                    + "a few lines per frame between the driver's and the device's cores and follows it.",
+            "The output ends with a line naming the machine (CPU with its x86 family and model, CPUs, OS, JDK, C compiler; "
+                    + "the same code has measured on either side of a goal on different CPU kinds), then one line per case:",
+            "  wqe-build: generated X ns, hand-written Y ns, C Z ns,",
+            "      generated/C R1, generated/hand-written R2   (one line; cqe-parse alike)",
+            "  tx-burst: generated X ns, C Z ns, generated/C R   (per packet; rx-burst alike)",
+            "  loopback: X Mpps   (the median of the rounds after three warm-up rounds)"
         },
         exitCodeList = {"0:measured and summarised", "1:the C reference could not be built, or another benchmark run holds JMH's lock"})
 final class BenchCommand implements Callable<Integer> {

@@ -18,7 +18,11 @@ import io.prmkit.softhca.SoftHca;
 import io.prmkit.softhca.datapath.SoftDatapath;
 import io.prmkit.softhca.wire.Port;
 import io.prmkit.softhca.wire.Wire;
+import io.prmkit.pipeline.Inputs;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,7 +41,8 @@ final class Demo {
     private static final int WINDOW = 512;
     private static final int UMR_FRAMES = 64;
 
-    record Result(long tx, long rx, long lost, long corrupt, long recovered, double mpps) {
+    /** What happened; {@code pcapProblem} is empty, or why the {@code --pcap} capture is incomplete. */
+    record Result(long tx, long rx, long lost, long corrupt, long recovered, double mpps, String pcapProblem) {
         String line() {
             return String.format(Locale.ROOT, "demo: tx %d frames, rx %d frames, lost %d, corrupt %d, tx errors recovered %d, %.2f Mpps",
                     tx, rx, lost, corrupt, recovered, mpps);
@@ -60,10 +65,18 @@ final class Demo {
         this.out = out;
     }
 
-    Result run() throws InterruptedException {
+    Result run() throws InterruptedException, CannotCapture {
         TrafficMix mix = new TrafficMix(size);
         Port port = new Port(1);
         Wire wire = Wire.loopback(port);
+        // Opened before bring-up: a capture that cannot even start fails the demo before it begins.
+        if (pcap != null) {
+            try {
+                wire.tap(pcap);
+            } catch (IOException e) {
+                throw new CannotCapture(cannotWrite(e));
+            }
+        }
         List<String> commands = new ArrayList<>();
         long t0 = System.nanoTime();
         SoftDatapath[] device = new SoftDatapath[1];
@@ -86,7 +99,6 @@ final class Demo {
                     hca.function().name(), devCommands, ms(tDev - t0), Words.plural(queues, "queue pair"), commands.size() - devCommands, ms(tPort - tDev));
             if (trace) for (String c : commands) out.println("  " + c);
             out.flush();
-            if (pcap != null) wire.tap(pcap);
 
             // Traffic: ids i*queues + q go out on queue q.
             WireCheck[] checks = new WireCheck[queues];
@@ -132,7 +144,7 @@ final class Demo {
             }
             for (int q = 1; q < queues; q++) checks[0].merge(checks[q]);
             WireCheck all = checks[0];
-            if (pcap != null) wire.untap();
+            String pcapProblem = pcap == null ? "" : finishCapture(wire);
 
             // Counted in an array: a boxed count per packet would be the run's only per-packet garbage.
             TrafficMix.Kind[] kindList = TrafficMix.Kind.values();
@@ -196,13 +208,47 @@ final class Demo {
             out.printf(Locale.ROOT, "teardown: %d commands in %.1f ms%n", commands.size() - before, ms(System.nanoTime() - tDown));
             if (trace) for (String c : commands.subList(before, commands.size())) out.println("  " + c);
             double mpps = all.good() / (trafficNanos / 1e9) / 1e6;
-            return new Result(all.expectedFrames(), all.good(), all.lost(), all.corrupt(), recovered, mpps);
+            return new Result(all.expectedFrames(), all.good(), all.lost(), all.corrupt(), recovered, mpps, pcapProblem);
         } finally {
             if (eth != null) closeQuietly(eth);
             for (AutoCloseable p : pools) closeQuietly(p);
             if (dev != null) closeQuietly(dev);
             closeQuietly(hca);
             closeQuietly(wire);
+        }
+    }
+
+    /**
+     * Completes the capture. One that failed part way (disk full, a pipe's reader gone) is not left
+     * behind as a file that looks whole: a regular file is removed, and the problem is returned.
+     */
+    private String finishCapture(Wire wire) {
+        try {
+            wire.untap();
+            return "";
+        } catch (IOException e) {
+            String why = cannotWrite(e);
+            try {
+                if (Files.isRegularFile(pcap) && Files.deleteIfExists(pcap)) return why + "; the incomplete capture was removed";
+            } catch (IOException ignored) {
+                // fall through: say it is incomplete
+            }
+            return why + "; the capture is incomplete";
+        }
+    }
+
+    private String cannotWrite(IOException e) {
+        Path folder = pcap.getParent();
+        String why = e instanceof NoSuchFileException && folder != null && !Files.isDirectory(folder)
+                ? "no such folder " + folder
+                : Inputs.reason(pcap, e);
+        return pcap + ": error: cannot write: " + why;
+    }
+
+    /** The {@code --pcap} file cannot be opened: bad input, reported before anything ran. */
+    static final class CannotCapture extends Exception {
+        CannotCapture(String message) {
+            super(message);
         }
     }
 

@@ -13,12 +13,18 @@ import picocli.CommandLine.Spec;
         name = "demo",
         mixinStandardHelpOptions = true,
         description = {
-            "Bring up a soft ConnectX HCA with the driver, open an Ethernet port cabled to itself, send a traffic mix",
-            "(UDP, VLAN insertion, TCP/UDP checksum offload over IPv4 and IPv6, short frames, an LSO send, frames from a",
-            "UMR-registered region, one bad WQE that must be recovered from), compare every received frame byte for byte",
-            "with what the wire must carry, tear down. Ends with one line:",
-            "  demo: tx N frames, rx N frames, lost L, corrupt C, tx errors recovered E, X Mpps",
-            "Exit 0 when nothing was lost or corrupt and the bad WQE was recovered from, else 1."
+            "Brings up a soft ConnectX HCA with the driver, opens an Ethernet port cabled to itself, sends a traffic mix "
+                    + "(UDP, VLAN insertion, TCP/UDP checksum offload over IPv4 and IPv6, short frames, an LSO send, frames "
+                    + "from a UMR-registered region, one bad WQE that must be recovered from), compares every received frame "
+                    + "byte for byte with what the wire must carry, and tears everything down.",
+            "The last line is",
+            "  demo: tx N frames, rx N frames, lost L, corrupt C,",
+            "        tx errors recovered E, X Mpps   (one line)",
+            "where tx counts the frames that reached the wire, lost is tx - rx, and X is the frame rate of the traffic phase."
+        },
+        exitCodeList = {
+            "0:nothing was lost or corrupt, and the bad WQE was recovered from",
+            "1:frames were lost or corrupt, the bad WQE was not recovered from, or the --pcap FILE cannot be written"
         })
 final class DemoCommand implements Callable<Integer> {
     @Spec
@@ -46,11 +52,21 @@ final class DemoCommand implements Callable<Integer> {
         if (packets < 32 || packets > 100_000_000) return usage(err, "--packets " + packets + " outside 32..100000000");
         if (queues < 1 || queues > 16) return usage(err, "--queues " + queues + " outside 1..16");
         if (size < 64 || size > 1514) return usage(err, "--size " + size + " outside 64..1514");
-        Demo.Result r = new Demo(packets, queues, size, pcap, trace, out).run();
-        if (pcap != null) out.println("pcap: " + pcap + " (tshark -r " + pcap + ")");
+        Demo.Result r;
+        try {
+            r = new Demo(packets, queues, size, pcap, trace, out).run();
+        } catch (Demo.CannotCapture e) {
+            err.println(e.getMessage());
+            return PrmkitCli.INPUT_ERROR;
+        }
+        if (pcap != null && r.pcapProblem().isEmpty()) out.println("pcap: " + pcap + " (tshark -r " + pcap + ")");
         out.println(r.line());
         out.flush();
-        return r.lost() == 0 && r.corrupt() == 0 && r.recovered() == 1 ? 0 : 1;
+        if (!r.pcapProblem().isEmpty()) {
+            err.println(r.pcapProblem());
+            return PrmkitCli.INPUT_ERROR;
+        }
+        return r.lost() == 0 && r.corrupt() == 0 && r.recovered() == 1 ? PrmkitCli.OK : PrmkitCli.INPUT_ERROR;
     }
 
     private static int usage(PrintWriter err, String what) {

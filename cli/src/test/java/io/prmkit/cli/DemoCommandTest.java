@@ -1,6 +1,7 @@
 package io.prmkit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.File;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -69,6 +71,53 @@ class DemoCommandTest {
         PrmkitCliTest.Run r = PrmkitCliTest.run("demo", "--queues", "0");
         assertEquals(2, r.exitCode());
         assertTrue(r.err().contains("--queues 0 outside 1..16"), r.err());
+    }
+
+    @Test
+    void aPcapFileThatCannotBeOpenedFailsBeforeBringUp(@TempDir Path dir) {
+        PrmkitCliTest.Run r = PrmkitCliTest.run("demo", "--pcap", dir.toString());
+        assertEquals(1, r.exitCode(), r.out() + r.err());
+        assertEquals("", r.out(), "nothing was brought up");
+        assertEquals(dir + ": error: cannot write: is a folder, not a file\n", r.err());
+        Path missing = dir.resolve("none").resolve("wire.pcap");
+        r = PrmkitCliTest.run("demo", "--pcap", missing.toString());
+        assertEquals(1, r.exitCode(), r.out() + r.err());
+        assertEquals(missing + ": error: cannot write: no such folder " + missing.getParent() + "\n", r.err());
+    }
+
+    /** A write error part way (here /dev/full's ENOSPC) stops the capture, not the traffic; the demo says so and fails. */
+    @Test
+    void aCaptureThatFailsPartWayIsReportedAndTheTrafficGoesOn() {
+        Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "needs Linux's /dev/full");
+        PrmkitCliTest.Run r = PrmkitCliTest.run("demo", "--packets", "20000", "--pcap", "/dev/full");
+        assertEquals(1, r.exitCode(), r.out() + r.err());
+        Matcher m = LAST.matcher(lastLine(r.out()));
+        assertTrue(m.matches(), r.out());
+        assertEquals("20003", m.group(2), "every frame still came back");
+        assertFalse(r.out().contains("pcap: "), "no pcap is offered to read: " + r.out());
+        assertTrue(r.err().endsWith("/dev/full: error: cannot write: No space left on device; the capture is incomplete\n"), r.err());
+    }
+
+    /**
+     * A regular file that cannot grow (the file size limit of {@code ulimit -f}; HotSpot ignores
+     * SIGXFSZ, so the write fails with EFBIG) is removed rather than left looking like a whole capture.
+     */
+    @Test
+    void anIncompleteCaptureFileIsRemoved(@TempDir Path dir) throws Exception {
+        Path bash = Path.of("/bin/bash");
+        Assumptions.assumeTrue(Files.isExecutable(bash), "needs /bin/bash for ulimit");
+        Path pcap = dir.resolve("wire.pcap");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(List.of(bash.toString(), "-c", "ulimit -f 512 && exec \"$@\"", "bash", java,
+                "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                PrmkitCli.class.getName(), "demo", "--packets", "100000", "--pcap", pcap.toString()))
+                .redirectErrorStream(true).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "demo did not finish");
+        String text = new String(out, StandardCharsets.UTF_8);
+        assertEquals(1, p.exitValue(), text);
+        assertTrue(text.contains(pcap + ": error: cannot write: File too large; the incomplete capture was removed"), text);
+        assertFalse(Files.exists(pcap), "the partial capture is gone");
     }
 
     private static final long ONE_OFF_BYTES = 1024;

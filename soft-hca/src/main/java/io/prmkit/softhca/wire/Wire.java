@@ -1,5 +1,6 @@
 package io.prmkit.softhca.wire;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -86,8 +87,13 @@ public final class Wire implements AutoCloseable {
         if (b != a) b.refreshLink();
     }
 
-    /** Starts writing every frame into {@code file} (pcap, link type Ethernet); replaces an earlier tap. */
-    public PcapWriter tap(Path file) {
+    /**
+     * Starts writing every frame into {@code file} (pcap, link type Ethernet); replaces an earlier tap.
+     *
+     * @throws IOException {@code file} cannot be opened (no tap is installed then), or the earlier tap's
+     *     capture is incomplete (the new tap is installed)
+     */
+    public PcapWriter tap(Path file) throws IOException {
         PcapWriter w = new PcapWriter(file);
         PcapWriter old = tap;
         tap = w;
@@ -95,8 +101,12 @@ public final class Wire implements AutoCloseable {
         return w;
     }
 
-    /** Stops the tap and completes its file. */
-    public void untap() {
+    /**
+     * Stops the tap and completes its file.
+     *
+     * @throws IOException the capture is incomplete: the first error writing it (the wire went on carrying frames)
+     */
+    public void untap() throws IOException {
         PcapWriter old = tap;
         tap = null;
         if (old != null) old.close();
@@ -163,9 +173,13 @@ public final class Wire implements AutoCloseable {
         if (b != a) b.attach(null);
     }
 
+    /** Unplugs both ends and completes the tap's file; throws as {@link #untap()} does, after unplugging. */
     @Override
-    public void close() {
-        untap();
-        unplug();
+    public void close() throws IOException {
+        try {
+            untap();
+        } finally {
+            unplug();
+        }
     }
 }

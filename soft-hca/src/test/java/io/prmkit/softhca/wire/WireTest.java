@@ -2,6 +2,7 @@ package io.prmkit.softhca.wire;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -152,6 +153,40 @@ class WireTest {
         a.transmit(seg(over), 0, over.length);
         assertEquals(2, got.size(), "one byte more is dropped");
         assertEquals(1, b.counters().rxTooLong);
+    }
+
+    @Test
+    void aCaptureThatCannotBeWrittenStopsItselfNotTheWire() throws Exception {
+        Path full = Path.of("/dev/full");
+        Assumptions.assumeTrue(Files.exists(full), "needs Linux's /dev/full (every write fails with ENOSPC)");
+        Port p = port(1);
+        Wire w = Wire.loopback(p);
+        PcapWriter tap = w.tap(full);
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, TestFrames.payload(1400, 0));
+        MemorySegment s = seg(f);
+        // 1000 frames are more than the 1 MiB buffer holds, so the tap has tried to write
+        int n = 1000;
+        for (int i = 0; i < n; i++) assertTrue(p.transmit(s, 0, f.length), "frame " + i);
+        assertEquals(n, got.size(), "every frame still reached the other end");
+        assertEquals(n, w.carried());
+        assertNotNull(tap.failure(), "the first write error is kept");
+        assertEquals(0, tap.frames());
+        IOException e = assertThrows(IOException.class, w::untap, "untap reports the incomplete capture");
+        assertTrue(e.getMessage().contains("No space left on device"), e.getMessage());
+        assertEquals(n, tap.missed(), "the frames buffered when it failed and every later one");
+        w.untap(); // no tap left: nothing to report twice
+    }
+
+    @Test
+    void aTapOnAPathThatCannotBeOpenedFailsAtOnceAndLeavesNoTap(@TempDir Path dir) throws Exception {
+        Port p = port(1);
+        Wire w = Wire.loopback(p);
+        assertThrows(IOException.class, () -> w.tap(dir));
+        assertThrows(IOException.class, () -> w.tap(dir.resolve("no-such-folder/wire.pcap")));
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, TestFrames.payload(20, 0));
+        assertTrue(p.transmit(seg(f), 0, f.length));
+        assertEquals(1, got.size());
+        w.untap();
     }
 
     @Test
