@@ -17,7 +17,7 @@ import picocli.CommandLine.Spec;
                     + "(UDP, VLAN insertion, TCP/UDP checksum offload over IPv4 and IPv6, short frames, an LSO send, frames "
                     + "from a UMR-registered region, one bad WQE that must be recovered from), compares every received frame "
                     + "byte for byte with what the wire must carry, and tears everything down.",
-            "The last line is",
+            "The last line is:",
             "  demo: tx N frames, rx N frames, lost L, corrupt C,",
             "        tx errors recovered E, X Mpps   (one line)",
             "where tx counts the frames that reached the wire, lost is tx - rx, and X is the frame rate of the traffic phase."

@@ -26,6 +26,24 @@ class PrmkitCliTest {
     }
 
     /** A bug inside a command reaches the user as one line naming it, not as a stack trace. */
+    /**
+     * Help text reads as written: picocli wraps each description element as a paragraph at 80
+     * columns, so an element must be a whole paragraph (ending in '.' or ':'), and an indented
+     * example line must fit unwrapped. Lines broken by hand at 110 columns came out broken twice.
+     */
+    @Test
+    void everyCommandsHelpIsWholeParagraphsAndFitsEightyColumns() {
+        for (var e : PrmkitCli.commandLine().getSubcommands().entrySet()) {
+            if (e.getValue().getCommand() instanceof CommandLine.HelpCommand) continue;
+            for (String d : e.getValue().getCommandSpec().usageMessage().description()) {
+                if (d.startsWith("  ")) assertTrue(d.length() <= 80, e.getKey() + ": example line over 80 columns: " + d);
+                else assertTrue(d.endsWith(".") || d.endsWith(":"), e.getKey() + ": description element is not a whole paragraph: " + d);
+            }
+            String help = run("help", e.getKey()).out();
+            for (String line : help.split("\n")) assertTrue(line.length() <= 80, e.getKey() + ": help line over 80 columns: " + line);
+        }
+    }
+
     @Test
     void anEscapedExceptionIsOneLineAndExitCode70() {
         StringWriter err = new StringWriter();
