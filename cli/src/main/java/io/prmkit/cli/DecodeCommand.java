@@ -10,12 +10,12 @@ import io.prmkit.dsl.ir.QualifiedName;
 import io.prmkit.dsl.ir.StructLayout;
 import io.prmkit.generator.Names;
 import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.pipeline.InputFile;
+import io.prmkit.pipeline.Inputs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -148,21 +148,60 @@ public final class DecodeCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * Reads the dump through the pipeline's reader, as specs are read: at most
+     * {@link Inputs#MAX_FILE_BYTES} (a dump of a few KB is usual; /dev/zero must not fill the heap),
+     * strict UTF-8, problems in words. A binary file is named as such, with the way to turn it into
+     * a dump, since that is the likely mistake.
+     */
     private byte[] read(String file) throws Failure {
-        String text;
         String source = file.equals("-") ? "<stdin>" : file;
-        try {
-            text = file.equals("-") ? new String(System.in.readAllBytes(), StandardCharsets.UTF_8) : Files.readString(Path.of(file), StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new Failure(file + ": error: no such file", true);
-        } catch (IOException | java.io.UncheckedIOException e) {
-            throw new Failure(source + ": error: cannot read: " + e.getMessage(), true);
+        InputFile in;
+        if (file.equals("-")) {
+            try {
+                byte[] b = System.in.readNBytes((int) Inputs.MAX_FILE_BYTES + 1);
+                if (b.length > Inputs.MAX_FILE_BYTES) {
+                    throw new Failure(source + ": error: larger than " + (Inputs.MAX_FILE_BYTES >> 20) + " MiB, the limit for one input", true);
+                }
+                in = new InputFile(source, b);
+            } catch (IOException e) {
+                throw new Failure(source + ": error: " + Inputs.reason(Path.of("-"), e), true);
+            }
+        } else {
+            try {
+                in = Inputs.read(Path.of(file), source);
+            } catch (Inputs.Problem p) {
+                throw new Failure(source + ": error: " + p.diagnostic().message(), true);
+            }
         }
+        int nul = indexOfNul(in.bytes());
+        Inputs.Decoded d = Inputs.decode(in);
+        if (nul >= 0 || !d.ok()) {
+            int bad = d.ok() ? Integer.MAX_VALUE : firstBadUtf8(in.bytes());
+            int at = Math.min(nul >= 0 ? nul : Integer.MAX_VALUE, bad);
+            throw new Failure(String.format("%s: error: binary, not a hex dump (byte 0x%02x at offset %d); for raw bytes run "
+                    + "xxd %s | prmkit decode ...", source, in.bytes()[at] & 0xff, at, file.equals("-") ? "FILE" : file), true);
+        }
+        String text = d.file().text();
         try {
             return HexInput.parse(text, source, littleEndianGroups);
         } catch (HexInput.BadHex e) {
             throw new Failure(e.getMessage(), true);
         }
+    }
+
+    private static int indexOfNul(byte[] b) {
+        for (int i = 0; i < b.length; i++) if (b[i] == 0) return i;
+        return -1;
+    }
+
+    /** The offset of the first byte that is not valid UTF-8 (the decoder said there is one). */
+    private static int firstBadUtf8(byte[] b) {
+        var dec = StandardCharsets.UTF_8.newDecoder();
+        var in = java.nio.ByteBuffer.wrap(b);
+        var out = java.nio.CharBuffer.allocate(b.length + 1);
+        dec.decode(in, out, true);
+        return Math.min(in.position(), b.length - 1);
     }
 
     private StructLayout struct(String name) throws Failure {

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -123,6 +124,27 @@ class DecodeCommandTest {
         assertTrue(run.out().matches("(?s).*validate: \\d+ problems?\n.*ds.*"), run.out());
     }
 
+    /** Raw bytes where a dump belongs: named as binary with the way to make a dump, never "Input length = 3". */
+    @Test
+    void aBinaryFileIsNamedAsOne() throws IOException {
+        Path bin = tmp.resolve("cqe.bin");
+        Files.write(bin, new byte[] {0x2a, (byte) 0xec, 0x00, 0x01});
+        assertError(bin + ": error: binary, not a hex dump (byte 0xec at offset 1); for raw bytes run xxd " + bin + " | prmkit decode ...",
+                "decode", "--cqe", bin.toString());
+        Files.write(bin, new byte[] {'0', '0', ' ', 0x00, '0', '1'});
+        assertError(bin + ": error: binary, not a hex dump (byte 0x00 at offset 3); for raw bytes run xxd " + bin + " | prmkit decode ...",
+                "decode", "cqe64", bin.toString());
+    }
+
+    /** A file with no end is cut off at the pipeline's input limit, not read until the heap is gone. */
+    @Test
+    void anEndlessInputStopsAtTheLimit() {
+        Assumptions.assumeTrue(Files.exists(Path.of("/dev/zero")), "needs /dev/zero");
+        Run run = PrmkitCliTest.run("decode", "cqe64", "/dev/zero");
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().startsWith("/dev/zero: error: larger than 8 MiB"), run.err());
+    }
+
     @Test
     void eachKindOfBadInputIsOneLine() throws IOException {
         String odd = file("00 01 0");
@@ -133,7 +155,8 @@ class DecodeCommandTest {
         assertError("prmkit decode: unknown command opcode 0x999 (not in enum cmd_opcode)", "decode", "--command", file("09990000 00000000"));
         assertError("prmkit decode: unknown command opcode 'FROB' (give a name from enum cmd_opcode, e.g. CREATE_CQ, or a number like 0x400)",
                 "decode", "--output", "FROB", file("00"));
-        assertError(tmp.resolve("missing.txt") + ": error: no such file", "decode", "cqe64", tmp.resolve("missing.txt").toString());
+        assertError(tmp.resolve("missing.txt") + ": error: no such file or folder", "decode", "cqe64", tmp.resolve("missing.txt").toString());
+        assertError(tmp + ": error: is a folder, not a file", "decode", "--cqe", tmp.toString());
         Run usage = PrmkitCliTest.run("decode", "--cqe", "--command", file("00"));
         assertEquals(2, usage.exitCode());
         assertTrue(usage.err().startsWith("prmkit decode: --command, --output and --cqe exclude each other\n"), usage.err());

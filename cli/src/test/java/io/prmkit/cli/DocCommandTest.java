@@ -42,6 +42,20 @@ class DocCommandTest {
     }
 
     @Test
+    void anOutputThatIsAFileIsOneLineAndWritesNothing() throws IOException {
+        Path file = tmp.resolve("site");
+        Files.writeString(file, "mine");
+        Run run = PrmkitCliTest.run("doc", "-o", file.toString());
+        assertEquals(1, run.exitCode());
+        assertEquals("", run.out());
+        assertEquals("prmkit doc: cannot write to " + file + ": is a file, not a folder; nothing written\n", run.err().replace("\r\n", "\n"));
+        assertEquals("mine", Files.readString(file));
+        try (var left = Files.list(tmp)) {
+            assertEquals(1, left.count(), "no temporary file beside it");
+        }
+    }
+
+    @Test
     void aMissingSpecIsOneLine() {
         Run run = PrmkitCliTest.run("doc", tmp.resolve("nope.prm").toString(), "-o", tmp.resolve("site").toString());
         assertEquals(1, run.exitCode());

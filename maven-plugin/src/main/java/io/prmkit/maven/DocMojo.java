@@ -1,5 +1,6 @@
 package io.prmkit.maven;
 
+import io.prmkit.pipeline.Inputs;
 import java.io.File;
 import java.io.IOException;
 import java.util.List;
@@ -72,7 +73,8 @@ public class DocMojo extends AbstractMojo {
         } catch (GenerationException e) {
             throw new MojoFailureException(e.getMessage());
         } catch (IOException e) {
-            throw new MojoExecutionException("prmkit:doc failed: " + e, e);
+            // In words, without Java exception names, as prmkit:generate says it.
+            throw new MojoExecutionException("prmkit:doc failed: " + Inputs.describe(e, outputDirectory.toPath()), e);
         } catch (RuntimeException | LinkageError e) {
             throw new MojoExecutionException("prmkit:doc hit an internal error: " + e, e);
         }

@@ -3,13 +3,16 @@ package io.prmkit.doc;
 import io.prmkit.dsl.ir.EnumLayout;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.StructLayout;
+import io.prmkit.pipeline.OutputFile;
+import io.prmkit.pipeline.OutputSync;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -41,27 +44,26 @@ public final class DocSite {
     public static final String MANIFEST = ".prmkit-doc";
 
     /**
-     * Renders the site and writes it under {@code dir} (created if needed). Everything is rendered
-     * before the first file is written, so a failure to render leaves no half-written site. Pages
-     * written by an earlier run (listed in {@value #MANIFEST}) that the site no longer has, e.g.
-     * of a removed structure, are deleted; other files in {@code dir} are left alone.
+     * Renders the site and writes it under {@code dir} (created if needed) through {@link OutputSync}:
+     * everything is rendered before the first file is written, changed pages are staged and renamed
+     * into place only when all of them are written (a full disk leaves the previous site as it was,
+     * never a mix), pages whose bytes are already right are not touched, and pages an earlier run
+     * wrote (listed in {@value #MANIFEST}) that the site no longer has, e.g. of a removed structure,
+     * are deleted; other files in {@code dir} are left alone.
      *
-     * @return the number of files written
+     * @return the number of files in the site
      */
     public static int write(LayoutModel model, String title, Path dir) throws IOException {
         SortedMap<String, String> files = render(model, title);
-        Path manifest = dir.resolve(MANIFEST);
-        if (Files.isRegularFile(manifest)) {
-            for (String old : Files.readAllLines(manifest, StandardCharsets.UTF_8)) {
-                if (!files.containsKey(old) && isOurs(old)) Files.deleteIfExists(dir.resolve(old));
-            }
-        }
-        for (Map.Entry<String, String> f : files.entrySet()) {
-            Path p = dir.resolve(f.getKey());
-            Files.createDirectories(p.getParent());
-            Files.writeString(p, f.getValue(), StandardCharsets.UTF_8);
-        }
-        Files.writeString(manifest, String.join("\n", files.keySet()) + "\n", StandardCharsets.UTF_8);
+        Path root = dir.toAbsolutePath().normalize();
+        Path manifest = root.resolve(MANIFEST);
+        List<String> previous = Files.isRegularFile(manifest)
+                ? Files.readAllLines(manifest, StandardCharsets.UTF_8).stream().filter(DocSite::isOurs).toList()
+                : List.of();
+        List<OutputFile> out = new ArrayList<>();
+        files.forEach((path, text) -> out.add(new OutputFile(path, text)));
+        OutputSync.apply(root, out, previous);
+        OutputSync.writeAtomically(manifest, (String.join("\n", files.keySet()) + "\n").getBytes(StandardCharsets.UTF_8));
         return files.size();
     }
 

@@ -2,14 +2,17 @@ package io.prmkit.doc;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.ir.LayoutModel;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -214,5 +217,28 @@ class DocSiteTest {
         Files.writeString(dir.getParent().resolve("outside.html"), "keep");
         DocSite.write(one.model().orElseThrow(), "t", dir);
         assertTrue(Files.exists(dir.getParent().resolve("outside.html")), "a tampered manifest cannot delete outside the folder");
+    }
+
+    @Test
+    void aWriteThatFailsLeavesNothingBehind(@TempDir Path dir) throws Exception {
+        // A file where the structure pages' folder must go: the enum pages (sorted first) are staged by then.
+        Files.writeString(dir.resolve("structs"), "in the way");
+        IOException e = assertThrows(IOException.class, () -> DocSite.write(BundledSpec.model(), "t", dir));
+        assertTrue(e.getMessage().contains("structs"), e.getMessage());
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of(dir.resolve("structs")), left.toList(), "no page, no folder, no temporary file, no manifest");
+        }
+    }
+
+    @Test
+    void pagesWhoseBytesAreRightAreNotRewritten(@TempDir Path dir) throws Exception {
+        DocSite.write(BundledSpec.model(), "mlx5 PRM reference", dir);
+        Path page = dir.resolve("structs/mlx5.wqe_eth_seg.html");
+        FileTime old = FileTime.fromMillis(1_000_000_000_000L);
+        Files.setLastModifiedTime(page, old);
+        Files.writeString(dir.resolve("index.html"), "edited");
+        assertEquals(SITE.size(), DocSite.write(BundledSpec.model(), "mlx5 PRM reference", dir));
+        assertEquals(old, Files.getLastModifiedTime(page), "an unchanged page keeps its time");
+        assertEquals(SITE.get("index.html"), Files.readString(dir.resolve("index.html")), "a changed one is rewritten");
     }
 }
