@@ -101,9 +101,15 @@ final class BenchCommand implements Callable<Integer> {
         List<String[]> cases = new ArrayList<>();
         for (String[] kase : CASES) if (only == null || only.contains(kase[0])) cases.add(kase);
         boolean loopback = only == null || only.contains("loopback");
-        if (only != null && cases.size() + (loopback ? 1 : 0) != only.size()) {
-            err.println("prmkit bench: unknown case in --cases " + String.join(",", only) + " (known: wqe-build, cqe-parse, tx-burst, rx-burst, loopback)");
-            return 2;
+        if (only != null) {
+            List<String> unknown = new ArrayList<>(only);
+            unknown.remove("loopback");
+            for (String[] kase : CASES) unknown.removeIf(kase[0]::equals);
+            if (!unknown.isEmpty() || only.isEmpty()) {
+                err.println("prmkit bench: " + (only.isEmpty() ? "--cases names no case" : "unknown case " + String.join(", ", unknown) + " in --cases")
+                        + " (known: wqe-build, cqe-parse, tx-burst, rx-burst, loopback)");
+                return 2;
+            }
         }
         if (rounds < 1) {
             err.println("prmkit bench: --rounds must be at least 1");
