@@ -142,6 +142,35 @@ class DemoCommandTest {
         assertTrue(Long.parseLong(m.group(1)) <= ONE_OFF_BYTES, m.group());
     }
 
+    private static final int MAX_TRAPS_AT_ONE_PLACE = 10;
+    private static final Pattern TRAP = Pattern.compile("level=4 (\\S+) trap_bci=(\\d+) (\\S+)");
+
+    /**
+     * Compiled once, not over and over: C2 code that keeps hitting the same uncommon trap is thrown
+     * away and recompiled each time, until HotSpot's per-method trap limit (100). A loop in RxQueue
+     * whose predicate failed at every ring wrap did that (101 recompilations, a third of the demo's
+     * CPU in the C2 thread). HotSpot logs every trap; no one place may trap more than
+     * {@link #MAX_TRAPS_AT_ONE_PLACE} times (seen after the fix: at most 4, in JDK code).
+     */
+    @Test
+    void theDatapathIsNotRecompiledOverAndOver(@TempDir Path dir) throws Exception {
+        Path log = dir.resolve("deopt.log");
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(List.of(java, "-Xlog:deoptimization=debug:file=" + log, "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), PrmkitCli.class.getName(), "demo", "--packets", "4000000"))
+                .redirectErrorStream(true).start();
+        byte[] out = p.getInputStream().readAllBytes();
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "demo did not finish");
+        assertEquals(0, p.exitValue(), new String(out, StandardCharsets.UTF_8));
+        java.util.Map<String, Integer> traps = new java.util.TreeMap<>();
+        for (String line : Files.readAllLines(log)) {
+            Matcher m = TRAP.matcher(line);
+            if (m.find()) traps.merge(m.group(1) + " at bci " + m.group(2) + " (" + m.group(3) + ")", 1, Integer::sum);
+        }
+        assertTrue(Files.size(log) > 0, "HotSpot wrote no deoptimization log");
+        traps.forEach((where, n) -> assertTrue(n <= MAX_TRAPS_AT_ONE_PLACE, where + " trapped " + n + " times"));
+    }
+
     /**
      * Per-packet allocation would exhaust this heap: Epsilon never collects, and 10 million packets at
      * even one minimum-size object each (16 bytes with the default object headers: 12 padded to 8-byte alignment) are

@@ -311,16 +311,15 @@ public final class RxQueue {
         final int log = cqLog;
         final int cc = cqCc;
         int polled = 0;
-        byte[] pass = ((cc >>> log) & 1) == 0 ? POLL_EVEN : POLL_ODD;
-        long next = (long) (cc & cqm) * Cqe64.SIZE;
+        // Each entry's offset and pass from the counter, not an offset carried round the loop and reset
+        // at the ring's end: C2 made that a counted loop guarded by a predicate that failed at every
+        // wrap, and the demo recompiled this method 101 times (-Xlog:deoptimization: "predicate
+        // maybe_recompile", until PerMethodTrapLimit), a third of its CPU time in C2.
         while (polled < max) {
-            if (pass[Cqe64.op_own(cq, next)] == 0) break;
+            int c = cc + polled;
+            byte[] pass = ((c >>> log) & 1) == 0 ? POLL_EVEN : POLL_ODD;
+            if (pass[Cqe64.op_own(cq, (long) (c & cqm) * Cqe64.SIZE)] == 0) break;
             polled++;
-            next += Cqe64.SIZE;
-            if (next == ringBytes) { // the ring's end: the next entries are of the next pass
-                next = 0;
-                pass = pass == POLL_EVEN ? POLL_ODD : POLL_EVEN;
-            }
         }
         return polled;
     }
