@@ -140,7 +140,15 @@ class DemoCommandTest {
         Matcher m = r.out().lines().map(ALLOCATION::matcher).filter(Matcher::matches).findFirst().orElseThrow(() -> new AssertionError(r.out()));
         assertTrue(Long.parseLong(m.group(2)) >= 100_000, m.group());
         assertTrue(Long.parseLong(m.group(1)) <= ONE_OFF_BYTES, m.group());
+        Matcher rate = r.out().lines().map(RATE::matcher).filter(Matcher::matches).findFirst().orElseThrow(() -> new AssertionError(r.out()));
+        Matcher last = LAST.matcher(lastLine(r.out()));
+        assertTrue(last.matches(), r.out());
+        assertEquals(last.group(6), rate.group(1), "the rate line's first figure is the last line's");
+        assertTrue(Double.parseDouble(rate.group(2)) > 0, rate.group());
     }
+
+    private static final Pattern RATE = Pattern.compile(
+            "  rate        (\\d+\\.\\d\\d) Mpps over all the traffic, (\\d+\\.\\d\\d) Mpps over the second half of each queue's sends .*");
 
     private static final int MAX_TRAPS_AT_ONE_PLACE = 10;
     private static final Pattern TRAP = Pattern.compile("level=4 (\\S+) trap_bci=(\\d+) (\\S+)");

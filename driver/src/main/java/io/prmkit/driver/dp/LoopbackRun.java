@@ -48,6 +48,11 @@ public final class LoopbackRun implements Runnable {
     private long allocStart = -1;
     private long allocBytes = -1;
     private long allocPackets;
+    /** Frames received by this run's thread; the time and that count when the allocation window opened. */
+    private long received;
+    private long windowOpenNanos = -1;
+    private long receivedAtOpen;
+    private long windowNanos = -1;
     private volatile Throwable failure;
 
     /**
@@ -143,6 +148,8 @@ public final class LoopbackRun implements Runnable {
                     if (n == 0) tx.reap();
                     if (allocStart < 0 && allocFrom >= 0 && next >= allocFrom && badPool == null) {
                         allocStart = ThreadAllocation.current();
+                        windowOpenNanos = System.nanoTime();
+                        receivedAtOpen = received;
                     } else if (allocStart >= 0 && allocBytes < 0 && next >= count) {
                         // Closed with the last send, before the loop turns to draining: that turn runs code
                         // the JIT has not seen yet (interpreted once, which may allocate a little, once).
@@ -161,6 +168,7 @@ public final class LoopbackRun implements Runnable {
                 }
                 long now = System.nanoTime();
                 if (got > 0) {
+                    received += got;
                     progress.addAndGet(got);
                     lastArrival = now;
                     if (allocStart >= 0 && allocBytes < 0) allocPackets += got;
@@ -183,7 +191,9 @@ public final class LoopbackRun implements Runnable {
                 tx.reap();
                 Thread.onSpinWait();
             }
-            nanos = System.nanoTime() - start;
+            long done = System.nanoTime();
+            nanos = done - start;
+            if (windowOpenNanos >= 0) windowNanos = done - windowOpenNanos;
             sentFrames = next;
         } catch (Throwable t) {
             failure = t;
@@ -240,6 +250,19 @@ public final class LoopbackRun implements Runnable {
     /** Packets sent and received in the allocation window (a packet counts once each way). */
     public long allocationWindowPackets() {
         return allocPackets;
+    }
+
+    /**
+     * Wall time from the opening of the allocation window (half the sends done: the datapath is
+     * compiled by then) to the end of this run's traffic; -1 without a window.
+     */
+    public long windowNanos() {
+        return windowNanos;
+    }
+
+    /** Frames this run's thread received from the opening of the allocation window on. */
+    public long windowFrames() {
+        return windowNanos < 0 ? 0 : received - receivedAtOpen;
     }
 
     /** Wall time of this run's traffic. */
