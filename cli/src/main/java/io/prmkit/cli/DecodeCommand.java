@@ -158,6 +158,12 @@ public final class DecodeCommand implements Callable<Integer> {
         String source = file.equals("-") ? "<stdin>" : file;
         InputFile in;
         if (file.equals("-")) {
+            // Typed at a terminal, a dump ends with Ctrl-D; without this line the command looks hung.
+            java.io.Console console = System.console();
+            if (console != null && console.isTerminal()) {
+                spec.commandLine().getErr().println("prmkit decode: reading the dump from the terminal; end it with Ctrl-D (or name a FILE)");
+                spec.commandLine().getErr().flush();
+            }
             try {
                 byte[] b = System.in.readNBytes((int) Inputs.MAX_FILE_BYTES + 1);
                 if (b.length > Inputs.MAX_FILE_BYTES) {
