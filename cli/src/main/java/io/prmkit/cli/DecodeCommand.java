@@ -12,10 +12,8 @@ import io.prmkit.generator.Names;
 import io.prmkit.mlx5.PrmLayout;
 import io.prmkit.pipeline.InputFile;
 import io.prmkit.pipeline.Inputs;
-import java.io.IOException;
 import java.io.PrintWriter;
 import java.lang.foreign.MemorySegment;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -156,35 +154,22 @@ public final class DecodeCommand implements Callable<Integer> {
      */
     private byte[] read(String file) throws Failure {
         String source = file.equals("-") ? "<stdin>" : file;
+        // Typed at a terminal, a dump ends with Ctrl-D; without this line the command looks hung.
+        java.io.Console console = System.console();
+        if (file.equals("-") && console != null && console.isTerminal()) {
+            spec.commandLine().getErr().println("prmkit decode: reading the dump from the terminal; end it with Ctrl-D (or name a FILE)");
+            spec.commandLine().getErr().flush();
+        }
         InputFile in;
-        if (file.equals("-")) {
-            // Typed at a terminal, a dump ends with Ctrl-D; without this line the command looks hung.
-            java.io.Console console = System.console();
-            if (console != null && console.isTerminal()) {
-                spec.commandLine().getErr().println("prmkit decode: reading the dump from the terminal; end it with Ctrl-D (or name a FILE)");
-                spec.commandLine().getErr().flush();
-            }
-            try {
-                byte[] b = System.in.readNBytes((int) Inputs.MAX_FILE_BYTES + 1);
-                if (b.length > Inputs.MAX_FILE_BYTES) {
-                    throw new Failure(source + ": error: larger than " + (Inputs.MAX_FILE_BYTES >> 20) + " MiB, the limit for one input", true);
-                }
-                in = new InputFile(source, b);
-            } catch (IOException e) {
-                throw new Failure(source + ": error: " + Inputs.reason(Path.of("-"), e), true);
-            }
-        } else {
-            try {
-                in = Inputs.read(Path.of(file), source);
-            } catch (Inputs.Problem p) {
-                throw new Failure(source + ": error: " + p.diagnostic().message(), true);
-            }
+        try {
+            in = file.equals("-") ? Inputs.read(System.in, source) : Inputs.read(Path.of(file), source);
+        } catch (Inputs.Problem p) {
+            throw new Failure(source + ": error: " + p.diagnostic().message(), true);
         }
         int nul = indexOfNul(in.bytes());
         Inputs.Decoded d = Inputs.decode(in);
         if (nul >= 0 || !d.ok()) {
-            int bad = d.ok() ? Integer.MAX_VALUE : firstBadUtf8(in.bytes());
-            int at = Math.min(nul >= 0 ? nul : Integer.MAX_VALUE, bad);
+            int at = d.ok() ? nul : nul >= 0 ? Math.min(nul, d.badOffset()) : d.badOffset();
             throw new Failure(String.format("%s: error: binary, not a hex dump (byte 0x%02x at offset %d); for raw bytes run "
                     + "xxd %s | prmkit decode ...", source, in.bytes()[at] & 0xff, at, file.equals("-") ? "FILE" : file), true);
         }
@@ -199,15 +184,6 @@ public final class DecodeCommand implements Callable<Integer> {
     private static int indexOfNul(byte[] b) {
         for (int i = 0; i < b.length; i++) if (b[i] == 0) return i;
         return -1;
-    }
-
-    /** The offset of the first byte that is not valid UTF-8 (the decoder said there is one). */
-    private static int firstBadUtf8(byte[] b) {
-        var dec = StandardCharsets.UTF_8.newDecoder();
-        var in = java.nio.ByteBuffer.wrap(b);
-        var out = java.nio.CharBuffer.allocate(b.length + 1);
-        dec.decode(in, out, true);
-        return Math.min(in.position(), b.length - 1);
     }
 
     private StructLayout struct(String name) throws Failure {

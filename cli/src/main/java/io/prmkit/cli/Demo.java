@@ -13,12 +13,12 @@ import io.prmkit.driver.eth.EthPort;
 import io.prmkit.driver.eth.EthPortConfig;
 import io.prmkit.driver.eth.PortStats;
 import io.prmkit.dsl.Words;
+import io.prmkit.pipeline.Inputs;
 import io.prmkit.softhca.CapsProfile;
 import io.prmkit.softhca.SoftHca;
 import io.prmkit.softhca.datapath.SoftDatapath;
 import io.prmkit.softhca.wire.Port;
 import io.prmkit.softhca.wire.Wire;
-import io.prmkit.pipeline.Inputs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -197,6 +197,7 @@ final class Demo {
                     allocBytes, allocPackets);
             // The last line's rate includes the JIT compiling the datapath, most of a short run on two
             // cores; the second half of the sends shows what the compiled code does.
+            double mpps = all.good() / (trafficNanos / 1e9) / 1e6;
             long windowFrames = 0, windowNanos = 0;
             for (LoopbackRun run : runs) {
                 windowFrames += run.windowFrames();
@@ -205,7 +206,7 @@ final class Demo {
             if (windowNanos > 0) {
                 out.printf(Locale.ROOT, "  rate        %.2f Mpps over all the traffic, %.2f Mpps over the second half of each queue's sends"
                         + " (the first half includes the JIT compiling the datapath)%n",
-                        all.good() / (trafficNanos / 1e9) / 1e6, windowFrames / (windowNanos / 1e9) / 1e6);
+                        mpps, windowFrames / (windowNanos / 1e9) / 1e6);
             }
             out.flush();
 
@@ -219,7 +220,6 @@ final class Demo {
             dev = null;
             out.printf(Locale.ROOT, "teardown: %d commands in %.1f ms%n", commands.size() - before, ms(System.nanoTime() - tDown));
             if (trace) for (String c : commands.subList(before, commands.size())) out.println("  " + c);
-            double mpps = all.good() / (trafficNanos / 1e9) / 1e6;
             return new Result(all.expectedFrames(), all.good(), all.lost(), all.corrupt(), recovered, mpps, pcapProblem);
         } finally {
             if (eth != null) closeQuietly(eth);

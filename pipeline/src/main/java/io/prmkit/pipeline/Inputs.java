@@ -125,17 +125,17 @@ public final class Inputs {
             int column = new String(b, lineStart, at - lineStart, StandardCharsets.UTF_8).length() + 1;
             if (line == 1 && startsWithBom(b)) column--;
             return new Decoded(null, Diagnostic.error(new SourceLocation(in.name(), line, column),
-                    String.format("not valid UTF-8 (byte 0x%02x)", b[at] & 0xff)));
+                    String.format("not valid UTF-8 (byte 0x%02x)", b[at] & 0xff)), at);
         }
         chars.flip();
         String text = chars.toString();
         if (text.startsWith("\uFEFF")) text = text.substring(1);
         if (text.indexOf('\r') >= 0) text = text.replaceAll("\r(?!\n)", "\n");
-        return new Decoded(new SourceFile(in.name(), text), null);
+        return new Decoded(new SourceFile(in.name(), text), null, -1);
     }
 
-    /** Either a decoded file or the error that stopped it. */
-    public record Decoded(SourceFile file, Diagnostic problem) {
+    /** Either a decoded file or the error that stopped it, with the offset of the bad byte (-1 when decoded). */
+    public record Decoded(SourceFile file, Diagnostic problem, int badOffset) {
         public boolean ok() {
             return file != null;
         }
@@ -150,13 +150,27 @@ public final class Inputs {
             if (Files.isDirectory(file)) throw new Problem(name, "is a folder, not a file");
             if (Files.isRegularFile(file) && Files.size(file) > MAX_FILE_BYTES) throw tooLarge(name);
             try (InputStream in = Files.newInputStream(file)) {
-                byte[] bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
-                if (bytes.length > MAX_FILE_BYTES) throw tooLarge(name);
-                return new InputFile(name, bytes);
+                return readBounded(in, name);
             }
         } catch (IOException e) {
             throw new Problem(name, reason(file, e));
         }
+    }
+
+    /** Reads a stream that has no path (standard input) as {@link #read(Path, String)} reads a file, limit included. */
+    public static InputFile read(InputStream in, String name) throws Problem {
+        try {
+            return readBounded(in, name);
+        } catch (IOException e) {
+            String m = e.getMessage();
+            throw new Problem(name, m == null || m.isBlank() ? "input/output error" : m);
+        }
+    }
+
+    private static InputFile readBounded(InputStream in, String name) throws IOException, Problem {
+        byte[] bytes = in.readNBytes((int) MAX_FILE_BYTES + 1);
+        if (bytes.length > MAX_FILE_BYTES) throw tooLarge(name);
+        return new InputFile(name, bytes);
     }
 
     /** A problem with one path, as an error diagnostic at that path. */
