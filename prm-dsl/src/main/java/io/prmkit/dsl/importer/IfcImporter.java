@@ -383,28 +383,33 @@ public final class IfcImporter {
             long w = width(f, file);
             if (f.count() == null) return w;
             if (f.count().isEmpty()) return 0;
-            return count(f.count(), f.name(), file, true) * w;
+            return count(f.count(), f.name(), file) * w;
         } else if (m instanceof TypeRef r) {
             Agg target = target(r, file);
             long b = bits(target.agg(), target.file());
             if (r.count() == null) return b;
             if (r.count().isEmpty()) return 0;
-            return count(r.count(), r.name(), file, true) * b;
+            return count(r.count(), r.name(), file) * b;
         } else {
             return bits(((Inline) m).body(), file);
         }
     }
 
+    /** Largest field width in bits and largest element count: far above any PRM structure (2^24). */
+    private static final long MAX_COUNT = 1L << 24;
+
     private long width(BitField f, String file) {
         long w = eval(f.width(), file, "width of " + f.name());
-        if (w < 1 || w > (1L << 24)) throw abort(file, f.width().line(), f.width().column(), "width of " + f.name() + " is " + w + " bits");
+        if (w < 1 || w > MAX_COUNT)
+            throw abort(file, f.width().line(), f.width().column(), "width of " + f.name() + " is " + w + " bits, outside 1.." + MAX_COUNT);
         return w;
     }
 
-    /** An array count; 0 means flexible when allowed. */
-    private long count(Expr e, String name, String file, boolean zeroOk) {
+    /** An array count; 0 means a flexible array. */
+    private long count(Expr e, String name, String file) {
         long n = eval(e, file, "element count of " + name);
-        if (n < 0 || n > (1L << 24) || (n == 0 && !zeroOk)) throw abort(file, e.line(), e.column(), "element count of " + name + " is " + n);
+        if (n < 0 || n > MAX_COUNT)
+            throw abort(file, e.line(), e.column(), "element count of " + name + " is " + n + ", outside 0.." + MAX_COUNT + " (0: a flexible array)");
         return n;
     }
 
@@ -528,11 +533,11 @@ public final class IfcImporter {
         if (m instanceof BitField f) {
             long w = width(f, file);
             if (f.count() == null) return scalar(f, at, w, owner, file);
-            if (f.count().isEmpty() || count(f.count(), f.name(), file, true) == 0) {
+            if (f.count().isEmpty() || count(f.count(), f.name(), file) == 0) {
                 requireLast(f, owner, file, last, inUnion);
                 return (w == 8 ? "u8" : hex(w)) + "[]";
             }
-            long n = count(f.count(), f.name(), file, true);
+            long n = count(f.count(), f.name(), file);
             if (w == 8 && at % 8 == 0) return "u8[" + n + "]";
             if (w > 64) {
                 // the IR has no arrays of arrays: cover the same bits with one array of smaller elements
@@ -550,11 +555,11 @@ public final class IfcImporter {
         if (m instanceof TypeRef r) {
             Agg t = target(r, file);
             if (r.count() == null) return t.dslName();
-            if (r.count().isEmpty() || count(r.count(), r.name(), file, true) == 0) {
+            if (r.count().isEmpty() || count(r.count(), r.name(), file) == 0) {
                 requireLast(r, owner, file, last, inUnion);
                 return t.dslName() + "[]";
             }
-            return t.dslName() + "[" + count(r.count(), r.name(), file, true) + "]";
+            return t.dslName() + "[" + count(r.count(), r.name(), file) + "]";
         }
         Inline in = (Inline) m;
         String synth = owner + "_" + in.name();

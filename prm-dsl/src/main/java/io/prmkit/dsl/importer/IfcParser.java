@@ -126,6 +126,12 @@ final class IfcParser {
         }
     }
 
+    /** The expression between [ and ]: located at its first token (at the [ when empty), where a message about its value points. */
+    private static Expr bracketed(List<Token> tokens, Token open) {
+        Token at = tokens.isEmpty() ? open : tokens.get(0);
+        return new Expr(tokens, at.line(), at.column());
+    }
+
     private Bail fail(Token t, String msg) {
         diags.add(Diagnostic.error(at(t), msg));
         return new Bail();
@@ -245,7 +251,7 @@ final class IfcParser {
                     e.add(next());
                 }
                 next();
-                dims.add(new Expr(e, open.line(), open.column()));
+                dims.add(bracketed(e, open));
             }
             expect(";", "after field " + name);
             return switch (dims.size()) {
@@ -288,7 +294,7 @@ final class IfcParser {
                     e.add(next());
                 }
                 next();
-                count = new Expr(e, open.line(), open.column());
+                count = bracketed(e, open);
                 if (peek().is("[")) throw fail(peek(), "multi-dimensional arrays of " + tag + " are not supported");
             }
             expect(";", "after member " + name);

@@ -402,6 +402,15 @@ class IfcImporterTest {
     }
 
     @Test
+    void widthsAndCountsOutsideTheirRangeSayTheRange() {
+        assertErrors("struct mlx5_ifc_a_bits {\n\tu8 a[0x0];\n};\n", "t.h:2:7: error: width of a is 0 bits, outside 1..16777216");
+        assertErrors("struct mlx5_ifc_a_bits {\n\tu8 a[0x40000000000];\n};\n",
+                "t.h:2:7: error: width of a is 4398046511104 bits, outside 1..16777216");
+        assertErrors("struct mlx5_ifc_a_bits {\n\tu8 a[0x2000000][0x8];\n};\n",
+                "t.h:2:7: error: element count of a is 33554432, outside 0..16777216 (0: a flexible array)");
+    }
+
+    @Test
     void flexibleArrayNotLast() {
         assertErrors("struct mlx5_ifc_a_bits {\n\tu8 a[][0x20];\n\tu8 b[0x20];\n};\n",
                 "t.h:2:2: error: flexible array a.a is not the last member; the DSL (like C) allows one only at the end");
