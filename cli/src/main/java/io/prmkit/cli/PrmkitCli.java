@@ -56,8 +56,14 @@ public final class PrmkitCli implements Runnable {
         // Our own writer over fd 1, not System.out: a PrintWriter over System.out cannot report write errors.
         cl.setOut(new PrintWriter(new BufferedWriter(
                 new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8))));
+        // One writer for standard error too, set here so that every subcommand shares it: picocli would
+        // otherwise make each CommandLine its own on first use, and System.exit flushes none of them (a
+        // diagnostic printed with print, not println, was lost: diff's "no such file" printed nothing).
+        PrintWriter err = new PrintWriter(new OutputStreamWriter(new FileOutputStream(FileDescriptor.err), StandardCharsets.UTF_8), true);
+        cl.setErr(err);
         int exitCode = cl.execute(args);
         cl.getOut().flush();
+        err.flush();
         System.exit(exitCode);
     }
 

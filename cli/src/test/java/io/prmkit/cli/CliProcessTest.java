@@ -1,0 +1,73 @@
+package io.prmkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prmkit.cli.PrmkitCliTest.Run;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The real {@code main}, in a process of its own, prints what the commands print. The other CLI
+ * tests run the commands in this JVM over string writers, where nothing can be lost; a real process
+ * ends in System.exit, which flushes no writer, so a message printed without a line break of its
+ * own was lost there ({@code prmkit diff a.prm none.prm} printed nothing and exited 1).
+ */
+class CliProcessTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void everyFailingCommandSaysWhyInARealProcessToo() throws Exception {
+        Path ok = Files.writeString(dir.resolve("ok.prm"), "package p;\nstruct s size 0x4 {\n    x : 0x20;\n}\n");
+        Path binary = Files.write(dir.resolve("bin.prm"), new byte[] {(byte) 0xff, (byte) 0xfe, 0, 1});
+        Path none = dir.resolve("none.prm");
+        Path out = dir.resolve("out");
+        List<List<String>> invocations = List.of(
+                List.of("diff", ok.toString(), none.toString()),
+                List.of("diff", binary.toString(), ok.toString()),
+                List.of("diff", dir.toString(), ok.toString()),
+                List.of("check", none.toString()),
+                List.of("check", binary.toString()),
+                List.of("layout", none.toString()),
+                List.of("generate", none.toString(), "-o", out.toString()),
+                List.of("import-ifc", dir.resolve("none.h").toString(), "-o", out.toString()),
+                List.of("doc", none.toString(), "-o", out.toString()),
+                List.of("decode", "cqe64", none.toString()));
+        List<String> wrong = new ArrayList<>();
+        for (List<String> args : invocations) {
+            Run inside = PrmkitCliTest.run(args.toArray(String[]::new));
+            Run real = runMain(args);
+            assertTrue(inside.exitCode() != 0, args + " should fail");
+            assertFalse(inside.err().isBlank(), args + " says nothing in this JVM either");
+            if (real.exitCode() != inside.exitCode() || !real.err().equals(inside.err()) || !real.out().equals(inside.out())) {
+                wrong.add(args + ": in this JVM exit " + inside.exitCode() + ", stderr [" + inside.err() + "]; as a process exit "
+                        + real.exitCode() + ", stderr [" + real.err() + "]");
+            }
+        }
+        assertEquals(List.of(), wrong);
+    }
+
+    private static Run runMain(List<String> args) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), PrmkitCli.class.getName()));
+        command.addAll(args);
+        Path err = Files.createTempFile("prmkit-err", ".txt");
+        try {
+            Process p = new ProcessBuilder(command).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            byte[] stdout = p.getInputStream().readAllBytes();
+            assertTrue(p.waitFor(2, TimeUnit.MINUTES), args + " did not finish");
+            return new Run(p.exitValue(), new String(stdout, StandardCharsets.UTF_8), Files.readString(err));
+        } finally {
+            Files.deleteIfExists(err);
+        }
+    }
+}
