@@ -111,6 +111,9 @@ public final class DecodeCommand implements Callable<Integer> {
         }
         try {
             model = bundledModel();
+            // Names first: a misspelt structure or opcode must not wait for a dump typed at the terminal.
+            StructLayout named = modes == 0 ? struct(args.get(0)) : null;
+            if (output != null) commandStruct(opcode(enumOf("cmd_opcode"), output), "_out");
             String file = modes == 0 ? (args.size() > 1 ? args.get(1) : "-") : (args.isEmpty() ? "-" : args.get(0));
             byte[] bytes = read(file);
             if (command) {
@@ -120,7 +123,7 @@ public final class DecodeCommand implements Callable<Integer> {
             } else if (cqe) {
                 decodeCqe(bytes);
             } else {
-                decode(struct(args.get(0)), bytes, 0);
+                decode(named, bytes, 0);
             }
             out.flush();
             return PrmkitCli.OK;

@@ -155,6 +155,10 @@ class DecodeCommandTest {
         assertError("prmkit decode: unknown command opcode 0x999 (not in enum cmd_opcode)", "decode", "--command", file("09990000 00000000"));
         assertError("prmkit decode: unknown command opcode 'FROB' (give a name from enum cmd_opcode, e.g. CREATE_CQ, or a number like 0x400)",
                 "decode", "--output", "FROB", file("00"));
+        // The names are checked before the dump is read: a typo must not wait for a dump typed at a terminal.
+        assertError("prmkit decode: unknown structure 'cqe' (did you mean cqe64, err_cqe, mini_cqe8?)", "decode", "cqe", file("not hex"));
+        assertError("prmkit decode: unknown command opcode 'FROB' (give a name from enum cmd_opcode, e.g. CREATE_CQ, or a number like 0x400)",
+                "decode", "--output", "FROB", tmp.resolve("missing.txt").toString());
         assertError(tmp.resolve("missing.txt") + ": error: no such file or folder", "decode", "cqe64", tmp.resolve("missing.txt").toString());
         assertError(tmp + ": error: is a folder, not a file", "decode", "--cqe", tmp.toString());
         Run usage = PrmkitCliTest.run("decode", "--cqe", "--command", file("00"));
