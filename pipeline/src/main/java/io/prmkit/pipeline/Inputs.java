@@ -203,7 +203,10 @@ public final class Inputs {
 
     /** An I/O failure on {@code path} in words, without Java exception names (for reading and writing alike). */
     public static String reason(Path path, IOException e) {
-        if (e instanceof OutputSync.FileNotAFolder f) return f.path().equals(path) ? "is a file, not a folder" : f.getMessage();
+        if (e instanceof OutputSync.FileNotAFolder f) {
+            // OutputSync names the absolute path; the user gave this one, maybe relative
+            return f.path().toAbsolutePath().normalize().equals(path.toAbsolutePath().normalize()) ? "is a file, not a folder" : f.getMessage();
+        }
         if (e instanceof NoSuchFileException) {
             if (Files.isSymbolicLink(path)) {
                 try {

@@ -40,6 +40,17 @@ class InputsTest {
     }
 
     @Test
+    void anOutputPathThatIsAFileIsNamedOnceWhetherGivenRelativeOrAbsolute() {
+        Path relative = Path.of("out.prm");
+        // OutputSync reports the absolute path; the message must not repeat it after the user's own
+        var blocked = new OutputSync.FileNotAFolder(relative.toAbsolutePath());
+        assertEquals("is a file, not a folder", Inputs.reason(relative, blocked));
+        assertEquals("is a file, not a folder", Inputs.reason(relative.toAbsolutePath(), blocked));
+        Path inside = relative.toAbsolutePath().resolve("x");
+        assertEquals(relative.toAbsolutePath() + " is a file, not a folder", Inputs.reason(inside, blocked));
+    }
+
+    @Test
     void aLoneCarriageReturnBecomesALineFeedAndCrlfStays() {
         assertEquals("a\nb\r\nc\n", decode("a\rb\r\nc\r".getBytes(StandardCharsets.UTF_8)).file().text());
     }
