@@ -1,6 +1,7 @@
 package io.prmkit.cli;
 
 import io.prmkit.dsl.CompileResult;
+import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.Words;
 import io.prmkit.generator.GeneratorOptions;
@@ -35,21 +36,18 @@ public final class CheckCommand implements Callable<Integer> {
             return PrmkitCli.INPUT_ERROR;
         }
         Pipeline.Result r = Pipeline.check(files, List.of(), GeneratorOptions.defaults());
-        SpecInput.print(r.diagnostics(), files, err);
-        long errors = r.errorCount();
-        long warnings = r.diagnostics().size() - errors;
-        if (errors + warnings > 0) {
-            err.println(Words.plural(errors, "error") + (warnings > 0 ? ", " + Words.plural(warnings, "warning") : ""));
-        }
-        err.flush();
+        report(r.diagnostics(), r.errorCount(), files, err);
         return r.hasErrors() ? PrmkitCli.INPUT_ERROR : PrmkitCli.OK;
     }
 
     /** Prints every diagnostic with its source line and caret, then a count of errors and warnings. */
     static void report(CompileResult r, List<SourceFile> files, PrintWriter err) {
-        SpecInput.print(r.diagnostics(), files, err);
-        long errors = r.errors().size();
-        long warnings = r.diagnostics().size() - errors;
+        report(r.diagnostics(), r.errors().size(), files, err);
+    }
+
+    private static void report(List<Diagnostic> diagnostics, long errors, List<SourceFile> files, PrintWriter err) {
+        SpecInput.print(diagnostics, files, err);
+        long warnings = diagnostics.size() - errors;
         if (errors + warnings > 0) {
             err.println(Words.plural(errors, "error") + (warnings > 0 ? ", " + Words.plural(warnings, "warning") : ""));
         }
