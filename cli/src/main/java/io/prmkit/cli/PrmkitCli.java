@@ -1,6 +1,5 @@
 package io.prmkit.cli;
 
-import java.io.BufferedWriter;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
 import java.io.IOException;
@@ -54,8 +53,7 @@ public final class PrmkitCli implements Runnable {
     public static void main(String[] args) {
         CommandLine cl = commandLine();
         // Our own writer over fd 1, not System.out: a PrintWriter over System.out cannot report write errors.
-        cl.setOut(new PrintWriter(new BufferedWriter(
-                new OutputStreamWriter(new FileOutputStream(FileDescriptor.out), StandardCharsets.UTF_8))));
+        cl.setOut(StandardOutput.open());
         // One writer for standard error too, set here so that every subcommand shares it: picocli would
         // otherwise make each CommandLine its own on first use, and System.exit flushes none of them (a
         // diagnostic printed with print, not println, was lost: diff's "no such file" printed nothing).
@@ -88,7 +86,11 @@ public final class PrmkitCli implements Runnable {
             return internalError(e, leaf);
         }
         if (leaf.getOut().checkError() || System.out.checkError()) {
-            leaf.getErr().println(leaf.getCommandSpec().qualifiedName() + ": cannot write to standard output");
+            StandardOutput own = leaf.getOut() instanceof StandardOutput o ? o : null;
+            // | head: the reader has all it wanted; a message about it would only be noise
+            if (own != null && own.readerGone()) return StandardOutput.READER_GONE;
+            String why = own != null && own.firstError() != null && own.firstError().getMessage() != null ? ": " + own.firstError().getMessage() : "";
+            leaf.getErr().println(leaf.getCommandSpec().qualifiedName() + ": cannot write to standard output" + why);
             leaf.getErr().flush();
             return exitCode == OK ? INPUT_ERROR : exitCode;
         }
@@ -136,6 +138,7 @@ public final class PrmkitCli implements Runnable {
             if (!codes.containsKey(k)) codes.put(k, v);
         });
         codes.put(String.valueOf(INTERNAL_ERROR), "internal error (a bug in prmkit)");
+        codes.put(String.valueOf(StandardOutput.READER_GONE), "the reader of standard output went away (as in | head); nothing printed");
         usage.exitCodeListHeading("%nExit codes:%n").exitCodeList(codes);
         for (CommandLine sub : cl.getSubcommands().values()) {
             if (!(sub.getCommand() instanceof CommandLine.HelpCommand)) documentExitCodes(sub);

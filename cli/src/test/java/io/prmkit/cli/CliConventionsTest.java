@@ -33,8 +33,9 @@ class CliConventionsTest {
             String help = run.out();
             assertTrue(help.contains("Exit codes:\n  0 "), command + ":\n" + help);
             assertTrue(help.contains("\n  1 "), command + ":\n" + help);
-            assertTrue(help.contains("\n  2    usage error (unknown option, missing or bad argument)\n"), command + ":\n" + help);
-            assertTrue(help.contains("\n  70   internal error (a bug in prmkit)\n"), command + ":\n" + help);
+            assertTrue(help.matches("(?s).*\n  2 +usage error \\(unknown option, missing or bad argument\\)\n.*"), command + ":\n" + help);
+            assertTrue(help.matches("(?s).*\n  70 +internal error \\(a bug in prmkit\\)\n.*"), command + ":\n" + help);
+            assertTrue(help.matches("(?s).*\n  141 +the reader of standard output went away.*"), command + ":\n" + help);
         }
     }
 
@@ -56,15 +57,31 @@ class CliConventionsTest {
         Path spec = Files.writeString(dir.resolve("ok.prm"), "package p;\nstruct a { 0x00 [31:0] x; }\n");
         StringWriter err = new StringWriter();
         CommandLine cli = PrmkitCli.commandLine();
-        cli.setOut(new PrintWriter(new OutputStream() {
-            @Override
-            public void write(int b) throws IOException {
-                throw new IOException("No space left on device");
-            }
-        }));
+        cli.setOut(StandardOutput.over(failing("No space left on device")));
         cli.setErr(new PrintWriter(err, true));
         assertEquals(1, cli.execute("layout", spec.toString()));
-        assertEquals("prmkit layout: cannot write to standard output\n", err.toString());
+        assertEquals("prmkit layout: cannot write to standard output: No space left on device\n", err.toString());
+    }
+
+    /** {@code prmkit layout | head -1}: the reader has what it wanted; the command ends as on SIGPIPE, saying nothing. */
+    @Test
+    void aReaderThatWentAwayEndsTheCommandQuietly() throws IOException {
+        Path spec = Files.writeString(dir.resolve("ok.prm"), "package p;\nstruct a { 0x00 [31:0] x; }\n");
+        StringWriter err = new StringWriter();
+        CommandLine cli = PrmkitCli.commandLine();
+        cli.setOut(StandardOutput.over(failing("Broken pipe")));
+        cli.setErr(new PrintWriter(err, true));
+        assertEquals(141, cli.execute("layout", spec.toString()));
+        assertEquals("", err.toString());
+    }
+
+    private static OutputStream failing(String why) {
+        return new OutputStream() {
+            @Override
+            public void write(int b) throws IOException {
+                throw new IOException(why);
+            }
+        };
     }
 
     /** An Error (out of memory, stack overflow) goes through the same one-line internal-error path as exceptions. */

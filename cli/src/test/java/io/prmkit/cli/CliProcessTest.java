@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The real {@code main}, in a process of its own, prints what the commands print. The other CLI
  * tests run the commands in this JVM over string writers, where nothing can be lost; a real process
  * ends in System.exit, which flushes no writer, so a message printed without a line break of its
- * own was lost there ({@code prmkit diff a.prm none.prm} printed nothing and exited 1).
+ * own was lost there ({@code prmkit diff a.prm none.prm} printed nothing and exited 1). And only a
+ * real process has a pipe whose reader can go away.
  */
 class CliProcessTest {
     @TempDir
@@ -55,14 +56,32 @@ class CliProcessTest {
         assertEquals(List.of(), wrong);
     }
 
-    private static Run runMain(List<String> args) throws Exception {
+    /** {@code prmkit layout | head -1}: no "cannot write" message when the reader has what it wanted, and the status of a SIGPIPE death. */
+    @Test
+    void aReaderThatStopsReadingEndsTheCommandQuietly() throws Exception {
+        Path err = dir.resolve("err.txt");
+        Process p = new ProcessBuilder(javaCommand(List.of("layout"))).redirectError(err.toFile()).start();
+        // The bundled spec's layout is about 300 KB, more than a pipe holds: the command is still writing.
+        byte[] first = p.getInputStream().readNBytes(100);
+        assertEquals(100, first.length);
+        p.getInputStream().close();
+        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "layout did not finish");
+        assertEquals(StandardOutput.READER_GONE, p.exitValue(), Files.readString(err));
+        assertEquals("", Files.readString(err));
+    }
+
+    private static List<String> javaCommand(List<String> args) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
                 System.getProperty("java.class.path"), PrmkitCli.class.getName()));
         command.addAll(args);
+        return command;
+    }
+
+    private static Run runMain(List<String> args) throws Exception {
         Path err = Files.createTempFile("prmkit-err", ".txt");
         try {
-            Process p = new ProcessBuilder(command).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+            Process p = new ProcessBuilder(javaCommand(args)).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
             byte[] stdout = p.getInputStream().readAllBytes();
             assertTrue(p.waitFor(2, TimeUnit.MINUTES), args + " did not finish");
             return new Run(p.exitValue(), new String(stdout, StandardCharsets.UTF_8), Files.readString(err));
