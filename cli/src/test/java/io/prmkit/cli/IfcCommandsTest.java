@@ -131,9 +131,10 @@ class IfcCommandsTest {
     void helpDocumentsTheExitCodes() {
         Run run = PrmkitCliTest.run("diff", "--help");
         assertEquals(0, run.exitCode());
-        assertTrue(run.out().contains("Exit codes:\n  0    no breaking change (identical, or additive changes only)\n"
-                + "  1    errors in the input (unreadable, import or compile errors)\n"
-                + "  2    usage error (unknown option, missing or bad argument)\n  3    breaking changes\n"
-                + "  70   internal error (a bug in prmkit)\n"), run.out());
+        assertTrue(run.out().contains("Exit codes:\n  0     no breaking change (identical, or additive changes only)\n"
+                + "  1     errors in the input (unreadable, import or compile errors)\n"
+                + "  2     usage error (unknown option, missing or bad argument)\n  3     breaking changes\n"
+                + "  70    internal error (a bug in prmkit)\n"
+                + "  141   the reader of standard output went away (as in | head); nothing printed\n"), run.out());
     }
 }

@@ -18,8 +18,15 @@ import java.lang.foreign.ValueLayout;
  * (6); TCP/IPv4 with IPv4 and TCP checksum offload (7); UDP/IPv4 with checksum offload (8); TCP/IPv6
  * and UDP/IPv6 with L4 checksum offload (9, 10); a UDP/IPv4 frame of 46..59 bytes the device pads
  * (11). Id {@link #LSO_ID} is an LSO send of {@link #LSO_PAYLOAD} TCP bytes in {@link #LSO_MSS}-byte
- * segments. Every UDP payload starts with the id; a plain TCP frame's sequence number is
- * {@code 0x80000000 | id}, an LSO segment's {@code id << 16} plus its payload offset.
+ * segments. Every UDP and plain TCP payload starts with {@link #ID_TAG} {@code | id}; an LSO
+ * segment's sequence number is {@code id << 16} plus its payload offset.
+ *
+ * <p>The capture reads cleanly in Wireshark: each plain TCP flow (a source port,
+ * {@link Frames#SOURCE_PORTS}) is one stream whose k-th frame's sequence number is
+ * {@code 1 + k * payload}, so TCP analysis finds no gaps (with a queue count that is not a power
+ * of two a flow's frames leave from several queues and may be marked out of order); and the tag
+ * keeps the first payload bytes from looking like another protocol's header (with the bare id,
+ * ids from 65536 on made Wireshark's STUN heuristic call a few frames malformed STUN).
  */
 public final class TrafficMix {
     public static final int LSO_ID = 5;
@@ -30,8 +37,14 @@ public final class TrafficMix {
     /** Most wire frames one id becomes (the LSO send). */
     public static final int MAX_WIRE_FRAMES = (LSO_PAYLOAD + LSO_MSS - 1) / LSO_MSS;
 
-    /** Sequence number bit that marks a plain TCP frame: its id is the other 31 bits (LSO segments: id << 16 + offset). */
-    static final int TCP_ID_FLAG = 0x8000_0000;
+    /**
+     * The top four bits of a payload's first word (the id is the other 28; the demo sends at most
+     * 10^8 frames): 0x50-0x55 is no first byte of STUN, QUIC, DTLS, WireGuard or uTP.
+     */
+    static final int ID_TAG = 0x5000_0000;
+    private static final int ID_MASK = 0x0fff_ffff;
+    /** Frames per flow stride: ids id, id + FLOW_STRIDE, ... share a source port. */
+    private static final int FLOW_STRIDE = Frames.SOURCE_PORT_MASK + 1;
 
     public enum Kind { UDP4, VLAN_UDP4, TCP4_CSUM, UDP4_CSUM, TCP6_CSUM, UDP6_CSUM, SHORT_UDP4, LSO_TCP4 }
 
@@ -114,11 +127,17 @@ public final class TrafficMix {
         boolean tcp = k == Kind.TCP4_CSUM || k == Kind.TCP6_CSUM || k == Kind.LSO_TCP4;
         boolean offloaded = k == Kind.TCP4_CSUM || k == Kind.UDP4_CSUM || ipv6 || k == Kind.LSO_TCP4;
         Frames.build(s, off, len, ipv6, tcp, id, id, offloaded && forDevice);
+        if ((id & ID_MASK) != id) throw new IllegalArgumentException("frame id " + id + " outside 0.." + ID_MASK);
         int l4 = FrameHeaders.l4Offset(s, off, len);
-        if (tcp) {
-            Tcphdr.seq$set(s, off + l4, k == Kind.LSO_TCP4 ? id << 16 : TCP_ID_FLAG | id);
+        if (k == Kind.LSO_TCP4) {
+            Tcphdr.seq$set(s, off + l4, id << 16);
+        } else if (tcp) {
+            long payload = l4 + Frames.TCP_HLEN;
+            // the flow's (id / FLOW_STRIDE)-th frame; every frame of a kind has the same payload length
+            Tcphdr.seq$set(s, off + l4, 1 + (id / FLOW_STRIDE) * (int) (len - payload));
+            s.set(Frames.BE32, off + payload, ID_TAG | id); // the payload's first word
         } else {
-            s.set(Frames.BE32, off + l4 + Frames.UDP_HLEN, id); // the payload's first word
+            s.set(Frames.BE32, off + l4 + Frames.UDP_HLEN, ID_TAG | id); // the payload's first word
         }
         if (!(offloaded && forDevice)) {
             Frames.setIpv4Checksum(s, off, len);
@@ -182,14 +201,20 @@ public final class TrafficMix {
         int l4 = FrameHeaders.l4Offset(s, off, len);
         int proto = FrameHeaders.ipProtocol(s, off, len);
         if (l4 < 0) return -1;
-        if (proto == FrameHeaders.IPPROTO_TCP && len >= l4 + (Tcphdr.seq$BIT_OFFSET + Tcphdr.seq$BIT_WIDTH) / 8) {
-            int seq = Tcphdr.seq(s, off + l4);
-            if ((seq & TCP_ID_FLAG) != 0) return (long) (seq & ~TCP_ID_FLAG) << 8;
-            return ((long) (seq >>> 16) << 8) | ((seq & 0xffff) / LSO_MSS);
+        long payload;
+        if (proto == FrameHeaders.IPPROTO_TCP && len >= l4 + Frames.TCP_HLEN) {
+            if (Tcphdr.source(s, off + l4) == Frames.SOURCE_PORTS + LSO_ID) { // the LSO send's flow
+                int seq = Tcphdr.seq(s, off + l4);
+                return ((long) (seq >>> 16) << 8) | ((seq & 0xffff) / LSO_MSS);
+            }
+            payload = l4 + Frames.TCP_HLEN;
+        } else if (proto == FrameHeaders.IPPROTO_UDP) {
+            payload = l4 + Frames.UDP_HLEN;
+        } else {
+            return -1;
         }
-        if (proto == FrameHeaders.IPPROTO_UDP && len >= l4 + Frames.UDP_HLEN + 4) {
-            return (long) s.get(Frames.BE32, off + l4 + Frames.UDP_HLEN) << 8; // the payload's first word
-        }
-        return -1;
+        if (len < payload + 4) return -1;
+        int word = s.get(Frames.BE32, off + payload); // the payload's first word
+        return (word & ~ID_MASK) == ID_TAG ? (long) (word & ID_MASK) << 8 : -1;
     }
 }

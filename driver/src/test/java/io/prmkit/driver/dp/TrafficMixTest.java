@@ -96,6 +96,41 @@ class TrafficMixTest {
         }
     }
 
+    /** Each plain TCP flow is one stream to Wireshark: the next frame of a source port starts where the last one's payload ended. */
+    @Test
+    void aTcpFlowsFramesFollowEachOtherWithoutGaps() {
+        TrafficMix mix = new TrafficMix(64);
+        MemorySegment out = arena.allocate(4096, 64);
+        for (int first : new int[] {7, 9, 7 + 16 * 100}) {
+            long seq = -1;
+            int port = -1;
+            for (int k = 0; k < 5; k++) {
+                int id = first + k * (Frames.SOURCE_PORT_MASK + 1);
+                int len = mix.expected(id, 0, out, 0);
+                int l4 = FrameHeaders.l4Offset(out, 0, len);
+                int p = out.get(Frames.BE16, l4) & 0xffff;
+                long s = out.get(Frames.BE32, l4 + 4) & 0xffffffffL;
+                int payload = len - l4 - Frames.TCP_HLEN;
+                if (k == 0) {
+                    assertEquals(1, s, mix.kind(id) + ": a flow's first frame is its byte 1");
+                } else {
+                    assertEquals(port, p, "one flow, one source port");
+                    assertEquals(seq, s, mix.kind(id) + " id " + id + " starts where the flow's last frame ended");
+                }
+                port = p;
+                seq = s + payload;
+            }
+        }
+    }
+
+    @Test
+    void idsOutsideTheTagsRoomAreRefused() {
+        TrafficMix mix = new TrafficMix(64);
+        MemorySegment out = arena.allocate(4096, 64);
+        var e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class, () -> mix.expected(1 << 28, 0, out, 0));
+        assertEquals("frame id 268435456 outside 0..268435455", e.getMessage());
+    }
+
     @Test
     void theCheckerFindsCorruptDuplicateAndLostFrames() {
         TrafficMix mix = new TrafficMix(128);
