@@ -29,6 +29,17 @@ class CommandExceptionTest {
         assertTrue(e.getMessage().contains("delivery status TOKEN_ERR (0x2)"), e.getMessage());
     }
 
+    /** Where the command's input declares its op_mod with an enum, the name says which variant ran: which capability page, which page stage. */
+    @Test
+    void anOpModWithAnEnumIsNamed() {
+        assertEquals("QUERY_HCA_CAP (0x100) op_mod 0x1 (GENERAL_DEVICE_CUR)", CommandException.commandName(CmdOpcode.QUERY_HCA_CAP$VALUE, 1));
+        assertEquals("QUERY_HCA_CAP (0x100) op_mod 0xe (FLOW_TABLE_MAX)", CommandException.commandName(CmdOpcode.QUERY_HCA_CAP$VALUE, 0xe));
+        assertEquals("QUERY_PAGES (0x107) op_mod 0x2 (INIT_PAGES)", CommandException.commandName(CmdOpcode.QUERY_PAGES$VALUE, 2));
+        assertEquals("ACCESS_REG (0x805) op_mod 0x1 (READ)", CommandException.commandName(CmdOpcode.ACCESS_REG$VALUE, 1));
+        assertEquals("QUERY_HCA_CAP (0x100) op_mod 0x7f", CommandException.commandName(CmdOpcode.QUERY_HCA_CAP$VALUE, 0x7f), "a value the enum lacks stays a number");
+        assertEquals("CREATE_CQ (0x400) op_mod 0x0", CommandException.commandName(CmdOpcode.CREATE_CQ$VALUE, 0), "no enum, no name");
+    }
+
     @Test
     void unknownOpcodeAndStatusStillReadable() {
         var e = new CommandException(0x9999, 7, -1, 0, 0x77, 5);
