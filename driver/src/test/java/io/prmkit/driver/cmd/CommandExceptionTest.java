@@ -40,6 +40,47 @@ class CommandExceptionTest {
         assertEquals("CREATE_CQ (0x400) op_mod 0x0", CommandException.commandName(CmdOpcode.CREATE_CQ$VALUE, 0), "no enum, no name");
     }
 
+    /**
+     * The spec decides which commands have named op_mods: every generated {@code *_in} whose op_mod
+     * field has an enum type must get its names from commandName, so a new one in the spec fails here
+     * until commandName knows it.
+     */
+    @Test
+    void everyOpModEnumOfTheSpecIsNamed() throws Exception {
+        java.nio.file.Path where = java.nio.file.Path.of(CmdOpcode.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        List<String> classes = new ArrayList<>();
+        if (java.nio.file.Files.isDirectory(where)) {
+            try (var files = java.nio.file.Files.list(where.resolve("io/prmkit/mlx5"))) {
+                files.map(f -> f.getFileName().toString()).forEach(classes::add);
+            }
+        } else {
+            try (var jar = new java.util.jar.JarFile(where.toFile())) {
+                jar.stream().map(e -> e.getName()).filter(n -> n.startsWith("io/prmkit/mlx5/") && n.indexOf('/', 15) < 0)
+                        .map(n -> n.substring(15)).forEach(classes::add);
+            }
+        }
+        List<String> unnamed = new ArrayList<>();
+        int checked = 0;
+        for (String file : classes) {
+            if (!file.endsWith("In.class")) continue;
+            Class<?> c = Class.forName("io.prmkit.mlx5." + file.substring(0, file.length() - 6));
+            var layout = (io.prmkit.mlx5.PrmLayout.Struct) c.getMethod("layout").invoke(null);
+            var opMod = layout.field("op_mod");
+            if (opMod.isEmpty() || opMod.get().enumType().isEmpty()) continue;
+            checked++;
+            // the enum's first named value, and whether any opcode's command name carries it
+            long v = 0;
+            while (opMod.get().valueName().apply(v) == null) v++;
+            String want = "op_mod 0x" + Long.toHexString(v) + " (" + opMod.get().valueName().apply(v) + ")";
+            final long value = v;
+            boolean named = java.util.Arrays.stream(CmdOpcode.values())
+                    .anyMatch(o -> CommandException.commandName((int) o.value, (int) value).endsWith(want));
+            if (!named) unnamed.add(layout.name() + " (" + opMod.get().enumType() + ")");
+        }
+        assertTrue(checked >= 8, "the spec's *_in structures with an op_mod enum: " + checked);
+        assertEquals(List.of(), unnamed, "op_mod enums commandName does not name");
+    }
+
     @Test
     void unknownOpcodeAndStatusStillReadable() {
         var e = new CommandException(0x9999, 7, -1, 0, 0x77, 5);
