@@ -17,8 +17,11 @@ import io.prmkit.pipeline.Inputs;
 import io.prmkit.softhca.CapsProfile;
 import io.prmkit.softhca.SoftHca;
 import io.prmkit.softhca.datapath.SoftDatapath;
+import io.prmkit.softhca.wire.PcapWriter;
 import io.prmkit.softhca.wire.Port;
 import io.prmkit.softhca.wire.Wire;
+import java.io.FileDescriptor;
+import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -41,8 +44,11 @@ final class Demo {
     private static final int WINDOW = 512;
     private static final int UMR_FRAMES = 64;
 
-    /** What happened; {@code pcapProblem} is empty, or why the {@code --pcap} capture is incomplete. */
-    record Result(long tx, long rx, long lost, long corrupt, long recovered, double mpps, String pcapProblem) {
+    /**
+     * What happened; {@code pcapProblem} is empty, or why the {@code --pcap} capture is incomplete;
+     * {@code captureReaderGone}: the reader of a capture on standard output stopped reading (| tshark -c N).
+     */
+    record Result(long tx, long rx, long lost, long corrupt, long recovered, double mpps, String pcapProblem, boolean captureReaderGone) {
         String line() {
             return String.format(Locale.ROOT, "demo: tx %d frames, rx %d frames, lost %d, corrupt %d, tx errors recovered %d, %.2f Mpps",
                     tx, rx, lost, corrupt, recovered, mpps);
@@ -53,6 +59,7 @@ final class Demo {
     private final int queues;
     private final int size;
     private final Path pcap;
+    private boolean captureReaderGone;
     private final boolean trace;
     private final PrintWriter out;
 
@@ -72,7 +79,12 @@ final class Demo {
         // Opened before bring-up: a capture that cannot even start fails the demo before it begins.
         if (pcap != null) {
             try {
-                wire.tap(pcap);
+                if (toStandardOutput(pcap)) {
+                    // FileOutputStream.getChannel: a FileChannel over fd 1 writes the direct buffer with no copy (Channels.newChannel allocates)
+                    wire.tap(new PcapWriter(new FileOutputStream(FileDescriptor.out).getChannel(), PcapWriter.WALL_CLOCK));
+                } else {
+                    wire.tap(pcap);
+                }
             } catch (IOException e) {
                 throw new CannotCapture(cannotWrite(e));
             }
@@ -220,7 +232,7 @@ final class Demo {
             dev = null;
             out.printf(Locale.ROOT, "teardown: %d commands in %.1f ms%n", commands.size() - before, ms(System.nanoTime() - tDown));
             if (trace) for (String c : commands.subList(before, commands.size())) out.println("  " + c);
-            return new Result(all.expectedFrames(), all.good(), all.lost(), all.corrupt(), recovered, mpps, pcapProblem);
+            return new Result(all.expectedFrames(), all.good(), all.lost(), all.corrupt(), recovered, mpps, pcapProblem, captureReaderGone);
         } finally {
             if (eth != null) closeQuietly(eth);
             for (AutoCloseable p : pools) closeQuietly(p);
@@ -239,9 +251,13 @@ final class Demo {
             wire.untap();
             return "";
         } catch (IOException e) {
+            if (toStandardOutput(pcap) && StandardOutput.brokenPipe(e)) {
+                captureReaderGone = true; // the reader has what it wanted: not a failure to report
+                return "";
+            }
             String why = cannotWrite(e);
             try {
-                if (Files.isRegularFile(pcap) && Files.deleteIfExists(pcap)) return why + "; the incomplete capture was removed";
+                if (!toStandardOutput(pcap) && Files.isRegularFile(pcap) && Files.deleteIfExists(pcap)) return why + "; the incomplete capture was removed";
             } catch (IOException ignored) {
                 // fall through: say it is incomplete
             }
@@ -250,11 +266,17 @@ final class Demo {
     }
 
     private String cannotWrite(IOException e) {
+        if (toStandardOutput(pcap)) return "prmkit demo: --pcap -: cannot write to standard output: " + e.getMessage();
         Path folder = pcap.getParent();
         String why = e instanceof NoSuchFileException && folder != null && !Files.isDirectory(folder)
                 ? "no such folder " + folder
                 : Inputs.reason(pcap, e);
         return pcap + ": error: cannot write: " + why;
+    }
+
+    /** {@code --pcap -}: the capture goes to standard output (for {@code | tshark -r -}), as tcpdump's {@code -w -}. */
+    static boolean toStandardOutput(Path pcap) {
+        return pcap.toString().equals("-");
     }
 
     /** The {@code --pcap} file cannot be opened: bad input, reported before anything ran. */

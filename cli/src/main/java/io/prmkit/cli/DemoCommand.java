@@ -39,7 +39,8 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--size", paramLabel = "BYTES", defaultValue = "64", description = "Length of the plain frames without FCS, 64..1514 (default: ${DEFAULT-VALUE}).")
     int size;
 
-    @Option(names = "--pcap", paramLabel = "FILE", description = "Write every frame on the wire to FILE (pcap, for tshark/Wireshark).")
+    @Option(names = "--pcap", paramLabel = "FILE", description = "Write every frame on the wire to FILE (pcap, for tshark/Wireshark); "
+            + "- writes it to standard output and the report to standard error (prmkit demo --pcap - | tshark -r -).")
     Path pcap;
 
     @Option(names = "--trace", description = "Print every command of bring-up and teardown.")
@@ -52,21 +53,28 @@ final class DemoCommand implements Callable<Integer> {
         if (packets < 32 || packets > 100_000_000) return usage(err, "--packets " + packets + " outside 32..100000000");
         if (queues < 1 || queues > 16) return usage(err, "--queues " + queues + " outside 1..16");
         if (size < 64 || size > 1514) return usage(err, "--size " + size + " outside 64..1514");
+        boolean captureOnStdout = pcap != null && Demo.toStandardOutput(pcap);
+        if (captureOnStdout && System.console() != null && System.console().isTerminal())
+            return usage(err, "--pcap - writes binary pcap to standard output, which is a terminal here; pipe it (--pcap - | tshark -r -) or name a FILE");
+        // With the capture on standard output, everything else goes to standard error.
+        PrintWriter report = captureOnStdout ? err : out;
         Demo.Result r;
         try {
-            r = new Demo(packets, queues, size, pcap, trace, out).run();
+            r = new Demo(packets, queues, size, pcap, trace, report).run();
         } catch (Demo.CannotCapture e) {
             err.println(e.getMessage());
             return PrmkitCli.INPUT_ERROR;
         }
-        if (pcap != null && r.pcapProblem().isEmpty()) out.println("pcap: " + pcap + " (tshark -r " + pcap + ")");
-        out.println(r.line());
-        out.flush();
+        if (pcap != null && !captureOnStdout && r.pcapProblem().isEmpty()) report.println("pcap: " + pcap + " (tshark -r " + pcap + ")");
+        report.println(r.line());
+        report.flush();
         if (!r.pcapProblem().isEmpty()) {
             err.println(r.pcapProblem());
             return PrmkitCli.INPUT_ERROR;
         }
-        return r.lost() == 0 && r.corrupt() == 0 && r.recovered() == 1 ? PrmkitCli.OK : PrmkitCli.INPUT_ERROR;
+        if (r.lost() != 0 || r.corrupt() != 0 || r.recovered() != 1) return PrmkitCli.INPUT_ERROR;
+        // --pcap - | tshark -c N: the capture's reader stopped early, as for any command whose reader goes away
+        return r.captureReaderGone() ? StandardOutput.READER_GONE : PrmkitCli.OK;
     }
 
     private static int usage(PrintWriter err, String what) {

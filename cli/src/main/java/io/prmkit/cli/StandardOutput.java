@@ -45,7 +45,11 @@ final class StandardOutput extends PrintWriter {
      * text HotSpot passes on as the exception's message; nothing else tells it apart.
      */
     boolean readerGone() {
-        IOException e = stream.first;
+        return brokenPipe(stream.first);
+    }
+
+    /** Whether {@code e} (or null) is the EPIPE of a pipe whose reader closed it. */
+    static boolean brokenPipe(IOException e) {
         return e != null && e.getMessage() != null && e.getMessage().contains("Broken pipe");
     }
 

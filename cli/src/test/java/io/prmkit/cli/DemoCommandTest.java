@@ -72,6 +72,48 @@ class DemoCommandTest {
         assertTrue(warnings.isEmpty(), "tshark flags frames (first 5 of " + flagged.lines().count() + "): " + warnings);
     }
 
+    /** {@code --pcap -}: the capture on standard output (tcpdump's {@code -w -}), the report on standard error. */
+    @Test
+    void aCaptureOnStandardOutputLeavesTheReportOnStandardError(@TempDir Path dir) throws Exception {
+        Path pcap = dir.resolve("stdout.pcap");
+        Path err = dir.resolve("err.txt");
+        Process p = new ProcessBuilder(demoProcess("--packets", "20000", "--pcap", "-")).redirectOutput(pcap.toFile()).redirectError(err.toFile()).start();
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "demo did not finish");
+        String report = Files.readString(err);
+        assertEquals(0, p.exitValue(), report);
+        Matcher m = LAST.matcher(lastLine(report));
+        assertTrue(m.matches(), report);
+        long tx = Long.parseLong(m.group(1));
+        byte[] b = Files.readAllBytes(pcap);
+        assertEquals(0xa1b2c3d4, java.nio.ByteBuffer.wrap(b, 0, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt(), "standard output is the pcap alone");
+        int frames = 0;
+        for (int at = 24; at < b.length; frames++) at += 16 + java.nio.ByteBuffer.wrap(b, at + 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
+        assertEquals(tx, frames, "every wire frame is in the capture");
+        assertFalse(report.contains("pcap: "), "no file to offer: " + report);
+    }
+
+    /** {@code --pcap - | tshark -c 10 -r -}: a reader that stops early is no failure of the demo; it ends as any command whose reader went away. */
+    @Test
+    void aCaptureReaderThatStopsEarlyEndsTheDemoQuietly(@TempDir Path dir) throws Exception {
+        Path err = dir.resolve("err.txt");
+        Process p = new ProcessBuilder(demoProcess("--packets", "200000", "--pcap", "-")).redirectError(err.toFile()).start();
+        assertEquals(1000, p.getInputStream().readNBytes(1000).length);
+        p.getInputStream().close();
+        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "demo did not finish");
+        String report = Files.readString(err);
+        assertEquals(StandardOutput.READER_GONE, p.exitValue(), report);
+        assertTrue(LAST.matcher(lastLine(report)).matches(), "the traffic ran and was reported: " + report);
+        assertFalse(report.contains("cannot write"), report);
+    }
+
+    private static List<String> demoProcess(String... args) {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        List<String> command = new java.util.ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), PrmkitCli.class.getName(), "demo"));
+        command.addAll(List.of(args));
+        return command;
+    }
+
     @Test
     void badOptionsSayWhich() {
         PrmkitCliTest.Run r = PrmkitCliTest.run("demo", "--queues", "0");

@@ -5,6 +5,7 @@ import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
+import java.nio.channels.WritableByteChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.function.LongSupplier;
@@ -22,7 +23,7 @@ import java.util.function.LongSupplier;
 public final class PcapWriter implements AutoCloseable {
     public static final int LINKTYPE_ETHERNET = 1;
     public static final int SNAPLEN = 65535;
-    private final FileChannel channel;
+    private final WritableByteChannel channel;
     private final ByteBuffer buf = ByteBuffer.allocateDirect(1 << 20).order(ByteOrder.LITTLE_ENDIAN);
     private final MemorySegment bufSegment = MemorySegment.ofBuffer(buf);
     private final LongSupplier clockNanos;
@@ -38,14 +39,22 @@ public final class PcapWriter implements AutoCloseable {
      * @throws IOException the file cannot be opened for writing (the caller says which and why)
      */
     public PcapWriter(Path file, LongSupplier clockNanos) throws IOException {
-        this.clockNanos = clockNanos;
-        channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE);
-        buf.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(SNAPLEN).putInt(LINKTYPE_ETHERNET);
+        this(FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE), clockNanos);
     }
 
     public PcapWriter(Path file) throws IOException {
-        this(file, () -> System.currentTimeMillis() * 1_000_000L);
+        this(file, WALL_CLOCK);
     }
+
+    /** A capture into an open channel (standard output, a socket), which {@link #close()} closes. */
+    public PcapWriter(WritableByteChannel channel, LongSupplier clockNanos) {
+        this.clockNanos = clockNanos;
+        this.channel = channel;
+        buf.putInt(0xa1b2c3d4).putShort((short) 2).putShort((short) 4).putInt(0).putInt(0).putInt(SNAPLEN).putInt(LINKTYPE_ETHERNET);
+    }
+
+    /** Nanoseconds since the epoch, to the millisecond. */
+    public static final LongSupplier WALL_CLOCK = () -> System.currentTimeMillis() * 1_000_000L;
 
     /** Appends one frame (truncated to the snap length); after a write error only counts it as missed. */
     public synchronized void write(MemorySegment s, long off, int len) {

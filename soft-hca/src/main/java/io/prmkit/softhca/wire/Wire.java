@@ -94,7 +94,15 @@ public final class Wire implements AutoCloseable {
      *     capture is incomplete (the new tap is installed)
      */
     public PcapWriter tap(Path file) throws IOException {
-        PcapWriter w = new PcapWriter(file);
+        return tap(new PcapWriter(file));
+    }
+
+    /**
+     * Starts writing every frame into {@code w} (e.g. one over standard output); replaces an earlier tap.
+     *
+     * @throws IOException the earlier tap's capture is incomplete (the new tap is installed)
+     */
+    public PcapWriter tap(PcapWriter w) throws IOException {
         PcapWriter old = tap;
         tap = w;
         if (old != null) old.close();

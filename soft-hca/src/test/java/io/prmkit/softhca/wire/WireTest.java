@@ -189,6 +189,27 @@ class WireTest {
         w.untap();
     }
 
+    /** A tap into an open channel (what {@code demo --pcap -} gives standard output): the same file, closed by untap. */
+    @Test
+    void aTapIntoAChannelWritesTheSamePcap() throws Exception {
+        Port p = port(1);
+        Wire w = Wire.loopback(p);
+        var bytes = new java.io.ByteArrayOutputStream();
+        var channel = java.nio.channels.Channels.newChannel(bytes);
+        w.tap(new PcapWriter(channel, () -> 1_500_000_000_123_456_000L));
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, TestFrames.payload(20, 0));
+        p.transmit(seg(f), 0, f.length);
+        p.transmit(seg(f), 0, f.length);
+        w.untap();
+        assertFalse(channel.isOpen(), "untap closes the channel: the reader sees the end of the capture");
+        var b = java.nio.ByteBuffer.wrap(bytes.toByteArray()).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        assertEquals(24 + 2 * (16 + f.length), b.limit());
+        assertEquals(0xa1b2c3d4, b.getInt(0));
+        assertEquals(1_500_000_000, b.getInt(24), "seconds");
+        assertEquals(123_456, b.getInt(28), "microseconds");
+        assertEquals(f.length, b.getInt(32));
+    }
+
     @Test
     void pcapTapIsReadableByTshark(@TempDir Path dir) throws Exception {
         Port p = port(1);
