@@ -54,25 +54,23 @@ class CliConventionsTest {
     /** {@code prmkit layout ok.prm > /dev/full}: output that cannot be written is an error, not exit 0. */
     @Test
     void aFailedWriteToStandardOutputIsAnError() throws IOException {
-        Path spec = Files.writeString(dir.resolve("ok.prm"), "package p;\nstruct a { 0x00 [31:0] x; }\n");
-        StringWriter err = new StringWriter();
-        CommandLine cli = PrmkitCli.commandLine();
-        cli.setOut(StandardOutput.over(failing("No space left on device")));
-        cli.setErr(new PrintWriter(err, true));
-        assertEquals(1, cli.execute("layout", spec.toString()));
-        assertEquals("prmkit layout: cannot write to standard output: No space left on device\n", err.toString());
+        assertEquals(new PrmkitCliTest.Run(1, "", "prmkit layout: cannot write to standard output: No space left on device\n"),
+                layoutWritingTo(failing("No space left on device")));
     }
 
     /** {@code prmkit layout | head -1}: the reader has what it wanted; the command ends as on SIGPIPE, saying nothing. */
     @Test
     void aReaderThatWentAwayEndsTheCommandQuietly() throws IOException {
+        assertEquals(new PrmkitCliTest.Run(141, "", ""), layoutWritingTo(failing("Broken pipe")));
+    }
+
+    private PrmkitCliTest.Run layoutWritingTo(OutputStream stdout) throws IOException {
         Path spec = Files.writeString(dir.resolve("ok.prm"), "package p;\nstruct a { 0x00 [31:0] x; }\n");
         StringWriter err = new StringWriter();
         CommandLine cli = PrmkitCli.commandLine();
-        cli.setOut(StandardOutput.over(failing("Broken pipe")));
+        cli.setOut(StandardOutput.over(stdout));
         cli.setErr(new PrintWriter(err, true));
-        assertEquals(141, cli.execute("layout", spec.toString()));
-        assertEquals("", err.toString());
+        return new PrmkitCliTest.Run(cli.execute("layout", spec.toString()), "", err.toString());
     }
 
     private static OutputStream failing(String why) {
