@@ -60,7 +60,8 @@ public final class DecodeCommand implements Callable<Integer> {
                     + "With --command, --output or --cqe only FILE.")
     List<String> args = new ArrayList<>();
 
-    @Option(names = "--command", description = "The bytes are a command input mailbox; its opcode picks <command>_in.")
+    @Option(names = "--command", description = "The bytes are a command input mailbox; its opcode picks <command>_in. "
+            + "With --command and --output the first 8 bytes or more will do (a command queue entry holds 16 inline).")
     boolean command;
 
     @Option(names = "--output", paramLabel = "OPCODE",
@@ -198,10 +199,26 @@ public final class DecodeCommand implements Callable<Integer> {
     }
 
     private void decode(StructLayout s, byte[] bytes, int offset) throws Failure {
+        decode(s, bytes, offset, false);
+    }
+
+    /**
+     * {@code prefixOk}: a command's input or output may be given as its first bytes only, the 16 a
+     * command queue entry holds inline (status and syndrome are in the first 8 of an output); the
+     * rest is read as zero and, like every zero field, not shown.
+     */
+    private void decode(StructLayout s, byte[] bytes, int offset, boolean prefixOk) throws Failure {
         PrmLayout.Struct layout = generated(s);
         long have = bytes.length - offset;
         if (have < layout.sizeBytes()) {
-            throw new Failure(s.name().name() + " needs " + layout.sizeBytes() + " bytes, the input has " + have);
+            if (!prefixOk || have < COMMAND_HEADER_BYTES) {
+                throw new Failure(s.name().name() + " needs " + (prefixOk ? "at least " + COMMAND_HEADER_BYTES + " of its " : "")
+                        + layout.sizeBytes() + " bytes, the input has " + have);
+            }
+            byte[] padded = java.util.Arrays.copyOfRange(bytes, offset, offset + (int) layout.sizeBytes());
+            out.print(layout.dump(MemorySegment.ofArray(padded), 0));
+            out.println("  (only the first " + have + " of " + layout.sizeBytes() + " bytes were given: the rest is not decoded)");
+            return;
         }
         MemorySegment seg = MemorySegment.ofArray(bytes);
         out.print(layout.dump(seg, offset));
@@ -230,6 +247,9 @@ public final class DecodeCommand implements Callable<Integer> {
         }
     }
 
+    /** Every command input and output starts with an 8-byte header (opcode and op_mod; status and syndrome). */
+    private static final int COMMAND_HEADER_BYTES = 8;
+
     private void decodeCommandInput(byte[] bytes) throws Failure {
         if (bytes.length < 2) throw new Failure("a command input starts with a 2-byte opcode, the input has " + bytes.length + " byte");
         long opcode = ((bytes[0] & 0xff) << 8) | (bytes[1] & 0xff);
@@ -237,7 +257,7 @@ public final class DecodeCommand implements Callable<Integer> {
                 .orElseThrow(() -> new Failure("unknown command opcode 0x" + Long.toHexString(opcode) + " (not in enum cmd_opcode)"));
         StructLayout s = commandStruct(op, "_in");
         out.println("command " + op.name() + " (0x" + Long.toHexString(opcode) + ") input: " + s.name().name());
-        decode(s, bytes, 0);
+        decode(s, bytes, 0, true);
     }
 
     private void decodeCommandOutput(byte[] bytes, String opcodeText) throws Failure {
@@ -245,7 +265,7 @@ public final class DecodeCommand implements Callable<Integer> {
         EnumLayout.EnumValue op = opcode(opcodes, opcodeText);
         StructLayout s = commandStruct(op, "_out");
         out.println("command " + op.name() + " (0x" + Long.toHexString(op.value()) + ") output: " + s.name().name());
-        decode(s, bytes, 0);
+        decode(s, bytes, 0, true);
         // Every command output starts with status (0x00 [31:24]) and syndrome (0x04); read through the generated layout.
         PrmLayout.Struct layout = generated(s);
         MemorySegment seg = MemorySegment.ofArray(bytes);

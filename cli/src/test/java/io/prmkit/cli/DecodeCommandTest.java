@@ -114,6 +114,22 @@ class DecodeCommandTest {
         assertTrue(byNumber.out().contains("status: OK (0x0): Success"), byNumber.out());
     }
 
+    /** The 16 bytes a command queue entry holds inline are enough to read a command's header; a named structure still needs all its bytes. */
+    @Test
+    void aCommandsInlineBytesAreEnoughForItsHeader() throws IOException {
+        Run out = PrmkitCliTest.run("decode", "--output", "QUERY_HCA_CAP", file("03000000 1f3a2b01 00000000 00000000"));
+        assertEquals(0, out.exitCode(), out.err());
+        assertTrue(out.out().contains("  (only the first 16 of 4112 bytes were given: the rest is not decoded)\n"), out.out());
+        assertTrue(out.out().contains("status: BAD_PARAM_ERR (0x3)"), out.out());
+        assertTrue(out.out().contains("syndrome: 0x1f3a2b01"), out.out());
+        Run in = PrmkitCliTest.run("decode", "--command", file("01090000 00000002 00000000 00000000"));
+        assertEquals(0, in.exitCode(), in.err());
+        assertTrue(in.out().contains("op_mod = 0x2 ETHERNET_OFFLOADS"), in.out());
+        assertTrue(in.out().contains("(only the first 16 of 4112 bytes were given"), in.out());
+        assertError("prmkit decode: query_hca_cap_in needs at least 8 of its 16 bytes, the input has 2", "decode", "--command", file("0100"));
+        assertError("prmkit decode: query_hca_cap_out needs 4112 bytes, the input has 16", "decode", "query_hca_cap_out", file("00000000 00000000 00000000 00000000"));
+    }
+
     @Test
     void aNamedStructureShowsReservedBitsAndValidateFindings() throws IOException {
         // wqe_ctrl_seg: opcode SEND, qpn 0xabcdef, ds 0 (violates range 1..63), reserved 0x04 [7:6] set
