@@ -6,6 +6,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.function.Function;
+import org.apache.maven.execution.MavenSession;
+import org.apache.maven.model.Plugin;
+import org.apache.maven.model.PluginExecution;
 import org.apache.maven.plugin.AbstractMojo;
 import org.apache.maven.plugin.MojoExecution;
 import org.apache.maven.plugin.MojoExecutionException;
@@ -13,6 +17,7 @@ import org.apache.maven.plugin.MojoFailureException;
 import org.apache.maven.plugin.descriptor.PluginDescriptor;
 import org.apache.maven.plugins.annotations.Parameter;
 import org.apache.maven.project.MavenProject;
+import org.codehaus.plexus.util.xml.Xpp3Dom;
 
 /**
  * What {@code generate} and {@code generate-test} share. The mojo only gathers parameters, calls
@@ -29,6 +34,9 @@ abstract class AbstractGenerateMojo extends AbstractMojo {
 
     @Parameter(defaultValue = "${mojoExecution}", readonly = true, required = true)
     MojoExecution mojoExecution;
+
+    @Parameter(defaultValue = "${session}", readonly = true, required = true)
+    MavenSession session;
 
     /** Ant-style patterns, relative to the source directory, of the specs to compile. Default: <code>**&#47;*.prm</code>. */
     @Parameter
@@ -62,6 +70,14 @@ abstract class AbstractGenerateMojo extends AbstractMojo {
     @Parameter(property = "prmkit.failOnWarnings", defaultValue = "false")
     boolean failOnWarnings;
 
+    /**
+     * Fail at once when the project's compiler is set to a Java release older than 22 (the generated
+     * code needs the final {@code java.lang.foreign}), rather than leave javac to fail on generated
+     * files. False when these sources are compiled by another execution or tool.
+     */
+    @Parameter(property = "prmkit.checkRelease", defaultValue = "true")
+    boolean checkRelease;
+
     abstract File sourceDirectory();
 
     abstract File outputDirectory();
@@ -71,12 +87,19 @@ abstract class AbstractGenerateMojo extends AbstractMojo {
 
     abstract void addSourceRoot(String directory);
 
+    /** Whether the output is test sources (compiled by default-testCompile, with testRelease). */
+    abstract boolean testSources();
+
     @Override
     public void execute() throws MojoExecutionException, MojoFailureException {
         String goal = mojoExecution.getGoal();
         if (skip) {
             getLog().info("Skipping prmkit:" + goal + " (prmkit.skip is true)");
             return;
+        }
+        if (checkRelease) {
+            var problem = CompilerRelease.problem(CompilerRelease.declared(compilerConfiguration(), this::property, testSources()), goal);
+            if (problem.isPresent()) throw new MojoFailureException(problem.get());
         }
         Path basedir = project.getBasedir().toPath();
         Path sourceDir = sourceDirectory().toPath().toAbsolutePath().normalize();
@@ -105,5 +128,25 @@ abstract class AbstractGenerateMojo extends AbstractMojo {
             addSourceRoot(outputDir.toString());
             getLog().debug("Added source root " + outputDir);
         }
+    }
+
+    /** A user property (-D) over the project's. */
+    private String property(String name) {
+        String v = session == null ? null : session.getUserProperties().getProperty(name);
+        return v != null ? v : project.getProperties().getProperty(name);
+    }
+
+    /** A parameter of maven-compiler-plugin: its compile (or testCompile) execution's configuration over the plugin's. */
+    private Function<String, String> compilerConfiguration() {
+        Plugin compiler = project.getBuild().getPluginsAsMap().get("org.apache.maven.plugins:maven-compiler-plugin");
+        if (compiler == null) return k -> null;
+        PluginExecution execution = compiler.getExecutionsAsMap().get(testSources() ? "default-testCompile" : "default-compile");
+        Xpp3Dom own = execution != null && execution.getConfiguration() instanceof Xpp3Dom x ? x : null;
+        Xpp3Dom shared = compiler.getConfiguration() instanceof Xpp3Dom x ? x : null;
+        return k -> {
+            Xpp3Dom c = own != null ? own.getChild(k) : null;
+            if (c == null && shared != null) c = shared.getChild(k);
+            return c == null ? null : c.getValue();
+        };
     }
 }

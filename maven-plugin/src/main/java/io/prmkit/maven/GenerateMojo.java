@@ -41,4 +41,9 @@ public class GenerateMojo extends AbstractGenerateMojo {
     void addSourceRoot(String directory) {
         project.addCompileSourceRoot(directory);
     }
+
+    @Override
+    boolean testSources() {
+        return false;
+    }
 }

@@ -41,4 +41,9 @@ public class GenerateTestMojo extends AbstractGenerateMojo {
     void addSourceRoot(String directory) {
         project.addTestCompileSourceRoot(directory);
     }
+
+    @Override
+    boolean testSources() {
+        return true;
+    }
 }
