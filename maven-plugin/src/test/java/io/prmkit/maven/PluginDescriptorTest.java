@@ -98,6 +98,7 @@ class PluginDescriptorTest {
             assertEquals("${prmkit.skip}|false", config(m, "skip"));
             assertEquals("${prmkit.failOnWarnings}|false", config(m, "failOnWarnings"));
             assertEquals("${prmkit.packagePrefix}|", config(m, "packagePrefix"));
+            assertEquals("${prmkit.checkRelease}|true", config(m, "checkRelease"));
         }
     }
 
