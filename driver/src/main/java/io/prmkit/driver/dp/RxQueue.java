@@ -176,6 +176,8 @@ public final class RxQueue {
      * send them). Error CQEs are counted and their buffers go straight back on the RQ.
      */
     public int receive(int[] buffers, int max) {
+        // Checked once per call, before any CQE is consumed: a short array found part way would lose the burst's buffers.
+        if (max > buffers.length) throw new IllegalArgumentException("max " + max + " is more than the " + buffers.length + " buffers the array holds");
         if (zipLeft != 0) return receiveMixed(buffers, 0, 0, max);
         // The plain burst in one piece, as before sessions existed (split into the methods below, C2 kept
         // more state in fields and memory: rx-burst 6.8 -> 7.4 ns); a title sends the rest of the call

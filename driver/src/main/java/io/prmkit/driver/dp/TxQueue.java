@@ -206,6 +206,7 @@ public final class TxQueue {
      * them, so mixing them costs a few field stores per switch, not per packet.
      */
     public int send(PacketPool pool, int[] buffers, int from, int n) {
+        java.util.Objects.checkFromIndexSize(from, n, buffers.length);
         if (pool.capacity() > MAX_POOL_BUFFERS)
             throw new IllegalArgumentException("a pool of " + pool.capacity() + " buffers is larger than a TX queue handles (" + MAX_POOL_BUFFERS + ")");
         reap();

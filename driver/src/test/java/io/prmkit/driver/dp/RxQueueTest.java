@@ -52,6 +52,23 @@ class RxQueueTest {
         assertEquals(List.of(), dev.violations);
     }
 
+    /** An array shorter than max is refused before any completion is consumed: nothing is lost, the next call gets every packet. */
+    @Test
+    void anArrayShorterThanMaxIsRefusedBeforeAnythingIsConsumed() {
+        RqResources res = Rings.rq(host, 3, 3);
+        PacketPool pool = new PacketPool(host, 32, 2048, Rings.LKEY);
+        RxQueue rx = new RxQueue(res, pool);
+        FakeRq dev = new FakeRq(host, res);
+        for (int i = 0; i < 6; i++) assertTrue(dev.deliver(frame(60, i), i, -1, false));
+        var e = assertThrows(IllegalArgumentException.class, () -> rx.receive(new int[4], 8));
+        assertEquals("max 8 is more than the 4 buffers the array holds", e.getMessage());
+        assertEquals(0, CqDoorbellRecord.consumer_index(res.cq().doorbellRecord()), "no CQE consumed");
+        int[] got = new int[8];
+        assertEquals(6, rx.receive(got, 8));
+        for (int i = 0; i < 6; i++) assertEquals(i, pool.rssHash(got[i]));
+        assertEquals(0, rx.errors(), "no completion was taken for an error");
+    }
+
     /** Every combination of checksum bits, L3 and L4 header type and VLAN stripping the CQE can report. */
     @Test
     void decodesEveryChecksumAndHeaderTypeCombination() {

@@ -46,6 +46,20 @@ class TxQueueTest {
         return pool.memory().asSlice(pool.offset(h), pool.length(h)).toArray(ValueLayout.JAVA_BYTE);
     }
 
+    /** A range past the array's end is refused before any WQE is written. */
+    @Test
+    void aRangeOutsideTheArrayIsRefusedBeforeAnythingIsPosted() {
+        Rings.Tx t = new Rings.Tx(host, 6, 6, InlineMode.L2);
+        PacketPool pool = new PacketPool(host, 64, 2048, Rings.LKEY);
+        TxQueue tx = new TxQueue(t.res, pool);
+        int[] b = new int[4];
+        for (int i = 0; i < 4; i++) b[i] = frame(pool, 128, false, false, i);
+        assertThrows(IndexOutOfBoundsException.class, () -> tx.send(pool, b, 2, 4));
+        assertThrows(IndexOutOfBoundsException.class, () -> tx.send(b, 5));
+        assertEquals(0, tx.producerCounter(), "nothing posted");
+        assertEquals(4, tx.send(b, 4));
+    }
+
     @Test
     void aBurstIsOneWqePerPacketWithTheL2HeaderInlineAndOneDoorbell() {
         Rings.Tx t = new Rings.Tx(host, 6, 6, InlineMode.L2);
