@@ -119,7 +119,7 @@ final class BringUpCommands {
             throw c.fail(Syndrome.OTHER_FUNCTION, "function_id " + QueryPagesIn.function_id(c.in));
         }
         var mod = QueryPagesIn.op_mod$enum(c.in);
-        if (mod == null) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod " + c.opMod);
+        if (mod == null) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod 0x" + Integer.toHexString(c.opMod));
         int held = hca.pages.size();
         int pages = switch (mod) {
             case BOOT_PAGES -> Math.max(0, hca.bootPages - held);
@@ -136,7 +136,7 @@ final class BringUpCommands {
             throw c.fail(Syndrome.OTHER_FUNCTION, "function_id " + ManagePagesIn.function_id(c.in));
         }
         var mod = ManagePagesIn.op_mod$enum(c.in);
-        if (mod == null) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod " + c.opMod);
+        if (mod == null) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod 0x" + Integer.toHexString(c.opMod));
         long n = Integer.toUnsignedLong(ManagePagesIn.input_num_entries(c.in));
         switch (mod) {
             case ALLOCATION_FAIL -> {

@@ -180,7 +180,7 @@ final class FlowCommands {
     private void setEntry(Command c) {
         Objects.FlowTable t = table(c, SetFteIn.table_type(c.in), SetFteIn.table_id(c.in));
         SetFteOpMod mod = SetFteIn.op_mod$enum(c.in);
-        if (mod == null) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod " + c.opMod);
+        if (mod == null) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod 0x" + Integer.toHexString(c.opMod));
         long index = Integer.toUnsignedLong(SetFteIn.flow_index(c.in));
         long fc = SetFteIn.flow_context$BYTE_OFFSET;
         int groupId = FlowContext.group_id(c.in, fc);

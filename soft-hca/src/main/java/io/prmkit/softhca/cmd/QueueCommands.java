@@ -203,7 +203,7 @@ final class QueueCommands {
     private void modifyCq(Command c) {
         Queues.Cq cq = cq(c, ModifyCqIn.cqn(c.in));
         ModifyCqOpMod mod = ModifyCqIn.op_mod$enum(c.in);
-        if (mod != ModifyCqOpMod.MODIFY_CQ) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod " + c.opMod + " (resize is not modelled)");
+        if (mod != ModifyCqOpMod.MODIFY_CQ) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod 0x" + Integer.toHexString(c.opMod) + " (resize is not modelled)");
         int bits = ModifyFieldSelect.modify_field_select(c.in, ModifyCqIn.modify_field_select_resize_field_select$BYTE_OFFSET);
         var fields = CqModifyFields.of(Integer.toUnsignedLong(bits));
         if (CqModifyFields.maskOf(fields) != Integer.toUnsignedLong(bits)) throw c.fail(Syndrome.BAD_FIELD, "modify_field_select 0x" + Integer.toHexString(bits));

@@ -32,7 +32,7 @@ final class RegisterCommands {
 
     private void access(Command c) {
         AccessRegisterOpMod mod = AccessRegisterIn.op_mod$enum(c.in);
-        if (mod == null) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod " + c.opMod);
+        if (mod == null) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod 0x" + Integer.toHexString(c.opMod));
         RegisterId id = AccessRegisterIn.register_id$enum(c.in);
         PrmLayout.Struct layout = id == null ? null : switch (id) {
             case HOST_ENDIANNESS -> RegisterHostEndianness.layout();

@@ -55,7 +55,7 @@ final class VportCommands {
     private void queryState(Command c) {
         ownVport(c, QueryVportStateIn.other_vport(c.in), QueryVportStateIn.vport_number(c.in));
         VportStateOpMod mod = QueryVportStateIn.op_mod$enum(c.in);
-        if (mod != VportStateOpMod.VNIC_VPORT && mod != VportStateOpMod.UPLINK) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod " + c.opMod);
+        if (mod != VportStateOpMod.VNIC_VPORT && mod != VportStateOpMod.UPLINK) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod 0x" + Integer.toHexString(c.opMod));
         Port p = hca.objects.port;
         QueryVportStateOut.Device.state$set(c.out, p.operUp() ? VportOperState.UP : VportOperState.DOWN);
         QueryVportStateOut.Device.admin_state$set(c.out, p.vportAdminState);
