@@ -41,6 +41,8 @@ public final class PrmkitCli implements Runnable {
     @Spec
     CommandSpec spec;
 
+    private static final String LOG_FORMAT = "java.util.logging.SimpleFormatter.format";
+
     /** Success. */
     static final int OK = 0;
     /** Errors in the input (specs, headers, files that cannot be read) or in writing the output. */
@@ -51,6 +53,9 @@ public final class PrmkitCli implements Runnable {
     static final int INTERNAL_ERROR = 70;
 
     public static void main(String[] args) {
+        // The driver logs through System.Logger (java.util.logging here): one line a record, as the CLI's
+        // own messages, not JUL's default two with a date. A -D of the same property wins.
+        if (System.getProperty(LOG_FORMAT) == null) System.setProperty(LOG_FORMAT, "[%4$s] %3$s: %5$s%6$s%n");
         CommandLine cl = commandLine();
         // Our own writer over fd 1, not System.out: a PrintWriter over System.out cannot report write errors.
         cl.setOut(StandardOutput.open());

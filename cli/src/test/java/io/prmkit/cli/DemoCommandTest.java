@@ -90,6 +90,9 @@ class DemoCommandTest {
         for (int at = 24; at < b.length; frames++) at += 16 + java.nio.ByteBuffer.wrap(b, at + 8, 4).order(java.nio.ByteOrder.LITTLE_ENDIAN).getInt();
         assertEquals(tx, frames, "every wire frame is in the capture");
         assertFalse(report.contains("pcap: "), "no file to offer: " + report);
+        // The driver's one warning (the bad WQE) is one line, not java.util.logging's two with a date.
+        assertTrue(report.lines().anyMatch(l -> l.startsWith("[WARNING] io.prmkit.driver.dp.TxQueue: SQ 0x") && l.contains("LOCAL_PROT_ERR")), report);
+        assertFalse(report.lines().anyMatch(l -> l.matches("\\w{3} \\d{2}, \\d{4} .*")), "a dated log line: " + report);
     }
 
     /** {@code --pcap - | tshark -c 10 -r -}: a reader that stops early is no failure of the demo; it ends as any command whose reader went away. */
