@@ -299,6 +299,15 @@ public final class DecodeCommand implements Callable<Integer> {
         out.println("CQE opcode " + name + " (0x" + Long.toHexString(opcode) + "): " + s.name().name()
                 + (at > 0 ? " (bytes 0x40..0x7f of the 128-byte CQE)" : ""));
         decode(s, bytes, at);
+        long format = layout.get(seg, at, layout.field("cqe_format").orElseThrow());
+        if (!error && enumOf("cqe_format").byValue(format).map(EnumLayout.EnumValue::name).orElse("").equals("COMPRESSED")) {
+            // What the driver (RxQueue.startSession) and the kernel (mlx5e_decompress_cqes_start) read next.
+            long n = layout.get(seg, at, layout.field("byte_cnt").orElseThrow());
+            long counter = layout.get(seg, at, layout.field("wqe_counter").orElseThrow());
+            out.println("compressed session title: byte_cnt = " + n + " completions, wqe_counter 0x" + Long.toHexString(counter)
+                    + " and on; each completion's byte count and hash is a mini CQE (prmkit decode mini_cqe8): completions 0-7 in the"
+                    + " next CQ entry, 8-15 in the entry 8 after this one, 16-23 in the entry 16 after it, and so on");
+        }
         if (error) {
             PrmLayout.Struct err = generated(s);
             long syndrome = err.get(seg, at, err.field("syndrome").orElseThrow());

@@ -1,6 +1,7 @@
 package io.prmkit.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.cli.PrmkitCliTest.Run;
@@ -99,6 +100,23 @@ class DecodeCommandTest {
         assertTrue(o.contains("    dword 0x0c [23:0]    uar_page = 0x7\n"), o);
         assertTrue(o.contains("pas[0] = 0x123456000"), o);
         assertTrue(o.contains("validate: ok"), o);
+    }
+
+    /** A compressed session's title says where its completions are: the mini CQE arrays of the entries after it. */
+    @Test
+    void aCompressedTitleSaysWhereItsCompletionsAre() throws IOException {
+        byte[] b = new byte[64];
+        b[0x2f] = 7; // byte_cnt: 7 completions
+        b[0x3d] = 0x10; // wqe_counter 0x10
+        b[0x3f] = (byte) ((2 << 4) | (3 << 2) | 1); // RESP_SEND, COMPRESSED, owner 1
+        StringBuilder hex = new StringBuilder();
+        for (byte x : b) hex.append(String.format("%02x ", x));
+        Run run = PrmkitCliTest.run("decode", "--cqe", file(hex.toString()));
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("cqe_format = 0x3 COMPRESSED"), run.out());
+        assertTrue(run.out().contains("compressed session title: byte_cnt = 7 completions, wqe_counter 0x10 and on;"), run.out());
+        Run plain = PrmkitCliTest.run("decode", "--cqe", file(hex.toString().replace("2d ", "21 ").trim()));
+        assertFalse(plain.out().contains("compressed session"), plain.out());
     }
 
     @Test
