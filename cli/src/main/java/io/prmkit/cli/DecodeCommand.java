@@ -68,7 +68,8 @@ public final class DecodeCommand implements Callable<Integer> {
             description = "The bytes are the output of command OPCODE (a name like CREATE_CQ or a number like 0x400); status and syndrome are explained.")
     String output;
 
-    @Option(names = "--cqe", description = "The bytes are a 64-byte CQE: cqe64, or err_cqe when the opcode is REQ_ERR or RESP_ERR.")
+    @Option(names = "--cqe", description = "The bytes are a 64-byte CQE: cqe64, or err_cqe when the opcode is REQ_ERR or RESP_ERR. "
+            + "Two or more entries are a CQ dump, read entry by entry, a compressed session's mini CQEs one line per completion.")
     boolean cqe;
 
     @Option(names = "--cqe-size", paramLabel = "BYTES", defaultValue = "64",
@@ -281,12 +282,76 @@ public final class DecodeCommand implements Callable<Integer> {
         }
     }
 
+    /**
+     * One CQE, or a run of them (a CQ ring dump: the input holds two or more whole entries). In a run,
+     * a compressed session's title is followed by the entries it owns: those holding its mini CQE
+     * arrays (the next one, then every eighth after the title) are shown as one line per completion,
+     * the others are said to be inside the session, as the driver and the kernel skip them.
+     */
     private void decodeCqe(byte[] bytes) throws Failure {
+        if (cqeSize != 64 && cqeSize != 128) throw new ParameterException(spec.commandLine(), "--cqe-size is 64 or 128, not " + cqeSize);
+        int entries = bytes.length / cqeSize;
+        if (entries < 2) {
+            decodeCqe(bytes, 0, bytes.length);
+            return;
+        }
+        out.println("CQ dump: " + Words.plural(entries, "entry") + " of " + cqeSize + " bytes");
+        PrmLayout.Struct cqe = generated(struct("cqe64"));
+        PrmLayout.Struct mini = generated(struct("mini_cqe8"));
+        MemorySegment seg = MemorySegment.ofArray(bytes);
+        int half = cqeSize == 128 ? 64 : 0;
+        for (int i = 0; i < entries; i++) {
+            int base = i * cqeSize;
+            out.println();
+            out.println("entry " + i + " (offset 0x" + Integer.toHexString(base) + "):");
+            long n = decodeCqe(bytes, base, base + cqeSize);
+            if (n < 0) continue;
+            long counter = cqe.get(seg, base + half, cqe.field("wqe_counter").orElseThrow());
+            // the session's entries after its title: i + 1 .. i + n - 1
+            long last = Math.min(i + n - 1, entries - 1);
+            for (int j = 1; i + j <= last; j++) {
+                int e = i + j;
+                out.println();
+                if (j == 1 || j % MINIS_PER_ENTRY == 0) {
+                    int first = j == 1 ? 0 : j;
+                    int count = (int) Math.min(MINIS_PER_ENTRY, n - first);
+                    out.println("entry " + e + " (offset 0x" + Integer.toHexString(e * cqeSize) + "): mini CQEs of the session at entry " + i
+                            + ", completions " + first + "-" + (first + count - 1));
+                    for (int k = 0; k < count; k++) {
+                        long m = (long) e * cqeSize + half + (long) k * mini.sizeBytes();
+                        out.println("  mini " + k + ": completion " + (first + k) + ", wqe_counter 0x" + Long.toHexString((counter + first + k) & 0xffff)
+                                + ", byte_cnt " + mini.get(seg, m, mini.field("byte_cnt").orElseThrow())
+                                + ", rx_hash_result 0x" + Long.toHexString(mini.get(seg, m, mini.field("rx_hash_result").orElseThrow())));
+                    }
+                } else {
+                    // the run of entries up to the next mini array (or the session's end) in one line
+                    int to = e;
+                    while (to + 1 <= last && (to + 1 - i) % MINIS_PER_ENTRY != 0) to++;
+                    out.println((to == e ? "entry " + e + " (offset 0x" + Integer.toHexString(e * cqeSize) + ")"
+                            : "entries " + e + "-" + to + " (offsets 0x" + Integer.toHexString(e * cqeSize) + "-0x" + Integer.toHexString(to * cqeSize) + ")")
+                            + ": inside the session at entry " + i + " (not read)");
+                    j = to - i;
+                }
+            }
+            if (i + n - 1 > last) out.println("  (the session runs past the end of the dump: " + (i + n - 1 - last) + " more entries)");
+            i = (int) last;
+        }
+        int rest = bytes.length - entries * cqeSize;
+        if (rest > 0) out.println("(" + rest + " more bytes, not a whole entry, not decoded)");
+    }
+
+    /** Mini CQEs in one CQE-sized entry of a compressed session. */
+    private static final int MINIS_PER_ENTRY = 8;
+
+    /**
+     * Decodes the CQE at {@code base}, the input taken to end at {@code end}; returns the completions
+     * of the compressed session it is the title of, else -1.
+     */
+    private long decodeCqe(byte[] bytes, int base, int end) throws Failure {
         StructLayout cqe64 = struct("cqe64");
         PrmLayout.Struct layout = generated(cqe64);
         // A 128-byte CQE keeps the cqe64 in its second half (the first holds inline data), as the kernel reads it.
-        int at = cqeSize == 128 ? 64 : 0;
-        if (cqeSize != 64 && cqeSize != 128) throw new ParameterException(spec.commandLine(), "--cqe-size is 64 or 128, not " + cqeSize);
+        int at = base + (cqeSize == 128 ? 64 : 0);
         if (bytes.length < at + layout.sizeBytes()) {
             throw new Failure("a " + cqeSize + "-byte CQE needs " + (at + layout.sizeBytes()) + " bytes, the input has " + bytes.length);
         }
@@ -297,9 +362,10 @@ public final class DecodeCommand implements Callable<Integer> {
         boolean error = name.equals("REQ_ERR") || name.equals("RESP_ERR");
         StructLayout s = error ? struct("err_cqe") : cqe64;
         out.println("CQE opcode " + name + " (0x" + Long.toHexString(opcode) + "): " + s.name().name()
-                + (at > 0 ? " (bytes 0x40..0x7f of the 128-byte CQE)" : ""));
-        decode(s, bytes, at);
+                + (cqeSize == 128 ? " (bytes 0x40..0x7f of the 128-byte CQE)" : ""));
+        decode(s, end == bytes.length ? bytes : java.util.Arrays.copyOf(bytes, end), at);
         long format = layout.get(seg, at, layout.field("cqe_format").orElseThrow());
+        long session = -1;
         if (!error && enumOf("cqe_format").byValue(format).map(EnumLayout.EnumValue::name).orElse("").equals("COMPRESSED")) {
             // What the driver (RxQueue.startSession) and the kernel (mlx5e_decompress_cqes_start) read next.
             long n = layout.get(seg, at, layout.field("byte_cnt").orElseThrow());
@@ -307,6 +373,7 @@ public final class DecodeCommand implements Callable<Integer> {
             out.println("compressed session title: byte_cnt = " + n + " completions, wqe_counter 0x" + Long.toHexString(counter)
                     + " and on; each completion's byte count and hash is a mini CQE (prmkit decode mini_cqe8): completions 0-7 in the"
                     + " next CQ entry, 8-15 in the entry 8 after this one, 16-23 in the entry 16 after it, and so on");
+            if (n >= 1) session = n;
         }
         if (error) {
             PrmLayout.Struct err = generated(s);
@@ -315,6 +382,7 @@ public final class DecodeCommand implements Callable<Integer> {
             long vendor = err.get(seg, at, err.field("vendor_err_synd").orElseThrow());
             if (vendor != 0) out.println("vendor syndrome: 0x" + Long.toHexString(vendor) + " (device-specific)");
         }
+        return session;
     }
 
     private StructLayout commandStruct(EnumLayout.EnumValue op, String suffix) throws Failure {

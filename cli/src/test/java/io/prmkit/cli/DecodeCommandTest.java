@@ -119,6 +119,50 @@ class DecodeCommandTest {
         assertFalse(plain.out().contains("compressed session"), plain.out());
     }
 
+    /**
+     * A CQ ring dump: each entry in turn; after a compressed title, the entries of its session as the
+     * driver reads them (mini arrays in the next entry and in the entry 8 after the title, the rest skipped).
+     */
+    @Test
+    void aRingDumpIsReadEntryByEntryWithItsSessions() throws IOException {
+        byte[] ring = new byte[12 * 64];
+        cqe(ring, 0, 0, 0x0f, 60); // plain
+        cqe(ring, 1, 3, 0x10, 10); // title of 10 completions: entries 1..10
+        for (int k = 0; k < 8; k++) mini(ring, 2, k, 0x1000 + k, 64 + k);
+        for (int k = 0; k < 2; k++) mini(ring, 9, k, 0x2000 + k, 80 + k);
+        cqe(ring, 11, 0, 0x1a, 70);
+        StringBuilder hex = new StringBuilder();
+        for (byte x : ring) hex.append(String.format("%02x ", x));
+        Run run = PrmkitCliTest.run("decode", "--cqe", file(hex.toString()));
+        assertEquals(0, run.exitCode(), run.err());
+        String o = run.out();
+        assertTrue(o.startsWith("CQ dump: 12 entries of 64 bytes\n"), o);
+        assertTrue(o.contains("entry 2 (offset 0x80): mini CQEs of the session at entry 1, completions 0-7\n"
+                + "  mini 0: completion 0, wqe_counter 0x10, byte_cnt 64, rx_hash_result 0x1000\n"), o);
+        assertTrue(o.contains("  mini 7: completion 7, wqe_counter 0x17, byte_cnt 71, rx_hash_result 0x1007\n"), o);
+        assertTrue(o.contains("entries 3-8 (offsets 0xc0-0x200): inside the session at entry 1 (not read)\n"), o);
+        assertTrue(o.contains("entry 9 (offset 0x240): mini CQEs of the session at entry 1, completions 8-9\n"
+                + "  mini 0: completion 8, wqe_counter 0x18, byte_cnt 80, rx_hash_result 0x2000\n"
+                + "  mini 1: completion 9, wqe_counter 0x19, byte_cnt 81, rx_hash_result 0x2001\n"), o);
+        assertTrue(o.contains("entry 10 (offset 0x280): inside the session at entry 1 (not read)\n"), o);
+        assertTrue(o.contains("entry 11 (offset 0x2c0):\nCQE opcode RESP_SEND (0x2): cqe64\n"), o);
+        assertTrue(o.contains("wqe_counter = 0x1a"), o);
+        // cut inside the session: said, not guessed
+        Run cut = PrmkitCliTest.run("decode", "--cqe", file(hex.substring(0, 3 * 64 * 3)));
+        assertTrue(cut.out().contains("(the session runs past the end of the dump: 8 more entries)"), cut.out());
+    }
+
+    private static void cqe(byte[] ring, int entry, int format, int wqeCounter, int byteCnt) {
+        int b = entry * 64;
+        java.nio.ByteBuffer.wrap(ring, b + 0x2c, 4).putInt(byteCnt);
+        java.nio.ByteBuffer.wrap(ring, b + 0x3c, 2).putShort((short) wqeCounter);
+        ring[b + 0x3f] = (byte) ((2 << 4) | (format << 2) | 1); // RESP_SEND, owner 1
+    }
+
+    private static void mini(byte[] ring, int entry, int k, int hash, int byteCnt) {
+        java.nio.ByteBuffer.wrap(ring, entry * 64 + k * 8, 8).putInt(hash).putInt(byteCnt);
+    }
+
     @Test
     void aCommandOutputExplainsItsStatus() throws IOException {
         Run run = PrmkitCliTest.run("decode", "--output", "create_cq", file("03000000 00a1b2c3 00000000 00000000"));

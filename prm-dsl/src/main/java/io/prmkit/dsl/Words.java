@@ -7,6 +7,9 @@ public final class Words {
     /** {@code n} and the noun, plural unless n is 1: "1 structure", "3 classes", "0 files". */
     public static String plural(long n, String noun) {
         if (n == 1) return n + " " + noun;
+        // entry -> entries, but key -> keys
+        if (noun.length() > 1 && noun.endsWith("y") && "aeiou".indexOf(noun.charAt(noun.length() - 2)) < 0)
+            return n + " " + noun.substring(0, noun.length() - 1) + "ies";
         boolean es = noun.endsWith("s") || noun.endsWith("x") || noun.endsWith("ch") || noun.endsWith("sh");
         return n + " " + noun + (es ? "es" : "s");
     }

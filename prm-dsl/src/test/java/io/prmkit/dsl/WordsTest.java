@@ -12,6 +12,8 @@ class WordsTest {
         assertEquals("2 enums", Words.plural(2, "enum"));
         assertEquals("3 classes", Words.plural(3, "class"));
         assertEquals("2 prefixes", Words.plural(2, "prefix"));
+        assertEquals("12 entries", Words.plural(12, "entry"));
+        assertEquals("2 keys", Words.plural(2, "key"));
     }
 
     @Test
