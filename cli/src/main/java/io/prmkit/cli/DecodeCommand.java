@@ -301,40 +301,10 @@ public final class DecodeCommand implements Callable<Integer> {
         MemorySegment seg = MemorySegment.ofArray(bytes);
         int half = cqeSize == 128 ? 64 : 0;
         for (int i = 0; i < entries; i++) {
-            int base = i * cqeSize;
             out.println();
-            out.println("entry " + i + " (offset 0x" + Integer.toHexString(base) + "):");
-            long n = decodeCqe(bytes, base, base + cqeSize);
-            if (n < 0) continue;
-            long counter = cqe.get(seg, base + half, cqe.field("wqe_counter").orElseThrow());
-            // the session's entries after its title: i + 1 .. i + n - 1
-            long last = Math.min(i + n - 1, entries - 1);
-            for (int j = 1; i + j <= last; j++) {
-                int e = i + j;
-                out.println();
-                if (j == 1 || j % MINIS_PER_ENTRY == 0) {
-                    int first = j == 1 ? 0 : j;
-                    int count = (int) Math.min(MINIS_PER_ENTRY, n - first);
-                    out.println("entry " + e + " (offset 0x" + Integer.toHexString(e * cqeSize) + "): mini CQEs of the session at entry " + i
-                            + ", completions " + first + "-" + (first + count - 1));
-                    for (int k = 0; k < count; k++) {
-                        long m = (long) e * cqeSize + half + (long) k * mini.sizeBytes();
-                        out.println("  mini " + k + ": completion " + (first + k) + ", wqe_counter 0x" + Long.toHexString((counter + first + k) & 0xffff)
-                                + ", byte_cnt " + mini.get(seg, m, mini.field("byte_cnt").orElseThrow())
-                                + ", rx_hash_result 0x" + Long.toHexString(mini.get(seg, m, mini.field("rx_hash_result").orElseThrow())));
-                    }
-                } else {
-                    // the run of entries up to the next mini array (or the session's end) in one line
-                    int to = e;
-                    while (to + 1 <= last && (to + 1 - i) % MINIS_PER_ENTRY != 0) to++;
-                    out.println((to == e ? "entry " + e + " (offset 0x" + Integer.toHexString(e * cqeSize) + ")"
-                            : "entries " + e + "-" + to + " (offsets 0x" + Integer.toHexString(e * cqeSize) + "-0x" + Integer.toHexString(to * cqeSize) + ")")
-                            + ": inside the session at entry " + i + " (not read)");
-                    j = to - i;
-                }
-            }
-            if (i + n - 1 > last) out.println("  (the session runs past the end of the dump: " + (i + n - 1 - last) + " more entries)");
-            i = (int) last;
+            out.println("entry " + i + " (offset 0x" + Integer.toHexString(i * cqeSize) + "):");
+            long n = decodeCqe(bytes, i * cqeSize, (i + 1) * cqeSize);
+            if (n >= 0) i = session(seg, cqe, mini, half, i, n, entries);
         }
         int rest = bytes.length - entries * cqeSize;
         if (rest > 0) out.println("(" + rest + " more bytes, not a whole entry, not decoded)");
@@ -342,6 +312,45 @@ public final class DecodeCommand implements Callable<Integer> {
 
     /** Mini CQEs in one CQE-sized entry of a compressed session. */
     private static final int MINIS_PER_ENTRY = 8;
+
+    /**
+     * The entries after the title at {@code title} of a session of {@code n} completions, which spans
+     * entries {@code title .. title + n - 1}: completions {@code f .. f + 7} are the mini CQEs of entry
+     * {@code title + max(1, f)}; the entries between are skipped. Returns the session's last entry in the dump.
+     */
+    private int session(MemorySegment seg, PrmLayout.Struct cqe, PrmLayout.Struct mini, int half, int title, long n, int entries) {
+        long counter = cqe.get(seg, (long) title * cqeSize + half, cqe.field("wqe_counter").orElseThrow());
+        long end = title + n - 1;
+        int last = (int) Math.min(end, entries - 1);
+        int shown = title;
+        for (long first = 0; first < n; first += MINIS_PER_ENTRY) {
+            int e = (int) (title + Math.max(1, first));
+            if (e > last) break;
+            if (e > shown + 1) skipped(shown + 1, e - 1, title);
+            int count = (int) Math.min(MINIS_PER_ENTRY, n - first);
+            out.println();
+            out.println("entry " + e + " (offset 0x" + Integer.toHexString(e * cqeSize) + "): mini CQEs of the session at entry " + title
+                    + ", completions " + first + "-" + (first + count - 1));
+            for (int k = 0; k < count; k++) {
+                long m = (long) e * cqeSize + half + (long) k * mini.sizeBytes();
+                out.println("  mini " + k + ": completion " + (first + k) + ", wqe_counter 0x" + Long.toHexString((counter + first + k) & 0xffff)
+                        + ", byte_cnt " + mini.get(seg, m, mini.field("byte_cnt").orElseThrow())
+                        + ", rx_hash_result 0x" + Long.toHexString(mini.get(seg, m, mini.field("rx_hash_result").orElseThrow())));
+            }
+            shown = e;
+        }
+        if (last > shown) skipped(shown + 1, last, title);
+        if (end > last) out.println("  (the session runs past the end of the dump: " + (end - last) + " more entries)");
+        return last;
+    }
+
+    /** Entries {@code from .. to} of the session at {@code title} that hold no mini CQEs: read by nobody. */
+    private void skipped(int from, int to, int title) {
+        out.println();
+        out.println((from == to ? "entry " + from + " (offset 0x" + Integer.toHexString(from * cqeSize) + ")"
+                : "entries " + from + "-" + to + " (offsets 0x" + Integer.toHexString(from * cqeSize) + "-0x" + Integer.toHexString(to * cqeSize) + ")")
+                + ": inside the session at entry " + title + " (not read)");
+    }
 
     /**
      * Decodes the CQE at {@code base}, the input taken to end at {@code end}; returns the completions
