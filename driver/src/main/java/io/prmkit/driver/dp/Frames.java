@@ -32,6 +32,11 @@ public final class Frames {
      */
     public static final int SOURCE_PORTS = 0xf000;
     public static final int SOURCE_PORT_MASK = 0x0fff;
+
+    /** The source port {@link #build} gives flow {@code flow}. */
+    public static int sourcePort(int flow) {
+        return SOURCE_PORTS + (flow & SOURCE_PORT_MASK);
+    }
     public static final int TCP_HLEN = (int) Tcphdr.SIZE;
     public static final int UDP_HLEN = (int) Udphdr.SIZE;
     public static final int IPV4_HLEN = (int) Iphdr.SIZE;
@@ -94,7 +99,7 @@ public final class Frames {
             Iphdr.check$setUnchecked(s, l3, 0);
             if (!offload) Iphdr.check$setUnchecked(s, l3, ipv4HeaderChecksum(s, l3));
         }
-        int sport = SOURCE_PORTS + (flow & SOURCE_PORT_MASK);
+        int sport = sourcePort(flow);
         long payload;
         if (tcp) {
             Tcphdr.source$setUnchecked(s, l4, sport);

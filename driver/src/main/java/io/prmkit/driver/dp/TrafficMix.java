@@ -203,7 +203,7 @@ public final class TrafficMix {
         if (l4 < 0) return -1;
         long payload;
         if (proto == FrameHeaders.IPPROTO_TCP && len >= l4 + Frames.TCP_HLEN) {
-            if (Tcphdr.source(s, off + l4) == Frames.SOURCE_PORTS + LSO_ID) { // the LSO send's flow
+            if (Tcphdr.source(s, off + l4) == Frames.sourcePort(LSO_ID)) { // the LSO send's flow (writeFrame's flow is the id)
                 int seq = Tcphdr.seq(s, off + l4);
                 return ((long) (seq >>> 16) << 8) | ((seq & 0xffff) / LSO_MSS);
             }
