@@ -70,7 +70,8 @@ class CliProcessTest {
         assertEquals("", Files.readString(err));
     }
 
-    private static List<String> javaCommand(List<String> args) {
+    /** {@code java ... PrmkitCli ARGS} on this test's JDK and class path: the real main in a process of its own. */
+    static List<String> javaCommand(List<String> args) {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
         List<String> command = new ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
                 System.getProperty("java.class.path"), PrmkitCli.class.getName()));

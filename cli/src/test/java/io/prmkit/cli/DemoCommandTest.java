@@ -110,11 +110,9 @@ class DemoCommandTest {
     }
 
     private static List<String> demoProcess(String... args) {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        List<String> command = new java.util.ArrayList<>(List.of(java, "--enable-native-access=ALL-UNNAMED", "-cp",
-                System.getProperty("java.class.path"), PrmkitCli.class.getName(), "demo"));
-        command.addAll(List.of(args));
-        return command;
+        List<String> all = new java.util.ArrayList<>(List.of("demo"));
+        all.addAll(List.of(args));
+        return CliProcessTest.javaCommand(all);
     }
 
     @Test
