@@ -73,7 +73,7 @@ final class Demo {
     }
 
     Result run() throws InterruptedException, CannotCapture {
-        TrafficMix mix = new TrafficMix(size);
+        TrafficMix mix = new TrafficMix(size, queues); // its flows each leave from one queue
         Port port = new Port(1);
         Wire wire = Wire.loopback(port);
         // Opened before bring-up: a capture that cannot even start fails the demo before it begins.

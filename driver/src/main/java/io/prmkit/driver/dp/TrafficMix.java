@@ -23,10 +23,10 @@ import java.lang.foreign.ValueLayout;
  *
  * <p>The capture reads cleanly in Wireshark: each plain TCP flow (a source port,
  * {@link Frames#SOURCE_PORTS}) is one stream whose k-th frame's sequence number is
- * {@code 1 + k * payload}, so TCP analysis finds no gaps (with a queue count that is not a power
- * of two a flow's frames leave from several queues and may be marked out of order); and the tag
- * keeps the first payload bytes from looking like another protocol's header (with the bare id,
- * ids from 65536 on made Wireshark's STUN heuristic call a few frames malformed STUN).
+ * {@code 1 + k * payload}, so TCP analysis finds no gaps; a flow's frames all leave from one queue
+ * ({@link #flow}), so none is seen out of order; and the tag keeps the first payload bytes from
+ * looking like another protocol's header (with the bare id, ids from 65536 on made Wireshark's STUN
+ * heuristic call a few frames malformed STUN).
  */
 public final class TrafficMix {
     public static final int LSO_ID = 5;
@@ -43,17 +43,49 @@ public final class TrafficMix {
      */
     static final int ID_TAG = 0x5000_0000;
     private static final int ID_MASK = 0x0fff_ffff;
-    /** Frames per flow stride: ids id, id + FLOW_STRIDE, ... share a source port. */
-    private static final int FLOW_STRIDE = Frames.SOURCE_PORT_MASK + 1;
+    /** Source ports the flows may use. */
+    private static final int PORTS = Frames.SOURCE_PORT_MASK + 1;
+    /** Ids of one kind recur every 16 ({@link #kind}). */
+    private static final int KINDS_PERIOD = 16;
 
     public enum Kind { UDP4, VLAN_UDP4, TCP4_CSUM, UDP4_CSUM, TCP6_CSUM, UDP6_CSUM, SHORT_UDP4, LSO_TCP4 }
 
     private final int size;
+    /** Ids id, id + flowStride, ... make up one flow (a source port); see {@link #flow}. */
+    private final int flowStride;
 
-    /** {@code size}: length of the plain frames (without FCS), at least 64, at most 1514. */
+    /** One queue; see {@link #TrafficMix(int, int)}. */
     public TrafficMix(int size) {
+        this(size, 1);
+    }
+
+    /**
+     * {@code size}: length of the plain frames (without FCS), at least 64, at most 1514;
+     * {@code queues}: how many send queues share the ids, queue q sending the ids congruent to q
+     * modulo {@code queues} (1..256).
+     */
+    public TrafficMix(int size, int queues) {
         if (size < 64 || size > 1514) throw new IllegalArgumentException("frame size " + size + " outside 64..1514");
+        if (queues < 1 || queues > 256) throw new IllegalArgumentException("queue count " + queues + " outside 1..256");
         this.size = size;
+        // The largest multiple of both 16 and the queue count that gives each flow its own port: a flow's
+        // ids then have one kind and one queue. With a power of two up to 16 this is 4096, every port.
+        int period = KINDS_PERIOD / gcd(KINDS_PERIOD, queues) * queues;
+        this.flowStride = PORTS / period * period;
+    }
+
+    private static int gcd(int a, int b) {
+        return b == 0 ? a : gcd(b, a % b);
+    }
+
+    /**
+     * The flow of frame id, which names its source port ({@link Frames#sourcePort}): {@code id %
+     * flowStride}, where the stride is a multiple of 16 and of the queue count, so the frames of one
+     * flow are of one kind and leave from one queue, in order (a flow spread over queues would reach
+     * the wire out of order, which Wireshark flags for TCP).
+     */
+    public int flow(int id) {
+        return id % flowStride;
     }
 
     public int size() {
@@ -126,15 +158,15 @@ public final class TrafficMix {
         boolean ipv6 = k == Kind.TCP6_CSUM || k == Kind.UDP6_CSUM;
         boolean tcp = k == Kind.TCP4_CSUM || k == Kind.TCP6_CSUM || k == Kind.LSO_TCP4;
         boolean offloaded = k == Kind.TCP4_CSUM || k == Kind.UDP4_CSUM || ipv6 || k == Kind.LSO_TCP4;
-        Frames.build(s, off, len, ipv6, tcp, id, id, offloaded && forDevice);
+        Frames.build(s, off, len, ipv6, tcp, id, flow(id), offloaded && forDevice);
         if ((id & ID_MASK) != id) throw new IllegalArgumentException("frame id " + id + " outside 0.." + ID_MASK);
         int l4 = FrameHeaders.l4Offset(s, off, len);
         if (k == Kind.LSO_TCP4) {
             Tcphdr.seq$set(s, off + l4, id << 16);
         } else if (tcp) {
             long payload = l4 + Frames.TCP_HLEN;
-            // the flow's (id / FLOW_STRIDE)-th frame; every frame of a kind has the same payload length
-            Tcphdr.seq$set(s, off + l4, 1 + (id / FLOW_STRIDE) * (int) (len - payload));
+            // the flow's (id / flowStride)-th frame; every frame of a kind has the same payload length
+            Tcphdr.seq$set(s, off + l4, 1 + (id / flowStride) * (int) (len - payload));
             s.set(Frames.BE32, off + payload, ID_TAG | id); // the payload's first word
         } else {
             s.set(Frames.BE32, off + l4 + Frames.UDP_HLEN, ID_TAG | id); // the payload's first word
@@ -203,7 +235,7 @@ public final class TrafficMix {
         if (l4 < 0) return -1;
         long payload;
         if (proto == FrameHeaders.IPPROTO_TCP && len >= l4 + Frames.TCP_HLEN) {
-            if (Tcphdr.source(s, off + l4) == Frames.sourcePort(LSO_ID)) { // the LSO send's flow (writeFrame's flow is the id)
+            if (Tcphdr.source(s, off + l4) == Frames.sourcePort(LSO_ID)) { // the LSO send's flow (LSO_ID is below any flow stride, so its own flow)
                 int seq = Tcphdr.seq(s, off + l4);
                 return ((long) (seq >>> 16) << 8) | ((seq & 0xffff) / LSO_MSS);
             }

@@ -123,6 +123,38 @@ class TrafficMixTest {
         }
     }
 
+    /**
+     * With any queue count (queue q sends the ids congruent to q), a flow's frames leave from one queue and
+     * are of one kind, and its TCP frames still follow each other: the wire carries each flow in order.
+     */
+    @Test
+    void aFlowLeavesFromOneQueueWhateverTheQueueCount() {
+        MemorySegment out = arena.allocate(4096, 64);
+        for (int queues = 1; queues <= 16; queues++) {
+            TrafficMix mix = new TrafficMix(64, queues);
+            java.util.Map<Integer, Integer> queueOfPort = new java.util.HashMap<>();
+            java.util.Map<Integer, TrafficMix.Kind> kindOfPort = new java.util.HashMap<>();
+            java.util.Map<Integer, Long> nextSeq = new java.util.HashMap<>();
+            for (int id = 0; id < 20_000; id++) {
+                int len = mix.expected(id, 0, out, 0);
+                int l4 = FrameHeaders.l4Offset(out, 0, len);
+                int port = out.get(Frames.BE16, l4) & 0xffff;
+                assertEquals(Frames.sourcePort(mix.flow(id)), port, "id " + id);
+                int q = id % queues;
+                assertEquals(q, queueOfPort.computeIfAbsent(port, x -> q), queues + " queues: port " + port + " from one queue (id " + id + ")");
+                TrafficMix.Kind k = mix.kind(id);
+                if (id != TrafficMix.LSO_ID) assertEquals(k, kindOfPort.computeIfAbsent(port, x -> k), queues + " queues: port " + port + " of one kind (id " + id + ")");
+                if (k == TrafficMix.Kind.TCP4_CSUM || k == TrafficMix.Kind.TCP6_CSUM) {
+                    long seq = out.get(Frames.BE32, l4 + 4) & 0xffffffffL;
+                    assertEquals(nextSeq.getOrDefault(port, 1L), seq, queues + " queues: id " + id + " follows its flow's last frame");
+                    nextSeq.put(port, seq + len - l4 - Frames.TCP_HLEN);
+                }
+            }
+            assertTrue(queueOfPort.size() > 3900, queues + " queues: the flows use nearly every port (" + queueOfPort.size() + ")");
+            assertEquals((long) TrafficMix.LSO_ID << 8, TrafficMix.identify(out, 0, mix.expected(TrafficMix.LSO_ID, 0, out, 0)), "the LSO send still names itself");
+        }
+    }
+
     @Test
     void idsOutsideTheTagsRoomAreRefused() {
         TrafficMix mix = new TrafficMix(64);
