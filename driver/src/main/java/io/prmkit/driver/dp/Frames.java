@@ -21,6 +21,7 @@ public final class Frames {
     /** Payload and checksum words: byte streams in network order, not header fields. */
     static final ValueLayout.OfShort BE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     static final ValueLayout.OfInt BE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     public static final long DST_MAC = 0x02_00_00_00_00_02L;
     public static final long SRC_MAC = 0x02_00_00_00_00_01L;
@@ -139,6 +140,14 @@ public final class Frames {
     static long sum(MemorySegment s, long off, int len) {
         long acc = 0;
         int i = 0;
+        // 8 bytes a load: 2^32 and 2^16 are both 1 modulo 0xffff, so the two 32-bit halves of a big-endian
+        // word add up to what its four 16-bit words do once folded (the soft HCA's Checksum.add does the
+        // same on its side). In a 4-million-frame demo this took the queue thread's JFR samples here from
+        // 48 to 31 (of 162 and 120); the demo's rate did not move beyond its run-to-run spread.
+        for (; i + 7 < len; i += 8) {
+            long w = s.get(BE64, off + i);
+            acc += (w >>> 32) + (w & 0xffff_ffffL);
+        }
         for (; i + 1 < len; i += 2) acc += s.get(BE16, off + i) & 0xffff;
         if (i < len) acc += (s.get(ValueLayout.JAVA_BYTE, off + i) & 0xff) << 8;
         return acc;
