@@ -1,0 +1,89 @@
+package io.prmkit.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.jar.JarFile;
+import java.util.stream.Collectors;
+import javax.tools.ToolProvider;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The library jars on the module path: each names its module in its manifest (Automatic-Module-Name,
+ * not a name derived from the file's), and an application module that requires them compiles and
+ * brings a driver up on the soft HCA.
+ */
+class ModulePathTest {
+    /** Module (folder) -> artifact and the module name its jar must declare. */
+    private static final Map<String, String[]> JARS = Map.of(
+            "generated-runtime", new String[] {"prmkit-generated-runtime", "io.prmkit.runtime"},
+            "driver", new String[] {"prmkit-driver", "io.prmkit.driver"},
+            "soft-hca", new String[] {"prmkit-soft-hca", "io.prmkit.softhca"},
+            "platform", new String[] {"prmkit-platform", "io.prmkit.platform"});
+
+    @Test
+    void anApplicationModuleRequiresTheJarsByTheirNamesAndRuns(@TempDir Path dir) throws Exception {
+        List<Path> jars = new ArrayList<>();
+        for (var e : JARS.entrySet()) {
+            Path jar = BuiltJars.find(e.getKey(), e.getValue()[0], "");
+            try (JarFile j = new JarFile(jar.toFile())) {
+                assertEquals(e.getValue()[1], j.getManifest().getMainAttributes().getValue("Automatic-Module-Name"), jar.getFileName().toString());
+            }
+            jars.add(jar);
+        }
+        Path src = dir.resolve("src/app");
+        Files.createDirectories(src.resolve("app"));
+        Files.writeString(src.resolve("module-info.java"), """
+                module app {
+                    requires io.prmkit.runtime;
+                    requires io.prmkit.driver;
+                    requires io.prmkit.softhca;
+                }
+                """);
+        Files.writeString(src.resolve("app/Main.java"), """
+                package app;
+
+                import io.prmkit.driver.core.DeviceOptions;
+                import io.prmkit.driver.core.Mlx5Device;
+                import io.prmkit.driver.eth.EthPort;
+                import io.prmkit.driver.eth.EthPortConfig;
+                import io.prmkit.mlx5.CmdHcaCap;
+                import io.prmkit.softhca.SoftHca;
+
+                public class Main {
+                    public static void main(String[] args) throws Exception {
+                        try (SoftHca hca = SoftHca.create();
+                             Mlx5Device dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults());
+                             EthPort port = dev.ethPort(EthPortConfig.defaults())) {
+                            System.out.println("up, " + CmdHcaCap.SIZE + "-byte cmd_hca_cap, rx "
+                                    + port.stats().rxVportUnicastPackets() + " frames");
+                        }
+                    }
+                }
+                """);
+        String modulePath = jars.stream().map(Path::toString).collect(Collectors.joining(java.io.File.pathSeparator));
+        Path out = dir.resolve("out");
+        StringWriter log = new StringWriter();
+        boolean compiled = ToolProvider.getSystemJavaCompiler().getTask(log, null, null,
+                List.of("-d", out.toString(), "--module-path", modulePath, "--module-source-path", dir.resolve("src").toString(), "--module", "app"),
+                null, null).call();
+        assertTrue(compiled, log.toString());
+        String javaExe = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process p = new ProcessBuilder(javaExe, "--module-path", out + java.io.File.pathSeparator + modulePath, "-m", "app/app.Main")
+                .redirectErrorStream(true).start();
+        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertTrue(p.waitFor(1, TimeUnit.MINUTES), "the application did not finish");
+        assertEquals(0, p.exitValue(), output);
+        assertEquals("up, " + io.prmkit.mlx5.CmdHcaCap.SIZE + "-byte cmd_hca_cap, rx 0 frames", output.strip());
+    }
+}
