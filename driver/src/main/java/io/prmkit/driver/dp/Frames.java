@@ -65,67 +65,93 @@ public final class Frames {
      */
     public static void build(MemorySegment s, long off, int len, boolean ipv6, boolean tcp, int seq, int flow, boolean offload) {
         if (len < minLength(ipv6, tcp)) throw new IllegalArgumentException("frame of " + len + " bytes is too short for its headers");
+        // One small method per header: with all the setters in one method C2 stopped inlining part way
+        // (-XX:+PrintInlining: NodeCountInliningCutoff) and called the rest. With this, the payload's bulk
+        // copy and TrafficMix's checksums computed once, `demo --packets 4000000` went from 0.81-0.98 to
+        // 1.02-1.30 Mpps (second half 1.17-1.44 to 1.78-2.23; three alternating runs each, 3 December).
+        // Setters that together cover every byte of each header (clear() and Writer.write() take a slice per call).
         putMacs(s, off, DST_MAC, SRC_MAC);
         Ethhdr.h_proto$setUnchecked(s, off, ipv6 ? FrameHeaders.ETHERTYPE_IPV6 : FrameHeaders.ETHERTYPE_IPV4);
         long l3 = off + FrameHeaders.ETH_HLEN;
         int proto = tcp ? FrameHeaders.IPPROTO_TCP : FrameHeaders.IPPROTO_UDP;
-        long l4;
-        int l4len;
-        // Setters that together cover every byte of each header (clear() and Writer.write() take a slice per call).
-        if (ipv6) {
-            l4 = l3 + IPV6_HLEN;
-            l4len = len - FrameHeaders.ETH_HLEN - IPV6_HLEN;
-            Ipv6hdr.version$setUnchecked(s, l3, 6);
-            Ipv6hdr.traffic_class$setUnchecked(s, l3, 0);
-            Ipv6hdr.flow_label$setUnchecked(s, l3, 0);
-            Ipv6hdr.payload_len$setUnchecked(s, l3, l4len);
-            Ipv6hdr.nexthdr$setUnchecked(s, l3, proto);
-            Ipv6hdr.hop_limit$setUnchecked(s, l3, 64);
-            Ipv6hdr.saddr$copyFrom(s, l3, V6_SRC);
-            Ipv6hdr.daddr$copyFrom(s, l3, V6_DST);
-        } else {
-            l4 = l3 + IPV4_HLEN;
-            l4len = len - FrameHeaders.ETH_HLEN - IPV4_HLEN;
-            Iphdr.version$setUnchecked(s, l3, 4);
-            Iphdr.ihl$setUnchecked(s, l3, IPV4_HLEN / 4);
-            Iphdr.tos$setUnchecked(s, l3, 0);
-            Iphdr.tot_len$setUnchecked(s, l3, IPV4_HLEN + l4len);
-            Iphdr.id$setUnchecked(s, l3, seq);
-            Iphdr.frag_off$setUnchecked(s, l3, 0);
-            Iphdr.frag_df$set(s, l3, true);
-            Iphdr.ttl$setUnchecked(s, l3, 64);
-            Iphdr.protocol$setUnchecked(s, l3, proto);
-            Iphdr.saddr$set(s, l3, 0x0a00_0001);
-            Iphdr.daddr$set(s, l3, 0x0a00_0002);
-            Iphdr.check$setUnchecked(s, l3, 0);
-            if (!offload) Iphdr.check$setUnchecked(s, l3, ipv4HeaderChecksum(s, l3));
-        }
+        long l4 = l3 + (ipv6 ? IPV6_HLEN : IPV4_HLEN);
+        int l4len = (int) (off + len - l4);
+        if (ipv6) ipv6Header(s, l3, l4len, proto);
+        else ipv4Header(s, l3, l4len, proto, seq, offload);
         int sport = sourcePort(flow);
-        long payload;
-        if (tcp) {
-            Tcphdr.source$setUnchecked(s, l4, sport);
-            Tcphdr.dest$setUnchecked(s, l4, 9000);
-            Tcphdr.seq$set(s, l4, seq * 1000);
-            Tcphdr.ack_seq$set(s, l4, 1);
-            Tcphdr.doff$setUnchecked(s, l4, TCP_HLEN / 4);
-            Tcphdr.res1$setUnchecked(s, l4, 0);
-            Tcphdr.flag_byte$setUnchecked(s, l4, 0);
-            Tcphdr.ack$set(s, l4, true);
-            Tcphdr.psh$set(s, l4, true);
-            Tcphdr.window$setUnchecked(s, l4, 0xffff);
-            Tcphdr.check$setUnchecked(s, l4, 0);
-            Tcphdr.urg_ptr$setUnchecked(s, l4, 0);
-            payload = l4 + TCP_HLEN;
-        } else {
-            Udphdr.source$setUnchecked(s, l4, sport);
-            Udphdr.dest$setUnchecked(s, l4, 9000);
-            Udphdr.len$setUnchecked(s, l4, l4len);
-            Udphdr.check$setUnchecked(s, l4, 0);
-            payload = l4 + UDP_HLEN;
+        long payload = tcp ? tcpHeader(s, l4, sport, seq) : udpHeader(s, l4, sport, l4len);
+        fillPayload(s, payload, off + len - payload, seq);
+        if (!offload) l4Checksum(s, l3, l4, !ipv6, tcp, l4len);
+    }
+
+    private static void ipv6Header(MemorySegment s, long l3, int l4len, int proto) {
+        Ipv6hdr.version$setUnchecked(s, l3, 6);
+        Ipv6hdr.traffic_class$setUnchecked(s, l3, 0);
+        Ipv6hdr.flow_label$setUnchecked(s, l3, 0);
+        Ipv6hdr.payload_len$setUnchecked(s, l3, l4len);
+        Ipv6hdr.nexthdr$setUnchecked(s, l3, proto);
+        Ipv6hdr.hop_limit$setUnchecked(s, l3, 64);
+        Ipv6hdr.saddr$copyFrom(s, l3, V6_SRC);
+        Ipv6hdr.daddr$copyFrom(s, l3, V6_DST);
+    }
+
+    private static void ipv4Header(MemorySegment s, long l3, int l4len, int proto, int id, boolean offload) {
+        Iphdr.version$setUnchecked(s, l3, 4);
+        Iphdr.ihl$setUnchecked(s, l3, IPV4_HLEN / 4);
+        Iphdr.tos$setUnchecked(s, l3, 0);
+        Iphdr.tot_len$setUnchecked(s, l3, IPV4_HLEN + l4len);
+        Iphdr.id$setUnchecked(s, l3, id);
+        Iphdr.frag_off$setUnchecked(s, l3, 0);
+        Iphdr.frag_df$set(s, l3, true);
+        Iphdr.ttl$setUnchecked(s, l3, 64);
+        Iphdr.protocol$setUnchecked(s, l3, proto);
+        Iphdr.saddr$set(s, l3, 0x0a00_0001);
+        Iphdr.daddr$set(s, l3, 0x0a00_0002);
+        Iphdr.check$setUnchecked(s, l3, 0);
+        if (!offload) Iphdr.check$setUnchecked(s, l3, ipv4HeaderChecksum(s, l3));
+    }
+
+    /** The TCP header (ACK|PSH, sequence number {@code seq * 1000}); returns where its payload starts. */
+    private static long tcpHeader(MemorySegment s, long l4, int sport, int seq) {
+        Tcphdr.source$setUnchecked(s, l4, sport);
+        Tcphdr.dest$setUnchecked(s, l4, 9000);
+        Tcphdr.seq$set(s, l4, seq * 1000);
+        Tcphdr.ack_seq$set(s, l4, 1);
+        Tcphdr.doff$setUnchecked(s, l4, TCP_HLEN / 4);
+        Tcphdr.res1$setUnchecked(s, l4, 0);
+        Tcphdr.flag_byte$setUnchecked(s, l4, 0);
+        Tcphdr.ack$set(s, l4, true);
+        Tcphdr.psh$set(s, l4, true);
+        Tcphdr.window$setUnchecked(s, l4, 0xffff);
+        Tcphdr.check$setUnchecked(s, l4, 0);
+        Tcphdr.urg_ptr$setUnchecked(s, l4, 0);
+        return l4 + TCP_HLEN;
+    }
+
+    /** The UDP header; returns where its payload starts. */
+    private static long udpHeader(MemorySegment s, long l4, int sport, int l4len) {
+        Udphdr.source$setUnchecked(s, l4, sport);
+        Udphdr.dest$setUnchecked(s, l4, 9000);
+        Udphdr.len$setUnchecked(s, l4, l4len);
+        Udphdr.check$setUnchecked(s, l4, 0);
+        return l4 + UDP_HLEN;
+    }
+
+    /** 0, 1, ..., 255, 0, 1, ...: payload byte i of a frame with seq is PAYLOAD_BYTES[(seq & 0xff) + i]. */
+    private static final int PAYLOAD_CHUNK = 4096;
+    private static final MemorySegment PAYLOAD_BYTES;
+    static {
+        byte[] b = new byte[256 + PAYLOAD_CHUNK];
+        for (int i = 0; i < b.length; i++) b[i] = (byte) i;
+        PAYLOAD_BYTES = MemorySegment.ofArray(b);
+    }
+
+    /** Payload bytes {@code (seq + i) & 0xff}, copied in chunks (a multiple of 256, so the pattern goes on). */
+    private static void fillPayload(MemorySegment s, long at, long bytes, int seq) {
+        long from = seq & 0xff;
+        for (long done = 0; done < bytes; done += PAYLOAD_CHUNK) {
+            MemorySegment.copy(PAYLOAD_BYTES, from, s, at + done, Math.min(PAYLOAD_CHUNK, bytes - done));
         }
-        long end = off + len;
-        for (long p = payload; p < end; p++) s.set(ValueLayout.JAVA_BYTE, p, (byte) (seq + (p - payload)));
-        if (!offload) setL4Checksum(s, off, len);
     }
 
     /** Destination and source MAC (48-bit numbers) into the ethhdr at {@code off}. */
@@ -170,20 +196,38 @@ public final class Frames {
         int l4 = FrameHeaders.l4Offset(s, off, len);
         int proto = FrameHeaders.ipProtocol(s, off, len);
         if (l4 < 0 || (proto != FrameHeaders.IPPROTO_TCP && proto != FrameHeaders.IPPROTO_UDP)) return;
-        boolean tcp = proto == FrameHeaders.IPPROTO_TCP;
-        long h = off + l4;
-        if (tcp) Tcphdr.check$setUnchecked(s, h, 0);
-        else Udphdr.check$setUnchecked(s, h, 0);
         boolean v4 = FrameHeaders.etherType(s, off, len) == FrameHeaders.ETHERTYPE_IPV4;
         int l4len = v4 ? Iphdr.tot_len(s, off + l3) - (l4 - l3) : Ipv6hdr.payload_len(s, off + l3);
-        long acc = v4 ? sum(s, off + l3 + V4_ADDRS_AT, V4_ADDRS_LEN) : sum(s, off + l3 + V6_ADDRS_AT, V6_ADDRS_LEN);
-        acc += proto + l4len;
-        acc += sum(s, h, l4len);
+        l4Checksum(s, off + l3, off + l4, v4, proto == FrameHeaders.IPPROTO_TCP, l4len);
+    }
+
+    /**
+     * The IPv4 header checksum (IPv4) and the TCP or UDP checksum of a {@code len}-byte frame as
+     * {@link #build} lays it out (no VLAN tag, no IP options): setIpv4Checksum and setL4Checksum
+     * without parsing the headers again.
+     */
+    static void setChecksums(MemorySegment s, long off, int len, boolean ipv6, boolean tcp) {
+        long l3 = off + FrameHeaders.ETH_HLEN;
+        long l4 = l3 + (ipv6 ? IPV6_HLEN : IPV4_HLEN);
+        if (!ipv6) {
+            Iphdr.check$setUnchecked(s, l3, 0);
+            Iphdr.check$setUnchecked(s, l3, ipv4HeaderChecksum(s, l3));
+        }
+        l4Checksum(s, l3, l4, !ipv6, tcp, (int) (off + len - l4));
+    }
+
+    /** The TCP or UDP checksum of the {@code l4len} bytes at {@code l4} under the IP header at {@code l3}. */
+    private static void l4Checksum(MemorySegment s, long l3, long l4, boolean v4, boolean tcp, int l4len) {
+        if (tcp) Tcphdr.check$setUnchecked(s, l4, 0);
+        else Udphdr.check$setUnchecked(s, l4, 0);
+        long acc = v4 ? sum(s, l3 + V4_ADDRS_AT, V4_ADDRS_LEN) : sum(s, l3 + V6_ADDRS_AT, V6_ADDRS_LEN);
+        acc += (tcp ? FrameHeaders.IPPROTO_TCP : FrameHeaders.IPPROTO_UDP) + l4len;
+        acc += sum(s, l4, l4len);
         int c = ~fold(acc) & 0xffff;
         if (tcp) {
-            Tcphdr.check$setUnchecked(s, h, c);
+            Tcphdr.check$setUnchecked(s, l4, c);
         } else {
-            Udphdr.check$setUnchecked(s, h, c == 0 ? 0xffff : c);
+            Udphdr.check$setUnchecked(s, l4, c == 0 ? 0xffff : c);
         }
     }
 

@@ -158,9 +158,10 @@ public final class TrafficMix {
         boolean ipv6 = k == Kind.TCP6_CSUM || k == Kind.UDP6_CSUM;
         boolean tcp = k == Kind.TCP4_CSUM || k == Kind.TCP6_CSUM || k == Kind.LSO_TCP4;
         boolean offloaded = k == Kind.TCP4_CSUM || k == Kind.UDP4_CSUM || ipv6 || k == Kind.LSO_TCP4;
-        Frames.build(s, off, len, ipv6, tcp, id, flow(id), offloaded && forDevice);
+        // Checksums once, below, after the id fields are in (not in build and again after them).
+        Frames.build(s, off, len, ipv6, tcp, id, flow(id), true);
         if ((id & ID_MASK) != id) throw new IllegalArgumentException("frame id " + id + " outside 0.." + ID_MASK);
-        int l4 = FrameHeaders.l4Offset(s, off, len);
+        int l4 = FrameHeaders.ETH_HLEN + (ipv6 ? Frames.IPV6_HLEN : Frames.IPV4_HLEN); // as build lays it out
         if (k == Kind.LSO_TCP4) {
             Tcphdr.seq$set(s, off + l4, id << 16);
         } else if (tcp) {
@@ -171,10 +172,7 @@ public final class TrafficMix {
         } else {
             s.set(Frames.BE32, off + l4 + Frames.UDP_HLEN, ID_TAG | id); // the payload's first word
         }
-        if (!(offloaded && forDevice)) {
-            Frames.setIpv4Checksum(s, off, len);
-            Frames.setL4Checksum(s, off, len);
-        }
+        if (!(offloaded && forDevice)) Frames.setChecksums(s, off, len, ipv6, tcp);
     }
 
     /**
