@@ -67,11 +67,20 @@ class DemoCommandTest {
         assertEquals(frames, lines.size(), "tshark reads every frame");
         List<String> other = lines.stream().filter(l -> !PLAIN_FRAME.matcher(l).matches()).distinct().toList();
         assertTrue(other.isEmpty(), "tshark decodes frames as other protocols: " + other);
-        // Nothing a Wireshark user would take for trouble: no malformed frame, no TCP gap, retransmission or reordering.
-        String flagged = io.prmkit.softhca.wire.Tools.run("tshark", "-r", pcap.toString(), "-Y",
-                "_ws.expert.severity >= warning || _ws.malformed || tcp.analysis.flags", "-T", "fields", "-e", "frame.number", "-e", "_ws.expert.message");
+        // Nothing a Wireshark user would take for trouble: no malformed frame, no TCP gap, retransmission or
+        // reordering, and (with checksum validation on, which Wireshark leaves off by default) no bad IPv4, UDP
+        // or TCP checksum: Wireshark's own check of the device's offloads and of TrafficMix's software sums.
+        String[] validate = {"-o", "ip.check_checksum:TRUE", "-o", "udp.check_checksum:TRUE", "-o", "tcp.check_checksum:TRUE"};
+        List<String> flaggedCmd = new java.util.ArrayList<>(List.of("tshark", "-r", pcap.toString()));
+        flaggedCmd.addAll(List.of(validate));
+        flaggedCmd.addAll(List.of("-Y", "_ws.expert.severity >= warning || _ws.malformed || tcp.analysis.flags", "-T", "fields", "-e", "frame.number", "-e", "_ws.expert.message"));
+        String flagged = io.prmkit.softhca.wire.Tools.run(flaggedCmd.toArray(String[]::new));
         List<String> warnings = flagged.lines().limit(5).toList();
         assertTrue(warnings.isEmpty(), "tshark flags frames (first 5 of " + flagged.lines().count() + "): " + warnings);
+        List<String> checkedCmd = new java.util.ArrayList<>(List.of("tshark", "-r", pcap.toString()));
+        checkedCmd.addAll(List.of(validate));
+        checkedCmd.addAll(List.of("-Y", "udp.checksum.status == 1 || tcp.checksum.status == 1", "-T", "fields", "-e", "frame.number"));
+        assertEquals(frames, io.prmkit.softhca.wire.Tools.run(checkedCmd.toArray(String[]::new)).lines().count(), "every frame's L4 checksum verified good by tshark");
     }
 
     /** {@code --pcap -}: the capture on standard output (tcpdump's {@code -w -}), the report on standard error. */
