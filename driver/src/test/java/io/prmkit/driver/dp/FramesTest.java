@@ -35,4 +35,28 @@ class FramesTest {
             }
         }
     }
+
+    /** The payload pattern (seq + i) & 0xff holds past the bulk copy's 4096-byte chunks, and the checksums cover it. */
+    @Test
+    void aJumboFramesPayloadFollowsThePatternAndItsChecksumsVerify() {
+        try (Arena arena = Arena.ofConfined()) {
+            int len = 9014;
+            MemorySegment s = arena.allocate(len + 100);
+            for (int seq : new int[] {0, 1, 255, 1000}) {
+                Frames.build(s, 3, len, false, false, seq, 7, false);
+                long payload = 3 + FrameHeaders.ETH_HLEN + Frames.IPV4_HLEN + Frames.UDP_HLEN;
+                for (long p = payload; p < 3 + len; p++) {
+                    assertEquals((byte) (seq + (p - payload)), s.get(ValueLayout.JAVA_BYTE, p), "seq " + seq + " payload byte " + (p - payload));
+                }
+                byte[] b = s.asSlice(3, len).toArray(ValueLayout.JAVA_BYTE);
+                int l3 = FrameHeaders.ETH_HLEN, l4 = l3 + Frames.IPV4_HLEN;
+                assertEquals(0xffff, reference(b, l3, Frames.IPV4_HLEN), "the IPv4 header sums to 0xffff");
+                long pseudo = reference(b, l3 + 12, 8) + FrameHeaders.IPPROTO_UDP + (len - l4);
+                pseudo = (pseudo & 0xffff) + (pseudo >>> 16);
+                long all = pseudo + reference(b, l4, len - l4);
+                all = (all & 0xffff) + (all >>> 16);
+                assertEquals(0xffff, (int) all, "seq " + seq + ": the UDP checksum verifies");
+            }
+        }
+    }
 }
