@@ -22,6 +22,16 @@ public final class LoopbackRun implements Runnable {
     /** Empty turns after which a queue thread sleeps a little between polls instead of yielding. */
     static final int IDLE_YIELDS = 1024;
     static final long IDLE_PARK_NANOS = 20_000;
+    /**
+     * Frames sent before the bad WQE: early, while the datapath still runs in the interpreter and C1,
+     * so its error paths (the device's DMA fault and error CQE, the driver's recovery) are in the
+     * profiles C2 compiles from. Sent halfway, it was the first use of those paths in compiled code:
+     * uncommon traps threw SendQueueEngine.send, ReceiveQueueEngine.deliver, TxQueue.sendPlain and a
+     * dozen more away (-XX:+PrintCompilation) and C2 compiled them again inside the measured second
+     * half. Default demo, three alternating runs each: second-half rate 1.43-1.88 Mpps at half, 2.71-3.18
+     * at 2048 (3 December).
+     */
+    static final int BAD_WQE_AT = 2048;
 
     private final TxQueue tx;
     private final RxQueue rx;
@@ -97,7 +107,10 @@ public final class LoopbackRun implements Runnable {
         return this;
     }
 
-    /** Halfway through, one WQE from {@code pool} (whose lkey no mkey has) must fail and be recovered from. */
+    /**
+     * After {@link #BAD_WQE_AT} frames (halfway through a shorter run), one WQE from {@code pool} (whose
+     * lkey no mkey has) must fail and be recovered from.
+     */
     public LoopbackRun withBadWqe(PacketPool pool) {
         this.badPool = pool;
         return this;
@@ -126,7 +139,7 @@ public final class LoopbackRun implements Runnable {
                 int sentNow = 0;
                 boolean room = sentWire == null || sentWire.get() - progress.get() <= window - BURST * TrafficMix.MAX_WIRE_FRAMES;
                 if (next < count && room) {
-                    if (badPool != null && next >= count / 2) {
+                    if (badPool != null && next >= Math.min(count / 2, BAD_WQE_AT)) {
                         sendBad();
                         badPool = null;
                     }
