@@ -158,18 +158,20 @@ static int tx_reap(struct txq *q) {
         n++;
         if (outstanding > 0) outstanding--;
         if ((op_own >> 4) == CQE_REQ) {
-            uint16_t wc = be16toh(cqe->wqe_counter);
-            int last;
-            do {
-                uint32_t slot = cc & mask;
-                last = (cc & 0xffff) == wc;
-                int h = slot_buf[slot]; /* the slot is rewritten before it is read again */
+            /* the WQEBBs up to the end of the completed WQE first, then a counted walk over their
+             * slots (a WQE's later WQEBBs hold size 0 and no buffer), as TxQueue.completeUpTo */
+            const uint32_t in_flight = pc - cc;
+            const uint32_t at = (uint16_t)(be16toh(cqe->wqe_counter) - cc);
+            const uint32_t size = at < in_flight ? slot_wqebbs[(cc + at) & mask] : 0;
+            const uint32_t walk = size ? at + size : in_flight;
+            for (uint32_t k = 0; k < walk; k++) {
+                int h = slot_buf[(cc + k) & mask]; /* the slot is rewritten before it is read again */
                 if (h >= 0) {
                     if (top == capacity) abort();
                     free_stack[top++] = h;
                 }
-                cc += slot_wqebbs[slot];
-            } while (!last && cc != pc);
+            }
+            cc += walk;
         } else {
             abort(); /* no errors in the benchmark */
         }
@@ -306,6 +308,7 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
             pool_put(p, h);
         }
         slot_wqebbs[slot] = wqebbs;
+        for (int k = 1; k < wqebbs; k++) { slot_wqebbs[slot + k] = 0; slot_buf[slot + k] = -1; }
         pc += wqebbs;
         last_wqe = slot * 64;
         last_signalled = signal;

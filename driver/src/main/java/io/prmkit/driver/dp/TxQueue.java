@@ -373,6 +373,7 @@ public final class TxQueue {
             slotInfo[slot] = slotInfo(-1, false, wqebbs);
             pool.free(h);
         }
+        markContinuation(slot, wqebbs);
         pc += wqebbs;
         lastWqe = w;
         lastSignalled = signal;
@@ -512,26 +513,33 @@ public final class TxQueue {
     }
 
     /**
-     * Frees every WQE from the consumer counter up to and including {@code wqeCounter}. The counters
-     * and the current pool's free stack are in locals, written back once: the buffers of a burst
-     * nearly always go back to one pool.
+     * Frees every WQE from the consumer counter up to and including the one at {@code wqeCounter}. The
+     * WQEBBs to free are worked out first: the completed WQE's full counter from its 16-bit one, plus its
+     * size from {@link #slotInfo}. The walk is then a counted loop over WQEBB slots (a WQE's later WQEBBs
+     * hold 0: no buffer, not a WQE start) in which no slot's address depends on what the slot before it
+     * held. Walking WQE by WQE ({@code cc += size of the WQE at cc}) chained each slot's load to the one
+     * before it, a load, an add and a mask per WQE: in tx-burst that chain, not the work, set the pace
+     * (see datapath-bench-log.md, "The completion walk"). The counters and the current pool's free stack
+     * are in locals, written back once: the buffers of a burst nearly always go back to one pool.
      */
     private void completeUpTo(int wqeCounter) {
         final int mask = this.mask;
-        final int pc = this.pc;
         final int[] slotInfo = this.slotInfo;
+        final int cc = this.cc;
+        final int inFlight = pc - cc;
+        // The completed WQE: its full counter, and the WQEBBs up to its end. A counter that names no WQE
+        // start in flight (a device bug) completes everything in flight, as walking to pc would.
+        final int at = (wqeCounter - cc) & 0xffff;
+        final int size = at < inFlight ? slotInfo[(cc + at) & mask] & SLOT_WQEBBS : 0;
+        final int n = size > 0 ? at + size : inFlight;
         final PacketPool pool = defaultPool;
         final int[] free = pool.freeStack();
         int top = pool.top;
-        int cc = this.cc;
         int done = 0;
-        boolean last;
-        do {
-            int slot = cc & mask;
-            last = (cc & 0xffff) == wqeCounter;
+        for (int k = 0; k < n; k++) {
+            int slot = (cc + k) & mask;
             int info = slotInfo[slot];
-            cc += info & SLOT_WQEBBS; // first: the loop's chain (cc -> slotInfo -> cc) then keeps clear of the handle's spill
-            done++;
+            if ((info & SLOT_WQEBBS) != 0) done++;
             int h = (info >>> SLOT_HANDLE_SHIFT) - 1;
             if (h >= 0) {
                 if ((info & SLOT_FOREIGN) == 0) {
@@ -544,9 +552,9 @@ public final class TxQueue {
                     slotPool[slot].free(h);
                 }
             }
-        } while (!last && cc != pc);
+        }
         pool.top = top;
-        this.cc = cc;
+        this.cc = cc + n;
         completions += done;
     }
 
@@ -556,6 +564,11 @@ public final class TxQueue {
         int h = (info >>> SLOT_HANDLE_SHIFT) - 1;
         if (h >= 0) ((info & SLOT_FOREIGN) == 0 ? defaultPool : slotPool[slot]).free(h);
         return info & SLOT_WQEBBS;
+    }
+
+    /** A WQE's WQEBBs after its first (never past the ring's end: NOPs pad to it) hold 0 in {@link #slotInfo}. */
+    private void markContinuation(int slot, int wqebbs) {
+        for (int k = 1; k < wqebbs; k++) slotInfo[slot + k] = 0;
     }
 
     private static int slotInfo(int handle, boolean foreign, int wqebbs) {
@@ -663,6 +676,7 @@ public final class TxQueue {
             else WqeUmrKlmSeg.writer(wqe, k).write(); // padding entries are zero (MLX5_UMR_KLM_ALIGNMENT)
         }
         slotInfo[slot] = slotInfo(-1, false, wqebbs);
+        markContinuation(slot, wqebbs);
         pc += wqebbs;
         sinceCqe = 0;
         cqeOutstanding++;

@@ -144,6 +144,43 @@ class TxQueueTest {
         assertEquals(64, pool.available());
     }
 
+    /**
+     * Completion walks the WQEBB slots up to the end of the completed WQE: a WQE's later WQEBBs must not
+     * still name the buffers of the one-WQEBB WQEs that used those slots on the ring's previous lap, or
+     * those buffers would be freed a second time. Laps of plain frames (one WQEBB each) alternate with
+     * laps of VLAN frames whose inline tag makes two WQEBBs, over a 16-WQEBB ring; every buffer comes back
+     * exactly once and every WQE is counted once.
+     */
+    @Test
+    void multiWqebbWqesOverSlotsOfAnEarlierLapFreeEachBufferOnce() {
+        Rings.Tx t = new Rings.Tx(host, 4, 6, InlineMode.L2);
+        PacketPool pool = new PacketPool(host, 32, 2048, Rings.LKEY);
+        TxQueue tx = new TxQueue(t.res, pool);
+        int[] b = new int[16];
+        long wqes = 0;
+        for (int lap = 0; lap < 6; lap++) {
+            boolean tagged = lap % 2 == 1;
+            int n = tagged ? 8 : 16; // a whole ring each lap
+            for (int i = 0; i < n; i++) {
+                b[i] = frame(pool, 200, false, true, lap * 16 + i);
+                if (tagged) {
+                    pool.setFlags(b[i], PacketFlags.TX_VLAN);
+                    pool.setVlanTci(b[i], 7);
+                }
+            }
+            assertEquals(n, tx.send(b, n), "lap " + lap);
+            t.device.process();
+            assertTrue(tx.reap() > 0);
+            wqes += n;
+            assertEquals(0, tx.inFlight(), "lap " + lap);
+            assertEquals(32, pool.available(), "lap " + lap + ": every buffer back once");
+            assertEquals(wqes, tx.completions(), "lap " + lap);
+        }
+        assertEquals(0, tx.nops(), "laps fill the ring exactly");
+        assertTrue(t.device.wqes.stream().anyMatch(w -> w.ds() == 5), "the tagged frames took two WQEBBs (ds 5)");
+        assertEquals(List.of(), t.device.violations);
+    }
+
     @Test
     void aFullCqStopsTheBurstAndSendingResumesAfterReaping() {
         Rings.Tx t = new Rings.Tx(host, 6, 1, InlineMode.L2); // a CQ of 2 entries
@@ -344,6 +381,15 @@ class TxQueueTest {
         PacketPool pool = new PacketPool(host, 8, 2048, Rings.LKEY);
         PacketPool region = new PacketPool(host, 8, 2048, Rings.LKEY);
         TxQueue tx = new TxQueue(t.res, pool);
+        // A lap of plain frames first: the UMR WQE's later WQEBBs then take slots that named buffers.
+        int[] lap = new int[8];
+        for (int burst = 0; burst < 8; burst++) {
+            for (int i = 0; i < 8; i++) lap[i] = frame(pool, 128, false, false, burst * 8 + i);
+            assertEquals(8, tx.send(lap, 8));
+            t.device.process();
+            tx.reap();
+        }
+        assertEquals(0, tx.producerCounter() & 63, "the UMR WQE starts a lap");
         int mkey = 0x3377;
         assertTrue(tx.registerUmr(mkey, 0, region, 4));
         assertEquals(mkey, region.lkey());
@@ -359,13 +405,15 @@ class TxQueueTest {
         }
         assertEquals(3, tx.send(region, b, 0, 3));
         t.device.process();
-        FakeSq.Wqe umr = t.device.wqes.get(0);
+        FakeSq.Wqe umr = t.device.wqes.get(64);
         assertEquals(SendWqeOpcode.UMR$VALUE, umr.opcode());
         assertEquals(8 + 4, umr.ds(), "ctrl + umr ctrl + mkey seg + 4 KLMs");
         List<byte[]> frames = t.device.frames();
         for (int i = 0; i < 3; i++) assertArrayEquals(expected[i], frames.get(frames.size() - 3 + i));
         for (int i = 0; i < 3; i++) assertEquals(mkey, io.prmkit.mlx5.WqeDataSeg.lkey(t.res.ring().segment(), (3 + i) * 64L + WqeCtrlSeg.SIZE + io.prmkit.mlx5.WqeEthSeg.SIZE + 16), "data segment lkey (after 16 more inline bytes)");
         assertEquals(2, tx.reap());
+        assertEquals(8, pool.available(), "each buffer of the first lap freed once");
+        assertEquals(8 - 3, region.available(), "the 3 sent frames' buffers are back; the 3 skipped ones were never sent");
         assertEquals(List.of(), t.device.violations);
     }
 }
