@@ -125,8 +125,9 @@ public final class TxQueue {
     /**
      * Per WQEBB slot, for the first WQEBB of each WQE, one int: the WQE's size in WQEBBs (bits 0-4),
      * whether its buffer belongs to another pool than the default one (bit 5; the pool is then in
-     * {@link #slotPool}) and the buffer's handle + 1 (bits 6-31; 0: no buffer). One array read per
-     * completed WQE, and no pool reference to read or store for the default pool's buffers.
+     * {@link #slotPool}) and the buffer's handle + 1 (bits 6-31; 0: no buffer); for its later WQEBBs,
+     * 0. One array read per completed WQEBB, and no pool reference to read or store for the default
+     * pool's buffers.
      */
     private final int[] slotInfo;
     private final PacketPool[] slotPool;
