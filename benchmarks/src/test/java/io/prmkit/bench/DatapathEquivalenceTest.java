@@ -1,5 +1,6 @@
 package io.prmkit.bench;
 
+import io.prmkit.dsl.Child;
 import io.prmkit.dsl.HostTools;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -9,9 +10,9 @@ import java.io.InputStream;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -49,13 +50,12 @@ class DatapathEquivalenceTest {
             Files.copy(in, source);
         }
         Path bin = dir.resolve("prm_bench");
-        Process cc = new ProcessBuilder(HostTools.gcc(), "-O2", "-DPRM_BENCH_SELFTEST", "-o", bin.toString(), source.toString())
-                .redirectErrorStream(true).start();
-        String log = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, cc.waitFor(), "gcc failed on prm_bench.c: " + log);
-        Process run = new ProcessBuilder(bin.toString(), "selftest", "0").redirectErrorStream(true).start();
-        String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertEquals(0, run.waitFor(), out);
+        Child.Result cc = Child.run(new ProcessBuilder(HostTools.gcc(), "-O2", "-DPRM_BENCH_SELFTEST", "-o", bin.toString(), source.toString())
+                .redirectErrorStream(true), Duration.ofMinutes(2));
+        assertEquals(0, cc.exit(), "gcc failed on prm_bench.c: " + cc.stdout());
+        Child.Result run = Child.run(new ProcessBuilder(bin.toString(), "selftest", "0").redirectErrorStream(true), Duration.ofMinutes(2));
+        String out = run.stdout().trim();
+        assertEquals(0, run.exit(), out);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment cqes = Datapath.cqes(arena);
             long javaSum = Generated.parseRing(cqes);

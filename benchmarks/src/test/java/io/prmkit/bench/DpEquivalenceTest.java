@@ -3,14 +3,15 @@ package io.prmkit.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.prmkit.dsl.Child;
 import io.prmkit.dsl.HostTools;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import org.junit.jupiter.api.Test;
@@ -41,13 +42,12 @@ class DpEquivalenceTest {
             Files.copy(in, source);
         }
         Path bin = dir.resolve("dp_bench");
-        Process cc = new ProcessBuilder(HostTools.gcc(), "-O2", "-DDP_BENCH_SELFTEST", "-o", bin.toString(), source.toString())
-                .redirectErrorStream(true).start();
-        String log = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, cc.waitFor(), "gcc failed on dp_bench.c: " + log);
-        Process run = new ProcessBuilder(bin.toString(), "selftest").redirectErrorStream(true).start();
-        String out = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
-        assertEquals(0, run.waitFor(), out);
+        Child.Result cc = Child.run(new ProcessBuilder(HostTools.gcc(), "-O2", "-DDP_BENCH_SELFTEST", "-o", bin.toString(), source.toString())
+                .redirectErrorStream(true), Duration.ofMinutes(2));
+        assertEquals(0, cc.exit(), "gcc failed on dp_bench.c: " + cc.stdout());
+        Child.Result run = Child.run(new ProcessBuilder(bin.toString(), "selftest").redirectErrorStream(true), Duration.ofMinutes(2));
+        String out = run.stdout().trim();
+        assertEquals(0, run.exit(), out);
 
         TxBurstBench tx = new TxBurstBench();
         tx.setup(new DpRings(true));
@@ -92,12 +92,13 @@ class DpEquivalenceTest {
             Files.copy(in, source);
         }
         Path bin = dir.resolve("dp_bench");
-        Process cc = new ProcessBuilder(HostTools.gcc(), "-O2", "-o", bin.toString(), source.toString()).redirectErrorStream(true).start();
-        String log = new String(cc.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, cc.waitFor(), "gcc failed on dp_bench.c: " + log);
-        Process nm = new ProcessBuilder("nm", bin.toString()).redirectErrorStream(true).start();
-        String symbols = new String(nm.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertEquals(0, nm.waitFor(), symbols);
+        Child.Result cc = Child.run(new ProcessBuilder(HostTools.gcc(), "-O2", "-o", bin.toString(), source.toString()).redirectErrorStream(true),
+                Duration.ofMinutes(2));
+        assertEquals(0, cc.exit(), "gcc failed on dp_bench.c: " + cc.stdout());
+        // nm comes with gcc (binutils)
+        Child.Result nm = Child.run(new ProcessBuilder("nm", bin.toString()).redirectErrorStream(true), Duration.ofMinutes(1));
+        String symbols = nm.stdout();
+        assertEquals(0, nm.exit(), symbols);
         // The metadata array is reached through dp_pool (and the rings through the queues): global
         // symbols, so every store into them is observable and gcc must keep it.
         for (String global : List.of("dp_pool", "dp_rxq", "dp_txq"))

@@ -5,12 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.cli.PrmkitCliTest.Run;
-import java.nio.charset.StandardCharsets;
+import io.prmkit.dsl.Child;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -60,13 +60,12 @@ class CliProcessTest {
     @Test
     void aReaderThatStopsReadingEndsTheCommandQuietly() throws Exception {
         Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(javaCommand(List.of("layout"))).redirectError(err.toFile()).start();
+        Child.Running p = Child.start(new ProcessBuilder(javaCommand(List.of("layout"))).redirectError(err.toFile()), Duration.ofMinutes(2));
         // The bundled spec's layout is about 300 KB, more than a pipe holds: the command is still writing.
-        byte[] first = p.getInputStream().readNBytes(100);
+        byte[] first = p.process().getInputStream().readNBytes(100);
         assertEquals(100, first.length);
-        p.getInputStream().close();
-        assertTrue(p.waitFor(2, TimeUnit.MINUTES), "layout did not finish");
-        assertEquals(StandardOutput.READER_GONE, p.exitValue(), Files.readString(err));
+        p.process().getInputStream().close();
+        assertEquals(StandardOutput.READER_GONE, p.finish().exit(), Files.readString(err));
         assertEquals("", Files.readString(err));
     }
 
@@ -82,10 +81,9 @@ class CliProcessTest {
     private static Run runMain(List<String> args) throws Exception {
         Path err = Files.createTempFile("prmkit-err", ".txt");
         try {
-            Process p = new ProcessBuilder(javaCommand(args)).redirectError(err.toFile()).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-            byte[] stdout = p.getInputStream().readAllBytes();
-            assertTrue(p.waitFor(2, TimeUnit.MINUTES), args + " did not finish");
-            return new Run(p.exitValue(), new String(stdout, StandardCharsets.UTF_8), Files.readString(err));
+            Child.Result r = Child.run(new ProcessBuilder(javaCommand(args)).redirectError(err.toFile())
+                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))), Duration.ofMinutes(2));
+            return new Run(r.exit(), r.stdout(), Files.readString(err));
         } finally {
             Files.deleteIfExists(err);
         }

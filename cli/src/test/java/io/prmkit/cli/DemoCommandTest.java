@@ -4,16 +4,17 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.File;
-import java.nio.charset.StandardCharsets;
+import io.prmkit.dsl.Child;
+import io.prmkit.dsl.HostTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 class DemoCommandTest {
@@ -88,10 +89,10 @@ class DemoCommandTest {
     void aCaptureOnStandardOutputLeavesTheReportOnStandardError(@TempDir Path dir) throws Exception {
         Path pcap = dir.resolve("stdout.pcap");
         Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(demoProcess("--packets", "20000", "--pcap", "-")).redirectOutput(pcap.toFile()).redirectError(err.toFile()).start();
-        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "demo did not finish");
+        Child.Result p = Child.run(new ProcessBuilder(demoProcess("--packets", "20000", "--pcap", "-")).redirectOutput(pcap.toFile())
+                .redirectError(err.toFile()), Duration.ofMinutes(4));
         String report = Files.readString(err);
-        assertEquals(0, p.exitValue(), report);
+        assertEquals(0, p.exit(), report);
         Matcher m = LAST.matcher(lastLine(report));
         assertTrue(m.matches(), report);
         long tx = Long.parseLong(m.group(1));
@@ -110,12 +111,13 @@ class DemoCommandTest {
     @Test
     void aCaptureReaderThatStopsEarlyEndsTheDemoQuietly(@TempDir Path dir) throws Exception {
         Path err = dir.resolve("err.txt");
-        Process p = new ProcessBuilder(demoProcess("--packets", "200000", "--pcap", "-")).redirectError(err.toFile()).start();
-        assertEquals(1000, p.getInputStream().readNBytes(1000).length);
-        p.getInputStream().close();
-        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "demo did not finish");
+        Child.Running p = Child.start(new ProcessBuilder(demoProcess("--packets", "200000", "--pcap", "-")).redirectError(err.toFile()),
+                Duration.ofMinutes(4));
+        assertEquals(1000, p.process().getInputStream().readNBytes(1000).length);
+        p.process().getInputStream().close();
+        int exit = p.finish().exit();
         String report = Files.readString(err);
-        assertEquals(StandardOutput.READER_GONE, p.exitValue(), report);
+        assertEquals(StandardOutput.READER_GONE, exit, report);
         assertTrue(LAST.matcher(lastLine(report)).matches(), "the traffic ran and was reported: " + report);
         assertFalse(report.contains("cannot write"), report);
     }
@@ -148,7 +150,7 @@ class DemoCommandTest {
     /** A write error part way (here /dev/full's ENOSPC) stops the capture, not the traffic; the demo says so and fails. */
     @Test
     void aCaptureThatFailsPartWayIsReportedAndTheTrafficGoesOn() {
-        Assumptions.assumeTrue(Files.exists(Path.of("/dev/full")), "needs Linux's /dev/full");
+        HostTools.requireSystem(Files.exists(Path.of("/dev/full")), "Linux's /dev/full", "a capture whose writes fail");
         PrmkitCliTest.Run r = PrmkitCliTest.run("demo", "--packets", "20000", "--pcap", "/dev/full");
         assertEquals(1, r.exitCode(), r.out() + r.err());
         Matcher m = LAST.matcher(lastLine(r.out()));
@@ -165,17 +167,15 @@ class DemoCommandTest {
     @Test
     void anIncompleteCaptureFileIsRemoved(@TempDir Path dir) throws Exception {
         Path bash = Path.of("/bin/bash");
-        Assumptions.assumeTrue(Files.isExecutable(bash), "needs /bin/bash for ulimit");
+        HostTools.requireSystem(Files.isExecutable(bash), "/bin/bash", "ulimit -f for a capture file that cannot grow");
         Path pcap = dir.resolve("wire.pcap");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(List.of(bash.toString(), "-c", "ulimit -f 512 && exec \"$@\"", "bash", java,
+        Child.Result p = Child.run(new ProcessBuilder(List.of(bash.toString(), "-c", "ulimit -f 512 && exec \"$@\"", "bash", java,
                 "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 PrmkitCli.class.getName(), "demo", "--packets", "100000", "--pcap", pcap.toString()))
-                .redirectErrorStream(true).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "demo did not finish");
-        String text = new String(out, StandardCharsets.UTF_8);
-        assertEquals(1, p.exitValue(), text);
+                .redirectErrorStream(true), Duration.ofMinutes(4));
+        String text = p.stdout();
+        assertEquals(1, p.exit(), text);
         assertTrue(text.contains(pcap + ": error: cannot write: File too large; the incomplete capture was removed"), text);
         assertFalse(Files.exists(pcap), "the partial capture is gone");
     }
@@ -224,12 +224,10 @@ class DemoCommandTest {
     void theDatapathIsNotRecompiledOverAndOver(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("deopt.log");
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(List.of(java, "-Xlog:deoptimization=debug:file=" + log, "--enable-native-access=ALL-UNNAMED",
+        Child.Result p = Child.run(new ProcessBuilder(List.of(java, "-Xlog:deoptimization=debug:file=" + log, "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), PrmkitCli.class.getName(), "demo", "--packets", "4000000"))
-                .redirectErrorStream(true).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(5, TimeUnit.MINUTES), "demo did not finish");
-        assertEquals(0, p.exitValue(), new String(out, StandardCharsets.UTF_8));
+                .redirectErrorStream(true), Duration.ofMinutes(4));
+        assertEquals(0, p.exit(), p.stdout());
         java.util.Map<String, Integer> traps = new java.util.TreeMap<>();
         for (String line : Files.readAllLines(log)) {
             Matcher m = TRAP.matcher(line);
@@ -248,16 +246,15 @@ class DemoCommandTest {
      * failed exit at once instead of a stuck queue thread.
      */
     @Test
+    @Timeout(value = 12, unit = TimeUnit.MINUTES) // an exception to the 5-minute default: 10 million frames on a loaded machine
     void theDemoRunsWithoutAGarbageCollectorInASmallHeap() throws Exception {
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(List.of(java, "-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC", "-Xmx128m",
+        Child.Result p = Child.run(new ProcessBuilder(List.of(java, "-XX:+UnlockExperimentalVMOptions", "-XX:+UseEpsilonGC", "-Xmx128m",
                 "-XX:+ExitOnOutOfMemoryError", "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 PrmkitCli.class.getName(), "demo", "--packets", "10000000"))
-                .redirectErrorStream(true).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(10, TimeUnit.MINUTES), "demo did not finish");
-        String text = new String(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), text);
+                .redirectErrorStream(true), Duration.ofMinutes(10));
+        String text = p.stdout();
+        assertEquals(0, p.exit(), text);
         Matcher m = LAST.matcher(lastLine(text));
         assertTrue(m.matches(), text);
         assertEquals("10000003", m.group(1), text);

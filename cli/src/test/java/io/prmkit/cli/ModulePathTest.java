@@ -3,15 +3,15 @@ package io.prmkit.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.prmkit.dsl.Child;
 import java.io.IOException;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.jar.JarFile;
 import java.util.stream.Collectors;
 import javax.tools.ToolProvider;
@@ -79,11 +79,10 @@ class ModulePathTest {
                 null, null).call();
         assertTrue(compiled, log.toString());
         String javaExe = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(javaExe, "--module-path", out + java.io.File.pathSeparator + modulePath, "-m", "app/app.Main")
-                .redirectErrorStream(true).start();
-        String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertTrue(p.waitFor(1, TimeUnit.MINUTES), "the application did not finish");
-        assertEquals(0, p.exitValue(), output);
+        Child.Result p = Child.run(new ProcessBuilder(javaExe, "--module-path", out + java.io.File.pathSeparator + modulePath, "-m", "app/app.Main")
+                .redirectErrorStream(true), Duration.ofMinutes(2));
+        String output = p.stdout();
+        assertEquals(0, p.exit(), output);
         assertEquals("up, " + io.prmkit.mlx5.CmdHcaCap.SIZE + "-byte cmd_hca_cap, rx 0 frames", output.strip());
     }
 }

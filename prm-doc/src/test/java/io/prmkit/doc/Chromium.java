@@ -1,24 +1,23 @@
 package io.prmkit.doc;
 
+import io.prmkit.dsl.Child;
+import io.prmkit.dsl.HostTools;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.concurrent.TimeUnit;
-import org.opentest4j.TestAbortedException;
 
 /**
- * A real headless Chromium (Debian package {@code chromium}) for the browser tests. Missing, the
- * tests are skipped with one line saying what to install; under {@code CI=true} they fail, since
- * {@code .ci/run} installs it. {@code -Dprmkit.chromium} / {@code PRMKIT_CHROMIUM} names another binary.
+ * A real headless Chromium (Debian package {@code chromium}) for the browser tests, found by
+ * {@link HostTools}: missing, the tests are skipped with one line saying what to install; in CI they
+ * fail, since {@code .ci/run} installs it. {@code -Dprmkit.chromium} / {@code PRMKIT_CHROMIUM} names another binary.
  */
 final class Chromium {
     /** Hard upper bound for one browser run; a hung browser fails the test instead of hanging the build. */
     private static final long TIMEOUT_SECONDS = 120;
-    private static boolean announced;
 
     /** What a page run printed: the serialized DOM after load and scripts, and the browser's log. */
     record Result(String dom, String log) {
@@ -34,34 +33,9 @@ final class Chromium {
         this.binary = binary;
     }
 
-    /** The browser, or the test is skipped (failed in CI). */
-    static synchronized Chromium require() {
-        Optional<Path> found = locate();
-        if (found.isPresent()) return new Chromium(found.get());
-        String message = "a headless Chromium (apt-get install chromium, or -Dprmkit.chromium=<binary>)";
-        if ("true".equalsIgnoreCase(System.getenv("CI"))) {
-            throw new IllegalStateException("missing " + message + " -- CI=true: the browser tests must run in CI, where .ci/run installs it");
-        }
-        if (!announced) {
-            announced = true;
-            System.out.println("[prmkit] SKIPPED: browser tests that need " + message);
-        }
-        throw new TestAbortedException("missing " + message);
-    }
-
-    private static Optional<Path> locate() {
-        String configured = System.getProperty("prmkit.chromium", System.getenv("PRMKIT_CHROMIUM"));
-        if (configured != null && !configured.isBlank()) {
-            Path p = Path.of(configured);
-            return Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
-        }
-        for (String dir : System.getenv().getOrDefault("PATH", "/usr/bin:/bin").split(java.io.File.pathSeparator)) {
-            for (String name : List.of("chromium", "chromium-browser", "google-chrome")) {
-                Path p = Path.of(dir.isEmpty() ? "." : dir, name);
-                if (Files.isExecutable(p)) return Optional.of(p);
-            }
-        }
-        return Optional.empty();
+    /** The browser (HostTools finds it), or the test is skipped (failed in CI). */
+    static Chromium require() {
+        return new Chromium(HostTools.chromium());
     }
 
     /** Loads {@code url} in a fresh profile and returns the DOM once the page has loaded and its scripts ran. */
@@ -75,13 +49,10 @@ final class Chromium {
         cmd.addAll(List.of(extraFlags));
         cmd.add("--dump-dom");
         cmd.add(url);
-        Process p = new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(log.toFile()).start();
-        if (!p.waitFor(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            throw new AssertionError("chromium did not finish within " + TIMEOUT_SECONDS + " s: " + url);
-        }
+        Child.Result r = Child.run(new ProcessBuilder(cmd).redirectOutput(out.toFile()).redirectError(log.toFile()),
+                Duration.ofSeconds(TIMEOUT_SECONDS));
         String logText = Files.readString(log, StandardCharsets.UTF_8);
-        if (p.exitValue() != 0) throw new AssertionError("chromium exited with " + p.exitValue() + " for " + url + ":\n" + logText);
+        if (r.exit() != 0) throw new AssertionError("chromium exited with " + r.exit() + " for " + url + ":\n" + logText);
         return new Result(Files.readString(out, StandardCharsets.UTF_8), logText);
     }
 }

@@ -18,19 +18,23 @@ import org.opentest4j.TestAbortedException;
 
 /**
  * The one place tests find the system tools some of them need: the kernel's mlx5 headers (Debian
- * linux-headers-VERSION-common), rdma-core's mlx5dv.h (libibverbs-dev) and gcc.
+ * linux-headers-VERSION-common), rdma-core's mlx5dv.h (libibverbs-dev), gcc, tshark and chromium;
+ * and the one place that decides whether tests run in CI ({@link #inCi()}).
  *
  * <p>Without them such tests are skipped, with one line per missing tool saying what to install, so
- * a newcomer's {@code ./mvnw verify} passes with just the JDKs; under {@code CI=true} they fail
- * instead ({@code .ci/run} installs the packages, so there they must run). The headers used are
- * printed once, with their version.
+ * a newcomer's {@code ./mvnw verify} passes with just the JDKs; in CI ({@code CI} set to anything but
+ * empty, {@code false} or {@code 0}) they fail instead, naming every tool this machine lacks
+ * ({@code .ci/run} installs the packages, so there they must run). Only a missing tool may skip a
+ * test, never what the code under test does. The headers used are printed once, with their version.
  *
  * <p>Where to look, first match wins:
  * <ul>
  *   <li>kernel headers: {@code -Dprmkit.ifc.dir} / {@code PRMKIT_IFC_DIR} (a folder holding
  *       mlx5_ifc.h), else the newest {@code ROOT/usr/src/linux-headers-*-common/include/linux/mlx5};</li>
  *   <li>mlx5dv.h: {@code -Dprmkit.mlx5dv.h} / {@code PRMKIT_MLX5DV_H}, else {@code ROOT/usr/include/infiniband/mlx5dv.h};</li>
- *   <li>gcc: on {@code PATH}, or in {@code ROOT/usr/bin} when a root is given.</li>
+ *   <li>gcc, tshark: on {@code PATH}, or in {@code ROOT/usr/bin} when a root is given;</li>
+ *   <li>chromium: {@code -Dprmkit.chromium} / {@code PRMKIT_CHROMIUM}, else chromium, chromium-browser
+ *       or google-chrome as gcc.</li>
  * </ul>
  * {@code ROOT} is {@code -Dprmkit.sysroot} / {@code PRMKIT_SYSROOT}, default {@code /}; pointing it at
  * an empty folder shows what a machine without the packages does.
@@ -43,7 +47,9 @@ public final class HostTools {
         KERNEL_HEADERS("the kernel's mlx5 headers (include/linux/mlx5/mlx5_ifc.h)",
                 "apt-get install linux-headers-<version>-common, e.g. linux-headers-6.1.0-57-common; or -Dprmkit.ifc.dir=<folder with mlx5_ifc.h>"),
         MLX5DV("rdma-core's infiniband/mlx5dv.h", "apt-get install libibverbs-dev, or -Dprmkit.mlx5dv.h=<file>"),
-        GCC("gcc", "apt-get install gcc");
+        GCC("gcc", "apt-get install gcc"),
+        TSHARK("tshark", "apt-get install tshark"),
+        CHROMIUM("a headless Chromium", "apt-get install chromium, or -Dprmkit.chromium=<binary>");
 
         final String what;
         final String install;
@@ -55,12 +61,15 @@ public final class HostTools {
     }
 
     /** What was found where; empty where a tool is missing. */
-    public record Found(Optional<Path> kernelMlx5Dir, Optional<Path> mlx5dvHeader, Optional<Path> gcc) {
+    public record Found(Optional<Path> kernelMlx5Dir, Optional<Path> mlx5dvHeader, Optional<Path> gcc,
+                        Optional<Path> tshark, Optional<Path> chromium) {
         public Set<Tool> missing() {
             Set<Tool> m = EnumSet.noneOf(Tool.class);
             if (kernelMlx5Dir.isEmpty()) m.add(Tool.KERNEL_HEADERS);
             if (mlx5dvHeader.isEmpty()) m.add(Tool.MLX5DV);
             if (gcc.isEmpty()) m.add(Tool.GCC);
+            if (tshark.isEmpty()) m.add(Tool.TSHARK);
+            if (chromium.isEmpty()) m.add(Tool.CHROMIUM);
             return m;
         }
     }
@@ -72,13 +81,24 @@ public final class HostTools {
     /** The tools of this machine (from the system properties and environment above), looked up once. */
     public static synchronized Found host() {
         if (host == null) host = locate(setting("prmkit.sysroot", "PRMKIT_SYSROOT"), setting("prmkit.ifc.dir", "PRMKIT_IFC_DIR"),
-                setting("prmkit.mlx5dv.h", "PRMKIT_MLX5DV_H"), System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
+                setting("prmkit.mlx5dv.h", "PRMKIT_MLX5DV_H"), setting("prmkit.chromium", "PRMKIT_CHROMIUM"),
+                System.getenv().getOrDefault("PATH", "/usr/bin:/bin"));
         return host;
     }
 
-    /** Whether tests run in CI, where every tool must be there. */
+    /**
+     * Whether tests run in CI, where every tool must be there: the {@code CI} variable set to anything
+     * but empty, {@code false} or {@code 0} (GitHub, GitLab and most CIs set {@code CI=true}; {@code CI=1} counts).
+     */
     public static boolean inCi() {
-        return "true".equalsIgnoreCase(System.getenv("CI"));
+        return ciValue(System.getenv("CI"));
+    }
+
+    /** The rule of {@link #inCi()} for one value of {@code CI}. */
+    public static boolean ciValue(String ci) {
+        if (ci == null) return false;
+        String v = ci.strip();
+        return !v.isEmpty() && !v.equalsIgnoreCase("false") && !v.equals("0");
     }
 
     /** The kernel's include/linux/mlx5 folder, or the test is skipped (failed in CI). */
@@ -99,6 +119,34 @@ public final class HostTools {
         return host().gcc().orElseThrow().toString();
     }
 
+    /** tshark, or the test is skipped (failed in CI). */
+    public static String tshark() {
+        require(Tool.TSHARK);
+        return host().tshark().orElseThrow().toString();
+    }
+
+    /** A Chromium binary, or the test is skipped (failed in CI). */
+    public static Path chromium() {
+        require(Tool.CHROMIUM);
+        return host().chromium().orElseThrow();
+    }
+
+    /**
+     * Skips the test (fails it in CI) unless a part of the operating system it needs is there, e.g.
+     * Linux's /dev/full; {@code what} names it, {@code why} says what the test does with it.
+     */
+    public static void requireSystem(boolean present, String what, String why) {
+        requireSystem(present, what, why, inCi(), System.out);
+    }
+
+    static void requireSystem(boolean present, String what, String why, boolean ci, PrintStream out) {
+        if (present) return;
+        String message = "missing " + what + " (" + why + ")";
+        if (ci) throw new IllegalStateException(message + " -- CI is set: every test must run in CI");
+        out.println("[prmkit] SKIPPED: a test that needs " + what + " (" + why + ")");
+        throw new TestAbortedException(message);
+    }
+
     /** Skips the test (fails it in CI) unless all these tools are there. */
     public static synchronized void require(Tool... tools) {
         Found f = host();
@@ -111,7 +159,7 @@ public final class HostTools {
         for (Tool t : missing) {
             if (announced.add(t) && !inCi()) System.out.println(skipLine(t));
         }
-        throw decide(missing, inCi());
+        throw decide(missing, inCi(), f.missing());
     }
 
     /** The one line printed when tests are skipped for lack of {@code t}. */
@@ -119,15 +167,28 @@ public final class HostTools {
         return "[prmkit] SKIPPED: tests that need " + t.what + " (to run them: " + t.install + ")";
     }
 
-    /** A skip outside CI, a failure in CI; either names every missing tool and how to get it. */
-    public static RuntimeException decide(Set<Tool> missing, boolean ci) {
-        List<String> parts = new ArrayList<>();
-        for (Tool t : missing) parts.add(t.what + " (" + t.install + ")");
-        String message = "missing " + String.join("; ", parts);
+    /**
+     * A skip outside CI, a failure in CI; either names every missing tool and how to get it. In CI the
+     * message also lists every tool this machine lacks ({@code allMissing}), so the first failure says
+     * what to install.
+     */
+    public static RuntimeException decide(Set<Tool> missing, boolean ci, Set<Tool> allMissing) {
+        String message = "missing " + describe(missing);
         if (ci) {
-            return new IllegalStateException(message + " -- CI=true: these tests must run in CI, where .ci/run installs the packages");
+            return new IllegalStateException(message + " -- CI is set: these tests must run in CI, where .ci/run installs the packages."
+                    + " This machine lacks: " + describe(allMissing));
         }
         return new TestAbortedException(message);
+    }
+
+    static RuntimeException decide(Set<Tool> missing, boolean ci) {
+        return decide(missing, ci, missing);
+    }
+
+    private static String describe(Set<Tool> tools) {
+        List<String> parts = new ArrayList<>();
+        for (Tool t : tools) parts.add(t.what + " (" + t.install + ")");
+        return String.join("; ", parts);
     }
 
     /**
@@ -135,6 +196,11 @@ public final class HostTools {
      * {@code path} (used only when no root is given).
      */
     public static Found locate(String root, String ifcDir, String mlx5dv, String path) {
+        return locate(root, ifcDir, mlx5dv, null, path);
+    }
+
+    /** As above, with an explicit Chromium binary (blank: look for one as for gcc). */
+    public static Found locate(String root, String ifcDir, String mlx5dv, String chromium, String path) {
         Path r = Path.of(root == null || root.isBlank() ? "/" : root);
         boolean customRoot = root != null && !root.isBlank() && !r.toAbsolutePath().normalize().equals(Path.of("/"));
         Optional<Path> kernel;
@@ -145,18 +211,28 @@ public final class HostTools {
             kernel = newestKernelHeaders(r.resolve("usr/src"));
         }
         Path dv = mlx5dv != null && !mlx5dv.isBlank() ? Path.of(mlx5dv) : r.resolve("usr/include/infiniband/mlx5dv.h");
-        Optional<Path> gcc = Optional.empty();
         List<String> dirs = customRoot ? List.of(r.resolve("usr/bin").toString(), r.resolve("bin").toString())
                 : List.of(path.split(java.io.File.pathSeparator));
+        Optional<Path> browser;
+        if (chromium != null && !chromium.isBlank()) {
+            Path p = Path.of(chromium);
+            browser = Files.isExecutable(p) ? Optional.of(p) : Optional.empty();
+        } else {
+            browser = program(dirs, "chromium", "chromium-browser", "google-chrome");
+        }
+        return new Found(kernel, Files.isRegularFile(dv) ? Optional.of(dv) : Optional.empty(), program(dirs, "gcc"),
+                program(dirs, "tshark"), browser);
+    }
+
+    private static Optional<Path> program(List<String> dirs, String... names) {
         for (String d : dirs) {
             if (d.isEmpty()) continue;
-            Path p = Path.of(d, "gcc");
-            if (Files.isExecutable(p)) {
-                gcc = Optional.of(p);
-                break;
+            for (String name : names) {
+                Path p = Path.of(d, name);
+                if (Files.isExecutable(p) && !Files.isDirectory(p)) return Optional.of(p);
             }
         }
-        return new Found(kernel, Files.isRegularFile(dv) ? Optional.of(dv) : Optional.empty(), gcc);
+        return Optional.empty();
     }
 
     /** The Debian package a kernel header folder comes from, e.g. linux-headers-6.1.0-57-common, or the folder. */

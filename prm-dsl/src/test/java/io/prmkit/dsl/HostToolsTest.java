@@ -3,6 +3,7 @@ package io.prmkit.dsl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -33,9 +34,27 @@ class HostToolsTest {
         assertTrue(local.getMessage().contains("linux-headers-<version>-common"), local.getMessage());
         assertTrue(local.getMessage().contains("apt-get install gcc"), local.getMessage());
 
-        RuntimeException ci = HostTools.decide(missing, true);
+        RuntimeException ci = HostTools.decide(missing, true, EnumSet.of(HostTools.Tool.GCC, HostTools.Tool.TSHARK));
         assertFalse(ci instanceof TestAbortedException, "in CI a missing tool fails the test");
-        assertTrue(ci.getMessage().contains("CI=true"), ci.getMessage());
+        assertTrue(ci.getMessage().contains("CI is set"), ci.getMessage());
+        assertTrue(ci.getMessage().endsWith("This machine lacks: gcc (apt-get install gcc); tshark (apt-get install tshark)"), ci.getMessage());
+    }
+
+    @Test
+    void ciIsAnyValueButEmptyFalseOrZero() {
+        for (String on : new String[] {"true", "TRUE", "1", "yes", "gitlab"}) assertTrue(HostTools.ciValue(on), on);
+        for (String off : new String[] {null, "", " ", "false", "False", "0"}) assertFalse(HostTools.ciValue(off), String.valueOf(off));
+    }
+
+    @Test
+    void aMissingPartOfTheSystemSkipsOutsideCiAndFailsInCi() {
+        java.io.ByteArrayOutputStream printed = new java.io.ByteArrayOutputStream();
+        java.io.PrintStream out = new java.io.PrintStream(printed, true, java.nio.charset.StandardCharsets.UTF_8);
+        assertThrows(TestAbortedException.class, () -> HostTools.requireSystem(false, "/dev/nothing", "a test", false, out));
+        assertEquals("[prmkit] SKIPPED: a test that needs /dev/nothing (a test)\n", printed.toString(java.nio.charset.StandardCharsets.UTF_8));
+        IllegalStateException ci = assertThrows(IllegalStateException.class, () -> HostTools.requireSystem(false, "/dev/nothing", "a test", true, out));
+        assertTrue(ci.getMessage().startsWith("missing /dev/nothing (a test) -- CI is set"), ci.getMessage());
+        HostTools.requireSystem(true, "/dev/null", "present: nothing happens", true, out);
     }
 
     @Test
@@ -51,11 +70,17 @@ class HostToolsTest {
         Path dv = header("usr/include/infiniband/mlx5dv.h");
         Path gcc = header("usr/bin/gcc");
         assertTrue(gcc.toFile().setExecutable(true));
+        Path tshark = header("usr/bin/tshark");
+        assertTrue(tshark.toFile().setExecutable(true));
+        Path chromium = header("bin/chromium");
+        assertTrue(chromium.toFile().setExecutable(true));
 
         HostTools.Found f = HostTools.locate(root.toString(), "", "", "/nowhere");
         assertEquals(Optional.of(newest.getParent()), f.kernelMlx5Dir());
         assertEquals(Optional.of(dv), f.mlx5dvHeader());
         assertEquals(Optional.of(gcc), f.gcc());
+        assertEquals(Optional.of(tshark), f.tshark());
+        assertEquals(Optional.of(chromium), f.chromium());
         assertEquals("linux-headers-6.1.0-50-common", HostTools.kernelPackage(f.kernelMlx5Dir().get()));
         assertTrue(f.missing().isEmpty());
         assertFalse(old.getParent().equals(f.kernelMlx5Dir().get()));

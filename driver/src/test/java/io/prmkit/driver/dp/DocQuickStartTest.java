@@ -4,13 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.prmkit.dsl.Child;
 import java.io.File;
 import java.io.StringWriter;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 import org.junit.jupiter.api.Test;
@@ -55,11 +56,10 @@ class DocQuickStartTest {
         assertTrue(ok, "docs/datapath.md's first program does not compile:\n" + errors);
 
         String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process p = new ProcessBuilder(java, "-cp", dir + File.pathSeparator + cp, "QuickStart").redirectErrorStream(true).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        assertTrue(p.waitFor(60, TimeUnit.SECONDS), "the program did not finish");
-        String text = new String(out, StandardCharsets.UTF_8);
-        assertEquals(0, p.exitValue(), text);
+        Child.Result p = Child.run(new ProcessBuilder(java, "-cp", dir + File.pathSeparator + cp, "QuickStart").redirectErrorStream(true),
+                Duration.ofMinutes(2));
+        String text = p.stdout();
+        assertEquals(0, p.exit(), text);
         assertEquals(ex.printed(), text.strip(), "what it printed (stdout and stderr)");
     }
 }

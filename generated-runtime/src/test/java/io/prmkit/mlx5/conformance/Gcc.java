@@ -1,14 +1,15 @@
 package io.prmkit.mlx5.conformance;
 
+import io.prmkit.dsl.Child;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Compiles a generated C program with gcc under target/ and runs it. The program prints one
@@ -49,22 +50,11 @@ final class Gcc {
     }
 
     private static String exec(List<String> cmd, String what) throws IOException {
-        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
-        byte[] out = p.getInputStream().readAllBytes();
-        try {
-            if (!p.waitFor(120, TimeUnit.SECONDS)) {
-                p.destroyForcibly();
-                throw new AssertionError(what + ": timed out");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AssertionError(what + ": interrupted", e);
+        Child.Result r = Child.run(new ProcessBuilder(cmd).redirectErrorStream(true), Duration.ofMinutes(2));
+        if (r.exit() != 0) {
+            throw new AssertionError(what + " (exit " + r.exit() + "):\n" + tail(r.stdout()));
         }
-        String text = new String(out, StandardCharsets.UTF_8);
-        if (p.exitValue() != 0) {
-            throw new AssertionError(what + " (exit " + p.exitValue() + "):\n" + tail(text));
-        }
-        return text;
+        return r.stdout();
     }
 
     private static String tail(String s) {

@@ -29,4 +29,10 @@ record GroundTruth(Path mlx5Dir, Path mlx5dvHeader, String gcc) {
         HostTools.require(HostTools.Tool.KERNEL_HEADERS, HostTools.Tool.MLX5DV, HostTools.Tool.GCC);
         return new GroundTruth(HostTools.kernelMlx5Dir(), HostTools.mlx5dvHeader(), HostTools.gcc());
     }
+
+    /** The kernel headers and gcc only, for tests that read no rdma-core header (mlx5dvHeader is null). */
+    static GroundTruth locateKernel() {
+        HostTools.require(HostTools.Tool.KERNEL_HEADERS, HostTools.Tool.GCC);
+        return new GroundTruth(HostTools.kernelMlx5Dir(), null, HostTools.gcc());
+    }
 }

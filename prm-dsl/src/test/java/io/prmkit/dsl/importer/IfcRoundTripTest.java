@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import io.prmkit.dsl.HostTools;
-
+import io.prmkit.dsl.Child;
 import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.Diagnostic;
+import io.prmkit.dsl.HostTools;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.Severity;
 import io.prmkit.dsl.SourceFile;
@@ -28,11 +28,11 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -176,19 +176,9 @@ class IfcRoundTripTest {
     }
 
     private static String run(Path work, String... cmd) throws Exception {
-        Process p;
-        try {
-            p = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true).start();
-        } catch (IOException e) {
-            return fail(cmd[0] + " is needed for this test (apt-get install gcc): " + e.getMessage());
-        }
-        String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (!p.waitFor(120, TimeUnit.SECONDS)) {
-            p.destroyForcibly();
-            fail(cmd[0] + " timed out");
-        }
-        assertEquals(0, p.exitValue(), () -> String.join(" ", cmd) + " failed:\n" + out.lines().limit(30).reduce("", (a, b) -> a + b + "\n"));
-        return out;
+        Child.Result r = Child.run(new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true), Duration.ofMinutes(2));
+        assertEquals(0, r.exit(), () -> String.join(" ", cmd) + " failed:\n" + r.stdout().lines().limit(30).reduce("", (a, b) -> a + b + "\n"));
+        return r.stdout();
     }
 
     // ---- a revision made by editing a copy of the real header ---------------------------------------

@@ -2,6 +2,7 @@ package io.prmkit.softhca.wire;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.prmkit.dsl.HostTools;
 import java.io.IOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -11,7 +12,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -158,7 +158,7 @@ class WireTest {
     @Test
     void aCaptureThatCannotBeWrittenStopsItselfNotTheWire() throws Exception {
         Path full = Path.of("/dev/full");
-        Assumptions.assumeTrue(Files.exists(full), "needs Linux's /dev/full (every write fails with ENOSPC)");
+        HostTools.requireSystem(Files.exists(full), "Linux's /dev/full", "every write fails with ENOSPC");
         Port p = port(1);
         Wire w = Wire.loopback(p);
         PcapWriter tap = w.tap(full);
