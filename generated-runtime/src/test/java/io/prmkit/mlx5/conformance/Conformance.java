@@ -48,6 +48,9 @@ final class Conformance {
 
     private static Conformance instance;
 
+    /** Every number gcc printed for a spec structure, keyed by spec names: what {@link GroundTruthTable} holds. */
+    private final java.util.SortedSet<GroundTruthTable.Fact> facts = new TreeSet<>();
+
     final LayoutModel model;
     final List<Row> rows;
     final GroundTruth truth;
@@ -331,6 +334,7 @@ final class Conformance {
             StructLayout s = spec(d.specName()).orElseThrow();
             String where = d.cType() + " vs spec " + s.name();
             long cBits = Long.parseLong(out.get("S" + i)[1]);
+            fact(GroundTruthTable.Kind.SIZE, s, "", -1, -1, cBits, 0, d.cType());
             if (cBits != s.sizeBits()) {
                 bad.add(where + ": size " + hex(cBits) + " bits in C, " + hex(s.sizeBits()) + " in spec");
             }
@@ -354,8 +358,12 @@ final class Conformance {
                 if (cm.inlineUnionWhole() || (sm.isEmpty() && !unionAlts.isEmpty())) {
                     if (sm.isPresent()) {
                         seen.add(cm.name());
+                        fact(GroundTruthTable.Kind.FIELD, s, cm.name(), -1, -1, off, width, d.cType() + "." + cm.path());
                         matched += check(bad, at, sm.get().bitOffset(), sm.get().bitWidth(), off, width) ? 1 : 0;
                     } else {
+                        for (Member alt : unionAlts) {
+                            fact(GroundTruthTable.Kind.WITHIN, s, alt.name(), -1, -1, off, width, d.cType() + "." + cm.path());
+                        }
                         if (unionAlts.isEmpty()) {
                             bad.add(at + ": union only in mlx5_ifc.h (bits " + hex(off) + "+" + hex(width) + ")");
                         } else if (unionAlts.stream().allMatch(m -> m.bitOffset() >= off && m.bitEnd() <= off + width)) {
@@ -374,6 +382,7 @@ final class Conformance {
                 }
                 if (sm.isPresent() && (!cm.reserved() || sm.get().bitOffset() == off)) {
                     seen.add(cm.name());
+                    fact(GroundTruthTable.Kind.FIELD, s, cm.name(), -1, -1, off, width, d.cType() + "." + cm.path());
                     matched += check(bad, at, sm.get().bitOffset(), sm.get().bitWidth(), off, width) ? 1 : 0;
                 } else if (!cm.reserved() && rowMembers.contains(d.cType() + "#" + cm.path())) {
                     matched++; // verified by a mapping row against a differently shaped spec field
@@ -478,6 +487,7 @@ final class Conformance {
                     // sizeof an mlx5_ifc.h struct counts bits (one byte per bit)
                     long c = Long.parseLong(q[1]);
                     long spec = s.map(x -> r.source() == Source.IFC ? x.sizeBits() : x.sizeBytes()).orElse(-1L);
+                    s.ifPresent(x -> fact(GroundTruthTable.Kind.SIZE, x, "", -1, -1, r.source() == Source.IFC ? c : c * 8, 0, r.cType()));
                     if (s.isEmpty()) bad.add(at + ": no such spec structure");
                     else if (spec != c) bad.add(at + ": size " + hex(spec) + " in spec, " + hex(c) + " = sizeof(" + r.cType() + ")");
                     else matched++;
@@ -485,13 +495,13 @@ final class Conformance {
                 case FIELD -> {
                     cTypes.add(r.cType());
                     fields++;
-                    if (compareField(r, q, bad)) matched++;
+                    if (compareField(r, q, bad, true)) matched++;
                 }
                 case DIFFERS -> {
                     cTypes.add(r.cType());
                     fields++;
                     List<String> diff = new ArrayList<>();
-                    if (compareField(r, q, diff)) {
+                    if (compareField(r, q, diff, false)) {
                         bad.add(at + ": expected the headers to disagree here, but spec and " + r.cType()
                                 + " now match; make this a 'field' row");
                     } else {
@@ -505,6 +515,7 @@ final class Conformance {
                     SpecRef ref = r.specRef();
                     Optional<Member> m = specMember(ref.struct(), ref.field());
                     long c = Long.parseLong(q[1]);
+                    if (m.isPresent()) fact(GroundTruthTable.Kind.DWORD, spec(ref.struct()).orElseThrow(), ref.field(), -1, -1, c, 0, r.expr());
                     if (m.isEmpty()) bad.add(at + ": no such spec field");
                     else if (m.get().dwordByteOffset() != c) bad.add(at + ": dword at byte " + hex(m.get().dwordByteOffset()) + " in spec, " + hex(c) + " = " + r.expr());
                     else matched++;
@@ -553,7 +564,8 @@ final class Conformance {
         return new int[] {compared, matched};
     }
 
-    private boolean compareField(Row r, String[] q, List<String> bad) {
+    /** Compares a field row; {@code record}: its C position is a fact for the ground-truth table (not for 'differs' rows). */
+    private boolean compareField(Row r, String[] q, List<String> bad, boolean record) {
         String at = r.where() + " " + r.spec() + " <-> " + r.cType() + "." + r.member() + " " + r.bits();
         SpecRef ref = r.specRef();
         Optional<Member> sm = specMember(ref.struct(), ref.field());
@@ -620,6 +632,10 @@ final class Conformance {
             cStart = offBytes * 8 + (sizeBits - 1 - hi);
             cWidth = hi - lo + 1;
         }
+        if (record) {
+            fact(GroundTruthTable.Kind.FIELD, spec(ref.struct()).orElseThrow(), ref.field(), ref.hasPiece() ? ref.hi() : -1,
+                    ref.hasPiece() ? ref.lo() : -1, cStart, cWidth, r.cType() + "." + r.member() + (bits.equals("all") ? "" : " " + bits));
+        }
         return check(bad, at, specStart, specWidth, cStart, cWidth);
     }
 
@@ -660,6 +676,45 @@ final class Conformance {
                 else bad.add(key + ": no row in c-struct-map.txt maps it to a C member and no 'unmapped' row explains why");
             }
         }
+    }
+
+    // ---------------------------------------------------------------------------------------------
+    // the ground-truth table
+
+    private void fact(GroundTruthTable.Kind kind, StructLayout s, String field, int hi, int lo, long off, long width, String origin) {
+        facts.add(new GroundTruthTable.Fact(kind, GroundTruthTable.name(s), field, hi, lo, off, width, origin.replaceAll("\\s+", " ")));
+    }
+
+    /**
+     * The ground-truth table of the bundled spec from these headers: every fact gcc printed in the two
+     * structure comparisons, and an {@code unchecked} row for each structure and named field no header
+     * has (with the mapping table's reason where it gives one).
+     */
+    GroundTruthTable.Table groundTruth(Map<String, String> sources) {
+        compareIfcStructures();
+        compareMappingTable();
+        java.util.SortedSet<GroundTruthTable.Fact> all = new TreeSet<>(facts);
+        Map<String, String> why = new LinkedHashMap<>();
+        for (Row r : rows) {
+            if (r.kind() == Kind.UNMAPPED) why.putIfAbsent(r.specRef().struct() + "." + r.specRef().field(), "not in the headers: " + r.expr());
+            if (r.kind() == Kind.DIFFERS) why.putIfAbsent(r.specRef().struct() + "." + r.specRef().field(),
+                    "the headers disagree (a 'differs' row of c-struct-map.txt, " + r.where() + ")");
+        }
+        for (StructLayout s : model.structs()) {
+            String sn = GroundTruthTable.name(s);
+            Set<String> known = new HashSet<>();
+            for (GroundTruthTable.Fact f : facts) if (f.struct().equals(sn)) known.add(f.field());
+            if (known.isEmpty()) {
+                all.add(new GroundTruthTable.Fact(GroundTruthTable.Kind.UNCHECKED, sn, "*", -1, -1, 0, 0, "no C counterpart in the headers"));
+                continue;
+            }
+            for (Member m : s.members()) {
+                if (m.reserved() || known.contains(m.name())) continue;
+                all.add(new GroundTruthTable.Fact(GroundTruthTable.Kind.UNCHECKED, sn, m.name(), -1, -1, 0, 0,
+                        why.getOrDefault(s.name().name() + "." + m.name(), "no header has this field")));
+            }
+        }
+        return new GroundTruthTable.Table(sources, List.copyOf(all));
     }
 
     // ---------------------------------------------------------------------------------------------
