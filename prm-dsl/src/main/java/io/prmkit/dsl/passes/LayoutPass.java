@@ -97,9 +97,17 @@ final class LayoutPass implements Pass {
             if (lay.sizeBits > MAX_BYTES * 8) {
                 error(s.name().location(), what + " is too large (" + Bits.hex(lay.sizeBits / 8) + " bytes)");
             }
-            if (ok && lay.flexible != null && lay.flexible.type instanceof MemberType.Array && lay.flexible.bitOffset != lay.sizeBits) {
-                error(lay.flexible.location, "flexible array '" + lay.flexible.name + "' must start at the end of " + what
-                        + " (byte " + Bits.byteOffset(lay.sizeBits / 8) + "), not at " + position(lay.flexible.bitOffset));
+            if (ok && lay.flexible != null && lay.flexible.type instanceof MemberType.Array) {
+                Layout.LaidMember f = lay.flexible;
+                if (f.union != null && f.union.end != lay.sizeBits) {
+                    // a flexible alternative starts at its union's start: the union itself must end the structure
+                    error(f.location, "flexible array '" + f.name + "' is an alternative of union '" + f.union.name
+                            + "', which must end " + what + " (byte " + Bits.byteOffset(lay.sizeBits / 8) + ") but ends at "
+                            + position(f.union.end));
+                } else if (f.union == null && f.bitOffset != lay.sizeBits) {
+                    error(f.location, "flexible array '" + f.name + "' must start at the end of " + what
+                            + " (byte " + Bits.byteOffset(lay.sizeBits / 8) + "), not at " + position(f.bitOffset));
+                }
             }
             if (ok) {
                 c.layouts.put(s, lay);
@@ -149,16 +157,15 @@ final class LayoutPass implements Pass {
                     cursor = lm.end();
                 } else if (it instanceof InlineUnion u) {
                     int first = lay.members.size();
-                    long start = cursor;
                     cursor = inlineUnion(u, cursor);
-                    // union { DECLARE_FLEX_ARRAY(a); DECLARE_FLEX_ARRAY(b); } at the end: alternative flexible tails
+                    // flexible alternatives: union { DECLARE_FLEX_ARRAY(a); DECLARE_FLEX_ARRAY(b); } or, since
+                    // 6.x kernels, union { u8 reserved_at_80[0x380]; DECLARE_FLEX_ARRAY(c); } at the end. Each starts at
+                    // the union's start; the union's size is that of its fixed alternatives (C's sizeof).
                     for (int k = first; k < lay.members.size(); k++) {
                         Layout.LaidMember alt = lay.members.get(k);
                         if (!isFlexibleArray(alt)) continue;
                         if (!last) {
                             error(alt.location, "flexible array '" + alt.name + "' must be the last member (its union is not last)");
-                        } else if (cursor != start) {
-                            error(alt.location, "flexible array '" + alt.name + "' shares its union with fixed-size alternatives");
                         } else if (lay.flexible == null) {
                             lay.flexible = alt;
                         }
@@ -238,9 +245,13 @@ final class LayoutPass implements Pass {
                     if (g.members().isEmpty()) {
                         error(g.name().location(), "struct group '" + g.name().text() + "' is empty");
                     }
-                    for (MemberDecl m : g.members()) {
+                    for (int k = 0; k < g.members().size(); k++) {
+                        MemberDecl m = g.members().get(k);
                         Layout.LaidMember lm = place(m, cursor);
                         if (lm == null) continue;
+                        if (isFlexibleArray(lm) && k < g.members().size() - 1) {
+                            error(lm.location, "flexible array '" + lm.name + "' must be the last member of its group '" + g.name().text() + "'");
+                        }
                         for (Attr a : m.attrs()) {
                             if (a instanceof Attr.WhenAttr) {
                                 error(a.location(), "'when' goes on the group: struct " + g.name().text() + " when V { ... }");

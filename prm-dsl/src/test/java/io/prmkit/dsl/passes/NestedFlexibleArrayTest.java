@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A structure ending in a flexible array may be nested where C (GNU) allows it, as mlx5_ifc.h does:
  * mid-structure, as a union alternative, as an array element. Only its fixed part counts there.
- * A flexible array written directly still has to be last and cannot be an alternative.
+ * A flexible array written directly still has to be last and cannot be an alternative of a union
+ * declaration; in an inline union that ends its structure it may be an alternative, beside fixed ones.
  */
 class NestedFlexibleArrayTest {
 
@@ -73,16 +74,85 @@ class NestedFlexibleArrayTest {
                 }
                 """);
         assertEquals(List.of("t.prm:9:9: error: flexible array 'rq_num' must be the last member (its union is not last)"), messages(notLast));
-        CompileResult mixed = compile("""
-                struct rqt size 0x8 {
+    }
+
+    /** 7.x's query_esw_functions_out: union { u8 reserved_at_80[0x380]; DECLARE_FLEX_ARRAY(union ..., net_function_params); }. */
+    @Test
+    void aFlexibleAlternativeBesideFixedOnesStartsAtTheUnionAndTheUnionKeepsTheFixedSize() {
+        CompileResult r = compile("""
+                struct out size 0x14 {
                     n : 0x20;
                     union {
-                        rq_num : 0x20[];
-                        fixed : 0x20;
+                        reserved_at_20 : 0x80;
+                        params : seg[];
+                        words : 0x20[];
                     }
                 }
                 """);
-        assertEquals(List.of("t.prm:9:9: error: flexible array 'rq_num' shares its union with fixed-size alternatives"), messages(mixed));
+        assertEquals(List.of(
+                "t.prm:10:18: warning: 'seg' ends in a flexible array, which is ignored in its array elements (each element is its fixed part, as in C)"),
+                messages(r));
+        io.prmkit.dsl.ir.StructLayout out = r.model().orElseThrow().struct("out").orElseThrow();
+        assertEquals(0x14, out.sizeBytes(), "the union counts its fixed alternative only: 4 + 0x10 bytes");
+        assertEquals(0x20, out.member("params").orElseThrow().bitOffset());
+        assertEquals(0x20, out.member("words").orElseThrow().bitOffset());
+        assertEquals("params", out.flexibleArray().orElseThrow().name());
+        assertEquals("union_at_20", out.member("params").orElseThrow().variant().orElseThrow().union());
+
+        // in a struct group the flexible array ends the group, and the group's union ends the structure
+        CompileResult group = compile("""
+                struct out size 0xc {
+                    n : 0x20;
+                    union {
+                        struct hdr {
+                            len : 0x20;
+                            data : u8[];
+                        }
+                        reserved_at_20 : 0x40;
+                    }
+                }
+                """);
+        assertEquals(List.of(), messages(group));
+        assertEquals(0x40, group.model().orElseThrow().struct("out").orElseThrow().member("data").orElseThrow().bitOffset());
+    }
+
+    @Test
+    void aFlexibleAlternativesUnionMustEndItsStructure() {
+        CompileResult notLast = compile("""
+                struct out size 0x10 {
+                    n : 0x20;
+                    union {
+                        reserved_at_20 : 0x40;
+                        params : 0x20[];
+                    }
+                    m : 0x20;
+                }
+                """);
+        assertEquals(List.of("t.prm:10:9: error: flexible array 'params' must be the last member (its union is not last)"), messages(notLast));
+        CompileResult shortUnion = compile("""
+                struct out size 0x10 gaps reserved {
+                    n : 0x20;
+                    union {
+                        reserved_at_20 : 0x40;
+                        params : 0x20[];
+                    }
+                }
+                """);
+        assertEquals(List.of("t.prm:10:9: error: flexible array 'params' is an alternative of union 'union_at_20', which must end"
+                + " struct 'out' (byte 0x10) but ends at byte 0x0c"), messages(shortUnion));
+        CompileResult midGroup = compile("""
+                struct out size 0xc {
+                    n : 0x20;
+                    union {
+                        struct hdr {
+                            data : u8[];
+                            len : 0x20;
+                        }
+                        reserved_at_20 : 0x40;
+                    }
+                }
+                """);
+        assertEquals(List.of("t.prm:10:13: error: flexible array 'data' must be the last member of its group 'hdr'"), messages(midGroup));
     }
 
     @Test
