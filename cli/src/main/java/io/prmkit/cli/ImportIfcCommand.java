@@ -33,9 +33,9 @@ import picocli.CommandLine.Spec;
             "Converts headers written in the Linux mlx5_ifc convention (one u8 array element per bit: "
                     + "struct mlx5_ifc_X_bits { u8 field[0x20]; ... }) into .prm files, one per header, keeping every "
                     + "structure, field and enum name. Headers that a header #includes from its own folder come along.",
-            "What cannot be translated is reported with its header line, and then nothing is written. "
-                    + "The output is compiled before it is written (unless --no-check)."},
-        exitCodeList = {"0:imported", "1:a header could not be read or translated, the result does not compile, "
+            "What cannot be translated is reported with its header line and column and what to do, and then nothing is "
+                    + "written: the import compiles its output before answering, so what it writes always compiles."},
+        exitCodeList = {"0:imported", "1:a header could not be read or translated, "
                 + "or the files cannot be written; nothing was written"})
 public final class ImportIfcCommand implements Callable<Integer> {
 
@@ -52,7 +52,8 @@ public final class ImportIfcCommand implements Callable<Integer> {
             description = "Spec package of the imported declarations (default: ${DEFAULT-VALUE}).")
     String packageName;
 
-    @Option(names = "--no-check", description = "Write the files without compiling them first.")
+    /** Kept for scripts written when the check was optional; every import is compiled now. */
+    @Option(names = "--no-check", hidden = true, description = "No effect: the import is always compiled.")
     boolean noCheck;
 
     @Override
@@ -78,16 +79,7 @@ public final class ImportIfcCommand implements Callable<Integer> {
             SpecInput.say(spec, err, Words.plural(errors, "error") + "; nothing written");
             return PrmkitCli.INPUT_ERROR;
         }
-        String counts = "";
-        if (!noCheck) {
-            try {
-                LayoutModel model = LayoutInput.compile(result.dslFiles(), "imported spec", spec);
-                counts = counts(model);
-            } catch (SpecInput.Failed e) {
-                SpecInput.say(spec, err, "the imported spec does not compile (an importer bug: please report it with the header)");
-                return PrmkitCli.INPUT_ERROR;
-            }
-        }
+        String counts = counts(result.model().orElseThrow());
         List<OutputFile> files = result.dslFiles().stream().map(f -> new OutputFile(f.name(), f.text())).toList();
         try {
             OutputSync.apply(output, files, List.of());

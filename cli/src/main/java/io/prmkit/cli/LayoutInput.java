@@ -50,7 +50,7 @@ final class LayoutInput {
             SpecInput.say(cmd, err, path + ": the header could not be imported (" + Words.plural(errors.size(), "error") + ")");
             throw new SpecInput.Failed();
         }
-        return compile(r.dslFiles(), path.toString(), cmd);
+        return r.model().orElseThrow(); // the importer compiled it
     }
 
     private static void failOnProblems(Inputs.Read read, CommandSpec cmd, String emptyFolder) throws SpecInput.Failed {

@@ -55,6 +55,7 @@ final class BitDiagram {
         Map<String, Alternative> alternatives = new LinkedHashMap<>();
         Map<String, long[]> unionRanges = new LinkedHashMap<>();
         for (Member m : struct.members()) {
+            if (m.bitWidth() == 0) continue; // flexible arrays: rows of their own below the table's dwords
             String union = null;
             String label = null;
             if (m.variant().isPresent()) {
@@ -109,7 +110,9 @@ final class BitDiagram {
                 sb.append("<tr class=\"flex\"><td class=\"off\">").append(Html.hex2(m.byteOffset())).append("..</td>");
                 sb.append("<td colspan=\"32\" class=\"").append(cellClass(m)).append("\" data-field=\"").append(Html.esc(m.name())).append("\">");
                 label(m, " (flexible array)");
-                sb.append("</td><td class=\"alt\"></td></tr>\n");
+                // a flexible alternative of a union starts at the union's start, over its fixed alternatives
+                String alt = m.variant().map(v -> v.union() + ": " + v.alternative() + condition(v)).orElse("");
+                sb.append("</td><td class=\"alt\">").append(Html.esc(alt)).append("</td></tr>\n");
             }
         }
         sb.append("</tbody>\n</table>\n");

@@ -69,6 +69,31 @@ class DocSiteTest {
         assertEquals(31, colspan(row.get(2)));
     }
 
+    /** mlx5_ifc.h 7.x's query_esw_functions_out ends in union { u8 reserved_at_80[0x380]; DECLARE_FLEX_ARRAY(...); }. */
+    @Test
+    void aFlexibleUnionAlternativeIsARowAtTheUnionsStartNotAnEmptyAlternative() {
+        CompileResult r = PrmCompiler.compile(List.of(new SourceFile("t.prm", """
+                package t;
+                struct rec size 0x8 { a : 0x20; b : 0x20; }
+                struct out size 0x14 {
+                    n : 0x20;
+                    union {
+                        reserved_at_20 : 0x80;
+                        params : rec[];
+                    }
+                }
+                """)));
+        String page = DocSite.render(r.model().orElseThrow(), "t").get("structs/t.out.html");
+        String table = page.substring(page.indexOf("<table class=\"bits\""), page.indexOf("</table>"));
+        Matcher flex = Pattern.compile("<tr class=\"flex\"><td class=\"off\">([^<]*)</td>(.*?)<td class=\"alt\">([^<]*)</td></tr>").matcher(table);
+        assertTrue(flex.find(), table);
+        assertEquals("0x04..", flex.group(1), "the flexible alternative starts where its union does");
+        assertTrue(flex.group(2).contains("data-field=\"params\"") && flex.group(2).contains("(flexible array)"), flex.group(2));
+        assertEquals("union_at_20: params", flex.group(3));
+        assertFalse(table.contains("class=\"gap\""), "no empty alternative row for the flexible array: " + table);
+        assertEquals(1, table.split("data-field=\"reserved_at_20\"", -1).length - 1, "the fixed alternative is drawn once");
+    }
+
     @Test
     void everyDwordRowSpansExactly32Bits() {
         Pattern rowPattern = Pattern.compile("<tr[^>]* data-dword=\"(0x[0-9a-f]+)\">(.*?)</tr>");

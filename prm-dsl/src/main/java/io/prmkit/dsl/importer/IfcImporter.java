@@ -1,6 +1,8 @@
 package io.prmkit.dsl.importer;
 
+import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.Diagnostic;
+import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.Severity;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.SourceLocation;
@@ -14,6 +16,7 @@ import io.prmkit.dsl.importer.CModel.Expr;
 import io.prmkit.dsl.importer.CModel.Inline;
 import io.prmkit.dsl.importer.CModel.Member;
 import io.prmkit.dsl.importer.CModel.TypeRef;
+import io.prmkit.dsl.ir.LayoutModel;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -53,6 +56,9 @@ public final class IfcImporter {
     private static final Pattern RESERVED_AT = Pattern.compile("reserved_at_([0-9a-fA-F]+)");
     /** Words that start a DSL item and so can never be a name (see Prm.g4's name rule). */
     private static final Set<String> HARD_KEYWORDS = Set.of("package", "import", "struct", "union", "enum", "flags", "const", "rule");
+
+    /** Type names the DSL resolves itself: a structure of that name could never be used as a member's type. */
+    private static final Set<String> BUILTIN_TYPES = Set.of("u8", "u16", "u32", "u64");
 
     private final ImportOptions options;
     private final List<Diagnostic> diags = new ArrayList<>();
@@ -129,14 +135,78 @@ public final class IfcImporter {
         declareNames(headers);
         evaluateEnums(headers);
         List<SourceFile> out = new ArrayList<>();
+        Map<String, List<SourceLocation>> origins = new HashMap<>();
         for (Header h : headers) {
-            out.add(new SourceFile(h.outName(), emit(h)));
+            Unmarked u = unmark(emit(h));
+            out.add(new SourceFile(h.outName(), u.text()));
+            origins.put(h.outName(), u.lines());
         }
+        LayoutModel model = null;
+        if (diags.stream().noneMatch(Diagnostic::isError)) model = check(out, origins);
         // a failing member can be reached twice (sizing, then emission): report it once
         List<Diagnostic> notes = new ArrayList<>(new java.util.LinkedHashSet<>(diags));
         notes.sort(Comparator.comparing(Diagnostic::location));
         boolean failed = notes.stream().anyMatch(Diagnostic::isError);
-        return new ImportResult(failed ? List.of() : out, notes);
+        return new ImportResult(failed ? List.of() : out, notes, failed ? java.util.Optional.empty() : java.util.Optional.of(model));
+    }
+
+    // ---- the import's own check: no DSL leaves here that does not compile ---------------------
+
+    /**
+     * Every emitted line that comes from a header construct starts with a marker naming the
+     * construct's header line and column ({@link #mark}); {@link #unmark} strips them and keeps the
+     * position of each line, so a compiler message about the DSL can be told at the header line.
+     */
+    private final List<SourceLocation> marks = new ArrayList<>();
+
+    private static final char MARK = '\u0001', MARK_END = '\u0002';
+
+    private String mark(String file, int line, int col) {
+        marks.add(new SourceLocation(file, line, col));
+        return MARK + Integer.toString(marks.size() - 1) + MARK_END;
+    }
+
+    /** DSL text without markers; {@code lines.get(i)} is the header position of line i + 1 (the last marked line above it). */
+    private record Unmarked(String text, List<SourceLocation> lines) {}
+
+    private Unmarked unmark(String marked) {
+        StringBuilder text = new StringBuilder(marked.length());
+        List<SourceLocation> lines = new ArrayList<>();
+        SourceLocation current = null;
+        for (String line : marked.split("\n", -1)) {
+            if (!line.isEmpty() && line.charAt(0) == MARK) {
+                int end = line.indexOf(MARK_END);
+                current = marks.get(Integer.parseInt(line.substring(1, end)));
+                line = line.substring(end + 1);
+            }
+            lines.add(current);
+            text.append(line).append('\n');
+        }
+        text.setLength(text.length() - 1);
+        return new Unmarked(text.toString(), lines);
+    }
+
+    /**
+     * Compiles what was emitted. The translation rules above are meant to emit only DSL that
+     * compiles; where a header shape slips past them, the compiler's message is reported at the
+     * header line the DSL came from (with the DSL line), the import fails and nothing is written.
+     */
+    private LayoutModel check(List<SourceFile> out, Map<String, List<SourceLocation>> origins) {
+        CompileResult compiled = PrmCompiler.compile(out);
+        if (compiled.model().isPresent()) return compiled.model().get();
+        Map<String, SourceFile> byName = new HashMap<>();
+        for (SourceFile f : out) byName.put(f.name(), f);
+        for (Diagnostic d : compiled.errors()) {
+            SourceLocation dsl = d.location();
+            List<SourceLocation> lines = origins.get(dsl.file());
+            SourceLocation at = lines != null && dsl.line() >= 1 && dsl.line() <= lines.size() ? lines.get(dsl.line() - 1) : null;
+            String emitted = byName.containsKey(dsl.file()) && dsl.line() >= 1 ? byName.get(dsl.file()).line(dsl.line()).strip() : "";
+            String msg = "no DSL translation for this construct: its import '" + emitted + "' does not compile (" + d.message()
+                    + "); import a copy of the header with this declaration rewritten in the shapes docs/import-ifc.md lists,"
+                    + " and report the header to prmkit";
+            error(at != null ? at : new SourceLocation(dsl.file(), dsl.line(), dsl.column()), msg);
+        }
+        return null;
     }
 
     // ---- diagnostics --------------------------------------------------------------------------
@@ -215,7 +285,12 @@ public final class IfcImporter {
                         continue;
                     }
                     String name = structName(a.tag());
-                    claim(name, (a.union() ? "union " : "struct ") + a.tag() + " (" + file + ":" + a.line() + ")", file, a.line(), a.column());
+                    if (BUILTIN_TYPES.contains(name)) {
+                        error(new SourceLocation(file, a.line(), a.column()), (a.union() ? "union " : "struct ") + a.tag() + " would be named '"
+                                + name + "', which the DSL reads as its built-in type; rename it in a copy of the header");
+                    } else {
+                        claim(name, (a.union() ? "union " : "struct ") + a.tag() + " (" + file + ":" + a.line() + ")", file, a.line(), a.column());
+                    }
                     aggsByTag.put(a.tag(), new Agg(a, file, name));
                 } else if (d instanceof Define def) {
                     Define prev = defines.putIfAbsent(def.name(), def);
@@ -321,7 +396,7 @@ public final class IfcImporter {
                         note(file, def.line(), def.column(), Severity.WARNING,
                                 "#define " + def.name() + " is not an integer constant (" + def.body().text() + "); not imported");
                     } else if (claim(def.name(), "#define " + def.name(), file, def.line(), def.column())) {
-                        out.append("const ").append(def.name()).append(" = ").append(hex(v)).append(";\n\n");
+                        out.append(mark(file, def.line(), def.column())).append("const ").append(def.name()).append(" = ").append(hex(v)).append(";\n\n");
                     }
                 } else if (d instanceof EnumDecl e) {
                     emitEnum(e, file, out);
@@ -347,15 +422,16 @@ public final class IfcImporter {
             for (int i = 0; i < values.size(); i++) {
                 EnumValue v = e.values().get(i);
                 if (claim(v.name(), "enum constant " + v.name(), file, v.line(), v.column())) {
-                    out.append("const ").append(v.name()).append(" = ").append(hex(values.get(i))).append(";\n");
+                    out.append(mark(file, v.line(), v.column())).append("const ").append(v.name()).append(" = ").append(hex(values.get(i))).append(";\n");
                 }
             }
             out.append('\n');
             return;
         }
-        out.append("enum ").append(name).append(" {\n");
+        out.append(mark(file, e.line(), e.column())).append("enum ").append(name).append(" {\n");
         for (int i = 0; i < values.size(); i++) {
-            out.append("    ").append(e.values().get(i).name()).append(" = ").append(hex(values.get(i))).append(";\n");
+            EnumValue v = e.values().get(i);
+            out.append(mark(file, v.line(), v.column())).append("    ").append(e.values().get(i).name()).append(" = ").append(hex(values.get(i))).append(";\n");
         }
         out.append("}\n\n");
     }
@@ -434,7 +510,7 @@ public final class IfcImporter {
         StringBuilder before = new StringBuilder();
         emitMembers(a.members(), a.union(), 0, "    ", dslName, file, body, before, true, true);
         out.append(before);
-        out.append(a.union() ? "union " : "struct ").append(dslName);
+        out.append(mark(file, a.line(), a.column())).append(a.union() ? "union " : "struct ").append(dslName);
         // a structure of only a flexible array has size 0 (as in GNU C); the DSL then derives it
         if (size > 0) out.append(" size ").append(hex(size / 8));
         out.append(" {\n");
@@ -461,7 +537,12 @@ public final class IfcImporter {
                     if (body.union() == union) {
                         b = emitMembers(body.members(), union, at, indent, owner, file, out, before, isLast, topLevel);
                     } else if (body.union()) {
-                        out.append(indent).append("union {\n");
+                        if (!union && !topLevel) {
+                            throw abort(file, in.line(), in.column(), "anonymous union inside a struct alternative of a union in " + owner
+                                    + " has no DSL form (a DSL union's alternatives are members or flat struct groups): in a copy of"
+                                    + " the header, define it as a top-level union mlx5_ifc_NAME_bits and use it as a named member");
+                        }
+                        out.append(mark(file, in.line(), in.column())).append(indent).append("union {\n");
                         b = emitMembers(body.members(), true, at, indent + "    ", owner, file, out, before, isLast, false);
                         out.append(indent).append("}\n");
                     } else if (body.members().size() == 1) {
@@ -475,7 +556,7 @@ public final class IfcImporter {
                         String group = memberName(body.members().get(0)) + "_group";
                         note(file, in.line(), in.column(), Severity.NOTE, "anonymous struct inside a union in " + owner
                                 + " imported as the alternative group " + group);
-                        out.append(indent).append("struct ").append(group).append(" {\n");
+                        out.append(mark(file, in.line(), in.column())).append(indent).append("struct ").append(group).append(" {\n");
                         b = emitMembers(body.members(), false, at, indent + "    ", owner, file, out, before, isLast, false);
                         out.append(indent).append("}\n");
                     }
@@ -488,7 +569,7 @@ public final class IfcImporter {
                     name = reservedName(m, name, at, owner, file);
                     // a blank line before each new dword, as the kernel groups its fields
                     if (!union && at != base && at % 32 == 0 && out.length() > 0 && !endsWithBlankLine(out)) out.append('\n');
-                    out.append(indent).append(name).append(" : ").append(type).append(";\n");
+                    out.append(mark(file, m.line(), m.column())).append(indent).append(name).append(" : ").append(type).append(";\n");
                     b = memberBits(m, file);
                 }
             } catch (Abort e) {

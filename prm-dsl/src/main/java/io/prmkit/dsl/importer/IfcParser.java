@@ -167,6 +167,7 @@ final class IfcParser {
                 Token t = peek();
                 if ((t.is("struct") || t.is("union")) && peek(1).kind() == Kind.IDENT && peek(2).is("{")) {
                     Aggregate a = aggregateBody(next().is("union"), next().text(), t);
+                    attributes(a.tag());
                     expect(";", "after the closing brace of " + a.tag());
                     decls.add(a);
                 } else if ((t.is("struct") || t.is("union")) && peek(1).kind() == Kind.IDENT && peek(2).is(";")) {
@@ -234,10 +235,12 @@ final class IfcParser {
                 expect(",", "in DECLARE_FLEX_ARRAY");
                 String name = ident("a member name");
                 expect(")", "to close DECLARE_FLEX_ARRAY");
+                attributes(name);
                 expect(";", "after DECLARE_FLEX_ARRAY");
                 return new TypeRef(kind.is("union"), tag, name, new Expr(List.of(), t.line(), t.column()), t.line(), t.column());
             }
-            throw fail(kind, "DECLARE_FLEX_ARRAY of " + kind + " is not supported (expected struct or union)");
+            throw fail(kind, "DECLARE_FLEX_ARRAY of " + kind + " is not supported (expected struct or union): in the mlx5_ifc"
+                    + " convention a flexible array of fields is written u8 name[][0xN] (N the element width in bits); write that in a copy of the header");
         }
         if (t.is("u8")) {
             next();
@@ -253,6 +256,7 @@ final class IfcParser {
                 next();
                 dims.add(bracketed(e, open));
             }
+            attributes(name);
             expect(";", "after field " + name);
             return switch (dims.size()) {
                 case 1 -> {
@@ -277,8 +281,10 @@ final class IfcParser {
             if (peek().is("{")) {
                 Aggregate body = aggregateBody(union, tag, t);
                 if (tag != null) throw fail(t, "nested definition of tagged " + (union ? "union " : "struct ") + tag + " is not supported; define it at top level");
+                attributes("the inline " + (union ? "union" : "struct"));
                 String name = null;
-                if (peek().kind() == Kind.IDENT) name = next().text();
+                if (peek().kind() == Kind.IDENT && !isAttribute(peek())) name = next().text();
+                if (name != null) attributes(name);
                 if (peek().is("[")) throw fail(peek(), "arrays of inline " + (union ? "unions" : "structs") + " are not supported");
                 expect(";", "after the inline " + (union ? "union" : "struct"));
                 return new Inline(body, name, t.line(), t.column());
@@ -297,10 +303,49 @@ final class IfcParser {
                 count = bracketed(e, open);
                 if (peek().is("[")) throw fail(peek(), "multi-dimensional arrays of " + tag + " are not supported");
             }
+            attributes(name);
             expect(";", "after member " + name);
             return new TypeRef(union, tag, name, count, t.line(), t.column());
         }
         throw fail(t, "unsupported member starting with " + t + " (expected u8 name[bits], struct or union)");
+    }
+
+    private static boolean isAttribute(Token t) {
+        return t.is("__packed") || t.is("__aligned") || t.is("__attribute__") || t.is("__attribute");
+    }
+
+    /**
+     * GNU attributes after a member or a closing brace. {@code __packed} (or {@code __attribute__((packed))})
+     * changes nothing here: every mlx5_ifc member is an array of bytes, so nothing is padded anyway; it
+     * is skipped with a note. Any other attribute ({@code __aligned(8)}, {@code __attribute__((aligned(8)))},
+     * ...) may move or pad what follows, which the DSL cannot say: it is refused at its column.
+     */
+    private void attributes(String of) {
+        while (isAttribute(peek())) {
+            Token t = next();
+            List<String> words = new ArrayList<>();
+            StringBuilder text = new StringBuilder(t.text());
+            if (peek().is("(")) {
+                int depth = 0;
+                do {
+                    Token x = next();
+                    if (x.kind() == Kind.EOF) throw fail(t, "unterminated " + t.text() + "(...)");
+                    if (x.is("(")) depth++;
+                    else if (x.is(")")) depth--;
+                    else if (x.kind() == Kind.IDENT) words.add(x.text());
+                    text.append(x.text());
+                } while (depth > 0);
+            }
+            boolean packed = t.is("__packed") || (!t.is("__aligned") && !words.isEmpty()
+                    && words.stream().allMatch(w -> w.equals("packed") || w.equals("__packed__")));
+            if (!packed) {
+                throw fail(t, "attribute " + text + " after " + of + " may change the layout (alignment or padding), which the"
+                        + " mlx5_ifc convention and the DSL do not express; import a copy of the header without it, and"
+                        + " pad with reserved_at_X fields where the PRM has reserved space");
+            }
+            diags.add(new Diagnostic(io.prmkit.dsl.Severity.NOTE, at(t), "attribute " + text + " after " + of
+                    + " ignored: members of u8 arrays are never padded, so it does not change the layout", List.of()));
+        }
     }
 
     private void enumDecl() {

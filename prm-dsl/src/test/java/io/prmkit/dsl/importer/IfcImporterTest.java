@@ -517,6 +517,94 @@ class IfcImporterTest {
                 "t.h:3:3: error: flexible array s.pas is not the last member; the DSL (like C) allows one only at the end");
     }
 
+    /** 7.x's query_esw_functions_out: union { u8 reserved_at_80[0x380]; DECLARE_FLEX_ARRAY(union ..., net_function_params); }. */
+    @Test
+    void declareFlexArrayBesideFixedAlternativesOfATrailingUnion() {
+        String h = """
+                union mlx5_ifc_params_bits {
+                	u8         host[0x40];
+                	u8         net[0x80];
+                };
+                struct mlx5_ifc_out_bits {
+                	u8         status[0x8];
+                	u8         reserved_at_8[0x18];
+
+                	union {
+                		u8 reserved_at_20[0x60];
+                		DECLARE_FLEX_ARRAY(union mlx5_ifc_params_bits,
+                				   params);
+                	};
+                };
+                """;
+        assertEquals("""
+                union params size 0x10 {
+                    host : 0x40;
+                    net : 0x20[4];
+                }
+
+                struct out size 0x10 {
+                    status : 0x8;
+                    reserved_at_8 : 0x18;
+                    union {
+                        reserved_at_20 : 0x20[3];
+                        params : params[];
+                    }
+                }
+
+                """, dsl(h));
+        assertEquals(0x20, run(h).model().orElseThrow().struct("out").orElseThrow().member("params").orElseThrow().bitOffset());
+    }
+
+    @Test
+    void packedAttributesChangeNothingAndAreSkippedWithANote() {
+        String h = "struct mlx5_ifc_a_bits {\n\tu8 n[0x20] __packed;\n\tu8 m[0x20] __attribute__((__packed__));\n} __attribute__((packed));\n";
+        assertEquals("struct a size 0x8 {\n    n : 0x20;\n\n    m : 0x20;\n}\n\n", dsl(h));
+        assertEquals(List.of(
+                "t.h:2:13: note: attribute __packed after n ignored: members of u8 arrays are never padded, so it does not change the layout",
+                "t.h:3:13: note: attribute __attribute__((__packed__)) after m ignored: members of u8 arrays are never padded, so it does not change the layout",
+                "t.h:4:3: note: attribute __attribute__((packed)) after mlx5_ifc_a_bits ignored: members of u8 arrays are never padded, so it does not change the layout"),
+                notes(run(h)));
+    }
+
+    @Test
+    void attributesThatMayMoveOrPadAreRefusedAtTheirColumn() {
+        String advice = " may change the layout (alignment or padding), which the mlx5_ifc convention and the DSL do not express;"
+                + " import a copy of the header without it, and pad with reserved_at_X fields where the PRM has reserved space";
+        assertErrors("struct mlx5_ifc_a_bits {\n\tu8 n[0x20];\n} __aligned(8);\n", "t.h:3:3: error: attribute __aligned(8) after mlx5_ifc_a_bits" + advice);
+        assertErrors("struct mlx5_ifc_a_bits {\n\tu8 n[0x20] __attribute__((aligned(8)));\n};\n",
+                "t.h:2:13: error: attribute __attribute__((aligned(8))) after n" + advice);
+    }
+
+    @Test
+    void anonymousUnionInsideAStructAlternativeIsRefusedWithWhatToDo() {
+        assertErrors("struct mlx5_ifc_a_bits {\n\tu8 n[0x20];\n\tunion {\n\t\tstruct {\n\t\t\tu8 a[0x20];\n"
+                        + "\t\t\tunion {\n\t\t\t\tu8 c[0x20];\n\t\t\t\tu8 d[0x20];\n\t\t\t};\n\t\t};\n\t\tu8 x[0x40];\n\t};\n};\n",
+                "t.h:6:4: error: anonymous union inside a struct alternative of a union in a has no DSL form (a DSL union's alternatives"
+                        + " are members or flat struct groups): in a copy of the header, define it as a top-level union mlx5_ifc_NAME_bits"
+                        + " and use it as a named member");
+    }
+
+    @Test
+    void aStructureNamedLikeABuiltInTypeIsRefused() {
+        assertErrors("struct mlx5_ifc_u64_bits {\n\tu8 n[0x40];\n};\nstruct mlx5_ifc_b_bits {\n\tstruct mlx5_ifc_u64_bits n;\n};\n",
+                "t.h:1:1: error: struct mlx5_ifc_u64_bits would be named 'u64', which the DSL reads as its built-in type; rename it in a copy of the header");
+    }
+
+    /**
+     * The importer compiles what it would write: a shape that passes its translation rules but not
+     * the compiler (here an array longer than the DSL's 2^20 elements) is reported at the header
+     * line it came from, with the DSL line and the compiler's reason, and nothing is written.
+     */
+    @Test
+    void whatTheCompilerRefusesIsReportedAtTheHeaderLineAndNothingIsWritten() {
+        ImportResult r = run("struct mlx5_ifc_a_bits {\n\tu8 n[0x20];\n\tu8 big[0x200000][0x20];\n};\n");
+        assertTrue(r.dslFiles().isEmpty() && r.model().isEmpty());
+        List<String> errors = r.notes().stream().filter(Diagnostic::isError).map(Diagnostic::toString).toList();
+        assertEquals(1, errors.size(), errors::toString);
+        assertTrue(errors.get(0).startsWith("t.h:3:2: error: no DSL translation for this construct: its import 'big : 0x20[2097152];'"
+                + " does not compile (array count must be 1..0x100000, not 2097152); import a copy of the header"), errors.get(0));
+    }
+
     @Test
     void arraysOfWideElementsAreFlattenedWithANote() {
         String h = "struct mlx5_ifc_key_bits {\n\tu8 key[2][0x80];\n};\n";
