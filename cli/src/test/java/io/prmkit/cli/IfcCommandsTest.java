@@ -58,6 +58,32 @@ class IfcCommandsTest {
     }
 
     @Test
+    void aConstructWithoutTranslationIsRefusedAtItsColumnAndNothingIsWritten() throws Exception {
+        Path h = write("mlx5_ifc.h", HEADER + "struct mlx5_ifc_eqc_bits {\n\tu8         n[0x20];\n} __aligned(8);\n");
+        Path out = dir.resolve("out");
+        Run run = PrmkitCliTest.run("import-ifc", h.toString(), "-o", out.toString());
+        assertEquals(1, run.exitCode(), run.err());
+        assertTrue(run.err().startsWith(h + ":13:3: error: attribute __aligned(8) after mlx5_ifc_eqc_bits may change the layout"), run.err());
+        assertTrue(run.err().contains("\n} __aligned(8);\n  ^\n"), run.err());
+        assertTrue(run.err().endsWith("prmkit import-ifc: 1 error; nothing written\n"), run.err());
+        assertFalse(Files.exists(out));
+
+        // the newer-header shape: a flexible array beside a fixed alternative of a trailing union
+        Path newer = write("new/mlx5_ifc.h", HEADER + """
+                struct mlx5_ifc_out_bits {
+                	u8         n[0x20];
+                	union {
+                		u8 reserved_at_20[0x40];
+                		DECLARE_FLEX_ARRAY(struct mlx5_ifc_cqc_bits, cqs);
+                	};
+                };
+                """);
+        Run ok = PrmkitCliTest.run("import-ifc", newer.toString(), "-o", out.toString());
+        assertEquals(0, ok.exitCode(), ok.err());
+        assertTrue(Files.readString(out.resolve("mlx5_ifc.prm")).contains("        cqs : cqc[];\n"));
+    }
+
+    @Test
     void importOfAMissingHeader() {
         Run run = PrmkitCliTest.run("import-ifc", dir.resolve("nope.h").toString(), "-o", dir.toString());
         assertEquals(1, run.exitCode());
