@@ -63,7 +63,7 @@ class IfcCommandsTest {
         Path out = dir.resolve("out");
         Run run = PrmkitCliTest.run("import-ifc", h.toString(), "-o", out.toString());
         assertEquals(1, run.exitCode(), run.err());
-        assertTrue(run.err().startsWith(h + ":13:3: error: attribute __aligned(8) after mlx5_ifc_eqc_bits may change the layout"), run.err());
+        assertTrue(run.err().startsWith(h + ":12:3: error: attribute __aligned(8) after mlx5_ifc_eqc_bits may change the layout"), run.err());
         assertTrue(run.err().contains("\n} __aligned(8);\n  ^\n"), run.err());
         assertTrue(run.err().endsWith("prmkit import-ifc: 1 error; nothing written\n"), run.err());
         assertFalse(Files.exists(out));
