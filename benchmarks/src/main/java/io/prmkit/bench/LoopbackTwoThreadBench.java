@@ -1,5 +1,6 @@
 package io.prmkit.bench;
 
+import io.prmkit.demo.LoopbackRig;
 import io.prmkit.driver.eth.EthPortConfig;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

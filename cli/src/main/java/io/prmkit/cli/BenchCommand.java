@@ -1,7 +1,7 @@
 package io.prmkit.cli;
 
-import io.prmkit.bench.CoreToCore;
-import io.prmkit.bench.LoopbackRig;
+import io.prmkit.demo.CoreToCore;
+import io.prmkit.demo.LoopbackRig;
 import io.prmkit.driver.eth.EthPortConfig;
 import io.prmkit.dsl.Words;
 import java.io.File;

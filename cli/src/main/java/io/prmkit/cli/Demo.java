@@ -1,14 +1,14 @@
 package io.prmkit.cli;
 
+import io.prmkit.demo.LoopbackRun;
+import io.prmkit.demo.TrafficMix;
+import io.prmkit.demo.WireCheck;
 import io.prmkit.driver.cmd.CommandTrace;
 import io.prmkit.driver.core.DeviceOptions;
 import io.prmkit.driver.core.Mlx5Device;
-import io.prmkit.driver.dp.LoopbackRun;
 import io.prmkit.driver.dp.PacketPool;
 import io.prmkit.driver.dp.RxQueue;
-import io.prmkit.driver.dp.TrafficMix;
 import io.prmkit.driver.dp.TxQueue;
-import io.prmkit.driver.dp.WireCheck;
 import io.prmkit.driver.eth.EthPort;
 import io.prmkit.driver.eth.EthPortConfig;
 import io.prmkit.driver.eth.PortStats;

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The architecture rule "no hand-computed offset" for frame headers: the code that builds, parses and
- * rewrites Ethernet/VLAN/IP/TCP/UDP headers (driver {@code dp}, soft-hca {@code wire} and
+ * rewrites Ethernet/VLAN/IP/TCP/UDP headers (driver {@code dp}, the demo's traffic, soft-hca {@code wire} and
  * {@code datapath}) reads and writes them through the net spec's generated accessors
  * ({@code io.prmkit.net}). Two checks over the Java sources, neither tied to a constant's name:
  * <ol>
@@ -39,6 +39,7 @@ class FrameHeaderAccessTest {
     /** Source folders checked, relative to the driver module (tests run there). */
     static final List<Path> ROOTS = List.of(
             Path.of("src/main/java/io/prmkit/driver/dp"),
+            Path.of("../demo/src/main/java/io/prmkit/demo"),
             Path.of("../soft-hca/src/main/java/io/prmkit/softhca/wire"),
             Path.of("../soft-hca/src/main/java/io/prmkit/softhca/datapath"));
 

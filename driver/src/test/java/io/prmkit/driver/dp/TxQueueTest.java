@@ -27,7 +27,7 @@ class TxQueueTest {
 
     private static int frame(PacketPool pool, int len, boolean ipv6, boolean tcp, int seq) {
         int h = pool.alloc();
-        Frames.build(pool.memory(), pool.offset(h), len, ipv6, tcp, seq, seq, false);
+        TestFrames.build(pool.memory(), pool.offset(h), len, ipv6, tcp, seq);
         pool.setLength(h, len);
         return h;
     }
@@ -399,7 +399,7 @@ class TxQueueTest {
         for (int i = 0; i < 3; i++) {
             b[i] = region.alloc();
             region.alloc(); // skip one: frames land in different KLM pieces
-            Frames.build(region.memory(), region.offset(b[i]), 700, false, false, i, i, false);
+            TestFrames.build(region.memory(), region.offset(b[i]), 700, false, false, i);
             region.setLength(b[i], 700);
             expected[i] = region.memory().asSlice(region.offset(b[i]), 700).toArray(ValueLayout.JAVA_BYTE);
         }

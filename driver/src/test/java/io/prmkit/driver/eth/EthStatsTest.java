@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.driver.core.DeviceOptions;
 import io.prmkit.driver.core.Mlx5Device;
-import io.prmkit.driver.dp.Frames;
+import io.prmkit.driver.dp.TestFrames;
 import io.prmkit.driver.dp.PacketPool;
 import io.prmkit.driver.dp.TxQueue;
 import io.prmkit.softhca.SoftHca;
@@ -44,7 +44,7 @@ class EthStatsTest {
             int[] frames = new int[n];
             for (int i = 0; i < n; i++) {
                 frames[i] = pool.alloc();
-                Frames.build(pool.memory(), pool.offset(frames[i]), len, false, false, i, i, false);
+                TestFrames.build(pool.memory(), pool.offset(frames[i]), len, false, false, i);
                 pool.setLength(frames[i], len);
             }
             assertEquals(n, tx.send(frames, n));

@@ -1,11 +1,9 @@
-package io.prmkit.bench;
+package io.prmkit.demo;
 
 import io.prmkit.driver.core.DeviceOptions;
 import io.prmkit.driver.core.Mlx5Device;
-import io.prmkit.driver.dp.LoopbackRun;
 import io.prmkit.driver.dp.PacketPool;
 import io.prmkit.driver.dp.RxQueue;
-import io.prmkit.driver.dp.TrafficMix;
 import io.prmkit.driver.dp.TxQueue;
 import io.prmkit.driver.eth.EthPort;
 import io.prmkit.driver.eth.EthPortConfig;

@@ -1,4 +1,6 @@
-package io.prmkit.driver.dp;
+package io.prmkit.demo;
+
+import io.prmkit.driver.dp.FrameHeaders;
 
 import io.prmkit.net.Ethhdr;
 import io.prmkit.net.VlanHdr;

@@ -1,4 +1,10 @@
-package io.prmkit.driver.dp;
+package io.prmkit.demo;
+
+import io.prmkit.driver.dp.PacketPool;
+import io.prmkit.driver.dp.PacketFlags;
+import io.prmkit.driver.dp.FrameHeaders;
+import io.prmkit.platform.DmaMemory;
+import io.prmkit.platform.DmaRegion;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -12,13 +18,37 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 class TrafficMixTest {
-    private final HostMemory host = new HostMemory();
     private final Arena arena = Arena.ofConfined();
+    /** Pools in this test's arena (no device reads them: bus address = native address). */
+    private final DmaMemory host = new DmaMemory() {
+        @Override
+        public DmaRegion allocate(long size, long alignment) {
+            MemorySegment s = arena.allocate(size, alignment);
+            return new DmaRegion() {
+                @Override
+                public MemorySegment segment() {
+                    return s;
+                }
+
+                @Override
+                public long busAddress() {
+                    return s.address();
+                }
+
+                @Override
+                public void close() {}
+            };
+        }
+
+        @Override
+        public long allocatedBytes() {
+            return 0;
+        }
+    };
 
     @AfterEach
     void close() {
         arena.close();
-        host.close();
     }
 
     /** Ones' complement sum over a range: 0xffff when the range holds its own correct checksum. */

@@ -1,4 +1,4 @@
-package io.prmkit.bench;
+package io.prmkit.demo;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;

@@ -1,4 +1,8 @@
-package io.prmkit.driver.dp;
+package io.prmkit.demo;
+
+import io.prmkit.driver.dp.TxQueue;
+import io.prmkit.driver.dp.RxQueue;
+import io.prmkit.driver.dp.PacketPool;
 
 import io.prmkit.driver.core.DeviceOptions;
 import io.prmkit.driver.core.Mlx5Device;

@@ -1,4 +1,4 @@
-package io.prmkit.driver.dp;
+package io.prmkit.demo;
 
 import java.lang.management.ManagementFactory;
 

@@ -1,4 +1,4 @@
-package io.prmkit.bench;
+package io.prmkit.demo;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

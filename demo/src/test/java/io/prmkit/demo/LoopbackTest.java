@@ -1,4 +1,4 @@
-package io.prmkit.driver.dp;
+package io.prmkit.demo;
 
 import static org.junit.jupiter.api.Assertions.*;
 
