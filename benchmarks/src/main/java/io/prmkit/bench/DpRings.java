@@ -1,9 +1,9 @@
 package io.prmkit.bench;
 
-import io.prmkit.driver.dp.CqResources;
+import io.prmkit.driver.eth.CqResources;
 import io.prmkit.driver.dp.PacketPool;
-import io.prmkit.driver.dp.RqResources;
-import io.prmkit.driver.dp.SqResources;
+import io.prmkit.driver.eth.RqResources;
+import io.prmkit.driver.eth.SqResources;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.InlineMode;
@@ -105,11 +105,11 @@ final class DpRings implements DmaMemory, AutoCloseable {
 
     SqResources sq(Uar uar) {
         return new SqResources(allocate(64L << LOG_RING, 4096), LOG_RING, 0x42, allocate(64, 64).segment(), uar, 0x800, 0x100,
-                cq(0x80), LKEY, InlineMode.L2, (sqn, from, to) -> {});
+                cq(0x80), InlineMode.L2, (sqn, from, to) -> {});
     }
 
     RqResources rq() {
-        return new RqResources(allocate(16L << LOG_RING, 4096), LOG_RING, 0x55, allocate(64, 64).segment(), cq(0x81), LKEY);
+        return new RqResources(allocate(16L << LOG_RING, 4096), LOG_RING, 0x55, allocate(64, 64).segment(), cq(0x81));
     }
 
     /** 4,096 buffers, each holding 64 bytes {@code (h + i) & 0xff} (as in dp_bench.c; the L2 inline path does not parse them). */

@@ -1,7 +1,7 @@
 package io.prmkit.bench;
 
 import io.prmkit.driver.dp.PacketPool;
-import io.prmkit.driver.dp.RqResources;
+import io.prmkit.driver.eth.RqResources;
 import io.prmkit.driver.dp.RxQueue;
 import io.prmkit.mlx5.CqeL3HdrType;
 import io.prmkit.mlx5.CqeL4HdrType;

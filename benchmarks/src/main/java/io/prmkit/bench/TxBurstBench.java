@@ -1,7 +1,7 @@
 package io.prmkit.bench;
 
 import io.prmkit.driver.dp.PacketPool;
-import io.prmkit.driver.dp.SqResources;
+import io.prmkit.driver.eth.SqResources;
 import io.prmkit.driver.dp.TxQueue;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.Cqe64;

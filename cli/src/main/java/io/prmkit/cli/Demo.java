@@ -95,7 +95,7 @@ final class Demo {
         SoftHca hca = SoftHca.create(new SoftHca.Options()
                 .caps(CapsProfile.connectX4().with(1, "reg_umr_sq", 1, true, true))
                 .datapath(ctx -> device[0] = new SoftDatapath(ctx, port)));
-        List<AutoCloseable> pools = new ArrayList<>();
+        PacketPool badPool = null; // not the port's: its lkey names no mkey
         Mlx5Device dev = null;
         EthPort eth = null;
         try {
@@ -127,19 +127,21 @@ final class Demo {
             }
             int umrMkey = 0;
             for (int q = 0; q < queues; q++) {
-                PacketPool txPool = pool(pools, new PacketPool(dev.dma(), 2048, 2048, eth.lkey()));
-                PacketPool rxPool = pool(pools, new PacketPool(dev.dma(), 2048, 2048, eth.lkey()));
-                txs[q] = new TxQueue(eth.txResources(q), txPool);
-                rxs[q] = new RxQueue(eth.rxResources(q), rxPool);
+                // The port owns its pools and queues: it closes them after the traffic, in its order.
+                PacketPool txPool = PacketPool.open(eth, 2048, 2048);
+                PacketPool rxPool = PacketPool.open(eth, 2048, 2048);
+                txs[q] = TxQueue.open(eth, q, txPool);
+                rxs[q] = RxQueue.open(eth, q, rxPool);
                 runs[q] = new LoopbackRun(txs[q], rxs[q], txPool, mix, checks[q], q, queues, count(q), progress, expected,
                         Duration.ofSeconds(5).toNanos()).withWindow(sent, WINDOW).withAllocationWindow(count(q) / 2);
                 if (q == 0) {
-                    PacketPool region = pool(pools, new PacketPool(dev.dma(), UMR_FRAMES, 2048, eth.lkey()));
+                    PacketPool region = PacketPool.open(eth, UMR_FRAMES, 2048);
                     umrMkey = eth.umrMkey(4);
                     if (!txs[0].registerUmr(umrMkey, 0x4000_0000L, region, 4)) throw new IllegalStateException("the UMR WQE found no room on SQ 0");
                     runs[0].withUmrPool(region, Math.min(UMR_FRAMES, count(0)));
                     // An lkey no mkey has: the first WQE through it must fail.
-                    runs[0].withBadWqe(pool(pools, new PacketPool(dev.dma(), 1, 2048, eth.lkey() ^ 0x7fff00)));
+                    badPool = new PacketPool(dev.dma(), 1, 2048, eth.lkey() ^ 0x7fff00);
+                    runs[0].withBadWqe(badPool);
                 }
             }
             Thread[] threads = new Thread[queues];
@@ -187,7 +189,7 @@ final class Demo {
             out.printf(Locale.ROOT, "  bad WQE: %s%n", lastError.isEmpty() ? "did not fail" : lastError + "; SQ moved ERR->RST->RDY, sending went on");
             if (!all.firstProblem().isEmpty()) out.println("  first corrupt frame: " + all.firstProblem());
 
-            PortStats st = eth.stats();
+            PortStats st = eth.queryStats();
             out.println("counters:");
             out.printf(Locale.ROOT, "  vport       tx %d frames %d bytes, rx %d frames %d bytes, rx out of buffer %d%n",
                     st.txVportUnicastPackets(), st.txVportUnicastBytes(), st.rxVportUnicastPackets(), st.rxVportUnicastBytes(), st.rxOutOfBuffer());
@@ -226,8 +228,8 @@ final class Demo {
             int before = commands.size();
             eth.close();
             eth = null;
-            for (AutoCloseable p : pools) closeQuietly(p);
-            pools.clear();
+            badPool.close(); // its one buffer came back when the bad WQE's error was recovered
+            badPool = null;
             dev.close();
             dev = null;
             out.printf(Locale.ROOT, "teardown: %d commands in %.1f ms%n", commands.size() - before, ms(System.nanoTime() - tDown));
@@ -235,7 +237,7 @@ final class Demo {
             return new Result(all.expectedFrames(), all.good(), all.lost(), all.corrupt(), recovered, mpps, pcapProblem, captureReaderGone);
         } finally {
             if (eth != null) closeQuietly(eth);
-            for (AutoCloseable p : pools) closeQuietly(p);
+            if (badPool != null) closeQuietly(badPool);
             if (dev != null) closeQuietly(dev);
             closeQuietly(hca);
             closeQuietly(wire);
@@ -288,11 +290,6 @@ final class Demo {
 
     private int count(int q) {
         return (packets - q + queues - 1) / queues;
-    }
-
-    private static PacketPool pool(List<AutoCloseable> pools, PacketPool p) {
-        pools.add(p);
-        return p;
     }
 
     private static String describe(TrafficMix.Kind k) {

@@ -48,11 +48,11 @@ class DecodeSoftHcaRingTest {
         try (hca; wire;
                 Mlx5Device dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)));
                 EthPort eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(1).withPromiscuous(true));
-                PacketPool txPool = new PacketPool(dev.dma(), 64, 2048, eth.lkey());
-                PacketPool rxPool = new PacketPool(dev.dma(), 256, 2048, eth.lkey())) {
+                PacketPool txPool = PacketPool.open(eth, 64, 2048);
+                PacketPool rxPool = PacketPool.open(eth, 256, 2048)) {
             assertTrue(eth.cqeCompression(), "the receive CQ compresses on these caps");
-            TxQueue tx = new TxQueue(eth.txResources(0), txPool);
-            RxQueue rx = new RxQueue(eth.rxResources(0), rxPool);
+            TxQueue tx = TxQueue.open(eth, 0, txPool);
+            RxQueue rx = RxQueue.open(eth, 0, rxPool);
             int[] bufs = new int[frames];
             assertEquals(frames, txPool.alloc(bufs, frames));
             for (int i = 0; i < frames; i++) {
@@ -62,7 +62,7 @@ class DecodeSoftHcaRingTest {
             assertEquals(frames, tx.send(bufs, frames));
             // The device's thread delivers; its sessions are written out by the end of the poll that held them.
             long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (eth.stats().rxPacketsPhy() < frames && System.nanoTime() < until) Thread.sleep(5);
+            while (eth.queryStats().rxPacketsPhy() < frames && System.nanoTime() < until) Thread.sleep(5);
             Thread.sleep(200);
             ring = eth.rxResources(0).cq().ring().segment().toArray(ValueLayout.JAVA_BYTE);
             int[] got = new int[64];

@@ -66,7 +66,7 @@ class ModulePathTest {
                              Mlx5Device dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults());
                              EthPort port = dev.ethPort(EthPortConfig.defaults())) {
                             System.out.println("up, " + CmdHcaCap.SIZE + "-byte cmd_hca_cap, rx "
-                                    + port.stats().rxVportUnicastPackets() + " frames");
+                                    + port.queryStats().rxVportUnicastPackets() + " frames");
                         }
                     }
                 }

@@ -45,10 +45,10 @@ public final class LoopbackRig implements AutoCloseable {
         try {
             dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withHealth(Duration.ofSeconds(1), 0));
             eth = EthPort.open(dev, EthPortConfig.defaults().withPromiscuous(true).withCqeCompression(compression));
-            txPool = new PacketPool(dev.dma(), 4096, 2048, eth.lkey());
-            rxPool = new PacketPool(dev.dma(), 2048, 2048, eth.lkey());
-            tx = new TxQueue(eth.txResources(0), txPool);
-            rx = new RxQueue(eth.rxResources(0), rxPool);
+            txPool = PacketPool.open(eth, 4096, 2048);
+            rxPool = PacketPool.open(eth, 2048, 2048);
+            tx = TxQueue.open(eth, 0, txPool);
+            rx = RxQueue.open(eth, 0, rxPool);
         } catch (RuntimeException e) {
             close();
             throw e;
@@ -64,7 +64,7 @@ public final class LoopbackRig implements AutoCloseable {
 
     /** The port's counters (device commands: not for the timed part). */
     public PortStats stats() {
-        return eth.stats();
+        return eth.queryStats();
     }
 
     /** Buffers back in the driver's pools: all of them between rounds. */

@@ -28,7 +28,7 @@ class LoopbackTest {
             assertEquals(check.expectedFrames(), check.good());
             assertEquals(1, errors[0], "the bad WQE failed once");
             assertEquals(1, errors[1], "and was recovered from");
-            var stats = lb.eth.stats();
+            var stats = lb.eth.queryStats();
             assertEquals(check.expectedFrames(), stats.txVportUnicastPackets(), "the vport counted every wire frame once");
             assertEquals(check.expectedFrames(), stats.rxVportUnicastPackets());
             assertSessions(compression, lb);
@@ -52,7 +52,7 @@ class LoopbackTest {
             assertEquals(0, check.duplicate());
             assertEquals(0, check.lost());
             assertEquals(0, errors[0]);
-            var stats = lb.eth.stats();
+            var stats = lb.eth.queryStats();
             assertEquals(check.expectedFrames(), stats.txVportUnicastPackets());
             assertEquals(check.expectedFrames(), stats.rxVportUnicastPackets());
             assertEquals(0, stats.rxOutOfBuffer());
@@ -78,7 +78,7 @@ class LoopbackTest {
             assertEquals(0, check.duplicate(), "duplicated");
             assertEquals(0, check.lost(), "lost");
             assertEquals(0, errors[0]);
-            var stats = lb.eth.stats();
+            var stats = lb.eth.queryStats();
             assertEquals(check.expectedFrames(), stats.txVportUnicastPackets());
             assertEquals(check.expectedFrames(), stats.rxVportUnicastPackets());
             assertEquals(stats.txVportUnicastBytes(), stats.rxVportUnicastBytes());

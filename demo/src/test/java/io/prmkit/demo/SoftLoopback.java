@@ -43,7 +43,7 @@ final class SoftLoopback implements AutoCloseable {
     }
 
     PacketPool pool(int buffers) {
-        PacketPool p = new PacketPool(dev.dma(), buffers, 2048, eth.lkey());
+        PacketPool p = PacketPool.open(eth, buffers, 2048);
         closeables.add(p);
         return p;
     }
@@ -70,8 +70,8 @@ final class SoftLoopback implements AutoCloseable {
         for (int i = 0; i < q; i++) {
             PacketPool txPool = pool(2048);
             PacketPool rxPool = pool(2048);
-            txs[i] = new TxQueue(eth.txResources(i), txPool);
-            RxQueue rx = new RxQueue(eth.rxResources(i), rxPool);
+            txs[i] = TxQueue.open(eth, i, txPool);
+            RxQueue rx = RxQueue.open(eth, i, rxPool);
             rxs[i] = rx;
             int count = (ids - i + q - 1) / q;
             runs[i] = new LoopbackRun(txs[i], rx, txPool, mix, checks[i], i, q, count, progress, expected, Duration.ofSeconds(5).toNanos())

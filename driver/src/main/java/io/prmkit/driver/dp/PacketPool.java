@@ -1,5 +1,6 @@
 package io.prmkit.driver.dp;
 
+import io.prmkit.driver.eth.EthPort;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;
 import java.lang.foreign.MemorySegment;
@@ -18,11 +19,20 @@ import java.lang.foreign.MemorySegment;
  * default the region's bus address through the PA mkey the pool was made with; {@link #useKey}
  * switches the pool to another address space (a UMR-registered mkey).
  *
+ * <p>{@link #open} makes a pool the port owns: the port frees its memory after it has destroyed its
+ * queues, so closing the pool before them (a try-with-resources block that declares the pool after the
+ * port closes it first) only ends the pool's use; its buffers stay mapped while an RQ may still write
+ * into them. Use after close is refused.
+ *
  * <p>Not thread-safe: one pool per queue thread (buffers may travel from an RX queue to a TX queue
  * served by the same thread; TX completion returns them to the pool they came from).
  */
-public final class PacketPool implements AutoCloseable {
+public final class PacketPool implements AutoCloseable, EthPort.Attachment {
     private final DmaRegion region;
+    /** The port that frees the region (null: the pool frees it itself on close). */
+    private final EthPort port;
+    /** Closed by its user: every call refuses. Package-private: the queues check it once per call. */
+    boolean closed;
     private final MemorySegment memory;
     private final int bufferSize;
     private final int capacity;
@@ -50,10 +60,34 @@ public final class PacketPool implements AutoCloseable {
     /** Per-packet metadata: buffer {@code h}'s items at {@code meta[h * META_STRIDE + LENGTH .. VLAN_MSS]}. */
     public final int[] meta;
 
-    /** A pool of {@code capacity} buffers of {@code bufferSize} bytes in one region of {@code dma}, reached through {@code lkey}. */
+    /**
+     * A pool of {@code capacity} buffers of {@code bufferSize} bytes in the port's DMA memory, reached
+     * through the port's mkey, owned by the port (see the class comment).
+     */
+    public static PacketPool open(EthPort port, int capacity, int bufferSize) {
+        PacketPool p = new PacketPool(port.dma(), capacity, bufferSize, port.lkey(), port);
+        try {
+            port.attach(p);
+        } catch (RuntimeException e) {
+            p.region.close();
+            throw e;
+        }
+        return p;
+    }
+
+    /**
+     * A pool of {@code capacity} buffers of {@code bufferSize} bytes in one region of {@code dma}, reached
+     * through {@code lkey}, that frees its memory on {@link #close} (for rings built without a port:
+     * tests and benchmarks; on a port use {@link #open}).
+     */
     public PacketPool(DmaMemory dma, int capacity, int bufferSize, int lkey) {
+        this(dma, capacity, bufferSize, lkey, null);
+    }
+
+    private PacketPool(DmaMemory dma, int capacity, int bufferSize, int lkey, EthPort port) {
         if (capacity < 1) throw new IllegalArgumentException("a pool needs at least one buffer, not " + capacity);
         if (bufferSize < 64 || (bufferSize & 63) != 0) throw new IllegalArgumentException("buffer size " + bufferSize + " must be a multiple of 64, at least 64");
+        this.port = port;
         this.region = dma.allocate((long) capacity * bufferSize, 4096);
         this.memory = region.segment();
         this.bufferSize = bufferSize;
@@ -68,6 +102,7 @@ public final class PacketPool implements AutoCloseable {
 
     /** A free buffer's handle with its metadata cleared, or -1 when none is left. */
     public int alloc() {
+        if (closed) throw closedException();
         if (top == 0) return -1;
         int h = free[--top];
         meta[h * META_STRIDE + LENGTH] = 0;
@@ -77,6 +112,7 @@ public final class PacketPool implements AutoCloseable {
 
     /** Up to {@code n} buffers into {@code out[0..]}; returns how many (all or none would force callers to loop). */
     public int alloc(int[] out, int n) {
+        if (closed) throw closedException();
         // The stack top in a local, stored once: a field store per buffer otherwise (C2 does not sink it out of the loop).
         final int[] free = this.free;
         final int[] meta = this.meta;
@@ -93,12 +129,14 @@ public final class PacketPool implements AutoCloseable {
     }
 
     public void free(int handle) {
+        if (closed) throw closedException();
         if (top == capacity) throw new IllegalStateException("pool is full: buffer " + handle + " freed twice");
         free[top++] = handle;
     }
 
     /** Returns {@code handles[offset .. offset + n)} to the pool (all of them, or none when that would overfill it). */
     public void free(int[] handles, int offset, int n) {
+        if (closed) throw closedException();
         final int[] free = this.free;
         int top = this.top;
         if (n > capacity - top) throw new IllegalStateException("pool is full: " + n + " buffers freed with room for " + (capacity - top) + " (a buffer freed twice)");
@@ -215,8 +253,33 @@ public final class PacketPool implements AutoCloseable {
         this.addressBase = base;
     }
 
+    /** Whether {@link #close} was called. */
+    public boolean isClosed() {
+        return closed;
+    }
+
+    IllegalStateException closedException() {
+        return new IllegalStateException("the packet pool is closed");
+    }
+
+    /**
+     * Ends the pool's use. A pool {@link #open}ed on a port keeps its memory until the port has
+     * destroyed its queues (at once when the port is closed already); any other pool frees it now.
+     */
     @Override
     public void close() {
+        closed = true;
+        if (port == null || port.isClosed()) region.close();
+    }
+
+    /** The port stops its queues: nothing to do, the device may still hold buffers. */
+    @Override
+    public void detach() {}
+
+    /** The port's queues are destroyed: no device access can reach the buffers any more. */
+    @Override
+    public void release() {
+        closed = true;
         region.close();
     }
 }

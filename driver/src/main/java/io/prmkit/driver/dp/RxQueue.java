@@ -1,5 +1,8 @@
 package io.prmkit.driver.dp;
 
+import io.prmkit.driver.eth.EthPort;
+import io.prmkit.driver.eth.RqResources;
+
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.CqeFormat;
@@ -18,7 +21,12 @@ import java.lang.invoke.VarHandle;
  * The receive side of one cyclic Ethernet RQ (PRM "Receive WQE" and "Completion Queue" chapters):
  * {@link #receive} polls the CQ by owner bit, decodes each CQE with the generated accessors, hands the
  * buffers out with their metadata in the pool's arrays, and refills the RQ in bulk with one doorbell
- * record update. One thread per queue.
+ * record update.
+ *
+ * <p>{@link #open} builds the queue on an RQ of a port, which owns it: one queue per RQ; the port
+ * destroys the RQ before it frees the memory of the buffers posted to it, whatever the user closes
+ * first. One thread at a time: a call while another thread is inside one is refused, as is any call
+ * after {@link #close}.
  *
  * <p>Each RQ WQE is one data segment ({@code log_wq_stride} 4) naming one whole pool buffer. The
  * queue remembers which buffer each WQE holds; a CQE's {@code wqe_counter} says which WQE it consumed.
@@ -30,7 +38,7 @@ import java.lang.invoke.VarHandle;
  * every eighth slot after that. Both kinds decode into the same per-buffer metadata; see
  * {@link #startSession} and {@link #sessionRun}.
  */
-public final class RxQueue {
+public final class RxQueue implements AutoCloseable {
     /** The checksum bits of {@code hds_ip_ext} a CQE reports (its low bits). */
     private static final int CHECK_BITS = CqeHdsIpExt.L2_OK$MASK | CqeHdsIpExt.L3_OK$MASK | CqeHdsIpExt.L4_OK$MASK;
     /** Where {@code l3_hdr_type} (2 bits) and {@code l4_hdr_type} (3 bits) go in an {@link #RX_FLAGS} index. */
@@ -94,6 +102,7 @@ public final class RxQueue {
     private static final PrmLayout.Field OWNER = Cqe64.layout().field("owner").orElseThrow();
 
     private final RqResources res;
+    private final QueueGuard guard;
     private final PacketPool pool;
     private final MemorySegment ring;
     private final int mask;
@@ -139,8 +148,27 @@ public final class RxQueue {
     private long sessions;
     private long sessionPackets;
 
+    /**
+     * An RX queue on RQ {@code i} of {@code port}, posting buffers of {@code pool} (all it can, at once):
+     * the port owns it (see the class comment). A second queue on the same RQ is refused.
+     */
+    public static RxQueue open(EthPort port, int i, PacketPool pool) {
+        if (pool.closed) throw pool.closedException();
+        QueueGuard guard = new QueueGuard("the RX queue on RQ " + i);
+        return new RxQueue(port.claimRq(i, guard), pool, guard);
+    }
+
+    /**
+     * An RX queue on an RQ the caller made (rings built without a port: tests and benchmarks); on a
+     * port use {@link #open}. Posts buffers at once.
+     */
     public RxQueue(RqResources res, PacketPool pool) {
+        this(res, pool, new QueueGuard("the RX queue on RQ 0x" + Integer.toHexString(res.rqn())));
+    }
+
+    private RxQueue(RqResources res, PacketPool pool, QueueGuard guard) {
         this.res = res;
+        this.guard = guard;
         this.pool = pool;
         this.ring = res.ring().segment();
         this.entries = res.entries();
@@ -176,6 +204,16 @@ public final class RxQueue {
      * send them). Error CQEs are counted and their buffers go straight back on the RQ.
      */
     public int receive(int[] buffers, int max) {
+        guard.enter();
+        try {
+            return receiveBurst(buffers, max);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    private int receiveBurst(int[] buffers, int max) {
+        if (pool.closed) throw pool.closedException();
         // Checked once per call, before any CQE is consumed: a short array found part way would lose the burst's buffers.
         if (max > buffers.length) throw new IllegalArgumentException("max " + max + " is more than the " + buffers.length + " buffers the array holds");
         if (zipLeft != 0) return receiveMixed(buffers, 0, 0, max);
@@ -521,7 +559,25 @@ public final class RxQueue {
 
     /** Tries again to fill empty slots (after the pool ran dry); returns how many were posted. */
     public int refill() {
-        return fill();
+        guard.enter();
+        try {
+            return fill();
+        } finally {
+            guard.exit();
+        }
+    }
+
+    /**
+     * Ends the queue's use: later calls are refused. The buffers still posted stay with the RQ (the
+     * device may write into them) until the port destroys it and then frees their memory.
+     */
+    @Override
+    public void close() {
+        guard.close();
+    }
+
+    public boolean isClosed() {
+        return guard.closed();
     }
 
     /** WQEs posted and not yet consumed. */

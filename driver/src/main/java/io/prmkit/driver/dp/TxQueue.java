@@ -1,5 +1,8 @@
 package io.prmkit.driver.dp;
 
+import io.prmkit.driver.eth.EthPort;
+import io.prmkit.driver.eth.SqResources;
+
 import io.prmkit.mlx5.CompletionMode;
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.Cqe64;
@@ -35,14 +38,19 @@ import java.lang.invoke.VarHandle;
 /**
  * The send side of one Ethernet SQ (PRM "Send WQE" and "Completion Queue" chapters): ixy-shaped
  * {@link #send} of a burst of packet buffers, one doorbell per burst, completions that return the
- * buffers to their pools, and recovery from an error CQE. One thread per queue.
+ * buffers to their pools, and recovery from an error CQE.
+ *
+ * <p>{@link #open} builds the queue on an SQ of a port, which owns it: one queue per SQ, closed (and
+ * its buffers' memory freed) by the port in the right order whatever the user closes first. One
+ * thread at a time: a call while another thread is inside one is refused, as is any call after
+ * {@link #close}.
  *
  * <p>Ring bookkeeping is the kernel's: {@code pc} and {@code cc} count 64-byte basic blocks (WQEBBs),
  * a WQE's {@code wqe_index} is {@code pc} (16 bits), and per first WQEBB of each WQE the queue keeps
  * the buffer it sends, the pool it came from and the WQE's size, so the completion of
  * {@code wqe_counter} frees everything up to and including that WQE.
  */
-public final class TxQueue {
+public final class TxQueue implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(TxQueue.class.getName());
 
     /** One CQE is requested at least every this many WQEs (DPDK's MLX5_TX_COMP_THRESH). */
@@ -88,6 +96,7 @@ public final class TxQueue {
     }
 
     private final SqResources res;
+    private final QueueGuard guard;
     private final MemorySegment ring;
     private final int size;
     private final int mask;
@@ -146,8 +155,26 @@ public final class TxQueue {
     private boolean errorLogged;
     private String lastError = "";
 
+    /**
+     * A TX queue on SQ {@code i} of {@code port}, sending from {@code defaultPool} by default: the port
+     * owns it (see the class comment). A second queue on the same SQ is refused.
+     */
+    public static TxQueue open(EthPort port, int i, PacketPool defaultPool) {
+        QueueGuard guard = new QueueGuard("the TX queue on SQ " + i);
+        return new TxQueue(port.claimSq(i, guard), defaultPool, guard);
+    }
+
+    /**
+     * A TX queue on an SQ the caller made (rings built without a port: tests and benchmarks); on a port
+     * use {@link #open}.
+     */
     public TxQueue(SqResources res, PacketPool defaultPool) {
+        this(res, defaultPool, new QueueGuard("the TX queue on SQ 0x" + Integer.toHexString(res.sqn())));
+    }
+
+    private TxQueue(SqResources res, PacketPool defaultPool, QueueGuard guard) {
         this.res = res;
+        this.guard = guard;
         this.ring = res.ring().segment();
         this.size = 1 << res.logWqebbs();
         this.mask = size - 1;
@@ -190,16 +217,22 @@ public final class TxQueue {
         return sqn;
     }
 
-    /** Sends from the queue's default pool; see {@link #send(PacketPool, int[], int, int)}. */
+    /** Sends {@code buffers[0 .. n)} from the queue's default pool; see {@link #send(PacketPool, int[], int, int)}. */
     public int send(int[] buffers, int n) {
         return send(defaultPool, buffers, 0, n);
     }
 
+    /** Sends {@code buffers[from .. from + n)} from the queue's default pool; see {@link #send(PacketPool, int[], int, int)}. */
+    public int send(int[] buffers, int from, int n) {
+        return send(defaultPool, buffers, from, n);
+    }
+
     /**
      * Queues {@code buffers[from .. from + n)} of {@code pool} for sending, in order, and rings the
-     * doorbell once. Returns how many were taken (fewer when the ring or the CQ is full); those now
-     * belong to the queue and go back to {@code pool} when their completion arrives. Completions are
-     * reaped first.
+     * doorbell once. Returns how many were taken, from the front: fewer than {@code n} when the ring or
+     * the CQ is full (a partial send is normal, not an error). The buffers taken now belong to the queue
+     * and go back to {@code pool} when their completion arrives; the others are still the caller's, to
+     * send again later (after completions free room) or to free. Completions are reaped first.
      *
      * <p>Runs of plain frames (no VLAN insert, no LSO, longer than {@link #inlineMax}, L2 inline mode:
      * one WQEBB each) go through {@link #sendPlain}, a small loop; every other frame goes through
@@ -207,10 +240,20 @@ public final class TxQueue {
      * them, so mixing them costs a few field stores per switch, not per packet.
      */
     public int send(PacketPool pool, int[] buffers, int from, int n) {
+        guard.enter();
+        try {
+            return sendBurst(pool, buffers, from, n);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    private int sendBurst(PacketPool pool, int[] buffers, int from, int n) {
         java.util.Objects.checkFromIndexSize(from, n, buffers.length);
         if (pool.capacity() > MAX_POOL_BUFFERS)
             throw new IllegalArgumentException("a pool of " + pool.capacity() + " buffers is larger than a TX queue handles (" + MAX_POOL_BUFFERS + ")");
-        reap();
+        if (pool.closed) throw pool.closedException();
+        reapCq();
         lastWqe = -1;
         int end = from + n;
         int i = from;
@@ -476,10 +519,20 @@ public final class TxQueue {
     }
 
     /**
-     * Reaps the TX CQ: every CQE frees the WQEs up to its {@code wqe_counter}; an error CQE triggers
-     * recovery. Returns the number of CQEs consumed.
+     * Reaps the TX CQ without sending: every CQE frees the WQEs up to its {@code wqe_counter} (their
+     * buffers go back to their pools); an error CQE triggers recovery. Returns the number of CQEs
+     * consumed. {@link #send} reaps first too.
      */
     public int reap() {
+        guard.enter();
+        try {
+            return reapCq();
+        } finally {
+            guard.exit();
+        }
+    }
+
+    private int reapCq() {
         int n = 0;
         while (true) {
             // Ring + offset accessors, no slice: an empty poll must not allocate even where C2 does not scalar-replace.
@@ -628,10 +681,19 @@ public final class TxQueue {
      * when the ring or the CQ has no room now.
      */
     public boolean registerUmr(int mkey, long base, PacketPool pool, int pieces) {
+        guard.enter();
+        try {
+            return postUmr(mkey, base, pool, pieces);
+        } finally {
+            guard.exit();
+        }
+    }
+
+    private boolean postUmr(int mkey, long base, PacketPool pool, int pieces) {
         long total = pool.byteSize();
         if (pieces < 1 || pieces > 16 || total % pieces != 0 || total / pieces > Integer.MAX_VALUE)
             throw new IllegalArgumentException("cannot cut a region of " + total + " bytes into " + pieces + " KLM entries");
-        reap();
+        reapCq();
         int padded = (pieces + UMR_KLM_ALIGN - 1) / UMR_KLM_ALIGN * UMR_KLM_ALIGN;
         long klmAt = WqeCtrlSeg.SIZE + WqeUmrCtrlSeg.SIZE + Mkc.SIZE;
         int ds = (int) ((klmAt + padded * WqeUmrKlmSeg.SIZE) / DS);
@@ -685,6 +747,19 @@ public final class TxQueue {
         pool.useKey(mkey, base);
         umrs++;
         return true;
+    }
+
+    /**
+     * Ends the queue's use: later calls are refused. Its SQ and the buffers still in flight stay with
+     * the port until the port closes (destroys the SQ, then frees the buffers' memory).
+     */
+    @Override
+    public void close() {
+        guard.close();
+    }
+
+    public boolean isClosed() {
+        return guard.closed();
     }
 
     public long umrs() {

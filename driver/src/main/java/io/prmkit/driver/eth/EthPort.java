@@ -4,9 +4,6 @@ import io.prmkit.driver.Mlx5Exception;
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.Mlx5Device;
-import io.prmkit.driver.dp.CqResources;
-import io.prmkit.driver.dp.RqResources;
-import io.prmkit.driver.dp.SqResources;
 import io.prmkit.driver.res.CompletionQueue;
 import io.prmkit.driver.res.DeviceObject;
 import io.prmkit.driver.res.FlowEntry;
@@ -52,6 +49,7 @@ import io.prmkit.mlx5.TrafficCounter;
 import io.prmkit.mlx5.VportOperState;
 import io.prmkit.mlx5.VportStateOpMod;
 import java.lang.foreign.MemorySegment;
+import io.prmkit.platform.DmaMemory;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -67,6 +65,13 @@ import java.util.List;
  *
  * <p>Link state follows PORT_CHANGE events (and {@link #refreshLinkState}). Everything is closed
  * in reverse order by {@link #close()}, also by the device's close.
+ *
+ * <p>The port owns what the datapath builds on it ({@code PacketPool.open}, {@code TxQueue.open},
+ * {@code RxQueue.open} register themselves as {@link Attachment}s), so the close order is the port's
+ * job whatever order the user closes things in: first every queue stops ({@link Attachment#detach}),
+ * then the port's device objects are destroyed (SQs, RQs, CQs, mkey, ...: the device reaches no
+ * buffer any more), and only then is buffer memory unmapped ({@link Attachment#release}). One queue
+ * per SQ and per RQ: a second is refused.
  */
 public final class EthPort implements AutoCloseable {
 
@@ -77,6 +82,10 @@ public final class EthPort implements AutoCloseable {
     private final List<SendQueue> sqs = new ArrayList<>();
     private final List<ReceiveQueue> rqs = new ArrayList<>();
     private final Mlx5Device.EventListener listener = this::event;
+    /** What the datapath built on this port, in the order it was attached; the queue on each SQ and RQ. */
+    private final List<Attachment> attachments = new ArrayList<>();
+    private Attachment[] sqOwners;
+    private Attachment[] rqOwners;
     private QCounter counter;
     private Mkey mkey;
     private ProtectionDomain pd;
@@ -110,6 +119,61 @@ public final class EthPort implements AutoCloseable {
         return p;
     }
 
+    /**
+     * Something the datapath built on this port and the port closes (a queue, a buffer pool). Its close
+     * comes in two steps around the destruction of the port's device objects.
+     */
+    public interface Attachment {
+        /** The port is closing: stop using its queues (called before its SQs, RQs and CQs are destroyed). */
+        default void detach() {}
+
+        /** The port's device objects are gone: free what the device could reach until now (buffer memory). */
+        default void release() {}
+    }
+
+    /** Attaches {@code a} to this port (closed with it; see {@link Attachment}). */
+    public synchronized void attach(Attachment a) {
+        checkOpen();
+        attachments.add(a);
+    }
+
+    /**
+     * SQ {@code i} for the one TX queue {@code queue} that may use it: attaches the queue and returns
+     * the SQ as the datapath takes it. A second claim of the same SQ is refused.
+     */
+    public synchronized SqResources claimSq(int i, Attachment queue) {
+        SqResources r = txResources(i);
+        checkOpen();
+        if (sqOwners[i] != null) throw new IllegalStateException("SQ " + i + " (sqn 0x" + Integer.toHexString(r.sqn()) + ") of this port already has a TX queue: one queue per SQ");
+        sqOwners[i] = queue;
+        attachments.add(queue);
+        return r;
+    }
+
+    /** RQ {@code i} for the one RX queue {@code queue} that may use it (see {@link #claimSq}). */
+    public synchronized RqResources claimRq(int i, Attachment queue) {
+        RqResources r = rxResources(i);
+        checkOpen();
+        if (rqOwners[i] != null) throw new IllegalStateException("RQ " + i + " (rqn 0x" + Integer.toHexString(r.rqn()) + ") of this port already has an RX queue: one queue per RQ");
+        rqOwners[i] = queue;
+        attachments.add(queue);
+        return r;
+    }
+
+    /** The DMA memory packet buffers are allocated in (reached by the device through {@link #lkey()}). */
+    public DmaMemory dma() {
+        return dev.dma();
+    }
+
+    /** Whether {@link #close} has begun. */
+    public synchronized boolean isClosed() {
+        return closed;
+    }
+
+    private void checkOpen() {
+        if (closed) throw new IllegalStateException("the Ethernet port is closed");
+    }
+
     private <T extends DeviceObject> T keep(T o) {
         objects.push(o);
         return o;
@@ -138,6 +202,8 @@ public final class EthPort implements AutoCloseable {
             case ON -> true; // CompletionQueue.create says what is missing when the device lacks it
             case OFF -> false;
         };
+        sqOwners = new Attachment[config.queuePairs()];
+        rqOwners = new Attachment[config.queuePairs()];
         for (int i = 0; i < config.queuePairs(); i++) {
             var txCq = keep(CompletionQueue.create(cmd, dev.dma(), caps, dev.uar(), eqn, config.logSqWqeBbs()));
             sqs.add(keep(SendQueue.create(cmd, dev.dma(), caps, dev.uar(), pd, tis, txCq, mkey, config.logSqWqeBbs(), inline)));
@@ -301,17 +367,20 @@ public final class EthPort implements AutoCloseable {
         return rqs.get(i);
     }
 
-    /** SQ {@code i} as the TX datapath takes it; its error recovery runs MODIFY_SQ through this port. */
+    /**
+     * SQ {@code i} as the TX datapath takes it (a view, for tools and tests; a queue on it claims it with
+     * {@link #claimSq}); its error recovery runs MODIFY_SQ through this port.
+     */
     public SqResources txResources(int i) {
         SendQueue sq = sqs.get(i);
         return new SqResources(sq.ringRegion(), sq.logWqeBbs(), sq.sqn(), sq.doorbellRecord(), dev.bar(), sq.doorbellOffset(), bfHalf,
-                cq(sq.cq()), mkey.key(), sq.minInline(), (sqn, from, to) -> sq.modify(from, to));
+                cq(sq.cq()), sq.minInline(), (sqn, from, to) -> sq.modify(from, to));
     }
 
-    /** RQ {@code i} as the RX datapath takes it. */
+    /** RQ {@code i} as the RX datapath takes it (a view; a queue claims it with {@link #claimRq}). */
     public RqResources rxResources(int i) {
         ReceiveQueue rq = rqs.get(i);
-        return new RqResources(rq.ringRegion(), rq.logWqes(), rq.rqn(), rq.doorbellRecord(), cq(rq.cq()), mkey.key());
+        return new RqResources(rq.ringRegion(), rq.logWqes(), rq.rqn(), rq.doorbellRecord(), cq(rq.cq()));
     }
 
     private static CqResources cq(CompletionQueue cq) {
@@ -331,8 +400,11 @@ public final class EthPort implements AutoCloseable {
         return mkey.key();
     }
 
-    /** Reads the vport counters, the Q counter and PPCNT's IEEE 802.3 group. */
-    public PortStats stats() {
+    /**
+     * Runs three firmware commands (QUERY_VPORT_COUNTER, QUERY_Q_COUNTER, ACCESS_REG PPCNT IEEE 802.3
+     * group) and returns what they report: a control-path call that blocks for the commands, not a getter.
+     */
+    public PortStats queryStats() {
         var in = CommandInterface.input(QueryVportCounterIn.SIZE);
         QueryVportCounterIn.opcode$set(in, CmdOpcode.QUERY_VPORT_COUNTER);
         var v = cmd.execute(in, QueryVportCounterIn.layout(), QueryVportCounterOut.SIZE, QueryVportCounterOut.layout());
@@ -366,15 +438,35 @@ public final class EthPort implements AutoCloseable {
         return (long) hi << 32 | Integer.toUnsignedLong(lo);
     }
 
-    /** Closes every object in reverse order of creation; keeps going past failures and throws the first. */
+    /**
+     * Stops every attached queue, destroys every device object in reverse order of creation, then frees
+     * the attached buffer memory; keeps going past failures and throws the first.
+     */
     @Override
     public void close() {
+        List<Attachment> attached;
         synchronized (this) {
             if (closed) return;
             closed = true;
+            attached = new ArrayList<>(attachments);
+            attachments.clear();
         }
         dev.removeEventListener(listener);
         dev.disown(this);
+        for (Attachment a : attached.reversed()) a.detach();
+        Mlx5Exception first = null;
+        try {
+            destroyObjects();
+        } catch (Mlx5Exception e) {
+            first = e;
+        }
+        // Only now can nothing on the device reach a buffer: a pool freed while an RQ still held its
+        // buffers would be a DMA fault behind an IOMMU.
+        for (Attachment a : attached.reversed()) a.release();
+        if (first != null && dev.fatalError() == null) throw first;
+    }
+
+    private void destroyObjects() {
         Mlx5Exception first = null;
         while (!objects.isEmpty()) {
             DeviceObject o = objects.pop();
@@ -385,7 +477,7 @@ public final class EthPort implements AutoCloseable {
                 else first.addSuppressed(e);
             }
         }
-        if (first != null && dev.fatalError() == null) throw first;
+        if (first != null) throw first;
     }
 
     /** SQ state helper for recovery tests and tools. */

@@ -1,5 +1,7 @@
 package io.prmkit.driver.dp;
 
+import io.prmkit.driver.eth.RqResources;
+
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.CqeErrorSyndrome;
 import io.prmkit.mlx5.CqeL3HdrType;
@@ -49,7 +51,7 @@ final class FakeRq {
         MemorySegment ring = rq.ring().segment();
         int bc = WqeDataSeg.byte_count(ring, d);
         long addr = WqeDataSeg.addr(ring, d);
-        if (WqeDataSeg.lkey(ring, d) != rq.lkey()) violations.add("RQ WQE " + slot + " has lkey " + WqeDataSeg.lkey(ring, d));
+        if (WqeDataSeg.lkey(ring, d) != Rings.LKEY) violations.add("RQ WQE " + slot + " has lkey " + WqeDataSeg.lkey(ring, d));
         MemorySegment dst = host.resolve(addr, Math.min(bc, frame.length));
         if (dst == null || bc < frame.length) violations.add("RQ WQE " + slot + " cannot hold " + frame.length + " bytes");
         int index = consumed & 0xffff;

@@ -1,5 +1,8 @@
 package io.prmkit.driver.dp;
 
+import io.prmkit.driver.eth.SqControl;
+import io.prmkit.driver.eth.CqResources;
+
 import io.prmkit.mlx5.CompletionMode;
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.CqeErrorSyndrome;

@@ -1,5 +1,9 @@
 package io.prmkit.driver.dp;
 
+import io.prmkit.driver.eth.CqResources;
+import io.prmkit.driver.eth.RqResources;
+import io.prmkit.driver.eth.SqResources;
+
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.InlineMode;
@@ -25,7 +29,7 @@ final class Rings {
         CqResources cq = cq(host, logCq, 0x81);
         DmaRegion ring = host.allocate(16L << logWqes, 4096);
         DmaRegion dbr = host.allocate(64, 64);
-        return new RqResources(ring, logWqes, 0x55, dbr.segment(), cq, LKEY);
+        return new RqResources(ring, logWqes, 0x55, dbr.segment(), cq);
     }
 
     /** An SQ, its CQ, a UAR that rings the fake device, and the device itself. */
@@ -42,7 +46,7 @@ final class Rings {
             DmaRegion ring = host.allocate(64L << logWqebbs, 4096);
             DmaRegion dbr = host.allocate(64, 64);
             this.device = new FakeSq(host, ring.segment(), logWqebbs, 0x42, dbr.segment(), cq, LKEY);
-            this.res = new SqResources(ring, logWqebbs, 0x42, dbr.segment(), uar, UAR_BF, 0x100, cq, LKEY, mode, device.control());
+            this.res = new SqResources(ring, logWqebbs, 0x42, dbr.segment(), uar, UAR_BF, 0x100, cq, mode, device.control());
         }
     }
 }

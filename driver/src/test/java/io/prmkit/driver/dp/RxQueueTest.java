@@ -1,5 +1,7 @@
 package io.prmkit.driver.dp;
 
+import io.prmkit.driver.eth.RqResources;
+
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.prmkit.mlx5.CqDoorbellRecord;

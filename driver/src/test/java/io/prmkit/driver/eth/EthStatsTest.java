@@ -37,9 +37,9 @@ class EthStatsTest {
              Mlx5Device dev = Mlx5Device.open(hca.function(),
                      DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)).withHealth(Duration.ofMillis(100), 0));
              EthPort port = dev.ethPort(EthPortConfig.defaults().withPromiscuous(true).withSizes(6, 6));
-             PacketPool pool = new PacketPool(dev.dma(), 64, 2048, port.lkey())) {
-            PortStats before = port.stats();
-            TxQueue tx = new TxQueue(port.txResources(0), pool);
+             PacketPool pool = PacketPool.open(port, 64, 2048)) {
+            PortStats before = port.queryStats();
+            TxQueue tx = TxQueue.open(port, 0, pool);
             int n = 16, len = 128;
             int[] frames = new int[n];
             for (int i = 0; i < n; i++) {
@@ -54,8 +54,8 @@ class EthStatsTest {
             }), "all sends completed");
             assertEquals(0, tx.errors());
             // No RQ WQE was posted: every looped-back frame is dropped and counted by the RQ's Q counter.
-            assertTrue(await(() -> port.stats().rxOutOfBuffer() - before.rxOutOfBuffer() == n), "out_of_buffer counts the drops");
-            PortStats after = port.stats();
+            assertTrue(await(() -> port.queryStats().rxOutOfBuffer() - before.rxOutOfBuffer() == n), "out_of_buffer counts the drops");
+            PortStats after = port.queryStats();
             assertEquals(n, after.txPacketsPhy() - before.txPacketsPhy(), "PPCNT a_frames_transmitted_ok");
             assertEquals((long) n * len, after.txBytesPhy() - before.txBytesPhy(), "PPCNT a_octets_transmitted_ok");
             assertEquals(n, after.rxPacketsPhy() - before.rxPacketsPhy(), "PPCNT a_frames_received_ok (the frames came back)");

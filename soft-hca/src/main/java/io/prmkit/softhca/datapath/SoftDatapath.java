@@ -483,6 +483,11 @@ public final class SoftDatapath implements Datapath, FrameSink {
         }
     }
 
+    /** Frames from a joined peer this device has taken from its inbox, each one steered and delivered or dropped. */
+    public long peerFramesTaken() {
+        return inHead.get();
+    }
+
     /** Frames received but dropped (no steering match, no TIR/RQ, no WQE). */
     public long rxDropped() {
         return rxDropped;

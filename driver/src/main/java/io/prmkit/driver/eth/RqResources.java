@@ -1,4 +1,4 @@
-package io.prmkit.driver.dp;
+package io.prmkit.driver.eth;
 
 import io.prmkit.mlx5.WqDoorbellRecord;
 import io.prmkit.mlx5.WqeDataSeg;
@@ -9,16 +9,15 @@ import java.util.Objects;
 /**
  * A cyclic receive queue created and moved to RDY by the control path (CREATE_RQ with
  * {@code wq.wq_type} cyclic, {@code log_wq_stride} 4: one 16-byte data segment per WQE), handed to
- * {@link RxQueue}. The RQ has no MMIO doorbell: the device reads the doorbell record.
+ * {@code RxQueue}. The RQ has no MMIO doorbell: the device reads the doorbell record.
  *
  * @param ring the WQE ring ({@code 1 << logWqes} entries of 16 bytes)
  * @param logWqes {@code wq.log_wq_sz}
  * @param rqn the RQ number CREATE_RQ returned
  * @param doorbellRecord the 8-byte WQ doorbell record at {@code wq.dbr_addr} (the RQ uses its receive counter)
  * @param cq the RQ's completion queue ({@code rqc.cqn})
- * @param lkey the memory key of the packet buffers
  */
-public record RqResources(DmaRegion ring, int logWqes, int rqn, MemorySegment doorbellRecord, CqResources cq, int lkey) {
+public record RqResources(DmaRegion ring, int logWqes, int rqn, MemorySegment doorbellRecord, CqResources cq) {
     public RqResources {
         Objects.requireNonNull(ring, "ring");
         Objects.requireNonNull(doorbellRecord, "doorbellRecord");

@@ -1,4 +1,4 @@
-package io.prmkit.driver.dp;
+package io.prmkit.driver.eth;
 
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.platform.DmaRegion;

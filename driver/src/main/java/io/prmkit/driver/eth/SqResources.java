@@ -1,4 +1,4 @@
-package io.prmkit.driver.dp;
+package io.prmkit.driver.eth;
 
 import io.prmkit.mlx5.InlineMode;
 import io.prmkit.mlx5.WqDoorbellRecord;
@@ -9,7 +9,7 @@ import java.util.Objects;
 
 /**
  * A send queue created and moved to RDY by the control path (CREATE_SQ, MODIFY_SQ), handed to
- * {@link TxQueue}: everything the datapath touches and nothing it does not.
+ * {@code TxQueue}: everything the datapath touches and nothing it does not.
  *
  * @param ring the WQE ring ({@code 1 << logWqebbs} basic blocks of 64 bytes; {@code wq.log_wq_sz})
  * @param logWqebbs {@code wq.log_wq_sz} of the SQ
@@ -20,8 +20,8 @@ import java.util.Objects;
  *     (UAR page + {@code uar_bf_offset} + register index * register size)
  * @param bfHalfSize size of one half of that register (the two halves are used alternately, as the
  *     kernel does); 0 to always ring the same address
- * @param cq the SQ's completion queue ({@code sqc.cqn})
- * @param lkey the memory key of the packet buffers (a PA mkey covering DMA memory)
+ * @param cq the SQ's completion queue ({@code sqc.cqn}); the packet buffers' memory key is their pool's
+ *     ({@code PacketPool.lkey}), not part of the queue
  * @param minInlineMode the inline mode every WQE must honour ({@code sqc.min_wqe_inline_mode}, or
  *     what the vport context / {@code wqe_inline_mode} cap require)
  * @param control the control path's MODIFY_SQ, used for error recovery
@@ -35,7 +35,6 @@ public record SqResources(
         long doorbellOffset,
         int bfHalfSize,
         CqResources cq,
-        int lkey,
         InlineMode minInlineMode,
         SqControl control) {
     public SqResources {

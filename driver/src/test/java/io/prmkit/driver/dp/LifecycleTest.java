@@ -1,0 +1,113 @@
+package io.prmkit.driver.dp;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.prmkit.driver.core.DeviceOptions;
+import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.eth.EthPort;
+import io.prmkit.driver.eth.EthPortConfig;
+import io.prmkit.softhca.SoftHca;
+import io.prmkit.softhca.datapath.SoftDatapath;
+import io.prmkit.softhca.wire.Port;
+import io.prmkit.softhca.wire.Wire;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Closing a device with a port, a pool, a TX queue with frames in flight and an RX queue with buffers
+ * posted, in every order a user could write the five closes: the soft HCA (behind its IOMMU) sees no
+ * DMA to unmapped memory and is left with no object and no mapping. After each close a frame arrives
+ * from the wire's far end: while the RQ lives it is written into a posted buffer, which must still be
+ * mapped (a pool freed before its RQ is destroyed faults here).
+ */
+class LifecycleTest {
+    enum Part { DEVICE, PORT, POOL, TX, RX }
+
+    @Test
+    void everyCloseOrderLeavesNoDmaFaultNoObjectAndNoMapping() {
+        List<List<Part>> orders = new ArrayList<>();
+        permutations(new ArrayList<>(List.of(Part.values())), new ArrayList<>(), orders);
+        assertEquals(120, orders.size());
+        try (Arena arena = Arena.ofConfined()) {
+            MemorySegment frame = arena.allocate(64);
+            frame.fill((byte) 0xff); // broadcast, then 0xff bytes: any vport takes it
+            for (List<Part> order : orders) closeIn(order, frame);
+        }
+    }
+
+    private static void closeIn(List<Part> order, MemorySegment frame) {
+        Port devicePort = new Port(1);
+        Port peer = new Port(1);
+        Wire.join(devicePort, peer);
+        SoftDatapath[] device = new SoftDatapath[1];
+        try (SoftHca hca = SoftHca.create(new SoftHca.Options().datapath(ctx -> device[0] = new SoftDatapath(ctx, devicePort)))) {
+            Mlx5Device dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(20)));
+            EthPort port = dev.ethPort(EthPortConfig.defaults().withPromiscuous(true).withSizes(6, 6));
+            PacketPool pool = PacketPool.open(port, 256, 2048);
+            TxQueue tx = TxQueue.open(port, 0, pool);
+            RxQueue rx = RxQueue.open(port, 0, pool); // 64 buffers posted
+            int[] burst = new int[8];
+            int n = pool.alloc(burst, burst.length);
+            for (int i = 0; i < n; i++) {
+                TestFrames.build(pool.memory(), pool.offset(burst[i]), 128, false, false, i);
+                pool.setLength(burst[i], 128);
+            }
+            assertEquals(n, tx.send(burst, n), "frames in flight, never reaped");
+            for (Part p : order) {
+                switch (p) {
+                    case DEVICE -> dev.close();
+                    case PORT -> port.close();
+                    case POOL -> pool.close();
+                    case TX -> tx.close();
+                    case RX -> rx.close();
+                }
+                if (p == Part.DEVICE) break; // the device's owner is gone: the rest only mark things closed
+                arrive(peer, device[0], frame);
+            }
+            for (Part p : order.subList(order.indexOf(Part.DEVICE) + 1, order.size())) {
+                switch (p) {
+                    case PORT -> port.close();
+                    case POOL -> pool.close();
+                    case TX -> tx.close();
+                    case RX -> rx.close();
+                    case DEVICE -> throw new AssertionError();
+                }
+            }
+            assertEquals(0, hca.iommu().faults(), order + ": DMA faults (last at 0x" + Long.toHexString(hca.iommu().lastFaultAddress()) + ")");
+            assertEquals(Map.of(), hca.liveObjects(), order + ": objects left");
+            assertEquals(0, hca.iommu().mappings(), order + ": DMA mappings left");
+        }
+    }
+
+    /** A frame from the far end, and the device's poll that takes it in (delivers or drops it). */
+    private static void arrive(Port peer, SoftDatapath device, MemorySegment frame) {
+        long before = device.peerFramesTaken();
+        assertTrue(peer.transmit(frame, 0, (int) frame.byteSize()), "the wire carries the frame");
+        long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+        while (device.peerFramesTaken() == before) {
+            assertTrue(System.nanoTime() < deadline, "the device took the frame in");
+            LockSupport.parkNanos(100_000);
+        }
+    }
+
+    private static void permutations(List<Part> left, List<Part> prefix, List<List<Part>> out) {
+        if (left.isEmpty()) {
+            out.add(List.copyOf(prefix));
+            return;
+        }
+        for (int i = 0; i < left.size(); i++) {
+            Part p = left.remove(i);
+            prefix.add(p);
+            permutations(left, prefix, out);
+            prefix.remove(prefix.size() - 1);
+            left.add(i, p);
+        }
+    }
+}
