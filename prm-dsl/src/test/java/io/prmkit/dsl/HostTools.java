@@ -252,7 +252,7 @@ public final class HostTools {
     }
 
     /** The installed version of a Debian package, from dpkg's status file; empty when not known. */
-    static Optional<String> debianVersion(Path status, String pkg) {
+    public static Optional<String> debianVersion(Path status, String pkg) {
         if (!Files.isReadable(status)) return Optional.empty();
         try (Stream<String> lines = Files.lines(status)) {
             boolean in = false;
