@@ -72,7 +72,7 @@ public final class Mkey extends DeviceObject {
         return v == 0 ? VARIANT.getAndIncrement() & 0xff : v;
     }
 
-    /** The key WQEs use as lkey: (mkey_index << 8) | mkey_7_0. */
+    /** The key WQEs use as lkey: {@code (mkey_index << 8) | mkey_7_0}. */
     public int key() {
         return key;
     }

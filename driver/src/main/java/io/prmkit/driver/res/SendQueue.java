@@ -26,7 +26,8 @@ import java.lang.foreign.MemorySegment;
  * 2^n 64-byte WQEBBs, a doorbell record whose send counter tells the device how far to read, the
  * CQ its completions go to and the TIS it sends through. Created in RST and moved to RDY; {@link
  * #modify} performs the other transitions (RDY to ERR after an error CQE, ERR to RST to RDY for
- * recovery). Ring and doorbell are handed to the datapath as a {@link Ring}.
+ * recovery). The datapath reads ring and doorbell through {@link #ringRegion()} and
+ * {@link #doorbellRecord()}.
  */
 public final class SendQueue extends DeviceObject {
 

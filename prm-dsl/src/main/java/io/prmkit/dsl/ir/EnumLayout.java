@@ -11,8 +11,10 @@ import java.util.Optional;
  * counted from the field's least significant bit. Enums are open: a field may hold a value no
  * constant names, and readers must keep it.
  *
+ * <p>The constructor throws {@link IllegalArgumentException} for a value that does not fit the width
+ * (a flag's bit number: below it).
+ *
  * @param width the field width the values are meant for, or 0 when the spec does not say
- * @throws IllegalArgumentException for a value that does not fit the width (a flag's bit number: below it)
  */
 public record EnumLayout(QualifiedName name, Kind kind, int width, List<EnumValue> values, Doc doc, SourceLocation location) {
 

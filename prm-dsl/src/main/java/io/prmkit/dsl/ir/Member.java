@@ -10,6 +10,9 @@ import java.util.Optional;
  * significant bit of byte 0, exactly like the kernel's {@code __mlx5_bit_off}; dword and
  * {@code [hi:lo]} are derived from them.
  *
+ * <p>The constructor throws {@link IllegalArgumentException} for a member placed where no accessor can
+ * reach it (see {@link #misplaced}).
+ *
  * @param name        the member name; reserved members carry the kernel's {@code reserved_at_<hex>} name
  * @param bitOffset   absolute bit offset from the MSB of byte 0
  * @param type        what the member holds, with its width
@@ -23,7 +26,6 @@ import java.util.Optional;
  * @param selector    for a member holding a tagged union type: the sibling field selecting the alternative, else ""
  * @param doc         one-line documentation, PRM reference and since tag
  * @param location    where the member is declared
- * @throws IllegalArgumentException for a member placed where no accessor can reach it (see {@link #misplaced})
  */
 public record Member(
         String name,

@@ -11,6 +11,9 @@ import java.util.Optional;
  * appear in place, each carrying its {@link Variant}. Reserved space appears as members too, so the
  * members of a positioned structure tile all of its bits.
  *
+ * <p>The constructor throws {@link IllegalArgumentException} for a member reaching past the size, or a
+ * rule reading what is not a bit field here.
+ *
  * @param name      the kernel's name for it (e.g. {@code mlx5.create_cq_in})
  * @param kind      struct or union
  * @param sizeBytes size in bytes, not counting a flexible trailing array (like C's sizeof)
@@ -19,7 +22,6 @@ import java.util.Optional;
  * @param rules     cross-field rules
  * @param doc       one-line description and PRM reference
  * @param location  where it is declared
- * @throws IllegalArgumentException for a member reaching past the size, or a rule reading what is not a bit field here
  */
 public record StructLayout(
         QualifiedName name,

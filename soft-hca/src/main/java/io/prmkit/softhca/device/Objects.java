@@ -16,7 +16,7 @@ public final class Objects {
      * {@code translation_octword_size} 16-byte units. A {@code umr_en} key may be rewritten by a UMR WQE.
      */
     public static final class Mkey {
-        /** The full key: index << 8 | mkc.mkey_7_0. */
+        /** The full key: {@code index << 8 | mkc.mkey_7_0}. */
         public final int key;
         public final MemorySegment mkc;
         public MemorySegment translation;

@@ -32,7 +32,7 @@ public final class Queues {
         public final MemorySegment eqc;
         public final Ring ring;
         public final long[] eventBitmask;
-        /** Entries the device has written (the owner bit of entry i is (i >> log_eq_size) & 1). */
+        /** Entries the device has written (the owner bit of entry i is {@code (i >> log_eq_size) & 1}). */
         public int producerCounter;
         /** Consumer counter from the last EQ doorbell. */
         public int consumerCounter;
