@@ -104,7 +104,7 @@ class IfcCommandsTest {
 
         Run add = PrmkitCliTest.run("diff", a.toString(), additive.toString());
         assertEquals(0, add.exitCode(), add.err());
-        assertEquals("additive  mlx5.cqc.new_bit: added at 0x00 [27], 1 bit\n1 change: 0 breaking, 1 additive\n", add.out());
+        assertEquals("Added fields (1):\n  mlx5.cqc.new_bit: added at 0x00 [27], 1 bit\n\n1 change: 0 breaking, 1 additive\n", add.out());
 
         Run brk = PrmkitCliTest.run("diff", "--format", "markdown", a.getParent().toString(), breaking.getParent().toString());
         assertEquals(DiffCommand.BREAKING, brk.exitCode(), brk.err());
@@ -113,9 +113,11 @@ class IfcCommandsTest {
 
                 1 change: 1 breaking, 0 additive.
 
-                | | Where | Change |
-                |---|---|---|
-                | **breaking** | `mlx5.cqc.status` | resized from 4 to 8 bits |
+                ### Breaking changes (1)
+
+                | Where | Change |
+                |---|---|
+                | `mlx5.cqc.status` | resized from 4 to 8 bits |
                 """, brk.out());
     }
 

@@ -39,8 +39,9 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
             if (offset < 0 || width < 0) throw new IllegalArgumentException("negative bits: " + offset + "/" + width);
         }
 
-        /** {@code 0x04 [23:16]} for a field within one dword, else {@code bit 0x120 +0x80}. */
+        /** {@code 0x04 [23:16]} for a field within one dword, {@code bytes 0x10.. (flexible array)}, else {@code bit 0x120 +0x80}. */
         public String prm() {
+            if (width == 0 && offset % 8 == 0) return String.format("bytes 0x%02x.. (flexible array)", offset / 8);
             long inDword = offset & 31;
             if (width > 0 && inDword + width <= 32) return io.prmkit.dsl.ir.PrmPosition.span(offset, offset + width);
             return String.format("bit 0x%x +0x%x", offset, width);
@@ -89,7 +90,7 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
 
     private static String widthText(Optional<Bits> b) {
         long w = b.orElseThrow().width();
-        return ", " + Words.plural(w, "bit");
+        return w == 0 ? "" : ", " + Words.plural(w, "bit");
     }
 
     private static String hex(OptionalLong v) {

@@ -9,7 +9,10 @@ import java.util.Locale;
 import java.util.Optional;
 import java.util.OptionalLong;
 
-/** Renders a {@link DiffReport} for people (text, Markdown) or tools (JSON). Output ends in a newline. */
+/**
+ * Renders a {@link DiffReport} for people (text, Markdown: a firmware-changes report, additions first)
+ * or tools (JSON: every change in the report's order). Output ends in a newline.
+ */
 public final class DiffRenderer {
     private DiffRenderer() {}
 
@@ -49,23 +52,86 @@ public final class DiffRenderer {
                 + r.additiveCount() + " additive";
     }
 
-    /** One line per change: {@code BREAKING  mlx5.qpc.state: moved from 0x04 [23:20] to 0x08 [23:20]}. */
+    /**
+     * The report's sections, in the order a firmware-changes report reads: what the new PRM adds
+     * first (structures, then fields, then enums, values and constants), then other additive
+     * changes, then what breaks. Within a section, changes keep the report's order (by owner, then
+     * by position).
+     */
+    enum Section {
+        ADDED_STRUCTURES("Added structures"),
+        ADDED_FIELDS("Added fields"),
+        ADDED_VALUES("Added enums, values and constants"),
+        OTHER_ADDITIVE("Other additive changes"),
+        BREAKING("Breaking changes");
+
+        final String title;
+
+        Section(String title) {
+            this.title = title;
+        }
+
+        static Section of(Change c) {
+            if (c.breaking()) return BREAKING;
+            return switch (c.kind()) {
+                case STRUCT_ADDED -> ADDED_STRUCTURES;
+                case FIELD_ADDED -> ADDED_FIELDS;
+                case FIELD_RENAMED -> reservedNowNamed(c) ? ADDED_FIELDS : OTHER_ADDITIVE;
+                case ENUM_ADDED, ENUM_VALUE_ADDED, CONST_ADDED -> ADDED_VALUES;
+                default -> OTHER_ADDITIVE;
+            };
+        }
+    }
+
+    /** Reserved bits that became a field with exactly their bits: to the reader of a new PRM, a field added there. */
+    private static boolean reservedNowNamed(Change c) {
+        return c.kind() == Change.Kind.FIELD_RENAMED && !c.breaking() && c.name().startsWith("reserved");
+    }
+
+    /** The changes of each section, in section order; empty sections left out. */
+    static java.util.Map<Section, List<Change>> sections(DiffReport r) {
+        java.util.Map<Section, List<Change>> out = new java.util.EnumMap<>(Section.class);
+        for (Change c : r.changes()) out.computeIfAbsent(Section.of(c), k -> new ArrayList<>()).add(c);
+        return out;
+    }
+
+    /** {@code mlx5.cqc.cq_period: moved from ...}; a field added in reserved bits is named by its new name. */
+    private static String[] line(Change c) {
+        if (reservedNowNamed(c)) {
+            long w = c.after().orElseThrow().width();
+            return new String[] {c.owner() + "." + c.newName(), "added at " + c.after().orElseThrow().prm()
+                    + (w == 0 ? "" : ", " + Words.plural(w, "bit")) + " (was " + c.name() + ")"};
+        }
+        return new String[] {c.subject(), c.description()};
+    }
+
+    /**
+     * A firmware-changes report: one titled section per kind of change (added structures and fields
+     * first, breaking changes last), one line per change ({@code   mlx5.qpc.state: moved from 0x04
+     * [23:20] to 0x08 [23:20]}), and the counts.
+     */
     public static String text(DiffReport r) {
         StringBuilder sb = new StringBuilder();
-        for (Change c : r.changes()) {
-            sb.append(c.breaking() ? "BREAKING  " : "additive  ").append(c.subject()).append(": ").append(c.description()).append('\n');
-        }
+        sections(r).forEach((section, changes) -> {
+            sb.append(section.title).append(" (").append(changes.size()).append("):\n");
+            for (Change c : changes) {
+                String[] l = line(c);
+                sb.append("  ").append(l[0]).append(": ").append(l[1]).append('\n');
+            }
+            sb.append('\n');
+        });
         return sb.append(summary(r)).append('\n').toString();
     }
 
     public static String markdown(DiffReport r) {
         StringBuilder sb = new StringBuilder("## Layout changes\n\n").append(summary(r)).append(".\n");
-        if (r.isEmpty()) return sb.toString();
-        sb.append("\n| | Where | Change |\n|---|---|---|\n");
-        for (Change c : r.changes()) {
-            sb.append("| ").append(c.breaking() ? "**breaking**" : "additive").append(" | `").append(c.subject()).append("` | ")
-                    .append(c.description().replace("|", "\\|")).append(" |\n");
-        }
+        sections(r).forEach((section, changes) -> {
+            sb.append("\n### ").append(section.title).append(" (").append(changes.size()).append(")\n\n| Where | Change |\n|---|---|\n");
+            for (Change c : changes) {
+                String[] l = line(c);
+                sb.append("| `").append(l[0]).append("` | ").append(l[1].replace("|", "\\|")).append(" |\n");
+            }
+        });
         return sb.toString();
     }
 

@@ -77,7 +77,7 @@ class LayoutDiffTest {
         LayoutModel b = model(List.of(struct("qpc", "state:0x4", "ts_format:0x4", "pd:0x18")), List.of(), List.of());
         DiffReport r = LayoutDiff.diff(a, b);
         assertFalse(r.isBreaking());
-        assertEquals("additive  mlx5.qpc.reserved_at_4: renamed to ts_format at 0x00 [27:24], 4 bits\n"
+        assertEquals("Added fields (1):\n  mlx5.qpc.ts_format: added at 0x00 [27:24], 4 bits (was reserved_at_4)\n\n"
                 + "1 change: 0 breaking, 1 additive\n", DiffRenderer.text(r));
     }
 
@@ -85,7 +85,7 @@ class LayoutDiffTest {
     void fieldInPartOfAReservedRangeIsAdded() {
         LayoutModel a = model(List.of(struct("qpc", "state:0x4", "reserved_at_4:0x1c")), List.of(), List.of());
         LayoutModel b = model(List.of(struct("qpc", "state:0x4", "flag:0x1", "reserved_at_5:0x1b")), List.of(), List.of());
-        assertEquals("additive  mlx5.qpc.flag: added at 0x00 [27], 1 bit\n1 change: 0 breaking, 1 additive\n", text(a, b));
+        assertEquals("Added fields (1):\n  mlx5.qpc.flag: added at 0x00 [27], 1 bit\n\n1 change: 0 breaking, 1 additive\n", text(a, b));
     }
 
     @Test
@@ -95,11 +95,13 @@ class LayoutDiffTest {
         DiffReport r = LayoutDiff.diff(a, b);
         assertTrue(r.isBreaking());
         assertEquals("""
-                BREAKING  mlx5.cqc.a: moved from 0x00 [31:24] to 0x00 [23:16]
-                BREAKING  mlx5.cqc.b: moved from 0x00 [23:16] to 0x00 [31:24]
-                BREAKING  mlx5.cqc.c: resized from 16 to 8 bits
-                BREAKING  mlx5.cqc.d: removed from 0x04 [31:0], 32 bits
-                BREAKING  mlx5.cqc.e: renamed to f at 0x08 [31:0], 32 bits
+                Breaking changes (5):
+                  mlx5.cqc.a: moved from 0x00 [31:24] to 0x00 [23:16]
+                  mlx5.cqc.b: moved from 0x00 [23:16] to 0x00 [31:24]
+                  mlx5.cqc.c: resized from 16 to 8 bits
+                  mlx5.cqc.d: removed from 0x04 [31:0], 32 bits
+                  mlx5.cqc.e: renamed to f at 0x08 [31:0], 32 bits
+
                 5 changes: 5 breaking, 0 additive
                 """, DiffRenderer.text(r));
     }
@@ -111,11 +113,19 @@ class LayoutDiffTest {
         LayoutModel b = model(List.of(struct("grow", "a:0x20", "b:0x20"), struct("shrink", "a:0x20"), struct("fresh", "x:0x20")),
                 List.of(), List.of());
         assertEquals("""
-                additive  mlx5.fresh: added (0x4 bytes)
-                BREAKING  mlx5.gone: removed
-                additive  mlx5.grow: size 0x4 -> 0x8 bytes
-                additive  mlx5.grow.b: added at 0x04 [31:0], 32 bits
-                BREAKING  mlx5.shrink: size 0x8 -> 0x4 bytes
+                Added structures (1):
+                  mlx5.fresh: added (0x4 bytes)
+
+                Added fields (1):
+                  mlx5.grow.b: added at 0x04 [31:0], 32 bits
+
+                Other additive changes (1):
+                  mlx5.grow: size 0x4 -> 0x8 bytes
+
+                Breaking changes (2):
+                  mlx5.gone: removed
+                  mlx5.shrink: size 0x8 -> 0x4 bytes
+
                 5 changes: 2 breaking, 3 additive
                 """, text(a, b));
     }
@@ -127,14 +137,18 @@ class LayoutDiffTest {
         LayoutModel b = model(List.of(), List.of(enumOf("cmd_op", "Q", 0x100, "R", 0x111, "T", 0x103), enumOf("neu", "Y", 1)),
                 List.of(constant("K", 3), constant("M", 2)));
         assertEquals("""
-                BREAKING  mlx5.cmd_op.R: value 0x101 -> 0x111
-                BREAKING  mlx5.cmd_op.S: value removed (was 0x102)
-                additive  mlx5.cmd_op.T: value added: 0x103
-                additive  mlx5.neu: enum added
-                BREAKING  mlx5.old: enum removed
-                BREAKING  mlx5.K: value 0x1 -> 0x3
-                BREAKING  mlx5.L: constant removed (was 0x2)
-                additive  mlx5.M: constant added: 0x2
+                Added enums, values and constants (3):
+                  mlx5.cmd_op.T: value added: 0x103
+                  mlx5.neu: enum added
+                  mlx5.M: constant added: 0x2
+
+                Breaking changes (5):
+                  mlx5.cmd_op.R: value 0x101 -> 0x111
+                  mlx5.cmd_op.S: value removed (was 0x102)
+                  mlx5.old: enum removed
+                  mlx5.K: value 0x1 -> 0x3
+                  mlx5.L: constant removed (was 0x2)
+
                 8 changes: 5 breaking, 3 additive
                 """, text(a, b));
     }
@@ -149,17 +163,94 @@ class LayoutDiffTest {
                 enumOf("one", "MLX5_ONE", 7, "MLX5_ONE_MORE", 8)),
                 List.of(constant("MLX5_C_BECAME_CONSTANT", 3)));
         assertEquals("""
-                additive  mlx5.cmd_op: enum renamed to mlx5.cmd
-                BREAKING  mlx5.cmd.MLX5_CMD_OP_C: value removed (was 0x3)
-                additive  mlx5.cmd.MLX5_CMD_OPCODE_D: value added: 0x4
-                additive  mlx5.one: enum added
-                additive  mlx5.MLX5_C_BECAME_CONSTANT: constant added: 0x3
+                Added enums, values and constants (3):
+                  mlx5.cmd.MLX5_CMD_OPCODE_D: value added: 0x4
+                  mlx5.one: enum added
+                  mlx5.MLX5_C_BECAME_CONSTANT: constant added: 0x3
+
+                Other additive changes (1):
+                  mlx5.cmd_op: enum renamed to mlx5.cmd
+
+                Breaking changes (1):
+                  mlx5.cmd.MLX5_CMD_OP_C: value removed (was 0x3)
+
                 5 changes: 1 breaking, 4 additive
                 """, text(a, b));
         LayoutModel c = model(List.of(), List.of(enumOf("q", "MLX5_Q_A", 1, "MLX5_Q_B", 2)), List.of());
         LayoutModel d = model(List.of(), List.of(enumOf("q", "MLX5_Q_A", 1)), List.of(constant("MLX5_Q_B", 2)));
-        assertEquals("additive  mlx5.MLX5_Q_B: constant added: 0x2\n1 change: 0 breaking, 1 additive\n", text(c, d),
+        assertEquals("Added enums, values and constants (1):\n  mlx5.MLX5_Q_B: constant added: 0x2\n\n1 change: 0 breaking, 1 additive\n", text(c, d),
                 "a value that became a constant with the same value is not removed");
+    }
+
+    private static LayoutModel imported(String header) {
+        return io.prmkit.dsl.importer.IfcImporter.importSources(List.of(new io.prmkit.dsl.SourceFile("mlx5_ifc.h", header)),
+                io.prmkit.dsl.importer.ImportOptions.DEFAULTS).model().orElseThrow();
+    }
+
+    /** An older and a newer header of the same shapes as 6.1's and 7.x's query_esw_functions_out (written for this test). */
+    @Test
+    void theTextReportReadsAsFirmwareChangesWithAdditionsFirst() {
+        LayoutModel older = imported("""
+                struct mlx5_ifc_host_params_bits {
+                	u8         host_number[0x8];
+                	u8         reserved_at_8[0x18];
+                };
+                struct mlx5_ifc_query_funcs_out_bits {
+                	u8         status[0x8];
+                	u8         reserved_at_8[0x18];
+
+                	u8         reserved_at_20[0x20];
+
+                	struct mlx5_ifc_host_params_bits host_params;
+
+                	u8         sf_enable[][0x40];
+                };
+                """);
+        LayoutModel newer = imported("""
+                enum {
+                	MLX5_QUERY_FUNCS_OP_MOD_V1 = BIT(14),
+                };
+                struct mlx5_ifc_host_params_bits {
+                	u8         host_number[0x8];
+                	u8         reserved_at_8[0x18];
+                };
+                union mlx5_ifc_func_params_bits {
+                	struct mlx5_ifc_host_params_bits host;
+                	u8         raw[0x40];
+                };
+                struct mlx5_ifc_query_funcs_out_bits {
+                	u8         status[0x8];
+                	u8         reserved_at_8[0x18];
+
+                	u8         func_num[0x8];
+                	u8         reserved_at_28[0x18];
+
+                	union {
+                		u8 reserved_at_40[0x40];
+                		DECLARE_FLEX_ARRAY(union mlx5_ifc_func_params_bits, func_params);
+                	};
+                };
+                """);
+        assertEquals("""
+                Added structures (1):
+                  mlx5.func_params: added (0x8 bytes)
+
+                Added fields (2):
+                  mlx5.query_funcs_out.func_num: added at 0x04 [31:24], 8 bits
+                  mlx5.query_funcs_out.func_params: added at bytes 0x08.. (flexible array)
+
+                Added enums, values and constants (1):
+                  mlx5.MLX5_QUERY_FUNCS_OP_MOD_V1: constant added: 0x4000
+
+                Other additive changes (1):
+                  mlx5.query_funcs_out: size 0xc -> 0x10 bytes
+
+                Breaking changes (2):
+                  mlx5.query_funcs_out.host_params: removed from 0x08 [31:0], 32 bits
+                  mlx5.query_funcs_out.sf_enable: removed from bytes 0x0c.. (flexible array)
+
+                7 changes: 2 breaking, 5 additive
+                """, DiffRenderer.text(LayoutDiff.diff(older, newer)));
     }
 
     @Test
@@ -184,10 +275,17 @@ class LayoutDiffTest {
 
                 2 changes: 1 breaking, 1 additive.
 
-                | | Where | Change |
-                |---|---|---|
-                | **breaking** | `mlx5.qpc.state` | resized from 4 to 8 bits |
-                | additive | `mlx5.e.B` | value added: 0xffffffffffffffff |
+                ### Added enums, values and constants (1)
+
+                | Where | Change |
+                |---|---|
+                | `mlx5.e.B` | value added: 0xffffffffffffffff |
+
+                ### Breaking changes (1)
+
+                | Where | Change |
+                |---|---|
+                | `mlx5.qpc.state` | resized from 4 to 8 bits |
                 """, DiffRenderer.render(r, Format.MARKDOWN));
         assertEquals("""
                 {

@@ -103,12 +103,18 @@ class IfcRoundTripTest {
 
         DiffReport report = LayoutDiff.diff(compile(fpga, old), compile(fpga, newer));
         assertEquals("""
-                BREAKING  mlx5.cqc.st: removed from 0x00 [11:8], 4 bits
-                BREAKING  mlx5.cqc.cq_period: moved from 0x10 [27:16] to 0x10 [31:20]
-                BREAKING  mlx5.cqc.log_page_size: resized from 5 to 6 bits
-                additive  mlx5.cqc.reserved_at_20: renamed to new_dword_20 at 0x04 [31:0], 32 bits
-                additive  mlx5.cqc.new_flag: added at 0x08 [5], 1 bit
-                additive  mlx5.cqc_status.MLX5_CQC_STATUS_CQ_NEW: value added: 0xb
+                Added fields (2):
+                  mlx5.cqc.new_dword_20: added at 0x04 [31:0], 32 bits (was reserved_at_20)
+                  mlx5.cqc.new_flag: added at 0x08 [5], 1 bit
+
+                Added enums, values and constants (1):
+                  mlx5.cqc_status.MLX5_CQC_STATUS_CQ_NEW: value added: 0xb
+
+                Breaking changes (3):
+                  mlx5.cqc.st: removed from 0x00 [11:8], 4 bits
+                  mlx5.cqc.cq_period: moved from 0x10 [27:16] to 0x10 [31:20]
+                  mlx5.cqc.log_page_size: resized from 5 to 6 bits
+
                 6 changes: 3 breaking, 3 additive
                 """, DiffRenderer.text(report));
         assertTrue(report.isBreaking());
