@@ -63,4 +63,16 @@ struct mlx5_ifc_demo_list_bits {
 	DECLARE_FLEX_ARRAY(struct mlx5_ifc_demo_entry_bits, list);
 };
 
+/* a union declared on its own with a flexible alternative, and a structure ending in it */
+union mlx5_ifc_demo_any_bits {
+	u8         raw[0x40];
+	DECLARE_FLEX_ARRAY(struct mlx5_ifc_demo_entry_bits, entries);
+};
+
+struct mlx5_ifc_demo_any_holder_bits {
+	u8         kind[0x20];
+
+	union mlx5_ifc_demo_any_bits any;
+};
+
 #endif

@@ -60,6 +60,8 @@ class FlexibleUnionIT {
         assertArrayEquals(want, b);
         assertEquals(0x0cL + 5 * 0x20, gen.call("DemoQueryOut", "params$offset", 5L));
         assertEquals(0x04L + 7 * 0x0cL, gen.call("DemoTable", "entries$offset", 7L), "a union of flexible alternatives only");
+        assertEquals(3 * 0x0cL, gen.call("DemoAny", "entries$offset", 3L), "a union declaration's flexible alternative starts at 0");
+        assertEquals(8L, gen.constant("DemoAny", "SIZE"));
     }
 
     /** gcc's offsetof(params[i]) counts bits (one byte per bit in mlx5_ifc.h): the accessors' byte offsets times 8. */

@@ -178,6 +178,8 @@ public final class IfcImporter {
                 int end = line.indexOf(MARK_END);
                 current = marks.get(Integer.parseInt(line.substring(1, end)));
                 line = line.substring(end + 1);
+            } else if (!line.isEmpty() && !Character.isWhitespace(line.charAt(0)) && line.charAt(0) != '}') {
+                current = null; // an unmarked top-level line (a comment, the package): no header line of its own
             }
             lines.add(current);
             text.append(line).append('\n');
@@ -565,7 +567,7 @@ public final class IfcImporter {
                     if (HARD_KEYWORDS.contains(name)) {
                         throw abort(file, m.line(), m.column(), "member " + owner + "." + name + " is named with a DSL keyword that cannot be a name");
                     }
-                    String type = memberType(m, at, owner, file, before, isLast, union && topLevel);
+                    String type = memberType(m, at, owner, file, before, isLast);
                     name = reservedName(m, name, at, owner, file);
                     // a blank line before each new dword, as the kernel groups its fields
                     if (!union && at != base && at % 32 == 0 && out.length() > 0 && !endsWithBlankLine(out)) out.append('\n');
@@ -610,12 +612,12 @@ public final class IfcImporter {
         return canonical;
     }
 
-    private String memberType(Member m, long at, String owner, String file, StringBuilder before, boolean last, boolean inUnion) {
+    private String memberType(Member m, long at, String owner, String file, StringBuilder before, boolean last) {
         if (m instanceof BitField f) {
             long w = width(f, file);
             if (f.count() == null) return scalar(f, at, w, owner, file);
             if (f.count().isEmpty() || count(f.count(), f.name(), file) == 0) {
-                requireLast(f, owner, file, last, inUnion);
+                requireLast(f, owner, file, last);
                 return (w == 8 ? "u8" : hex(w)) + "[]";
             }
             long n = count(f.count(), f.name(), file);
@@ -637,7 +639,7 @@ public final class IfcImporter {
             Agg t = target(r, file);
             if (r.count() == null) return t.dslName();
             if (r.count().isEmpty() || count(r.count(), r.name(), file) == 0) {
-                requireLast(r, owner, file, last, inUnion);
+                requireLast(r, owner, file, last);
                 return t.dslName() + "[]";
             }
             return t.dslName() + "[" + count(r.count(), r.name(), file) + "]";
@@ -653,11 +655,7 @@ public final class IfcImporter {
         return synth;
     }
 
-    private void requireLast(Member m, String owner, String file, boolean last, boolean inUnion) {
-        if (inUnion) {
-            throw abort(file, m.line(), m.column(), "flexible array " + owner + "." + memberName(m)
-                    + " is an alternative of the union " + owner + "; the DSL allows flexible alternatives only in a union inside a struct");
-        }
+    private void requireLast(Member m, String owner, String file, boolean last) {
         if (!last) {
             throw abort(file, m.line(), m.column(), "flexible array " + owner + "." + memberName(m)
                     + " is not the last member; the DSL (like C) allows one only at the end");

@@ -276,10 +276,6 @@ final class LayoutPass implements Pass {
                         + position(ui.start) + ")");
                 return false;
             }
-            if (isFlexibleArray(lm) && s.union()) {
-                error(lm.location, "a flexible array cannot be a union alternative");
-                return false;
-            }
             if (!isFlexibleArray(lm) && endsFlexible(lm)) nestedFlexible(lm, "is a union alternative");
             return true;
         }
@@ -292,6 +288,13 @@ final class LayoutPass implements Pass {
             Layout.UnionInfo ui = new Layout.UnionInfo(s.name().text(), 0, null, s.location(), false);
             long end = alternatives(ui, s.items());
             ui.end = s.size().map(n -> n.value() * 8).orElse(roundUp(end));
+            // a flexible alternative (union { u8 raw[0x40]; DECLARE_FLEX_ARRAY(...); }): from the start, as in C
+            for (Layout.LaidMember m : lay.members) {
+                if (isFlexibleArray(m)) {
+                    lay.flexible = m;
+                    break;
+                }
+            }
             return end;
         }
 

@@ -65,6 +65,10 @@ class IfcCorpusTest {
         assertEquals(4, table.sizeBytes());
         assertEquals(0x20, table.member("entries").orElseThrow().bitOffset());
         assertEquals(0x20, table.member("ids").orElseThrow().bitOffset());
+        StructLayout any = m.struct("demo_any").orElseThrow();
+        assertEquals(8, any.sizeBytes());
+        assertEquals(0, any.member("entries").orElseThrow().bitOffset());
+        assertEquals(0x20, m.struct("demo_any_holder").orElseThrow().member("any").orElseThrow().bitOffset());
     }
 
     @ParameterizedTest
