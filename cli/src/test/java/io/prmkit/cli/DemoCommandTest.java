@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -193,6 +194,7 @@ class DemoCommandTest {
      * {@link #ONE_OFF_BYTES}, for the JDK's one-time code generation behind MemorySegment accessors that
      * a loaded machine's late JIT tier changes can put inside the window (seen: 280-296 bytes, once).
      */
+    @Tag("timing") // at most 1 KiB depends on the JIT having settled in the measured half (docs/testing.md)
     @Test
     void theQueueThreadsAllocateNothingAfterTheWarmUp() {
         PrmkitCliTest.Run r = PrmkitCliTest.run("demo", "--packets", "200000", "--queues", "2");
@@ -220,6 +222,7 @@ class DemoCommandTest {
      * CPU in the C2 thread). HotSpot logs every trap; no one place may trap more than
      * {@link #MAX_TRAPS_AT_ONE_PLACE} times (seen after the fix: at most 4, in JDK code).
      */
+    @Tag("timing") // trap counts depend on the JIT and the load (docs/testing.md)
     @Test
     void theDatapathIsNotRecompiledOverAndOver(@TempDir Path dir) throws Exception {
         Path log = dir.resolve("deopt.log");

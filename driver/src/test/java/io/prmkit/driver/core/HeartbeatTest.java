@@ -13,12 +13,14 @@ import io.prmkit.softhca.ExecutionMode;
 import io.prmkit.softhca.SoftHca;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * A firmware that stops without a syndrome: soft-hca in step mode advances its health counter only
  * when stepped, so the test steps it from a thread of its own and then stops.
  */
+@Tag("timing") // a 300 ms stall of the stepper thread during bring-up trips the heartbeat (docs/testing.md)
 class HeartbeatTest {
 
     @Test
