@@ -20,6 +20,24 @@ class InputDigestTest {
 
     private static final String BASE = InputDigest.compute("v1", settings("io.x"), List.of(in("a.prm", "A"), in("b.prm", "B")));
 
+    /**
+     * The digest is a function of its inputs alone, not of this JVM (it is compared with the one a
+     * previous build wrote): SHA-256 over the format name, the tool, then each settings entry and each
+     * input's path and bytes, every field prefixed by its length as 8 big-endian bytes, computed here
+     * independently.
+     */
+    @Test
+    void theDigestIsSha256OverLengthPrefixedFields() throws Exception {
+        java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
+        for (String field : List.of(InputDigest.FORMAT, "v1", "settings", "1", "packagePrefix", "io.x", "inputs", "2", "a.prm", "A",
+                "b.prm", "B", "headers", "0")) {
+            byte[] b = field.getBytes(StandardCharsets.UTF_8);
+            md.update(java.nio.ByteBuffer.allocate(8).putLong(b.length).array());
+            md.update(b);
+        }
+        assertEquals(java.util.HexFormat.of().formatHex(md.digest()), BASE);
+    }
+
     @Test
     void sameInputsSameDigest() {
         assertEquals(BASE, InputDigest.compute("v1", settings("io.x"), List.of(in("a.prm", "A"), in("b.prm", "B"))));

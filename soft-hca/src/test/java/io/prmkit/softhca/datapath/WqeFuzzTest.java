@@ -25,6 +25,7 @@ import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.TestFrames;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.api.Test;
 
@@ -36,15 +37,73 @@ import org.junit.jupiter.api.Test;
  * reset as a driver would), the device must never throw, and every device access stays inside
  * mapped memory (the IOMMU answers the rest as faults). Fixed seed; {@code -Dprmkit.seed=N} and
  * {@code -Dprmkit.tries=N} replay or explore (the failure message names the seed and the try).
+ *
+ * <p>A full run also asserts that the mix is what it claims ({@link #coverageProblems}): every WQE
+ * kind both completed and failed, frames came back, LSO sends came back as several segments, the
+ * receive CQ wrote compressed sessions, and the IOMMU refused some DMA. A shortened run (a replay of
+ * one try) checks its cases only: the coverage check cannot pass on one try, as
+ * {@link #oneTryCannotPassTheCoverageCheck} shows.
  */
 class WqeFuzzTest {
     static final int LOG_SQ = 6;
+    static final int FULL_RUN = 100_000;
+    static final int KINDS = 7;
+    static final String[] KIND_NAMES = {"SEND", "inline SEND", "LSO", "NOP", "UMR", "noise behind a control segment", "noise"};
+
+    /** What a run did: per WQE kind, completions and error CQEs; what came back; sessions; DMA faults. */
+    record Stats(long seed, int tries, long[] completed, long[] failed, long rxFrames, long rxErrors, long multiSegmentLso,
+                 long sessions, long faults) {
+        long completions() {
+            return java.util.Arrays.stream(completed).sum();
+        }
+
+        long errors() {
+            return java.util.Arrays.stream(failed).sum();
+        }
+    }
 
     @Test
     void randomAndMutatedWqesAlwaysCompleteOrFailCleanly() {
         String s = System.getProperty("prmkit.seed", "20261130");
         long seed = s.equals("random") ? System.nanoTime() : Long.parseLong(s);
-        int tries = Integer.getInteger("prmkit.tries", 100_000);
+        int tries = Integer.getInteger("prmkit.tries", FULL_RUN);
+        Stats st = fuzz(seed, tries);
+        System.out.printf("WQE fuzz: seed %d, %d WQEs, %d completions, %d error CQEs, %d frames received (%d receive errors),"
+                        + " %d LSO sends in several segments, %d DMA faults refused, %d compressed receive sessions%n",
+                seed, tries, st.completions(), st.errors(), st.rxFrames(), st.rxErrors(), st.multiSegmentLso(), st.faults(), st.sessions());
+        if (tries >= FULL_RUN) {
+            List<String> missing = coverageProblems(st);
+            assertTrue(missing.isEmpty(), "seed " + seed + ": the mix did not cover " + missing);
+        } else {
+            System.out.println("WQE fuzz: coverage not asserted on a shortened run of " + tries + " tries (a replay checks its cases, not the mix)");
+        }
+    }
+
+    @Test
+    void oneTryCannotPassTheCoverageCheck() {
+        List<String> missing = coverageProblems(fuzz(20261130, 1));
+        assertFalse(missing.isEmpty(), "one WQE covered the whole mix");
+        assertTrue(missing.contains("compressed receive sessions"), missing.toString());
+    }
+
+    /** What the mix of a run failed to cover; empty when it covered everything it claims. */
+    static List<String> coverageProblems(Stats st) {
+        List<String> missing = new java.util.ArrayList<>();
+        for (int k = 0; k < KINDS; k++) {
+            // the noise kinds rarely make a valid WQE: only their failures are owed
+            if (k < 5 && st.completed()[k] == 0) missing.add(KIND_NAMES[k] + " completed");
+            if (st.failed()[k] == 0) missing.add(KIND_NAMES[k] + " failed");
+        }
+        if (st.completions() <= st.tries() / 20) missing.add("enough good WQEs (" + st.completions() + ")");
+        if (st.errors() <= st.tries() / 20) missing.add("enough bad WQEs (" + st.errors() + ")");
+        if (st.rxFrames() == 0) missing.add("frames received");
+        if (st.multiSegmentLso() == 0) missing.add("LSO sends received as several segments");
+        if (st.sessions() == 0) missing.add("compressed receive sessions");
+        if (st.faults() == 0) missing.add("DMA faults");
+        return missing;
+    }
+
+    static Stats fuzz(long seed, int tries) {
         Harness h = new Harness();
         Harness.Cq txCq = h.new Cq(10, 4, 1);
         Harness.Cq rxCq = h.new Cq(11, 12, 1);
@@ -74,14 +133,16 @@ class WqeFuzzTest {
         MemorySegment.copy(frame, 0, host.seg(), ValueLayout.JAVA_BYTE, 0, frame.length);
         SplittableRandom r = new SplittableRandom(seed);
         MemorySegment w = MemorySegment.ofArray(new byte[16 * 64]);
-        long completions = 0, errors = 0;
+        long[] completed = new long[KINDS];
+        long[] failed = new long[KINDS];
+        long rxFrames = 0, rxErrors = 0, multiSegmentLso = 0;
         for (int i = 0; i < tries; i++) {
             String where = "seed " + seed + ", try " + i;
             w.fill((byte) 0);
             int pc = sq.pc & 0xffff;
             int kind = r.nextInt(7);
-            build(kind, w, pc, lkey, host.bus(), frame.length, r);
-            mutate(w, r);
+            build(kind, w, pc, lkey, host.bus(), frame, r);
+            boolean asBuilt = mutate(w, r);
             // ce forced to "always", so every WQE owes exactly one CQE
             WqeCtrlSeg.ce$set(w, 0, CompletionMode.CQE_ALWAYS);
             int ds = WqeCtrlSeg.ds(w, 0);
@@ -98,12 +159,12 @@ class WqeFuzzTest {
             assertNull(txCq.poll(), where + ": more than one CQE for one WQE");
             int op = Cqe64.opcode(c);
             if (op == CqeOpcode.REQ.value) {
-                completions++;
+                completed[kind]++;
                 assertEquals(pc, Cqe64.wqe_counter(c), where);
                 assertEquals(sq.pc & 0xffff, sq.sq.consumerCounter & 0xffff, where + ": the device consumed the WQE's blocks");
             } else {
                 assertEquals(CqeOpcode.REQ_ERR.value, op, where + ": a CQE is a completion or an error");
-                errors++;
+                failed[kind]++;
                 assertEquals(pc, ErrCqe.wqe_counter(c), where);
                 assertEquals(SqState.ERR.value, sq.sq.state, where);
                 // ERR -> RST -> RDY, as the driver's recovery does
@@ -113,28 +174,37 @@ class WqeFuzzTest {
                 sq.pc = 0;
             }
             // receive side: every RX CQE is a packet or a receive error; keep the RQ stocked
+            int received = 0;
             for (io.prmkit.softhca.CqeDecoder.Completion rc : rxDecoder.drain()) {
                 int rop = rc.opcode();
+                if (rop == CqeOpcode.RESP_SEND.value) received++;
+                else rxErrors++;
                 assertTrue(rop == CqeOpcode.RESP_SEND.value || rop == CqeOpcode.RESP_ERR.value, where + ": RX opcode " + rop);
                 if (rop == CqeOpcode.RESP_SEND.value) assertTrue(rc.byteCnt() <= 2048, where);
                 assertEquals(rxCounter++ & 0xffff, rc.wqeCounter(), where + ": receive WQEs complete in order");
                 rq.post(1, lkey);
             }
+            rxFrames += received;
+            if (kind == 2 && asBuilt && received > 1) multiSegmentLso++;
         }
-        assertTrue(completions > tries / 20, "enough WQEs were good: " + completions);
-        assertTrue(errors > tries / 20, "enough WQEs were bad: " + errors);
         long sessions = rxDecoder.blocks.stream().filter(b -> b.length() > 1).count();
-        System.out.printf("WQE fuzz: seed %d, %d WQEs, %d completions, %d error CQEs, %d DMA faults refused, %d compressed receive sessions%n",
-                seed, tries, completions, errors, h.iommu.faults(), sessions);
+        return new Stats(seed, tries, completed, failed, rxFrames, rxErrors, multiSegmentLso, sessions, h.iommu.faults());
     }
 
-    private static void build(int kind, MemorySegment w, int pc, int lkey, long bus, int len, SplittableRandom r) {
+    /** The frame's first {@code n} bytes as the inline headers of the Ethernet segment at byte 16. */
+    private static void inlineHeaders(MemorySegment w, byte[] frame, int n) {
+        MemorySegment.copy(frame, 0, w, ValueLayout.JAVA_BYTE, WqeCtrlSeg.SIZE + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, n);
+    }
+
+    private static void build(int kind, MemorySegment w, int pc, int lkey, long bus, byte[] frame, SplittableRandom r) {
+        int len = frame.length;
         int l = 14 + r.nextInt(len - 13);
         switch (kind) {
             case 0 -> { // SEND: 18 inline bytes + one data segment
                 WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.SEND).wqe_index(pc).qpn(20).ds(4).write();
                 WqeEthSeg.writer(w, 16).inline_hdr_sz(18).cs_flags(EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK).write();
                 WqeDataSeg.writer(w, 48).byte_count(Math.max(0, l - 18)).lkey(lkey).addr(bus + 18).write();
+                inlineHeaders(w, frame, 18);
             }
             case 1 -> { // SEND of inline data only
                 int n = 14 + r.nextInt(100);
@@ -149,6 +219,7 @@ class WqeFuzzTest {
                 WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.LSO).wqe_index(pc).qpn(20).ds(2 + 4 + 1).write();
                 WqeEthSeg.writer(w, 16).inline_hdr_sz(hdr).mss(100 + r.nextInt(1400)).cs_flags(EthCsFlags.L4_CSUM$MASK).write();
                 WqeDataSeg.writer(w, 96).byte_count(len - hdr).lkey(lkey).addr(bus + hdr).write();
+                inlineHeaders(w, frame, hdr);
             }
             case 3 -> WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.NOP).wqe_index(pc).qpn(20).ds(1).write();
             case 4 -> { // UMR with two inline KLMs
@@ -169,9 +240,12 @@ class WqeFuzzTest {
         }
     }
 
-    private static void mutate(MemorySegment w, SplittableRandom r) {
+    /** Mutates the WQE, or not; true when it is left as built. */
+    private static boolean mutate(MemorySegment w, SplittableRandom r) {
         switch (r.nextInt(5)) {
-            case 0 -> {} // as built
+            case 0 -> {
+                return true;
+            }
             case 1 -> { // flip a few bits in the first 128 bytes
                 for (int k = 1 + r.nextInt(4); k > 0; k--) {
                     int b = r.nextInt(128);
@@ -182,5 +256,6 @@ class WqeFuzzTest {
             case 3 -> w.set(ValueLayout.JAVA_INT_UNALIGNED, 4L * (12 + r.nextInt(4)), r.nextInt()); // a data segment's key or length
             default -> w.set(ValueLayout.JAVA_LONG_UNALIGNED, 8L * (5 + r.nextInt(4)), r.nextLong()); // an address
         }
+        return false;
     }
 }
