@@ -120,6 +120,9 @@ final class BenchCommand implements Callable<Integer> {
             return 1;
         }
         Path work = Files.createTempDirectory("prmkit-bench");
+        // A live line on a terminal's standard error (Progress) unless JMH's own lines are on the same
+        // terminal (standard output): they are the progress then.
+        progress = Progress.start("bench", !Progress.isTerminal(1), () -> step);
         try {
             Map<String, Path> binaries = new LinkedHashMap<>();
             try {
@@ -139,9 +142,9 @@ final class BenchCommand implements Callable<Integer> {
             Map<String, double[][]> rows = new LinkedHashMap<>(); // case -> round -> {gen, hand, C, gen B/op, hand B/op}
             for (String[] kase : cases) rows.put(kase[0], new double[rounds][]);
             for (int round = 0; round < rounds; round++) {
-                err.printf(Locale.ROOT, "prmkit bench: round %d of %d%n", round + 1, rounds);
-                err.flush();
+                log(err, String.format(Locale.ROOT, "prmkit bench: round %d of %d", round + 1, rounds));
                 for (String[] kase : cases) {
+                    step = String.format(Locale.ROOT, "round %d of %d, %s", round + 1, rounds, kase[0]);
                     double before = runC(binaries.get(kase[2]), kase[0]);
                     double[] j;
                     try {
@@ -155,6 +158,7 @@ final class BenchCommand implements Callable<Integer> {
                     rows.get(kase[0])[round] = new double[] {j[0], j[1], (before + after) / 2, j[2], j[3]};
                 }
             }
+            progress.close();
             out.println();
             out.println(BenchMachine.current(cc));
             for (String[] kase : cases) {
@@ -207,6 +211,7 @@ final class BenchCommand implements Callable<Integer> {
             out.flush();
             return 0;
         } finally {
+            progress.close();
             try (Stream<Path> files = Files.walk(work)) {
                 files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
             }
@@ -218,20 +223,28 @@ final class BenchCommand implements Callable<Integer> {
      * and port ({@link LoopbackRig}). The warm-up rounds let C2 compile the driver and the device
      * (the first round ran 1.2-2.1 Mpps against 3.7-4.6 warmed when that was measured).
      */
+    /** One line on standard error, above the progress line. */
+    private void log(PrintWriter err, String line) {
+        progress.above(() -> {
+            err.println(line);
+            err.flush();
+        });
+    }
+
     private double[] loopbackRounds(PrintWriter err) {
         int frames = quick ? 500_000 : 2_000_000;
         try (LoopbackRig rig = new LoopbackRig(cqeCompression)) {
             for (int w = 0; w < LOOPBACK_WARMUP; w++) {
-                err.printf(Locale.ROOT, "prmkit bench: loopback warm-up round %d of %d%n", w + 1, LOOPBACK_WARMUP);
-                err.flush();
+                step = String.format(Locale.ROOT, "loopback warm-up round %d of %d", w + 1, LOOPBACK_WARMUP);
+                log(err, "prmkit bench: " + step);
                 CoreToCore.roundTripNanos(ROUND_TRIPS); // compiles the probe too
                 rig.round(frames);
             }
             double[] mpps = new double[rounds];
             loopbackRoundTrip = new double[rounds];
             for (int round = 0; round < rounds; round++) {
-                err.printf(Locale.ROOT, "prmkit bench: loopback round %d of %d%n", round + 1, rounds);
-                err.flush();
+                step = String.format(Locale.ROOT, "loopback round %d of %d", round + 1, rounds);
+                log(err, "prmkit bench: " + step);
                 loopbackRoundTrip[round] = CoreToCore.roundTripNanos(ROUND_TRIPS);
                 mpps[round] = rig.round(frames);
             }
@@ -242,6 +255,9 @@ final class BenchCommand implements Callable<Integer> {
 
     /** Whether the loopback rounds' receive CQ compressed completions (what AUTO chose). */
     private boolean loopbackCompressed;
+    /** The live line on standard error while the rounds run, and what it shows. */
+    private Progress progress;
+    private volatile String step = "starting";
 
     /**
      * The core-to-core round trip before each loopback round, in ns ({@link CoreToCore}): the loopback

@@ -150,7 +150,11 @@ final class Demo {
                 threads[q] = new Thread(runs[q], "demo-queue-" + q);
                 threads[q].start();
             }
-            for (Thread t : threads) t.join();
+            long frames = expected;
+            try (Progress p = Progress.start("demo", () -> String.format(Locale.ROOT, "%,d of %,d frames checked (%d%%)",
+                    progress.get(), frames, frames == 0 ? 100 : progress.get() * 100 / frames))) {
+                for (Thread t : threads) t.join();
+            }
             long trafficNanos = 0;
             for (int q = 0; q < queues; q++) {
                 if (runs[q].failure() != null) throw new IllegalStateException("queue " + q + ": " + runs[q].failure(), runs[q].failure());

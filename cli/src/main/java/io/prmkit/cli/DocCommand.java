@@ -57,7 +57,10 @@ public final class DocCommand implements Callable<Integer> {
         } catch (SpecInput.Failed e) {
             return PrmkitCli.INPUT_ERROR;
         }
-        CompileResult result = PrmCompiler.compile(sources);
+        CompileResult result;
+        try (Progress p = Progress.start("doc", () -> "compiling " + Words.plural(sources.size(), "file"))) {
+            result = PrmCompiler.compile(sources);
+        }
         SpecInput.print(result.diagnostics(), sources, err);
         if (result.model().isEmpty()) {
             long errors = result.diagnostics().stream().filter(Diagnostic::isError).count();
@@ -68,7 +71,9 @@ public final class DocCommand implements Callable<Integer> {
         String t = title != null ? title : specs.isEmpty() ? "mlx5 PRM reference" : "PRM reference";
         int files;
         try {
-            files = DocSite.write(model, t, output);
+            try (Progress p = Progress.start("doc", () -> "writing the pages of " + Words.plural(model.structs().size(), "structure") + " to " + output)) {
+                files = DocSite.write(model, t, output);
+            }
         } catch (IOException e) {
             SpecInput.say(spec, err, "cannot write to " + output + ": " + Inputs.reason(output, e) + "; nothing written");
             return PrmkitCli.INPUT_ERROR;

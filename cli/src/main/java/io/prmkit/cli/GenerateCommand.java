@@ -80,7 +80,11 @@ public final class GenerateCommand implements Callable<Integer> {
             return PrmkitCli.INPUT_ERROR;
         }
 
-        Pipeline.Result result = Pipeline.generate(sources, headerSources, options);
+        Pipeline.Result result;
+        int inputs = sources.size() + headerSources.size();
+        try (Progress p = Progress.start("generate", () -> "compiling " + Words.plural(inputs, "file") + " and generating the accessors")) {
+            result = Pipeline.generate(sources, headerSources, options);
+        }
         List<SourceFile> all = new ArrayList<>(sources);
         all.addAll(headerSources);
         SpecInput.print(result.diagnostics(), all, err);
@@ -92,7 +96,9 @@ public final class GenerateCommand implements Callable<Integer> {
 
         OutputSync.Report written;
         try {
-            written = OutputSync.applyWithManifest(output, result.files());
+            try (Progress p = Progress.start("generate", () -> "writing " + Words.plural(result.files().size(), "file") + " to " + output)) {
+                written = OutputSync.applyWithManifest(output, result.files());
+            }
         } catch (IOException e) {
             SpecInput.say(spec, err, "cannot write to " + output + ": " + Inputs.reason(output, e) + "; nothing written");
             return PrmkitCli.INPUT_ERROR;

@@ -72,7 +72,10 @@ public final class ImportIfcCommand implements Callable<Integer> {
             SpecInput.say(spec, err, Words.plural(read.problems().size(), "error") + " reading the headers");
             return PrmkitCli.INPUT_ERROR;
         }
-        ImportResult result = IfcImporter.importSources(read.files(), options);
+        ImportResult result;
+        try (Progress p = Progress.start("import-ifc", () -> "importing " + Words.plural(read.files().size(), "header"))) {
+            result = IfcImporter.importSources(read.files(), options);
+        }
         printNotes(result, read.files(), err);
         long errors = count(result, Severity.ERROR);
         if (errors > 0) {
