@@ -15,7 +15,7 @@ import io.prmkit.softhca.wire.Wire;
 import java.time.Duration;
 
 /**
- * {@code prmkit bench}'s loopback case (and {@link LoopbackTwoThreadBench}'s): one soft HCA on its own thread, plugged into a loopback wire,
+ * {@code prmkit bench}'s loopback case (and {@code LoopbackTwoThreadBench}'s): one soft HCA on its own thread, plugged into a loopback wire,
  * with the driver's port (one queue pair, 64-byte UDP frames built once) open for every round, as a
  * packet generator measures a port it has brought up once. Rounds on fresh devices timed more than the
  * datapath: the first frames of every new device take branches the previous one's steady state never
