@@ -1,11 +1,11 @@
 package io.prmkit.bench;
 
-import io.prmkit.driver.eth.CqResources;
 import io.prmkit.driver.dp.PacketPool;
+import io.prmkit.driver.eth.CqResources;
 import io.prmkit.driver.eth.RqResources;
 import io.prmkit.driver.eth.SqResources;
-import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.InlineMode;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;

@@ -1,13 +1,13 @@
 package io.prmkit.bench;
 
 import io.prmkit.driver.dp.PacketPool;
-import io.prmkit.driver.eth.RqResources;
 import io.prmkit.driver.dp.RxQueue;
+import io.prmkit.driver.eth.RqResources;
+import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeHdsIpExt;
 import io.prmkit.mlx5.CqeL3HdrType;
 import io.prmkit.mlx5.CqeL4HdrType;
 import io.prmkit.mlx5.CqeOpcode;
-import io.prmkit.mlx5.Cqe64;
-import io.prmkit.mlx5.CqeHdsIpExt;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -1,10 +1,10 @@
 package io.prmkit.bench;
 
 import io.prmkit.driver.dp.PacketPool;
-import io.prmkit.driver.eth.SqResources;
 import io.prmkit.driver.dp.TxQueue;
-import io.prmkit.mlx5.CqeOpcode;
+import io.prmkit.driver.eth.SqResources;
 import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeOpcode;
 import java.lang.foreign.MemorySegment;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;

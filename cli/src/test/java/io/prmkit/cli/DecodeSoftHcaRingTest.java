@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.cli.PrmkitCliTest.Run;
+import io.prmkit.demo.Frames;
 import io.prmkit.driver.core.DeviceOptions;
 import io.prmkit.driver.core.Mlx5Device;
-import io.prmkit.demo.Frames;
 import io.prmkit.driver.dp.PacketPool;
 import io.prmkit.driver.dp.RxQueue;
 import io.prmkit.driver.dp.TxQueue;

@@ -64,7 +64,7 @@ class ModulePathTest {
                     public static void main(String[] args) throws Exception {
                         try (SoftHca hca = SoftHca.create();
                              Mlx5Device dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults());
-                             EthPort port = dev.ethPort(EthPortConfig.defaults())) {
+                             EthPort port = EthPort.open(dev, EthPortConfig.defaults())) {
                             System.out.println("up, " + CmdHcaCap.SIZE + "-byte cmd_hca_cap, rx "
                                     + port.queryStats().rxVportUnicastPackets() + " frames");
                         }

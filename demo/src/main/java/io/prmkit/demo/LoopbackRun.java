@@ -1,10 +1,9 @@
 package io.prmkit.demo;
 
-import io.prmkit.driver.dp.TxQueue;
-import io.prmkit.driver.dp.RxQueue;
-import io.prmkit.driver.dp.PacketPool;
 import io.prmkit.driver.dp.PacketFlags;
-
+import io.prmkit.driver.dp.PacketPool;
+import io.prmkit.driver.dp.RxQueue;
+import io.prmkit.driver.dp.TxQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 

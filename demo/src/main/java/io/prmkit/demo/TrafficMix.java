@@ -1,9 +1,8 @@
 package io.prmkit.demo;
 
-import io.prmkit.driver.dp.PacketPool;
-import io.prmkit.driver.dp.PacketFlags;
 import io.prmkit.driver.dp.FrameHeaders;
-
+import io.prmkit.driver.dp.PacketFlags;
+import io.prmkit.driver.dp.PacketPool;
 import io.prmkit.net.Ethhdr;
 import io.prmkit.net.Iphdr;
 import io.prmkit.net.Tcphdr;

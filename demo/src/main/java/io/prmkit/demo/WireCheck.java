@@ -1,7 +1,6 @@
 package io.prmkit.demo;
 
 import io.prmkit.driver.dp.FrameHeaders;
-
 import io.prmkit.net.Ethhdr;
 import io.prmkit.net.VlanHdr;
 import java.lang.foreign.Arena;

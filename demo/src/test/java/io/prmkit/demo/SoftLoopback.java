@@ -1,11 +1,10 @@
 package io.prmkit.demo;
 
-import io.prmkit.driver.dp.TxQueue;
-import io.prmkit.driver.dp.RxQueue;
-import io.prmkit.driver.dp.PacketPool;
-
 import io.prmkit.driver.core.DeviceOptions;
 import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.dp.PacketPool;
+import io.prmkit.driver.dp.RxQueue;
+import io.prmkit.driver.dp.TxQueue;
 import io.prmkit.driver.eth.EthPort;
 import io.prmkit.driver.eth.EthPortConfig;
 import io.prmkit.softhca.CapsProfile;

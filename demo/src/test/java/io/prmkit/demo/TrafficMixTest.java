@@ -1,8 +1,8 @@
 package io.prmkit.demo;
 
-import io.prmkit.driver.dp.PacketPool;
-import io.prmkit.driver.dp.PacketFlags;
 import io.prmkit.driver.dp.FrameHeaders;
+import io.prmkit.driver.dp.PacketFlags;
+import io.prmkit.driver.dp.PacketPool;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;
 

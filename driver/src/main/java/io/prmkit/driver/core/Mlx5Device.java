@@ -5,8 +5,6 @@ import io.prmkit.driver.cmd.CommandException;
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.cmd.DeviceFatalException;
 import io.prmkit.driver.cmd.InitSegment;
-import io.prmkit.driver.res.EventQueue;
-import io.prmkit.driver.res.Uar;
 import io.prmkit.mlx5.AccessRegisterIn;
 import io.prmkit.mlx5.AccessRegisterOpMod;
 import io.prmkit.mlx5.AccessRegisterOut;
@@ -235,10 +233,71 @@ public final class Mlx5Device implements AutoCloseable {
         cmd.fail(e);
     }
 
-    /** Opens an Ethernet port on this function (closed by the port's close, or by this device's). */
-    public io.prmkit.driver.eth.EthPort ethPort(io.prmkit.driver.eth.EthPortConfig config) {
-        return io.prmkit.driver.eth.EthPort.open(this, config);
+    /**
+     * Builds an object on this function with {@code factory}, which gets what such an object needs of
+     * the device ({@link DeviceAccess}: commands, caps, DMA, UAR, async EQ, events), and owns it: the
+     * device's {@link #close()} closes it first. An Ethernet port is made this way ({@code EthPort.open}).
+     */
+    public <T extends AutoCloseable> T attach(java.util.function.Function<DeviceAccess, T> factory) {
+        synchronized (this) {
+            if (closed) throw new IllegalStateException("the device is closed");
+        }
+        T child = factory.apply(access);
+        own(child);
+        return child;
     }
+
+    private final DeviceAccess access = new DeviceAccess() {
+        @Override
+        public CommandInterface commands() {
+            return cmd;
+        }
+
+        @Override
+        public Caps caps() {
+            return caps;
+        }
+
+        @Override
+        public DmaMemory dma() {
+            return pci.dma();
+        }
+
+        @Override
+        public Mmio bar() {
+            return pci.bar0();
+        }
+
+        @Override
+        public Uar uar() {
+            return uar;
+        }
+
+        @Override
+        public int asyncEqn() {
+            return asyncEq.eqn();
+        }
+
+        @Override
+        public void addEventListener(EventListener l) {
+            Mlx5Device.this.addEventListener(l);
+        }
+
+        @Override
+        public void removeEventListener(EventListener l) {
+            Mlx5Device.this.removeEventListener(l);
+        }
+
+        @Override
+        public DeviceFatalException fatalError() {
+            return Mlx5Device.this.fatalError();
+        }
+
+        @Override
+        public void detach(AutoCloseable child) {
+            disown(child);
+        }
+    };
 
     public void addEventListener(EventListener l) {
         listeners.add(l);
@@ -249,15 +308,15 @@ public final class Mlx5Device implements AutoCloseable {
     }
 
     /** Registers an object (a port) that {@link #close()} closes first, in reverse order of registration. */
-    public synchronized void own(AutoCloseable child) {
+    synchronized void own(AutoCloseable child) {
         children.push(child);
     }
 
-    public synchronized void disown(AutoCloseable child) {
+    synchronized void disown(AutoCloseable child) {
         children.remove(child);
     }
 
-    public CommandInterface commands() {
+    CommandInterface commands() {
         return cmd;
     }
 
@@ -265,19 +324,19 @@ public final class Mlx5Device implements AutoCloseable {
         return caps;
     }
 
-    public FirmwarePages pages() {
+    FirmwarePages pages() {
         return pages;
     }
 
-    public PageWorker pageWorker() {
+    PageWorker pageWorker() {
         return pageWorker;
     }
 
-    public Uar uar() {
+    Uar uar() {
         return uar;
     }
 
-    public EventQueue asyncEq() {
+    EventQueue asyncEq() {
         return asyncEq;
     }
 
@@ -301,7 +360,7 @@ public final class Mlx5Device implements AutoCloseable {
         return pci.interrupts();
     }
 
-    public InitSegment initSegment() {
+    InitSegment initSegment() {
         return iseg;
     }
 

@@ -2,7 +2,6 @@ package io.prmkit.driver.dp;
 
 import io.prmkit.driver.eth.EthPort;
 import io.prmkit.driver.eth.RqResources;
-
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.CqeFormat;

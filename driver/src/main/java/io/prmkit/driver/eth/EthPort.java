@@ -3,9 +3,10 @@ package io.prmkit.driver.eth;
 import io.prmkit.driver.Mlx5Exception;
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.Caps;
+import io.prmkit.driver.core.DeviceAccess;
+import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.driver.core.Mlx5Device;
 import io.prmkit.driver.res.CompletionQueue;
-import io.prmkit.driver.res.DeviceObject;
 import io.prmkit.driver.res.FlowEntry;
 import io.prmkit.driver.res.FlowGroup;
 import io.prmkit.driver.res.FlowTable;
@@ -23,9 +24,9 @@ import io.prmkit.mlx5.AccessRegisterOpMod;
 import io.prmkit.mlx5.AccessRegisterOut;
 import io.prmkit.mlx5.CmdHcaCap;
 import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.EqeType;
 import io.prmkit.mlx5.Eth8023CntrsGrpDataLayout;
 import io.prmkit.mlx5.EthCntrsGrpDataLayoutAuto;
-import io.prmkit.mlx5.EqeType;
 import io.prmkit.mlx5.InlineMode;
 import io.prmkit.mlx5.MacAddressLayout;
 import io.prmkit.mlx5.ModifyNicVportContextIn;
@@ -48,8 +49,8 @@ import io.prmkit.mlx5.SqState;
 import io.prmkit.mlx5.TrafficCounter;
 import io.prmkit.mlx5.VportOperState;
 import io.prmkit.mlx5.VportStateOpMod;
-import java.lang.foreign.MemorySegment;
 import io.prmkit.platform.DmaMemory;
+import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -75,7 +76,7 @@ import java.util.List;
  */
 public final class EthPort implements AutoCloseable {
 
-    private final Mlx5Device dev;
+    private final DeviceAccess dev;
     private final CommandInterface cmd;
     private final EthPortConfig config;
     private final Deque<DeviceObject> objects = new ArrayDeque<>();
@@ -96,27 +97,31 @@ public final class EthPort implements AutoCloseable {
     private volatile long linkChanges;
     private boolean closed;
 
-    private EthPort(Mlx5Device dev, EthPortConfig config) {
+    private EthPort(DeviceAccess dev, EthPortConfig config) {
         this.dev = dev;
         this.cmd = dev.commands();
         this.config = config;
     }
 
-    /** Builds the port; on failure undoes what it built and rethrows. */
+    /**
+     * Builds a port on {@code dev} (closed by its own close, or by the device's); on failure undoes
+     * what it built and rethrows.
+     */
     public static EthPort open(Mlx5Device dev, EthPortConfig config) {
-        EthPort p = new EthPort(dev, config);
-        try {
-            p.build();
-        } catch (RuntimeException e) {
+        return dev.attach(access -> {
+            EthPort p = new EthPort(access, config);
             try {
-                p.close();
-            } catch (RuntimeException s) {
-                e.addSuppressed(s);
+                p.build();
+            } catch (RuntimeException e) {
+                try {
+                    p.close();
+                } catch (RuntimeException s) {
+                    e.addSuppressed(s);
+                }
+                throw e;
             }
-            throw e;
-        }
-        dev.own(p);
-        return p;
+            return p;
+        });
     }
 
     /**
@@ -196,7 +201,7 @@ public final class EthPort implements AutoCloseable {
         mkey = keep(Mkey.physical(cmd, pd));
         var tis = keep(Tis.create(cmd, td));
         if (CmdHcaCap.max_qp_cnt(gen) > 0) counter = keep(QCounter.allocate(cmd));
-        int eqn = dev.asyncEq().eqn();
+        int eqn = dev.asyncEqn();
         rxCqeCompression = switch (config.cqeCompression()) {
             case AUTO -> CmdHcaCap.cqe_compression(gen);
             case ON -> true; // CompletionQueue.create says what is missing when the device lacks it
@@ -452,7 +457,7 @@ public final class EthPort implements AutoCloseable {
             attachments.clear();
         }
         dev.removeEventListener(listener);
-        dev.disown(this);
+        dev.detach(this);
         for (Attachment a : attached.reversed()) a.detach();
         Mlx5Exception first = null;
         try {

@@ -2,6 +2,8 @@ package io.prmkit.driver.res;
 
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.Caps;
+import io.prmkit.driver.core.DeviceObject;
+import io.prmkit.driver.core.Uar;
 import io.prmkit.mlx5.CmdHcaCap;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.Cqc;

@@ -1,5 +1,6 @@
 package io.prmkit.driver.res;
 
+import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateFlowGroupIn;
 import io.prmkit.mlx5.CreateFlowGroupOut;

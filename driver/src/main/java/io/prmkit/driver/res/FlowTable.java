@@ -2,6 +2,7 @@ package io.prmkit.driver.res;
 
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.Caps;
+import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateFlowTableIn;
 import io.prmkit.mlx5.CreateFlowTableOut;

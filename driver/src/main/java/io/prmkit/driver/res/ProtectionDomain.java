@@ -1,6 +1,7 @@
 package io.prmkit.driver.res;
 
 import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.AllocPdIn;
 import io.prmkit.mlx5.AllocPdOut;
 import io.prmkit.mlx5.CmdOpcode;

@@ -1,6 +1,7 @@
 package io.prmkit.driver.res;
 
 import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateTirIn;
 import io.prmkit.mlx5.CreateTirOut;

@@ -1,6 +1,7 @@
 package io.prmkit.driver.res;
 
 import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.AllocTransportDomainIn;
 import io.prmkit.mlx5.AllocTransportDomainOut;
 import io.prmkit.mlx5.CmdOpcode;

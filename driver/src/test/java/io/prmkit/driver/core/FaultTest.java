@@ -11,6 +11,7 @@ import io.prmkit.driver.cmd.CommandException;
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.cmd.CommandTimeoutException;
 import io.prmkit.driver.cmd.DeviceFatalException;
+import io.prmkit.driver.eth.EthPort;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdStatus;
 import io.prmkit.mlx5.HealthSyndrome;
@@ -116,7 +117,7 @@ class FaultTest {
         try (SoftHca hca = SoftHca.create(SoftHcaFixture.device())) {
             long before = hca.function().dma().allocatedBytes();
             Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options());
-            dev.ethPort(io.prmkit.driver.eth.EthPortConfig.defaults().withSizes(4, 4));
+            EthPort.open(dev, io.prmkit.driver.eth.EthPortConfig.defaults().withSizes(4, 4));
             hca.faults().fatal(HealthSyndrome.FW_INTERNAL_ERR);
             assertTrue(SoftHcaFixture.await(() -> dev.fatalError() != null, 10), "health poll saw the syndrome");
             dev.close(); // the port's destroys fail fast; host memory is freed anyway

@@ -38,7 +38,7 @@ class OpenCloseTest {
                     Map<String, Integer> base = hca.liveObjects();
                     if (i % 10 == 0) {
                         // Every tenth run also builds and closes an Ethernet port: its objects must all go.
-                        try (EthPort port = dev.ethPort(EthPortConfig.defaults().withQueuePairs(2).withSizes(4, 4))) {
+                        try (EthPort port = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(2).withSizes(4, 4))) {
                             assertTrue(hca.liveObjects().get("sq") == 2);
                         }
                         assertEquals(base, hca.liveObjects(), "run " + i + ": port objects destroyed");

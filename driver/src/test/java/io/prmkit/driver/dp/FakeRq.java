@@ -1,17 +1,16 @@
 package io.prmkit.driver.dp;
 
 import io.prmkit.driver.eth.RqResources;
-
 import io.prmkit.mlx5.CqDoorbellRecord;
+import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.CqeErrorSyndrome;
+import io.prmkit.mlx5.CqeFormat;
+import io.prmkit.mlx5.CqeHdsIpExt;
 import io.prmkit.mlx5.CqeL3HdrType;
 import io.prmkit.mlx5.CqeL4HdrType;
 import io.prmkit.mlx5.CqeOpcode;
-import io.prmkit.mlx5.Cqe64;
-import io.prmkit.mlx5.CqeFormat;
-import io.prmkit.mlx5.CqeHdsIpExt;
-import io.prmkit.mlx5.MiniCqe8;
 import io.prmkit.mlx5.ErrCqe;
+import io.prmkit.mlx5.MiniCqe8;
 import io.prmkit.mlx5.WqDoorbellRecord;
 import io.prmkit.mlx5.WqeDataSeg;
 import java.lang.foreign.MemorySegment;

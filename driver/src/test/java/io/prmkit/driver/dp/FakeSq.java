@@ -1,23 +1,22 @@
 package io.prmkit.driver.dp;
 
-import io.prmkit.driver.eth.SqControl;
 import io.prmkit.driver.eth.CqResources;
-
+import io.prmkit.driver.eth.SqControl;
 import io.prmkit.mlx5.CompletionMode;
 import io.prmkit.mlx5.CqDoorbellRecord;
+import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.CqeErrorSyndrome;
 import io.prmkit.mlx5.CqeOpcode;
-import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.ErrCqe;
+import io.prmkit.mlx5.Mkc;
+import io.prmkit.mlx5.MkcAccessMode;
 import io.prmkit.mlx5.SendWqeOpcode;
 import io.prmkit.mlx5.SqState;
+import io.prmkit.mlx5.UmrCtrlFlags;
 import io.prmkit.mlx5.WqDoorbellRecord;
 import io.prmkit.mlx5.WqeCtrlSeg;
 import io.prmkit.mlx5.WqeDataSeg;
 import io.prmkit.mlx5.WqeEthSeg;
-import io.prmkit.mlx5.Mkc;
-import io.prmkit.mlx5.MkcAccessMode;
-import io.prmkit.mlx5.UmrCtrlFlags;
 import io.prmkit.mlx5.WqeUmrCtrlSeg;
 import io.prmkit.mlx5.WqeUmrKlmSeg;
 import java.io.ByteArrayOutputStream;

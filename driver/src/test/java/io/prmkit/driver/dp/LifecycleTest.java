@@ -49,7 +49,7 @@ class LifecycleTest {
         SoftDatapath[] device = new SoftDatapath[1];
         try (SoftHca hca = SoftHca.create(new SoftHca.Options().datapath(ctx -> device[0] = new SoftDatapath(ctx, devicePort)))) {
             Mlx5Device dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(20)));
-            EthPort port = dev.ethPort(EthPortConfig.defaults().withPromiscuous(true).withSizes(6, 6));
+            EthPort port = EthPort.open(dev, EthPortConfig.defaults().withPromiscuous(true).withSizes(6, 6));
             PacketPool pool = PacketPool.open(port, 256, 2048);
             TxQueue tx = TxQueue.open(port, 0, pool);
             RxQueue rx = RxQueue.open(port, 0, pool); // 64 buffers posted

@@ -31,7 +31,7 @@ class MisuseTest {
 
     @Test
     void aSecondTxQueueOnOneSqIsRefusedAndTheFirstStillSends() {
-        try (SoftHca hca = SoftHca.create(); Mlx5Device dev = open(hca); EthPort port = dev.ethPort(config())) {
+        try (SoftHca hca = SoftHca.create(); Mlx5Device dev = open(hca); EthPort port = EthPort.open(dev, config())) {
             PacketPool pool = PacketPool.open(port, 64, 2048);
             TxQueue first = TxQueue.open(port, 0, pool);
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> TxQueue.open(port, 0, pool));
@@ -46,7 +46,7 @@ class MisuseTest {
 
     @Test
     void aSecondRxQueueOnOneRqIsRefusedBeforeItPostsAnything() {
-        try (SoftHca hca = SoftHca.create(); Mlx5Device dev = open(hca); EthPort port = dev.ethPort(config())) {
+        try (SoftHca hca = SoftHca.create(); Mlx5Device dev = open(hca); EthPort port = EthPort.open(dev, config())) {
             PacketPool pool = PacketPool.open(port, 256, 2048);
             RxQueue first = RxQueue.open(port, 0, pool);
             int posted = first.postedWqes();
@@ -61,7 +61,7 @@ class MisuseTest {
     @Test
     void queuesPoolsAndPortsRefuseUseAfterClose() {
         try (SoftHca hca = SoftHca.create(); Mlx5Device dev = open(hca)) {
-            EthPort port = dev.ethPort(config());
+            EthPort port = EthPort.open(dev, config());
             PacketPool pool = PacketPool.open(port, 256, 2048);
             TxQueue tx = TxQueue.open(port, 0, pool);
             RxQueue rx = RxQueue.open(port, 0, pool);
@@ -90,7 +90,7 @@ class MisuseTest {
 
     @Test
     void aClosedPoolRefusesAndItsQueuesRefuseToUseIt() {
-        try (SoftHca hca = SoftHca.create(); Mlx5Device dev = open(hca); EthPort port = dev.ethPort(config())) {
+        try (SoftHca hca = SoftHca.create(); Mlx5Device dev = open(hca); EthPort port = EthPort.open(dev, config())) {
             PacketPool pool = PacketPool.open(port, 256, 2048);
             TxQueue tx = TxQueue.open(port, 0, pool);
             RxQueue rx = RxQueue.open(port, 0, pool);

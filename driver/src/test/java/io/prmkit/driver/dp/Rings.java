@@ -3,9 +3,8 @@ package io.prmkit.driver.dp;
 import io.prmkit.driver.eth.CqResources;
 import io.prmkit.driver.eth.RqResources;
 import io.prmkit.driver.eth.SqResources;
-
-import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.Cqe64;
+import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.InlineMode;
 import io.prmkit.platform.DmaRegion;
 

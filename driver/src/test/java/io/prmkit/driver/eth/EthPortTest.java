@@ -44,7 +44,7 @@ class EthPortTest {
              Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
             Map<String, Integer> base = hca.liveObjects();
             assertEquals(Map.of("eq", 1, "uar", 1), base, "the device itself holds its async EQ and UAR");
-            try (EthPort port = dev.ethPort(EthPortConfig.defaults().withQueuePairs(4).withSizes(6, 6))) {
+            try (EthPort port = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(4).withSizes(6, 6))) {
                 Map<String, Integer> live = hca.liveObjects();
                 assertEquals(8, live.get("cq"));
                 assertEquals(4, live.get("sq"));
@@ -71,7 +71,7 @@ class EthPortTest {
     void linkFlapFollowsPortChangeEvents() {
         try (SoftHca hca = SoftHca.create();
              Mlx5Device dev = Mlx5Device.open(hca.function(), options());
-             EthPort port = dev.ethPort(EthPortConfig.defaults())) {
+             EthPort port = EthPort.open(dev, EthPortConfig.defaults())) {
             assertTrue(port.linkUp());
             hca.faults().link(false);
             assertTrue(await(() -> !port.linkUp()), "link went down");
@@ -86,7 +86,7 @@ class EthPortTest {
     void sqStateChangesForErrorRecovery() {
         try (SoftHca hca = SoftHca.create();
              Mlx5Device dev = Mlx5Device.open(hca.function(), options());
-             EthPort port = dev.ethPort(EthPortConfig.defaults())) {
+             EthPort port = EthPort.open(dev, EthPortConfig.defaults())) {
             var sq = port.sendQueue(0);
             sq.modify(SqState.RDY, SqState.ERR);
             assertEquals(SqState.ERR, sq.state());
@@ -102,7 +102,7 @@ class EthPortTest {
     void macMtuAndPromiscuousReachTheVportContext() {
         try (SoftHca hca = SoftHca.create();
              Mlx5Device dev = Mlx5Device.open(hca.function(), options());
-             EthPort port = dev.ethPort(EthPortConfig.defaults().withMtu(9000).withPromiscuous(true))) {
+             EthPort port = EthPort.open(dev, EthPortConfig.defaults().withMtu(9000).withPromiscuous(true))) {
             var ctx = port.vportContext();
             assertEquals(9000 + EthPort.HW_MTU_OVERHEAD, io.prmkit.mlx5.NicVportContext.mtu(ctx), "the hardware MTU, as Linux writes it");
             assertEquals(9000, port.mtu());
@@ -122,7 +122,7 @@ class EthPortTest {
     void statsReadVportCountersQCounterAndPpcnt() {
         try (SoftHca hca = SoftHca.create();
              Mlx5Device dev = Mlx5Device.open(hca.function(), options());
-             EthPort port = dev.ethPort(EthPortConfig.defaults())) {
+             EthPort port = EthPort.open(dev, EthPortConfig.defaults())) {
             PortStats s = port.queryStats();
             assertEquals(0, s.rxOutOfBuffer());
             assertEquals(0, s.txPacketsPhy());
@@ -139,11 +139,11 @@ class EthPortTest {
             Map<String, Integer> base = hca.liveObjects();
             hca.faults().failNext(io.prmkit.mlx5.CmdOpcode.CREATE_TIR, io.prmkit.mlx5.CmdStatus.LIM_ERR, 0x77);
             var e = assertThrows(io.prmkit.driver.cmd.CommandException.class,
-                    () -> dev.ethPort(EthPortConfig.defaults().withQueuePairs(2).withSizes(4, 4)));
+                    () -> EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(2).withSizes(4, 4)));
             assertTrue(e.getMessage().startsWith("CREATE_TIR (0x900) op_mod 0x0"), e.getMessage());
             assertTrue(e.getMessage().contains("LIM_ERR (0x8): Limits exceeded"), e.getMessage());
             assertEquals(base, hca.liveObjects(), "RQT, RQs, SQs, CQs, TIS, mkey, TD, PD destroyed again");
-            dev.ethPort(EthPortConfig.defaults()).close(); // and the device still builds ports
+            EthPort.open(dev, EthPortConfig.defaults()).close(); // and the device still builds ports
         }
     }
 
@@ -154,7 +154,7 @@ class EthPortTest {
             // 2 s, not less: every command of the bring-up and the port runs under it too, on a machine that may be loaded
             Mlx5Device dev = Mlx5Device.open(hca.function(), options().withCommandTimeout(Duration.ofSeconds(2)));
             Map<String, Integer> base = hca.liveObjects();
-            EthPort port = dev.ethPort(EthPortConfig.defaults().withSizes(4, 4));
+            EthPort port = EthPort.open(dev, EthPortConfig.defaults().withSizes(4, 4));
             hca.faults().neverComplete(io.prmkit.mlx5.CmdOpcode.DESTROY_CQ, true);
             long withPort = hca.function().dma().allocatedBytes();
             var e = assertThrows(io.prmkit.driver.cmd.CommandTimeoutException.class, port::close);
@@ -180,7 +180,7 @@ class EthPortTest {
              Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
             Map<String, Integer> base = hca.liveObjects();
             trace.clear();
-            Mlx5Exception e = assertThrows(Mlx5Exception.class, () -> dev.ethPort(EthPortConfig.defaults()));
+            Mlx5Exception e = assertThrows(Mlx5Exception.class, () -> EthPort.open(dev, EthPortConfig.defaults()));
             assertEquals("Ethernet port receive steering: the device does not support it (capability cmd_hca_cap.nic_flow_table is 0)",
                     e.getMessage());
             assertEquals(List.of(), trace, "refused before any command");
@@ -196,7 +196,7 @@ class EthPortTest {
             int log = io.prmkit.mlx5.CmdHcaCap.log_max_wq_sz(dev.caps().general());
             assertEquals(8, log);
             Mlx5Exception e = assertThrows(Mlx5Exception.class,
-                    () -> dev.ethPort(EthPortConfig.defaults().withSizes(log + 1, 6)));
+                    () -> EthPort.open(dev, EthPortConfig.defaults().withSizes(log + 1, 6)));
             assertTrue(e.getMessage().startsWith("CREATE_SQ WQEBBs: asked for 512, the device allows at most 2^8 = 256 (capability cmd_hca_cap.log_max_wq_sz)"), e.getMessage());
             assertEquals(base, hca.liveObjects(), "what the port built before the refusal is gone again");
         }

@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.driver.core.DeviceOptions;
 import io.prmkit.driver.core.Mlx5Device;
-import io.prmkit.driver.dp.TestFrames;
 import io.prmkit.driver.dp.PacketPool;
+import io.prmkit.driver.dp.TestFrames;
 import io.prmkit.driver.dp.TxQueue;
 import io.prmkit.softhca.SoftHca;
 import io.prmkit.softhca.datapath.SoftDatapath;
@@ -36,7 +36,7 @@ class EthStatsTest {
         try (SoftHca hca = SoftHca.create(new SoftHca.Options().datapath(ctx -> new SoftDatapath(ctx, wirePort)));
              Mlx5Device dev = Mlx5Device.open(hca.function(),
                      DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)).withHealth(Duration.ofMillis(100), 0));
-             EthPort port = dev.ethPort(EthPortConfig.defaults().withPromiscuous(true).withSizes(6, 6));
+             EthPort port = EthPort.open(dev, EthPortConfig.defaults().withPromiscuous(true).withSizes(6, 6));
              PacketPool pool = PacketPool.open(port, 64, 2048)) {
             PortStats before = port.queryStats();
             TxQueue tx = TxQueue.open(port, 0, pool);

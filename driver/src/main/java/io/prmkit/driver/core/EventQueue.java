@@ -1,4 +1,4 @@
-package io.prmkit.driver.res;
+package io.prmkit.driver.core;
 
 import io.prmkit.driver.Mlx5Exception;
 import io.prmkit.driver.cmd.CommandInterface;

@@ -1,4 +1,4 @@
-package io.prmkit.driver.res;
+package io.prmkit.driver.core;
 
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.mlx5.AllocUarIn;

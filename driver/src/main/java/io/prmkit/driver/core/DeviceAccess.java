@@ -1,0 +1,39 @@
+package io.prmkit.driver.core;
+
+import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.DeviceFatalException;
+import io.prmkit.platform.DmaMemory;
+import io.prmkit.platform.Mmio;
+
+/**
+ * What a function-level object built on a device (an Ethernet port, {@code EthPort.open}) uses of it:
+ * the command interface, the capabilities, DMA memory and BAR 0, the UAR page and the async EQ its CQs
+ * report to, device events, and leaving the device's care when it closes itself. Handed only to the
+ * factory passed to {@link Mlx5Device#attach}: none of it is a public getter of the device.
+ */
+public interface DeviceAccess {
+    CommandInterface commands();
+
+    Caps caps();
+
+    DmaMemory dma();
+
+    /** BAR 0 (the UAR pages' doorbells are in it). */
+    Mmio bar();
+
+    /** The UAR page the device's CQs and SQs ring. */
+    Uar uar();
+
+    /** The async EQ's number (CQs report their events to it). */
+    int asyncEqn();
+
+    void addEventListener(Mlx5Device.EventListener l);
+
+    void removeEventListener(Mlx5Device.EventListener l);
+
+    /** The fatal error the device is in, or null. */
+    DeviceFatalException fatalError();
+
+    /** {@code child} closed itself: the device's close no longer closes it. */
+    void detach(AutoCloseable child);
+}
