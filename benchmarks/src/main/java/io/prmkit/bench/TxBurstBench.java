@@ -23,7 +23,8 @@ import org.openjdk.jmh.annotations.TearDown;
  * 32 buffers from the pool, build 32 WQEs (ctrl + eth with the 18-byte L2 header inline + data
  * segment), one doorbell, and reap the one CQE the previous burst asked for (freeing its buffers).
  * The "device" completes each burst by writing that CQE: one 64-byte entry per 32 packets. Same
- * algorithm in {@code dp_bench.c}.
+ * algorithm in {@code dp_bench.c}, and in {@link HandTx} ({@link #handWritten}): Java on raw
+ * {@code MemorySegment} stores without the generated accessors, on rings of its own.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,6 +46,11 @@ public class TxBurstBench {
      */
     static final int C_INLINE_MAX = 60;
 
+    HandTx hand;
+    SqResources handSq;
+    private MemorySegment handCq;
+    private int handCqPc;
+
     @Setup(Level.Trial)
     public void setup() {
         setup(new DpRings());
@@ -57,6 +63,11 @@ public class TxBurstBench {
         tx = new TxQueue(sq, pool);
         tx.inlineMax(C_INLINE_MAX);
         cq = sq.cq().ring().segment();
+        handSq = rings.sq(new DpRings.Uar(rings.arena));
+        PacketPool handPool = rings.pool(); // its bytes; HandTx keeps the handles and metadata itself
+        hand = new HandTx(handSq, (DpRings.Uar) handSq.uar(), handPool.memory(), handPool.busAddress(), handPool.capacity(),
+                handPool.bufferSize(), DpRings.LKEY, C_INLINE_MAX);
+        handCq = handSq.cq().ring().segment();
     }
 
     @TearDown(Level.Trial)
@@ -74,6 +85,18 @@ public class TxBurstBench {
         cqeWriter.at(cq, off).wqe_counter((tx.producerCounter() - 1) & 0xffff).qpn(0x42).opcode(CqeOpcode.REQ)
                 .owner(((cqPc >>> DpRings.LOG_RING) & 1) != 0).write();
         cqPc++;
+        return sent;
+    }
+
+    @Benchmark
+    public int handWritten() {
+        int n = hand.alloc(bufs, DpRings.BURST);
+        for (int i = 0; i < n; i++) hand.meta[bufs[i] * HandTx.META_STRIDE] = DpRings.FRAME;
+        int sent = hand.send(bufs, n);
+        long off = (long) (handCqPc & ((1 << DpRings.LOG_RING) - 1)) * Cqe64.SIZE;
+        cqeWriter.at(handCq, off).wqe_counter((hand.producerCounter() - 1) & 0xffff).qpn(0x42).opcode(CqeOpcode.REQ)
+                .owner(((handCqPc >>> DpRings.LOG_RING) & 1) != 0).write();
+        handCqPc++;
         return sent;
     }
 }
