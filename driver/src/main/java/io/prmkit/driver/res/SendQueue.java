@@ -1,6 +1,5 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.Mlx5Exception;
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
@@ -28,8 +27,8 @@ import java.lang.foreign.MemorySegment;
  * 2^n 64-byte WQEBBs, a doorbell record whose send counter tells the device how far to read, the
  * CQ its completions go to and the TIS it sends through. Created in RST and moved to RDY; {@link
  * #modify} performs the other transitions (RDY to ERR after an error CQE, ERR to RST to RDY for
- * recovery). The datapath reads ring and doorbell through {@link #ringRegion()} and
- * {@link #doorbellRecord()}.
+ * recovery: the datapath's one recovery path, {@code TxQueue}'s, runs them through {@code SqControl}).
+ * Ring and doorbell are handed to the datapath as an {@code SqResources}.
  */
 public final class SendQueue extends DeviceObject {
 
@@ -113,20 +112,6 @@ public final class SendQueue extends DeviceObject {
         Sqc.state$set(ModifySqIn.ctx(in), to);
         cmd.execute(in, ModifySqIn.layout(), ModifySqOut.SIZE, ModifySqOut.layout());
         state = to;
-    }
-
-    /**
-     * Recovery after an error CQE (the SQ is in ERR): ERR to RST to RDY, as Linux's
-     * mlx5e_tx_reporter does. The caller resets its producer and consumer counters first.
-     */
-    public void recover() {
-        if (state != SqState.ERR && state != SqState.RDY)
-            throw new Mlx5Exception("SQ 0x" + Integer.toHexString(id()) + " is in " + state + "; recovery starts from ERR");
-        if (state == SqState.RDY) modify(SqState.RDY, SqState.ERR);
-        modify(SqState.ERR, SqState.RST);
-        MemorySegment dbr = doorbellRecord();
-        WqDoorbellRecord.send_counter$set(dbr, 0);
-        modify(SqState.RST, SqState.RDY);
     }
 
     public SqState state() {

@@ -93,7 +93,6 @@ class EthPortTest {
             port.txResources(0).control().modifySq(sq.sqn(), SqState.ERR, SqState.RST);
             assertEquals(SqState.RST, sq.state());
             sq.modify(SqState.RST, SqState.RDY);
-            sq.recover(); // RDY -> ERR -> RST -> RDY
             assertEquals(SqState.RDY, sq.state());
         }
     }
