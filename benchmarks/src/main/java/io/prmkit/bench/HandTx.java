@@ -26,7 +26,7 @@ final class HandTx {
     private static final int WQEBB = 64;
     private static final int OP_SEND = 0x0a;
     private static final int CE_ALWAYS = 2 << 2;
-    private static final int CE_ON_ERROR = 1 << 2;
+    private static final int CE_ON_ERROR = 0; // ce 0: a CQE on error only
     private static final int CQE_REQ = 0;
     private static final int CQE_INVALID = 15;
     private static final int INLINE_HDR = 18;
