@@ -56,7 +56,8 @@ import picocli.CommandLine.Spec;
             "The output ends with a line naming the machine (CPU with its x86 family and model, CPUs, OS, JDK, C compiler; "
                     + "the same code has measured on either side of a goal on different CPU kinds), then one line per case:",
             "  wqe-build: generated X ns, hand-written Y ns, C Z ns,",
-            "      generated/C R1, hand-written/C R2, generated/hand-written R3   (one line; cqe-parse and tx-burst alike)",
+            "      generated/C R1, hand-written/C R2, generated/hand-written R3",
+            "      (one line; cqe-parse and tx-burst alike)",
             "  rx-burst: generated X ns, C Z ns, generated/C R   (per packet)",
             "  loopback: X Mpps   (the median of the rounds after three warm-up rounds)"
         },
