@@ -49,7 +49,7 @@ public final class Main {
 
         try (SoftHca hca = SoftHca.create();
              Mlx5Device dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults());
-             EthPort port = dev.ethPort(EthPortConfig.defaults().withPromiscuous(true))) {
+             EthPort port = EthPort.open(dev, EthPortConfig.defaults().withPromiscuous(true))) {
             PacketPool txPool = PacketPool.open(port, 256, 2048);
             PacketPool rxPool = PacketPool.open(port, 256, 2048);
             TxQueue tx = TxQueue.open(port, 0, txPool);
