@@ -406,13 +406,30 @@ public final class PrmLayout {
          * member with its PRM position, name, hex value and enum name; non-zero reserved bits are
          * flagged with {@code !!}. Flexible arrays are shown as far as the segment reaches in whole
          * dwords (at most {@value DUMP_FLEX_LIMIT} elements).
+         *
+         * <p>Any bytes are fine (a dump is what one reads when something is wrong): when the segment
+         * holds fewer than {@link #sizeBytes} bytes from {@code offset} (or {@code offset} is outside
+         * it), the bytes it has are decoded with the missing ones read as zero, as firmware reads a
+         * short command input, and a last line says how many bytes there were. It never throws.
          */
         public String dump(MemorySegment s, long offset) {
             StringBuilder sb = new StringBuilder();
             sb.append(simpleName()).append(union ? " (union, " : " (").append(sizeBytes).append(" bytes)\n");
+            long have = offset < 0 || offset > s.byteSize() ? 0 : s.byteSize() - offset;
+            MemorySegment data = s;
+            long at = offset;
+            if (have < sizeBytes) {
+                // decode a zero-filled copy of what there is: every read stays inside it
+                data = MemorySegment.ofArray(new byte[(int) sizeBytes]);
+                if (have > 0) MemorySegment.copy(s, offset, data, 0, have);
+                at = 0;
+            }
             int before = sb.length();
-            dumpInto(s, offset, "  ", sb, OptionalLong.empty());
+            dumpInto(data, at, "  ", sb, OptionalLong.empty());
             if (sb.length() == before) sb.append("  (all zero)\n");
+            if (have < sizeBytes) {
+                sb.append("  (only ").append(have).append(" of ").append(sizeBytes).append(" bytes given; the rest read as 0)\n");
+            }
             return sb.toString();
         }
 

@@ -401,6 +401,31 @@ class PrmLayoutTest {
     }
 
     @Test
+    void dumpOfShortOrMisplacedBytesDecodesWhatThereIsAndNeverThrows() {
+        Struct d = demo();
+        MemorySegment s = zeros(6); // a short command input: 6 of 16 bytes
+        s.set(BE, 0, 0x05_00_0000);
+        assertEquals("""
+                demo (16 bytes)
+                  dword 0x00 [31:24]   a = 0x5 FIVE
+                  (only 6 of 16 bytes given; the rest read as 0)
+                """, d.dump(s, 0));
+        assertEquals("demo (16 bytes)\n  (all zero)\n  (only 0 of 16 bytes given; the rest read as 0)\n", d.dump(zeros(0), 0));
+        assertTrue(d.dump(s, 7).endsWith("(only 0 of 16 bytes given; the rest read as 0)\n"), "offset past the end");
+        assertTrue(d.dump(s, -4).endsWith("(only 0 of 16 bytes given; the rest read as 0)\n"), "negative offset");
+        assertTrue(d.dump(s, 3).contains("(only 3 of 16 bytes given"), "a slice that ends mid-dword");
+        // every length and offset, garbage included: never an exception
+        java.util.Random r = new java.util.Random(1);
+        for (int len = 0; len <= 40; len++) {
+            MemorySegment g = zeros(len);
+            for (int i = 0; i < len; i++) g.set(ValueLayout.JAVA_BYTE, i, (byte) r.nextInt());
+            for (int off = -1; off <= len + 1; off++) {
+                for (Struct st : List.of(d, outer(), inlineUnion())) assertTrue(st.dump(g, off).startsWith(st.simpleName()));
+            }
+        }
+    }
+
+    @Test
     void dumpShowsNonZeroMembersWithPositionsNamesAndFlags() {
         Struct d = demo();
         MemorySegment s = zeros(16);

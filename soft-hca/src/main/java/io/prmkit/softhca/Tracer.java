@@ -30,25 +30,47 @@ final class Tracer {
     }
 
     void line(String text) {
-        if (sink != null) sink.accept(text);
+        if (sink == null) return;
+        try {
+            sink.accept(text);
+        } catch (RuntimeException e) {
+            // the sink is the host's; its failure is not the device's
+        }
     }
 
+    /**
+     * One command's input or output, decoded and as a hexdump. Takes whatever bytes the command
+     * has, shorter or longer than its structure ({@code dump} reads missing bytes as zero and says
+     * so), and never throws into the device: a trace that fails (a bug of ours, or a sink that
+     * throws) becomes one line saying so, and the command goes on.
+     */
     void command(Command c, boolean input) {
         if (sink == null) return;
         MemorySegment data = input ? c.in : c.out;
         String op = CmdOpcode.nameOf(c.opcode);
         StringBuilder b = new StringBuilder();
-        b.append("cmd[").append(c.slot).append("]: dump command ").append(op == null ? "UNKNOWN" : op)
-                .append("(0x").append(Integer.toHexString(c.opcode)).append(") ").append(input ? "INPUT" : "OUTPUT").append('\n');
-        CommandSpec spec = commands == null ? null : commands.specs().get(c.opcode);
-        if (spec != null) {
-            var layout = input ? spec.in() : spec.out();
-            b.append(layout.dump(data.asSlice(0, Math.min(data.byteSize(), layout.sizeBytes())), 0));
-            if (b.charAt(b.length() - 1) != '\n') b.append('\n');
+        try {
+            b.append("cmd[").append(c.slot).append("]: dump command ").append(op == null ? "UNKNOWN" : op)
+                    .append("(0x").append(Integer.toHexString(c.opcode)).append(") ").append(input ? "INPUT" : "OUTPUT").append('\n');
+            CommandSpec spec = commands == null ? null : commands.specs().get(c.opcode);
+            if (spec != null) {
+                var layout = input ? spec.in() : spec.out();
+                b.append(layout.dump(data, 0));
+                if (b.charAt(b.length() - 1) != '\n') b.append('\n');
+            }
+            hexdump(b, c.slot, data);
+        } catch (RuntimeException e) {
+            b.append("cmd[").append(c.slot).append("]: ").append(TRACE_FAILED).append(e).append('\n');
         }
-        hexdump(b, c.slot, data);
-        sink.accept(b.toString());
+        try {
+            sink.accept(b.toString());
+        } catch (RuntimeException e) {
+            // the sink is the host's; its failure is not the device's
+        }
     }
+
+    /** Starts the line a failed trace leaves (tests look for it). */
+    static final String TRACE_FAILED = "trace failed: ";
 
     /** The kernel's dump_buf lines: offset, then four big-endian dwords per 16 bytes. */
     static void hexdump(StringBuilder b, int slot, MemorySegment data) {

@@ -42,14 +42,38 @@ class CommandFuzzTest {
 
     @Test
     void everyEntryCompletesWithADefinedStatus() {
+        run(false);
+    }
+
+    /**
+     * The same fuzz with the device's command trace on: every input and output goes through the
+     * generated dump() and the hexdump, whatever its length (short inputs included), and the trace
+     * must never fail (no "trace failed" line) nor make the device fail.
+     */
+    @Test
+    void everyEntryCompletesWithTracingOn() {
+        run(true);
+    }
+
+    private static void run(boolean tracing) {
         AtomicLong commands = new AtomicLong();
         AtomicLong faults = new AtomicLong();
         AtomicLong delivered = new AtomicLong();
         AtomicLong succeeded = new AtomicLong();
+        AtomicLong traced = new AtomicLong();
+        AtomicLong shortDumps = new AtomicLong();
+        java.util.List<String> traceFailures = java.util.Collections.synchronizedList(new java.util.ArrayList<>());
+        java.util.function.Consumer<String> sink = line -> {
+            traced.addAndGet(line.length());
+            if (line.contains("bytes given; the rest read as 0")) shortDumps.incrementAndGet();
+            if (line.contains(Tracer.TRACE_FAILED) && traceFailures.size() < 5) traceFailures.add(line);
+        };
         int tries = Property.check(TRIES, g -> {
             long seed = g.anyLong("seed");
             Random r = new Random(seed);
-            try (TestHost h = TestHost.started(new SoftHca.Options().pages(2, 2, 0), ExecutionMode.STEP);
+            SoftHca.Options options = new SoftHca.Options().pages(2, 2, 0);
+            if (tracing) options.trace(sink);
+            try (TestHost h = TestHost.started(options, ExecutionMode.STEP);
                     Arena arena = Arena.ofConfined()) {
                 // Half the tries start from a brought-up device with objects, so handlers see real state.
                 if (g.bool("brought up")) {
@@ -66,6 +90,7 @@ class CommandFuzzTest {
                     commands.incrementAndGet();
                 }
                 assertNull(h.hca.error(), () -> "device failed: " + h.hca.error());
+                assertTrue(!h.hca.isFatal(), "the device went fatal from command input");
                 for (long b = 0; b < canary.byteSize(); b++) {
                     assertEquals((byte) 0x5a, canary.get(ValueLayout.JAVA_BYTE, b), "memory reached only by a native address was written");
                 }
@@ -75,8 +100,13 @@ class CommandFuzzTest {
         assertTrue(commands.get() >= (long) tries * PER_TRY);
         assertTrue(faults.get() > 0, "the fuzz reached the DMA fault path");
         assertTrue(delivered.get() > 0, "some commands were delivered");
-        System.out.printf("command fuzz: %d entries, %d delivered, %d succeeded, %d DMA faults%n", commands.get(), delivered.get(), succeeded.get(),
-                faults.get());
+        if (tracing) {
+            assertEquals(java.util.List.of(), traceFailures, "the trace never fails");
+            assertTrue(shortDumps.get() > 0, "the trace decoded inputs shorter than their structure");
+        }
+        System.out.printf("command fuzz%s: %d entries, %d delivered, %d succeeded, %d DMA faults%s%n", tracing ? " (tracing on)" : "",
+                commands.get(), delivered.get(), succeeded.get(), faults.get(),
+                tracing ? ", " + traced.get() / 1024 + " KiB of trace, " + shortDumps.get() + " short inputs decoded" : "");
     }
 
     /** A pointer the device may meet: a block slot, a misaligned one, unmapped, native, or noise. */

@@ -349,8 +349,12 @@ final class CqState {
                 sessionCount++;
                 sessionCqes += n;
                 if (sessions.trace != null) {
-                    sessions.trace.accept("cq 0x" + Integer.toHexString(cqn) + ": compressed session of " + n + " CQEs at index " + pc
-                            + " (title slot " + (pc & (size - 1)) + ", wqe_counter " + titleCounter + ".." + ((titleCounter + n - 1) & 0xffff) + ")");
+                    try {
+                        sessions.trace.accept("cq 0x" + Integer.toHexString(cqn) + ": compressed session of " + n + " CQEs at index " + pc
+                                + " (title slot " + (pc & (size - 1)) + ", wqe_counter " + titleCounter + ".." + ((titleCounter + n - 1) & 0xffff) + ")");
+                    } catch (RuntimeException traceSink) {
+                        // the sink is the host's; its failure is not the device's
+                    }
                 }
             }
             if (cq.armed) notifyEq();

@@ -95,6 +95,8 @@ final class SendQueueEngine {
     long errors;
     /** Vendor syndrome of the last error (for tests and the error CQE). */
     int lastVendor;
+    /** The device's trace (null: off): a line and the failed WQE's control segment per error CQE. */
+    java.util.function.Consumer<String> trace;
 
     SendQueueEngine(Queues.Sq sq, DeviceContext ctx, MemoryAccess mem, Port port, Counters counters, CqState cq) {
         this.sq = sq;
@@ -386,6 +388,7 @@ final class SendQueueEngine {
 
     /** Error CQE for the WQE at {@code pc}, SQ to ERR; returns -1. */
     private int fail(int pc, int opcode, int syndrome, int vendor, int nbb) {
+        if (trace != null) traceError(pc, opcode, syndrome, vendor);
         errors++;
         lastVendor = vendor;
         sq.state = SqState.ERR$VALUE;
@@ -404,5 +407,30 @@ final class SendQueueEngine {
         // The failed WQE is consumed: after ERR -> RST -> RDY software starts from its own counter.
         sq.consumerCounter = (pc + nbb) & PC_MASK;
         return -1;
+    }
+
+    /**
+     * Traces a failed WQE: which, why, and its first WQEBB as the control segment's dump reads it
+     * (whatever the bytes; a ring that went away is said so). Never throws into the device.
+     */
+    private void traceError(int pc, int opcode, int syndrome, int vendor) {
+        StringBuilder b = new StringBuilder();
+        String name = CqeErrorSyndrome.nameOf(syndrome);
+        b.append("sq 0x").append(Integer.toHexString(sqn)).append(": WQE 0x").append(Integer.toHexString(pc)).append(" (opcode 0x")
+                .append(Integer.toHexString(opcode)).append(") error CQE ").append(name != null ? name : "0x" + Integer.toHexString(syndrome))
+                .append(", vendor syndrome 0x").append(Integer.toHexString(vendor)).append('\n');
+        try {
+            long off = (long) (pc & mask) << 6;
+            MemorySegment first = ring.segment(off, 64);
+            if (first == null) b.append("  (WQE not mapped)\n");
+            else b.append(WqeCtrlSeg.layout().dump(first, ring.offsetIn(off)));
+        } catch (RuntimeException e) {
+            b.append("  (WQE not readable: ").append(e).append(")\n");
+        }
+        try {
+            trace.accept(b.toString());
+        } catch (RuntimeException e) {
+            // the sink is the host's; its failure is not the device's
+        }
     }
 }

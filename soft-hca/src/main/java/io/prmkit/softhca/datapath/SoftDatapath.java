@@ -116,7 +116,10 @@ public final class SoftDatapath implements Datapath, FrameSink {
         return port;
     }
 
-    /** Sends a line per compressed CQE session written to {@code sink} (the device's trace; null: none). */
+    /**
+     * Sends a line per compressed CQE session written, and per failed WQE its syndrome and control
+     * segment, to {@code sink} (the device's trace; null: none).
+     */
     public void trace(java.util.function.Consumer<String> sink) {
         sessions.trace = sink;
     }
@@ -212,6 +215,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         SendQueueEngine e = sqEngines.get(sq.sqn);
         if (e == null || e.sq != sq) {
             e = new SendQueueEngine(sq, ctx, mem, port, counters, null);
+            e.trace = sessions.trace;
             sqEngines.put(sq.sqn, e);
             long[] inj = injections.remove(sq.sqn);
             if (inj != null) {

@@ -67,7 +67,7 @@ class WqeFuzzTest {
         String s = System.getProperty("prmkit.seed", "20261130");
         long seed = s.equals("random") ? System.nanoTime() : Long.parseLong(s);
         int tries = Integer.getInteger("prmkit.tries", FULL_RUN);
-        Stats st = fuzz(seed, tries);
+        Stats st = fuzz(seed, tries, null);
         System.out.printf("WQE fuzz: seed %d, %d WQEs, %d completions, %d error CQEs, %d frames received (%d receive errors),"
                         + " %d LSO sends in several segments, %d DMA faults refused, %d compressed receive sessions%n",
                 seed, tries, st.completions(), st.errors(), st.rxFrames(), st.rxErrors(), st.multiSegmentLso(), st.faults(), st.sessions());
@@ -81,7 +81,7 @@ class WqeFuzzTest {
 
     @Test
     void oneTryCannotPassTheCoverageCheck() {
-        List<String> missing = coverageProblems(fuzz(20261130, 1));
+        List<String> missing = coverageProblems(fuzz(20261130, 1, null));
         assertFalse(missing.isEmpty(), "one WQE covered the whole mix");
         assertTrue(missing.contains("compressed receive sessions"), missing.toString());
     }
@@ -103,8 +103,33 @@ class WqeFuzzTest {
         return missing;
     }
 
-    static Stats fuzz(long seed, int tries) {
+    /**
+     * The same fuzz with the device's trace on: every error CQE is traced with the failed WQE's
+     * control segment decoded from whatever bytes it holds, one trace line per error CQE, and
+     * tracing changes no completion (the same numbers as without it).
+     */
+    @Test
+    void randomAndMutatedWqesWithTracingOn() {
+        String s = System.getProperty("prmkit.seed", "20261130");
+        long seed = s.equals("random") ? System.nanoTime() : Long.parseLong(s);
+        int tries = Integer.getInteger("prmkit.tries", FULL_RUN);
+        long[] traced = new long[2]; // error lines, characters
+        Stats st = fuzz(seed, tries, line -> {
+            if (line.contains(") error CQE ")) {
+                traced[0]++;
+                assertTrue(line.contains("wqe_ctrl_seg ("), line);
+            }
+            traced[1] += line.length();
+        });
+        assertEquals(st.errors(), traced[0], "one trace line per error CQE");
+        System.out.printf("WQE fuzz (tracing on): seed %d, %d WQEs, %d completions, %d error CQEs, %d KiB of trace%n", seed, tries,
+                st.completions(), st.errors(), traced[1] / 1024);
+    }
+
+    /** One run of the fuzz; {@code trace} is the device's trace sink (null: off). */
+    static Stats fuzz(long seed, int tries, java.util.function.Consumer<String> trace) {
         Harness h = new Harness();
+        if (trace != null) h.dp.trace(trace);
         Harness.Cq txCq = h.new Cq(10, 4, 1);
         Harness.Cq rxCq = h.new Cq(11, 12, 1);
         // CQE compression in the mix: on both CQs (the device writes send completions plain anyway); the
