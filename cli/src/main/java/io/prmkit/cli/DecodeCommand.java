@@ -9,6 +9,7 @@ import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.QualifiedName;
 import io.prmkit.dsl.ir.StructLayout;
 import io.prmkit.generator.Names;
+import io.prmkit.hex.HexInput;
 import io.prmkit.mlx5.PrmLayout;
 import io.prmkit.pipeline.InputFile;
 import io.prmkit.pipeline.Inputs;

@@ -93,7 +93,7 @@ final class Demo {
         long t0 = System.nanoTime();
         SoftDatapath[] device = new SoftDatapath[1];
         SoftHca hca = SoftHca.create(new SoftHca.Options()
-                .caps(CapsProfile.connectX4().with(1, "reg_umr_sq", 1, true, true))
+                .caps(CapsProfile.defaults().with(1, "reg_umr_sq", 1, true, true))
                 .datapath(ctx -> device[0] = new SoftDatapath(ctx, port)));
         PacketPool badPool = null; // not the port's: its lkey names no mkey
         Mlx5Device dev = null;

@@ -44,7 +44,7 @@ class DecodeSoftHcaRingTest {
         List<Integer> received = new ArrayList<>();
         Port port = new Port(1);
         Wire wire = Wire.loopback(port);
-        SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.connectX4()).datapath(ctx -> new SoftDatapath(ctx, port)));
+        SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.defaults()).datapath(ctx -> new SoftDatapath(ctx, port)));
         try (hca; wire;
                 Mlx5Device dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)));
                 EthPort eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(1).withPromiscuous(true));

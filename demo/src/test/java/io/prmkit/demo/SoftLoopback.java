@@ -35,7 +35,7 @@ final class SoftLoopback implements AutoCloseable {
 
     SoftLoopback(int queues, EthPortConfig.CqeCompression compression) {
         hca = SoftHca.create(new SoftHca.Options()
-                .caps(CapsProfile.connectX4().with(1, "reg_umr_sq", 1, true, true))
+                .caps(CapsProfile.defaults().with(1, "reg_umr_sq", 1, true, true))
                 .datapath(ctx -> new SoftDatapath(ctx, port)));
         dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)).withHealth(Duration.ofMillis(100), 0));
         eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(queues).withPromiscuous(true).withCqeCompression(compression));

@@ -51,9 +51,8 @@ public final class SoftHca implements AutoCloseable {
     public static final class Options {
         CapsProfile caps;
         ExecutionMode mode = ExecutionMode.THREAD;
-        int bootPages = 8;
-        int initPages = 32;
-        int regularPages = 0;
+        /** null: the caps profile's page requests. */
+        int[] pages;
         int logCmdqSize = 5;
         int logCmdqStride = 6;
         int initializingPolls = 2;
@@ -66,7 +65,7 @@ public final class SoftHca implements AutoCloseable {
         boolean loopback = true;
         String name = "soft-hca:0";
 
-        /** Capability pages (default {@link CapsProfile#connectX4()}). */
+        /** What the device reports (default {@link CapsProfile#defaults()}: the ConnectX-4 asking for fewer pages). */
         public Options caps(CapsProfile caps) {
             this.caps = Objects.requireNonNull(caps);
             return this;
@@ -77,12 +76,10 @@ public final class SoftHca implements AutoCloseable {
             return this;
         }
 
-        /** Pages QUERY_PAGES asks for: boot, init (both needed before INIT_HCA), regular. */
+        /** Pages QUERY_PAGES asks for: boot, init (both needed before INIT_HCA), regular; overrides the profile's. */
         public Options pages(int boot, int init, int regular) {
             if (boot < 0 || init < 0 || regular < 0) throw new IllegalArgumentException("page counts must be >= 0");
-            this.bootPages = boot;
-            this.initPages = init;
-            this.regularPages = regular;
+            this.pages = new int[] {boot, init, regular};
             return this;
         }
 
@@ -156,7 +153,11 @@ public final class SoftHca implements AutoCloseable {
      * {@code prmkit.softhca.spinMicros}, default 1000): a parked thread costs a wake-up per doorbell.
      */
     private static final long SPIN_NANOS = TimeUnit.MICROSECONDS.toNanos(Long.getLong("prmkit.softhca.spinMicros", 1000));
-    private static final int FIRST_UAR = (int) ((InitSeg.SIZE + Bar0.PAGE - 1) / Bar0.PAGE);
+    /**
+     * The first UAR index ALLOC_UAR hands out, as the ConnectX-4 did (0x10: firmware keeps the low
+     * ones); UAR index n is BAR 0 page n, so pages 1..0xf after the init segment are a gap.
+     */
+    static final int FIRST_UAR = 0x10;
 
     private final ExecutionMode mode;
     private final Iommu iommu = new Iommu();
@@ -183,14 +184,15 @@ public final class SoftHca implements AutoCloseable {
     private long lastBeat = System.nanoTime();
 
     private SoftHca(Options o) {
-        CapsProfile caps = o.caps != null ? o.caps : CapsProfile.connectX4();
+        CapsProfile caps = o.caps != null ? o.caps : CapsProfile.defaults();
+        if (o.pages != null) caps = caps.withPages(o.pages[0], o.pages[1], o.pages[2]);
         mode = o.mode;
         interrupts = new SoftInterrupts(o.vectors);
         dma = new SoftDma(iommu, o.dmaLimit);
         events = new Events(objects, iommu, interrupts::raise);
         MemorySegment general = MemorySegment.ofArray(caps.current(0));
         initSeg = new InitSegment(14, 12, 1220, o.logCmdqSize, o.logCmdqStride, o.initializingPolls, CmdHcaCap.device_frequency_mhz(general));
-        hca = new HcaState(iommu, objects, events, caps, o.bootPages, o.initPages, o.regularPages, FIRST_UAR, o.uars);
+        hca = new HcaState(iommu, objects, events, caps, caps.bootPages(), caps.initPages(), caps.regularPages(), FIRST_UAR, o.uars);
         Tracer tracer = new Tracer(o.trace);
         Commands commands = new Commands(hca, o.vectors);
         tracer.commands(commands);

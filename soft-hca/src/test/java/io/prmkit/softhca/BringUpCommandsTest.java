@@ -71,7 +71,7 @@ class BringUpCommandsTest {
             enable(h).ok();
             MemorySegment issi = h.exec(header(CmdOpcode.QUERY_ISSI, QueryIssiIn.SIZE), QueryIssiOut.SIZE).ok().out();
             assertEquals(0, QueryIssiOut.current_issi(issi));
-            assertEquals(0b11, QueryIssiOut.supported_issi_dw0(issi));
+            assertEquals(0b10, QueryIssiOut.supported_issi_dw0(issi), "the ConnectX-4's supported_issi_dw0: ISSI 1 only");
             MemorySegment set = header(CmdOpcode.SET_ISSI, SetIssiIn.SIZE);
             SetIssiIn.current_issi$set(set, 1);
             h.exec(set, SetIssiOut.SIZE).ok();
@@ -149,6 +149,8 @@ class BringUpCommandsTest {
             enable(h).ok();
             MemorySegment set = header(CmdOpcode.SET_ISSI, SetIssiIn.SIZE);
             SetIssiIn.current_issi$set(set, 5);
+            assertFails(h.exec(set, SetIssiOut.SIZE), Syndrome.BAD_ISSI, CmdOpcode.SET_ISSI);
+            SetIssiIn.current_issi$set(set, 0); // the ConnectX-4 supports ISSI 1 only
             assertFails(h.exec(set, SetIssiOut.SIZE), Syndrome.BAD_ISSI, CmdOpcode.SET_ISSI);
         }
         try (TestHost h = step()) {

@@ -187,7 +187,7 @@ class CommandInterfaceTest {
 
     @Test
     void signaturesAreCheckedWhenChecksumsAreOn() {
-        CapsProfile caps = CapsProfile.connectX4().withGeneral("cmdif_checksum", 3);
+        CapsProfile caps = CapsProfile.defaults().withGeneral("cmdif_checksum", 3);
         try (TestHost h = TestHost.started(new SoftHca.Options().caps(caps), ExecutionMode.STEP)) {
             assertEquals(DeliveryStatus.SIGNATURE_ERR.value, nop(h, p -> {}).delivery());
             nop(h, p -> {

@@ -381,7 +381,7 @@ class EthernetDatapathTest {
 
     @Test
     void sessionsFollowTheDevicesCqeCompressionMaxNum() {
-        SoftHca.Options o = new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("cqe_compression_max_num", 5));
+        SoftHca.Options o = new SoftHca.Options().caps(CapsProfile.defaults().withGeneral("cqe_compression_max_num", 5));
         try (Eth e = new Eth(o, ExecutionMode.STEP, io.prmkit.mlx5.MiniCqeResFormat.HASH$VALUE)) {
             e.postRx(12);
             CqeDecoder d = new CqeDecoder(e.rxCq.segment(), 6, e.rxCqDb.segment(), io.prmkit.mlx5.MiniCqeResFormat.HASH$VALUE);

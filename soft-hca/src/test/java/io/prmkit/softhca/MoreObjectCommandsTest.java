@@ -102,7 +102,7 @@ class MoreObjectCommandsTest {
 
     @Test
     void allocationLimits() {
-        CapsProfile caps = CapsProfile.connectX4().withGeneral("log_max_transport_domain", 0).withGeneral("max_qp_cnt", 1);
+        CapsProfile caps = CapsProfile.defaults().withGeneral("log_max_transport_domain", 0).withGeneral("max_qp_cnt", 1);
         try (TestHost h = TestHost.started(new SoftHca.Options().caps(caps).uars(1), ExecutionMode.STEP)) {
             Cmds.bringUp(h);
             Objs.uar(h);

@@ -166,7 +166,7 @@ class ObjectCommandsTest {
 
     @Test
     void pdLimitComesFromTheCaps() {
-        try (TestHost h = TestHost.started(new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("log_max_pd", 1)), ExecutionMode.STEP)) {
+        try (TestHost h = TestHost.started(new SoftHca.Options().caps(CapsProfile.defaults().withGeneral("log_max_pd", 1)), ExecutionMode.STEP)) {
             Cmds.bringUp(h);
             Objs.pd(h);
             Objs.pd(h);
@@ -361,7 +361,7 @@ class ObjectCommandsTest {
 
     @Test
     void cqeCompressionNeedsTheCapability() {
-        try (TestHost h = TestHost.started(new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("cqe_compression", 0)), ExecutionMode.STEP)) {
+        try (TestHost h = TestHost.started(new SoftHca.Options().caps(CapsProfile.defaults().withGeneral("cqe_compression", 0)), ExecutionMode.STEP)) {
             Cmds.bringUp(h);
             int uar = Objs.uar(h);
             int eqn = Objs.eq(h, Objs.eqIn(h, uar, 6, 0, 1));

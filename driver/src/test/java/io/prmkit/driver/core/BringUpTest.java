@@ -21,7 +21,7 @@ class BringUpTest {
     @Test
     void bringUpAndTeardownRunInPrmOrderAndGiveEveryPageBack() {
         try (SoftHca hca = SoftHca.create(SoftHcaFixture.device().pages(8, 32, 16)
-                .caps(CapsProfile.connectX4().withGeneral("driver_version", 1)))) {
+                .caps(CapsProfile.defaults().withGeneral("driver_version", 1)))) {
             long dmaBefore = hca.function().dma().allocatedBytes();
             try (Mlx5Device dev = Mlx5Device.open(hca.function(), fx.options())) {
                 assertEquals(1, dev.issi());

@@ -175,7 +175,7 @@ class EthPortTest {
 
     @Test
     void aDeviceWithoutNicFlowTablesIsRefusedNamingTheCapability() {
-        try (SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("nic_flow_table", 0)));
+        try (SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.defaults().withGeneral("nic_flow_table", 0)));
              Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
             Map<String, Integer> base = hca.liveObjects();
             trace.clear();
@@ -189,7 +189,7 @@ class EthPortTest {
 
     @Test
     void aQueueLargerThanTheCapsAllowIsRefusedBeforeAnyCommandNamingTheCap() {
-        try (SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("log_max_wq_sz", 8)));
+        try (SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.defaults().withGeneral("log_max_wq_sz", 8)));
              Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
             Map<String, Integer> base = hca.liveObjects();
             int log = io.prmkit.mlx5.CmdHcaCap.log_max_wq_sz(dev.caps().general());

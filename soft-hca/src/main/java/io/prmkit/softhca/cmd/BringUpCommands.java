@@ -13,6 +13,8 @@ import io.prmkit.mlx5.ManagePagesOut;
 import io.prmkit.mlx5.NopIn;
 import io.prmkit.mlx5.NopOut;
 import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.mlx5.QueryAdapterIn;
+import io.prmkit.mlx5.QueryAdapterOut;
 import io.prmkit.mlx5.QueryHcaCapIn;
 import io.prmkit.mlx5.QueryHcaCapOpMod;
 import io.prmkit.mlx5.QueryHcaCapOut;
@@ -41,12 +43,15 @@ import java.util.Set;
 /**
  * PRM chapter "HCA initialization and teardown" and the commands of the bring-up sequence:
  * ENABLE/DISABLE_HCA, QUERY/SET_ISSI, QUERY_PAGES, MANAGE_PAGES, QUERY/SET_HCA_CAP, INIT_HCA,
- * TEARDOWN_HCA, ACCESS_REGISTER (HOST_ENDIANNESS here; port registers in {@link PortCommands}),
- * SET_DRIVER_VERSION and NOP.
+ * TEARDOWN_HCA, SET_DRIVER_VERSION, QUERY_ADAPTER and NOP.
  */
 final class BringUpCommands {
-    /** ISSI values the device supports (bit n = ISSI n): 0 and 1, like every ConnectX since 4. */
-    static final int SUPPORTED_ISSI = 0b11;
+    /**
+     * ISSI values the device supports (bit n = ISSI n): what the ConnectX-4 reported in
+     * {@code supported_issi_dw0}, 0x2, ISSI 1 only. Before SET_ISSI the function runs at ISSI 0
+     * (current_issi 0), which SET_ISSI cannot choose.
+     */
+    static final int SUPPORTED_ISSI = 0b10;
 
     /** General capability fields SET_HCA_CAP may change (what Linux sets; the rest is fixed by firmware). */
     static final Set<String> SETTABLE_GENERAL = Set.of("pkey_table_size", "log_max_qp", "cmdif_checksum", "uar_4k", "log_uar_page_sz",
@@ -75,6 +80,7 @@ final class BringUpCommands {
         put(specs, CmdOpcode.TEARDOWN_HCA, TeardownHcaIn.layout(), TeardownHcaOut.layout(), Phase.INITIALIZED, b::teardownHca);
         put(specs, CmdOpcode.SET_DRIVER_VERSION, SetDriverVersionIn.layout(), SetDriverVersionOut.layout(), Phase.INITIALIZED, b::setDriverVersion);
         put(specs, CmdOpcode.NOP, NopIn.layout(), NopOut.layout(), Phase.ANY, c -> {});
+        put(specs, CmdOpcode.QUERY_ADAPTER, QueryAdapterIn.layout(), QueryAdapterOut.layout(), Phase.ENABLED, b::queryAdapter);
     }
 
     static void put(Map<Integer, CommandSpec> specs, CmdOpcode op, PrmLayout.Struct in, PrmLayout.Struct out, Phase phase,
@@ -257,6 +263,11 @@ final class BringUpCommands {
         hca.tornDown = true;
         hca.forgetObjects();
         TeardownHcaOut.Device.state$set(c.out, TeardownHcaState.SUCCESS);
+    }
+
+    /** The caps profile's adapter block: vendor ids, vendor-specific data, the board id (PSID). */
+    private void queryAdapter(Command c) {
+        MemorySegment.copy(hca.adapter, 0, c.out, QueryAdapterOut.query_adapter_struct$BYTE_OFFSET, hca.adapter.byteSize());
     }
 
     private void setDriverVersion(Command c) {

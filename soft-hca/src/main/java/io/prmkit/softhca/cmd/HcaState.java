@@ -46,6 +46,8 @@ public final class HcaState {
     public int regularPages;
     public boolean hostBigEndian;
     public String driverVersion = "";
+    /** QUERY_ADAPTER's block ({@code query_adapter_param_block}) from the caps profile. */
+    public final MemorySegment adapter;
     /** UAR indexes in use; BAR 0 page index = UAR index. */
     public final Set<Integer> uars = new HashSet<>();
     public final int firstUar;
@@ -64,6 +66,7 @@ public final class HcaState {
         this.regularPages = regularPages;
         this.firstUar = firstUar;
         this.uarCount = uarCount;
+        this.adapter = MemorySegment.ofArray(caps.adapter());
         for (int t : CapsProfile.TYPES) {
             capsMax.put(t, MemorySegment.ofArray(caps.max(t)));
             capsCurrent.put(t, MemorySegment.ofArray(caps.current(t)));

@@ -98,6 +98,9 @@ final class QueueCommands {
 
     // ---- EQ ----
 
+    /** The first EQ number CREATE_EQ hands out, as the ConnectX-4 did (0x10: firmware keeps the low ones). */
+    static final int FIRST_EQN = 0x10;
+
     private void createEq(Command c) {
         MemorySegment eqc = Support.copy(c.in, CreateEqIn.eq_context_entry$BYTE_OFFSET, Eqc.SIZE);
         Support.checkCount(c, hca, hca.objects.eqs.size(), "log_max_eq");
@@ -110,13 +113,13 @@ final class QueueCommands {
         long[] mask = new long[CreateEqIn.event_bitmask$COUNT];
         for (int i = 0; i < mask.length; i++) mask[i] = CreateEqIn.event_bitmask$elem(c.in, i);
         int eqn = -1;
-        for (int n = 0; n < 256; n++) {
+        for (int n = FIRST_EQN; n < 256; n++) {
             if (!hca.objects.eqs.containsKey(n)) {
                 eqn = n;
                 break;
             }
         }
-        if (eqn < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "256 EQ numbers");
+        if (eqn < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "EQ numbers 0x" + Integer.toHexString(FIRST_EQN) + "..0xff");
         Queues.Eq eq = new Queues.Eq(eqn, eqc, ring, mask);
         // A new EQ is armed: its first event interrupts (the driver arms again after each one).
         eq.armed = true;

@@ -1,4 +1,4 @@
-package io.prmkit.cli;
+package io.prmkit.hex;
 
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -14,12 +14,15 @@ import java.util.regex.Pattern;
  * or an ASCII column. Multi-byte groups are read in the order their digits are written (the PRM's
  * big-endian order), unless {@code littleEndianGroups} says they were printed as little-endian
  * numbers (the kernel's print_hex_dump with groupsize 2, 4 or 8 on x86, {@code xxd -e}).
- * Every problem is an {@link BadHex} naming the line.
+ * Lines starting with {@code #} are comments. Every problem is a {@link BadHex} naming the line.
+ *
+ * <p>Shared by {@code prmkit decode} and the soft HCA's {@code CapsProfile.fromRawPages} (a card's
+ * QUERY_HCA_CAP outputs as captured), so both read the same dumps the same way.
  */
-final class HexInput {
+public final class HexInput {
 
     /** A dump that cannot be read: one line for the user, {@code file:line: error: why} like every file problem of the CLI. */
-    static final class BadHex extends Exception {
+    public static final class BadHex extends Exception {
         BadHex(String where, String why) {
             super(where + ": error: " + why);
         }
@@ -37,7 +40,11 @@ final class HexInput {
     private HexInput() {
     }
 
-    static byte[] parse(String text, String source, boolean littleEndianGroups) throws BadHex {
+    /**
+     * The bytes of {@code text}, a dump in one of the formats above; {@code source} names it in
+     * errors ({@code source:line: error: why}).
+     */
+    public static byte[] parse(String text, String source, boolean littleEndianGroups) throws BadHex {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         String[] lines = text.split("\r?\n", -1);
         long base = -1;
@@ -46,7 +53,7 @@ final class HexInput {
         for (int i = 0; i < lines.length; i++) {
             String where = source + ":" + (i + 1);
             String line = TIMESTAMP.matcher(lines[i]).replaceFirst("").stripTrailing();
-            if (line.isBlank()) continue;
+            if (line.isBlank() || line.stripLeading().startsWith("#")) continue;
             if (line.strip().equals("*")) {
                 if (previous == null) throw new BadHex(where, "'*' (hexdump's repeated rows) before any row");
                 repeat = true;
@@ -155,7 +162,7 @@ final class HexInput {
     }
 
     /** For messages: the dump's formats, as the help text names them. */
-    static List<String> formats() {
+    public static List<String> formats() {
         return new ArrayList<>(List.of("plain hex", "xxd", "hexdump -C", "print_hex_dump (with or without offset/address)"));
     }
 }

@@ -1,4 +1,4 @@
-package io.prmkit.cli;
+package io.prmkit.hex;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -20,6 +20,16 @@ class HexInputTest {
 
     private static String error(String text) {
         return assertThrows(HexInput.BadHex.class, () -> parse(text)).getMessage();
+    }
+
+    @Test
+    void commentLinesAreSkipped() throws Exception {
+        // the form of shared/reference/cx4-raw: a comment naming the capture, then offset-addressed dwords
+        assertArrayEquals(HexFormat.of().parseHex("0f0f000e00170000"), parse("""
+                # QUERY_HCA_CAP op_mod 0x1 output (8 bytes: a test), real ConnectX-4
+                0000: 0f0f000e 00170000
+                  # a note between rows
+                """));
     }
 
     @Test
