@@ -210,7 +210,7 @@ public final class DecodeCommand implements Callable<Integer> {
      * rest is read as zero and, like every zero field, not shown.
      */
     private void decode(StructLayout s, byte[] bytes, int offset, boolean prefixOk) throws Failure {
-        PrmLayout.Struct layout = generated(s);
+        Decodable layout = decodable(s);
         long have = bytes.length - offset;
         if (have < layout.sizeBytes()) {
             if (!prefixOk || have < COMMAND_HEADER_BYTES) {
@@ -230,12 +230,61 @@ public final class DecodeCommand implements Callable<Integer> {
             out.println("  (" + extra + " more bytes " + (flexible ? "after the fixed part: the flexible array " + s.flexibleArray().get().name()
                     : "after the structure, not decoded") + ")");
         }
-        List<String> problems = layout.validate(seg, offset, c -> true);
+        List<String> problems = layout.validate(seg, offset);
         if (problems.isEmpty()) {
             out.println("validate: ok");
         } else {
             out.println("validate: " + Words.plural(problems.size(), "problem"));
             problems.forEach(p -> out.println("  " + p));
+        }
+    }
+
+    /**
+     * What decode reads a structure with: its generated layout's size, dump and validate. Every
+     * generated package has its own copy of PrmLayout, so a structure of another package (net.tcphdr)
+     * is reached through the same methods by reflection.
+     */
+    private record Decodable(long sizeBytes, java.util.function.BiFunction<MemorySegment, Long, String> dumper,
+            java.util.function.BiFunction<MemorySegment, Long, List<String>> validator) {
+        String dump(MemorySegment s, long offset) {
+            return dumper.apply(s, offset);
+        }
+
+        List<String> validate(MemorySegment s, long offset) {
+            return validator.apply(s, offset);
+        }
+    }
+
+    private static Decodable decodable(StructLayout s) throws Failure {
+        String cls = "io.prmkit." + s.name().pkg() + "." + Names.upperCamel(s.name().name());
+        Object l;
+        try {
+            l = Class.forName(cls).getMethod("layout").invoke(null);
+        } catch (ReflectiveOperationException e) {
+            throw new Failure("no generated class " + cls + " for " + s.name() + " (" + e.getClass().getSimpleName() + ")");
+        }
+        if (l instanceof PrmLayout.Struct st) return new Decodable(st.sizeBytes(), st::dump, (seg, off) -> st.validate(seg, off, c -> true));
+        try {
+            var size = l.getClass().getMethod("sizeBytes");
+            var dump = l.getClass().getMethod("dump", MemorySegment.class, long.class);
+            var validate = l.getClass().getMethod("validate", MemorySegment.class, long.class, java.util.function.Predicate.class);
+            java.util.function.Predicate<String> all = c -> true;
+            @SuppressWarnings("unchecked")
+            Decodable d = new Decodable((long) size.invoke(l), (seg, off) -> (String) invoke(dump, l, seg, off),
+                    (seg, off) -> (List<String>) invoke(validate, l, seg, off, all));
+            return d;
+        } catch (ReflectiveOperationException | ClassCastException e) {
+            throw new Failure("no generated layout in " + cls + " for " + s.name() + " (" + e.getClass().getSimpleName() + ")");
+        }
+    }
+
+    private static Object invoke(java.lang.reflect.Method m, Object on, Object... args) {
+        try {
+            return m.invoke(on, args);
+        } catch (java.lang.reflect.InvocationTargetException e) {
+            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
+        } catch (IllegalAccessException e) {
+            throw new IllegalStateException(e);
         }
     }
 
