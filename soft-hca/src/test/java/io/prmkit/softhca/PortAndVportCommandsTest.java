@@ -123,11 +123,42 @@ class PortAndVportCommandsTest {
             access(h, r).ok();
             PpcntReg.grp$set(r, REG, PpcntGrp.RFC_2819);
             access(h, r).ok();
-            PpcntReg.grp$set(r, REG, PpcntGrp.PHYSICAL_LAYER);
+            PpcntReg.grp$set(r, REG, PpcntGrp.PHYSICAL_LAYER); // Linux reads it every stats update: all zero
+            MemorySegment phy = access(h, r).ok().out();
+            for (long b = grp; b < phy.byteSize(); b++) assertEquals(0, phy.get(java.lang.foreign.ValueLayout.JAVA_BYTE, b));
+            PpcntReg.grp$set(r, REG, PpcntGrp.PER_PRIORITY);
+            PpcntReg.prio_tc$set(r, REG, 3);
+            access(h, r).ok();
+            PpcntReg.grp$set(r, REG, PpcntGrp.ETHERNET_EXTENDED);
             assertFails(access(h, r), Syndrome.BAD_REGISTER_FIELD, CmdOpcode.ACCESS_REG);
             MemorySegment w = reg(RegisterId.PPCNT, PpcntReg.layout(), true);
             PpcntReg.local_port$set(w, REG, 1);
             assertFails(access(h, w), Syndrome.BAD_REGISTER_FIELD, CmdOpcode.ACCESS_REG);
+        }
+    }
+
+    @Test
+    void ptysReportsLinkModesAndTakesAnAllowedSubset() {
+        try (TestHost h = ObjectCommandsTest.up()) {
+            long out = AccessRegisterOut.register_data$BYTE_OFFSET;
+            MemorySegment r = reg(RegisterId.PTYS, io.prmkit.mlx5.PtysReg.layout(), false);
+            io.prmkit.mlx5.PtysReg.local_port$set(r, REG, 1);
+            io.prmkit.mlx5.PtysReg.proto_mask$set(r, REG, 1 << 2); // Ethernet
+            MemorySegment got = access(h, r).ok().out();
+            int cap = io.prmkit.mlx5.PtysReg.eth_proto_capability(got, out);
+            assertEquals(cap, io.prmkit.mlx5.PtysReg.eth_proto_admin(got, out), "all modes allowed until written");
+            assertEquals(io.prmkit.mlx5.EthProto.ETH_100GBASE_CR4$MASK, Integer.toUnsignedLong(io.prmkit.mlx5.PtysReg.eth_proto_oper(got, out)));
+            MemorySegment w = reg(RegisterId.PTYS, io.prmkit.mlx5.PtysReg.layout(), true);
+            io.prmkit.mlx5.PtysReg.local_port$set(w, REG, 1);
+            io.prmkit.mlx5.PtysReg.proto_mask$set(w, REG, 1 << 2);
+            io.prmkit.mlx5.PtysReg.eth_proto_admin$set(w, REG, (int) (io.prmkit.mlx5.EthProto.ETH_25GBASE_CR$MASK | io.prmkit.mlx5.EthProto.ETH_10GBASE_CR$MASK));
+            got = access(h, w).ok().out();
+            assertEquals(io.prmkit.mlx5.EthProto.ETH_10GBASE_CR$MASK, Integer.toUnsignedLong(io.prmkit.mlx5.PtysReg.eth_proto_oper(got, out)),
+                    "no 100 GbE mode allowed: the first allowed one");
+            io.prmkit.mlx5.PtysReg.eth_proto_admin$set(w, REG, (int) io.prmkit.mlx5.EthProto.ETH_56GBASE_R4$MASK); // not in the capability
+            assertFails(access(h, w), Syndrome.BAD_REGISTER_FIELD, CmdOpcode.ACCESS_REG);
+            io.prmkit.mlx5.PtysReg.proto_mask$set(r, REG, 1); // InfiniBand
+            assertFails(access(h, r), Syndrome.BAD_REGISTER_FIELD, CmdOpcode.ACCESS_REG);
         }
     }
 

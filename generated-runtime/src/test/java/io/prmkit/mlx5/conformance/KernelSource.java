@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
 final class KernelSource {
 
     /** Headers scanned, in an order where each only depends on earlier ones. */
-    static final List<String> HEADERS = List.of("device.h", "driver.h", "eq.h", "qp.h", "cq.h", "doorbell.h");
+    static final List<String> HEADERS = List.of("device.h", "driver.h", "eq.h", "qp.h", "cq.h", "doorbell.h", "port.h");
 
     static final String PRELUDE = """
             #include <stddef.h>

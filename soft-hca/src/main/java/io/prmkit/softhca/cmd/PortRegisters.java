@@ -3,10 +3,13 @@ package io.prmkit.softhca.cmd;
 import io.prmkit.mlx5.Eth2819CntrsGrpDataLayout;
 import io.prmkit.mlx5.Eth2863CntrsGrpDataLayout;
 import io.prmkit.mlx5.Eth8023CntrsGrpDataLayout;
+import io.prmkit.mlx5.EthPerPrioGrpDataLayout;
 import io.prmkit.mlx5.PaosReg;
 import io.prmkit.mlx5.PmtuReg;
 import io.prmkit.mlx5.PpcntGrp;
 import io.prmkit.mlx5.PpcntReg;
+import io.prmkit.mlx5.PtysReg;
+import io.prmkit.mlx5.EthProto;
 import io.prmkit.mlx5.PrmLayout;
 import io.prmkit.mlx5.RegisterId;
 import io.prmkit.softhca.device.DeviceFields;
@@ -15,14 +18,31 @@ import io.prmkit.softhca.wire.PortCounters;
 import java.lang.foreign.MemorySegment;
 
 /**
- * Port registers (PRM chapter "Ports"): PMTU (MTU), PAOS (administrative and operational status)
- * and PPCNT (counter groups IEEE 802.3, RFC 2863 and RFC 2819 from the wire port's counters). The
+ * Port registers (PRM chapter "Ports"): PMTU (MTU), PAOS (administrative and operational status),
+ * PTYS (link modes: capability, admin, oper)
+ * and PPCNT (counter groups IEEE 802.3, RFC 2863, RFC 2819 and per priority from the wire port's
+ * counters; physical layer all zero: the groups Linux's statistics read). The
  * device has one port, local_port 1.
  */
 final class PortRegisters {
     /** PAOS status values: 1 up, 2 down. */
     private static final int UP = 1;
     private static final int DOWN = 2;
+
+    /** PTYS proto_mask bit of Ethernet (kernel MLX5_PTYS_EN). */
+    private static final int PROTO_ETH = 1 << 2;
+    /**
+     * The Ethernet link modes the port reports (ours: the soft wire has no speed, so it reports a
+     * 100 GbE ConnectX-4's set, 1 to 100 GbE over backplane, copper and fibre).
+     */
+    static final int ETH_PROTO_CAPABILITY = (int) (EthProto.ETH_1000BASE_KX$MASK | EthProto.ETH_10GBASE_KR$MASK | EthProto.ETH_10GBASE_CR$MASK
+            | EthProto.ETH_10GBASE_SR$MASK | EthProto.ETH_40GBASE_CR4$MASK | EthProto.ETH_40GBASE_KR4$MASK | EthProto.ETH_40GBASE_SR4$MASK
+            | EthProto.ETH_40GBASE_LR4$MASK | EthProto.ETH_25GBASE_CR$MASK | EthProto.ETH_25GBASE_KR$MASK | EthProto.ETH_25GBASE_SR$MASK
+            | EthProto.ETH_50GBASE_CR2$MASK | EthProto.ETH_50GBASE_KR2$MASK | EthProto.ETH_100GBASE_CR4$MASK | EthProto.ETH_100GBASE_SR4$MASK
+            | EthProto.ETH_100GBASE_KR4$MASK | EthProto.ETH_100GBASE_LR4$MASK);
+    /** The 100 GbE modes: the operational mode while any of them is allowed. */
+    private static final int FASTEST_FIRST = (int) (EthProto.ETH_100GBASE_CR4$MASK | EthProto.ETH_100GBASE_SR4$MASK | EthProto.ETH_100GBASE_KR4$MASK
+            | EthProto.ETH_100GBASE_LR4$MASK);
 
     private final HcaState hca;
 
@@ -35,6 +55,7 @@ final class PortRegisters {
             case PMTU -> PmtuReg.layout();
             case PAOS -> PaosReg.layout();
             case PPCNT -> PpcntReg.layout();
+            case PTYS -> PtysReg.layout();
             default -> null;
         };
     }
@@ -64,6 +85,25 @@ final class PortRegisters {
                 }
                 PaosReg.admin_status$set(out, port.adminStatus);
                 PaosReg.oper_status$set(out, port.operUp() ? UP : DOWN);
+            }
+            case PTYS -> {
+                checkPort(c, PtysReg.local_port(in));
+                if ((PtysReg.proto_mask(in) & PROTO_ETH) == 0) throw c.fail(Syndrome.BAD_REGISTER_FIELD, "proto_mask " + PtysReg.proto_mask(in) + " (an Ethernet port)");
+                if (write) {
+                    int admin = PtysReg.eth_proto_admin(in);
+                    if (admin == 0 || (admin & ~ETH_PROTO_CAPABILITY) != 0) {
+                        throw c.fail(Syndrome.BAD_REGISTER_FIELD, "eth_proto_admin 0x" + Integer.toHexString(admin) + " outside the capability 0x"
+                                + Integer.toHexString(ETH_PROTO_CAPABILITY));
+                    }
+                    port.ethProtoAdmin = admin;
+                }
+                int admin = port.ethProtoAdmin & ETH_PROTO_CAPABILITY;
+                PtysReg.eth_proto_capability$set(out, ETH_PROTO_CAPABILITY);
+                PtysReg.eth_proto_admin$set(out, admin);
+                // the link runs one allowed mode, a 100 GbE one when allowed; none while it is down
+                int fastest = admin & FASTEST_FIRST;
+                int oper = Integer.lowestOneBit(fastest != 0 ? fastest : admin);
+                PtysReg.eth_proto_oper$set(out, port.operUp() ? oper : 0);
             }
             case PPCNT -> {
                 checkPort(c, PpcntReg.local_port(in));
@@ -110,8 +150,18 @@ final class PortRegisters {
                     String[] buckets = {"pkts64octets", "pkts65to127octets", "pkts128to255octets", "pkts256to511octets", "pkts512to1023octets",
                         "pkts1024to1518octets", "pkts1519to2047octets", "pkts2048to4095octets", "pkts4096to8191octets", "pkts8192to10239octets"};
                     for (int i = 0; i < buckets.length; i++) put(l, out, at, "ether_stats_" + buckets[i], k.rxSizeHistogram[i]);
-                } else {
-                    throw c.fail(Syndrome.BAD_REGISTER_FIELD, "PPCNT group " + PpcntReg.grp(in) + " (802.3, 2863 and 2819 are modelled)");
+                } else if (grp == PpcntGrp.PER_PRIORITY) {
+                    // The soft wire has no priorities (no PFC, no DSCP mapping): all traffic is priority 0's.
+                    if (PpcntReg.prio_tc(in) == 0) {
+                        PrmLayout.Struct l = EthPerPrioGrpDataLayout.layout();
+                        put(l, out, at, "rx_octets", k.rxOctets);
+                        put(l, out, at, "rx_frames", k.rxFrames);
+                        put(l, out, at, "tx_octets", k.txOctets);
+                        put(l, out, at, "tx_frames", k.txFrames);
+                    }
+                } else if (grp != PpcntGrp.PHYSICAL_LAYER) {
+                    // PHYSICAL_LAYER reads all zero: the soft wire has no symbol errors, FEC or link flaps to count.
+                    throw c.fail(Syndrome.BAD_REGISTER_FIELD, "PPCNT group " + PpcntReg.grp(in) + " (802.3, 2863, 2819, per priority and physical layer are modelled)");
                 }
                 if (PpcntReg.clr(in) && port.counters != null) port.counters.clear();
             }

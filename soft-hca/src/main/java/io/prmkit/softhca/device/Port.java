@@ -30,6 +30,8 @@ public final class Port {
     /** NIC vport context: local loopback blocks and minimum inline mode. */
     public boolean disableUcLocalLb, disableMcLocalLb;
     public int minWqeInlineMode = 1;
+    /** PTYS eth_proto_admin: the Ethernet link modes the driver allows (EthProto bits); all the port supports until written. */
+    public int ethProtoAdmin = -1;
     /** VPORT_STATE admin state (VportAdminState). */
     public int vportAdminState = 0;
 
