@@ -13,6 +13,29 @@ decl
     | ENUM name (WIDTH INT)? LBRACE enumValue* RBRACE       # enumDecl
     | FLAGS name (WIDTH INT)? LBRACE enumValue* RBRACE      # flagsDecl
     | CONST name ASSIGN INT STRING? SEMI                    # constDecl
+    | COMMAND name declOption* LBRACE commandClause* RBRACE # commandDecl
+    | REGISTER name declOption* LBRACE registerClause* RBRACE # registerDecl
+    ;
+
+// A command: its opcode (a value of the enum of the input's opcode field; the command's own name
+// when omitted), input structure (and the oldest input length a device accepts), output
+// structure, op_mod values (an enum, or named values here), and for the command that carries
+// registers (ACCESS_REG) the input field that holds the register id and the member holding the
+// register's data in input and output.
+commandClause
+    : OPCODE value SEMI                                   # opcodeClause
+    | IN qname (OLDEST INT)? SEMI                         # inClause
+    | OUT qname SEMI                                      # outClause
+    | OP_MOD qname SEMI                                   # opModEnumClause
+    | OP_MOD LBRACE enumValue* RBRACE                     # opModValuesClause
+    | REGISTER name DATA name SEMI                        # carriesClause
+    ;
+
+// A register: its id (a value of the enum of the carrying command's register id field; the
+// register's own name when omitted) and its layout.
+registerClause
+    : REG_ID value SEMI                                   # idClause
+    | LAYOUT qname SEMI                                   # layoutClause
     ;
 
 declOption
@@ -89,11 +112,13 @@ expr
 qname : name (DOT name)* ;
 
 // Words that only mean something after a member name or in a declaration header may also be used
-// as names (fields called "size" or "tag" exist); words that start an item may not.
+// as names (fields called "size" or "tag" exist); words that start an item may not. "command" and
+// "register" start only top-level declarations, so a field may still be called "register".
 name
     : ID
     | SIZE | ORDER | BIG | LITTLE | GAPS | RESERVED | REF | SINCE | WIDTH | DETAIL
     | TAG | WHEN | RO | RW | WO | IN | OUT | RANGE | POW2 | LOG2 | MBZ | CAP
+    | COMMAND | REGISTER | OPCODE | OP_MOD | OLDEST | DATA | REG_ID | LAYOUT
     ;
 
 PACKAGE : 'package' ;
@@ -126,6 +151,14 @@ POW2    : 'pow2' ;
 LOG2    : 'log2' ;
 MBZ     : 'mbz' ;
 CAP     : 'cap' ;
+COMMAND : 'command' ;
+REGISTER: 'register' ;
+OPCODE  : 'opcode' ;
+OP_MOD  : 'op_mod' ;
+OLDEST  : 'oldest' ;
+DATA    : 'data' ;
+REG_ID  : 'id' ;
+LAYOUT  : 'layout' ;
 
 LBRACE : '{' ;
 RBRACE : '}' ;

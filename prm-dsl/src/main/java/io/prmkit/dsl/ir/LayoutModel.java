@@ -8,13 +8,24 @@ import java.util.Optional;
  * no syntax. Lists are sorted by qualified name, so equal specs give equal models whatever the order
  * of their files. Every structure a member holds is in the model, with the size the member
  * assumes; every enum or flag set a member names is in the model, of that kind, with values the
- * member can hold.
+ * member can hold. Every command's structures are in the model with the sizes it assumes, its
+ * input begins with the opcode, and no two commands of a package share an opcode; every register's
+ * layout and carrying command are in the model, and no two registers share an id.
  */
-public record LayoutModel(List<StructLayout> structs, List<EnumLayout> enums, List<Constant> constants) {
+public record LayoutModel(List<StructLayout> structs, List<EnumLayout> enums, List<Constant> constants,
+                          List<CommandLayout> commands, List<RegisterLayout> registers) {
+
+    /** A model without commands or registers. */
+    public LayoutModel(List<StructLayout> structs, List<EnumLayout> enums, List<Constant> constants) {
+        this(structs, enums, constants, List.of(), List.of());
+    }
+
     public LayoutModel {
         structs = List.copyOf(structs);
         enums = List.copyOf(enums);
         constants = List.copyOf(constants);
+        commands = List.copyOf(commands);
+        registers = List.copyOf(registers);
         java.util.Map<QualifiedName, EnumLayout> named = new java.util.HashMap<>();
         for (EnumLayout e : enums) named.put(e.name(), e);
         java.util.Map<QualifiedName, StructLayout> declared = new java.util.HashMap<>();
@@ -32,6 +43,42 @@ public record LayoutModel(List<StructLayout> structs, List<EnumLayout> enums, Li
                 if (m.enumType().isPresent()) bound(s, m, m.enumType().get(), EnumLayout.Kind.ENUM, named);
                 if (m.flagsType().isPresent()) bound(s, m, m.flagsType().get(), EnumLayout.Kind.FLAGS, named);
             }
+        }
+        java.util.Map<QualifiedName, CommandLayout> byName = new java.util.HashMap<>();
+        java.util.Map<String, CommandLayout> byOpcode = new java.util.HashMap<>();
+        for (CommandLayout c : commands) {
+            byName.put(c.name(), c);
+            sized(c.name() + "'s input", c.in(), c.inBytes(), declared);
+            sized(c.name() + "'s output", c.out(), c.outBytes(), declared);
+            Member op = declared.get(c.in()).member("opcode").orElse(null);
+            if (op == null || op.bitOffset() != 0 || op.bitWidth() != 16 || !op.isScalar()) {
+                throw new IllegalArgumentException(c.name() + "'s input " + c.in() + " does not begin with a 16-bit opcode field");
+            }
+            CommandLayout same = byOpcode.put(c.name().pkg() + ":" + c.opcode(), c);
+            if (same != null) throw new IllegalArgumentException(c.name() + " and " + same.name() + " share opcode 0x" + Long.toHexString(c.opcode()));
+            if (c.registers().isPresent()) {
+                CommandLayout.RegisterCarrier r = c.registers().get();
+                Member id = declared.get(c.in()).member(r.idField()).orElse(null);
+                if (id == null || !id.isScalar()) throw new IllegalArgumentException(c.name() + ": " + r.idField() + " is not a bit field of " + c.in());
+            }
+        }
+        java.util.Map<String, RegisterLayout> byId = new java.util.HashMap<>();
+        for (RegisterLayout r : registers) {
+            StructLayout layout = declared.get(r.layout());
+            if (layout == null) throw new IllegalArgumentException(r.name() + "'s layout " + r.layout() + " is not a structure of the model");
+            CommandLayout c = byName.get(r.command());
+            if (c == null || c.registers().isEmpty()) throw new IllegalArgumentException(r.name() + "'s command " + r.command() + " is not a command of the model that carries registers");
+            long w = declared.get(c.in()).member(c.registers().get().idField()).orElseThrow().bitWidth();
+            if (w < 64 && (r.id() >>> w) != 0) throw new IllegalArgumentException(r.name() + "'s id 0x" + Long.toHexString(r.id()) + " does not fit " + w + " bits");
+            RegisterLayout same = byId.put(r.command() + ":" + r.id(), r);
+            if (same != null) throw new IllegalArgumentException(r.name() + " and " + same.name() + " share register id 0x" + Long.toHexString(r.id()));
+        }
+    }
+
+    private static void sized(String what, QualifiedName name, long bytes, java.util.Map<QualifiedName, StructLayout> declared) {
+        StructLayout s = declared.get(name);
+        if (s == null || s.sizeBytes() != bytes) {
+            throw new IllegalArgumentException(what + " " + name + (s == null ? " is not a structure of the model" : " has " + s.sizeBytes() + " bytes, not " + bytes));
         }
     }
 
@@ -59,6 +106,23 @@ public record LayoutModel(List<StructLayout> structs, List<EnumLayout> enums, Li
     /** The structure with this simple name, if exactly one package declares it. */
     public Optional<StructLayout> struct(String simpleName) {
         List<StructLayout> hits = structs.stream().filter(s -> s.name().name().equals(simpleName)).toList();
+        return hits.size() == 1 ? Optional.of(hits.get(0)) : Optional.empty();
+    }
+
+    /** The command with this opcode in spec package {@code pkg}, if one is declared. */
+    public Optional<CommandLayout> command(String pkg, long opcode) {
+        return commands.stream().filter(c -> c.name().pkg().equals(pkg) && c.opcode() == opcode).findFirst();
+    }
+
+    /** The command with this opcode, if exactly one package declares one. */
+    public Optional<CommandLayout> command(long opcode) {
+        List<CommandLayout> hits = commands.stream().filter(c -> c.opcode() == opcode).toList();
+        return hits.size() == 1 ? Optional.of(hits.get(0)) : Optional.empty();
+    }
+
+    /** The command with this simple name, if exactly one package declares it. */
+    public Optional<CommandLayout> command(String simpleName) {
+        List<CommandLayout> hits = commands.stream().filter(c -> c.name().name().equals(simpleName)).toList();
         return hits.size() == 1 ? Optional.of(hits.get(0)) : Optional.empty();
     }
 

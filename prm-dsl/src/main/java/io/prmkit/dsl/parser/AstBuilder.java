@@ -3,6 +3,7 @@ package io.prmkit.dsl.parser;
 import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.SourceLocation;
 import io.prmkit.dsl.ast.Attr;
+import io.prmkit.dsl.ast.CommandDecl;
 import io.prmkit.dsl.ast.ConstDecl;
 import io.prmkit.dsl.ast.Decl;
 import io.prmkit.dsl.ast.EnumDecl;
@@ -15,6 +16,7 @@ import io.prmkit.dsl.ast.Name;
 import io.prmkit.dsl.ast.Num;
 import io.prmkit.dsl.ast.Placement;
 import io.prmkit.dsl.ast.QName;
+import io.prmkit.dsl.ast.RegisterDecl;
 import io.prmkit.dsl.ast.RuleDecl;
 import io.prmkit.dsl.ast.SpecFile;
 import io.prmkit.dsl.ast.StructDecl;
@@ -68,6 +70,10 @@ final class AstBuilder {
             return enumDecl(e.name(), false, e.INT(), e.enumValue(), d);
         } else if (d instanceof PrmParser.FlagsDeclContext f) {
             return enumDecl(f.name(), true, f.INT(), f.enumValue(), d);
+        } else if (d instanceof PrmParser.CommandDeclContext c) {
+            return commandDecl(c);
+        } else if (d instanceof PrmParser.RegisterDeclContext r) {
+            return registerDecl(r);
         } else {
             PrmParser.ConstDeclContext c = (PrmParser.ConstDeclContext) d;
             String doc = c.STRING() != null ? string(c.STRING()) : docComment(d);
@@ -123,8 +129,81 @@ final class AstBuilder {
                 loc(d.getStart()));
     }
 
-    private EnumDecl enumDecl(PrmParser.NameContext nameCtx, boolean flags, TerminalNode width,
-                              List<PrmParser.EnumValueContext> values, ParserRuleContext d) {
+    /** ref and since of a command or register; the layout options are refused. */
+    private String[] refSince(List<PrmParser.DeclOptionContext> options, String kind) {
+        String[] out = {"", ""};
+        List<String> seen = new ArrayList<>();
+        for (PrmParser.DeclOptionContext o : options) {
+            String word = o.getStart().getText();
+            if (seen.contains(word)) error(o.getStart(), "duplicate '" + word + "' option");
+            seen.add(word);
+            if (o instanceof PrmParser.RefOptionContext r) {
+                out[0] = string(r.STRING());
+            } else if (o instanceof PrmParser.SinceOptionContext s) {
+                out[1] = string(s.STRING());
+            } else {
+                error(o.getStart(), "'" + word + "' applies to structs and unions, not to " + kind + "s");
+            }
+        }
+        return out;
+    }
+
+    /** Reports a clause written twice in one command or register. */
+    private void once(List<String> seen, ParserRuleContext clause, String kind) {
+        String word = clause.getStart().getText();
+        if (seen.contains(word)) error(clause.getStart(), "duplicate '" + word + "' clause in " + kind);
+        seen.add(word);
+    }
+
+    private CommandDecl commandDecl(PrmParser.CommandDeclContext c) {
+        String[] rs = refSince(c.declOption(), "command");
+        Optional<ValueRef> opcode = Optional.empty();
+        Optional<QName> in = Optional.empty();
+        Optional<QName> out = Optional.empty();
+        Optional<Num> oldest = Optional.empty();
+        Optional<QName> opModEnum = Optional.empty();
+        Optional<List<EnumDecl.Value>> opModValues = Optional.empty();
+        Optional<CommandDecl.Carries> carries = Optional.empty();
+        List<String> seen = new ArrayList<>();
+        for (PrmParser.CommandClauseContext k : c.commandClause()) {
+            once(seen, k, "command '" + c.name().getText() + "'");
+            if (k instanceof PrmParser.OpcodeClauseContext o) {
+                opcode = Optional.of(value(o.value()));
+            } else if (k instanceof PrmParser.InClauseContext i) {
+                in = Optional.of(qname(i.qname()));
+                oldest = Optional.ofNullable(i.INT()).map(this::num);
+            } else if (k instanceof PrmParser.OutClauseContext o) {
+                out = Optional.of(qname(o.qname()));
+            } else if (k instanceof PrmParser.OpModEnumClauseContext e) {
+                opModEnum = Optional.of(qname(e.qname()));
+            } else if (k instanceof PrmParser.OpModValuesClauseContext v) {
+                opModValues = Optional.of(enumValues(v.enumValue()));
+            } else {
+                PrmParser.CarriesClauseContext r = (PrmParser.CarriesClauseContext) k;
+                carries = Optional.of(new CommandDecl.Carries(name(r.name(0)), name(r.name(1)), loc(r.getStart())));
+            }
+        }
+        return new CommandDecl(name(c.name()), opcode, in, oldest, out, opModEnum, opModValues, carries, rs[0], rs[1],
+                docComment(c), loc(c.getStart()));
+    }
+
+    private RegisterDecl registerDecl(PrmParser.RegisterDeclContext r) {
+        String[] rs = refSince(r.declOption(), "register");
+        Optional<ValueRef> id = Optional.empty();
+        Optional<QName> layout = Optional.empty();
+        List<String> seen = new ArrayList<>();
+        for (PrmParser.RegisterClauseContext k : r.registerClause()) {
+            once(seen, k, "register '" + r.name().getText() + "'");
+            if (k instanceof PrmParser.IdClauseContext i) {
+                id = Optional.of(value(i.value()));
+            } else {
+                layout = Optional.of(qname(((PrmParser.LayoutClauseContext) k).qname()));
+            }
+        }
+        return new RegisterDecl(name(r.name()), id, layout, rs[0], rs[1], docComment(r), loc(r.getStart()));
+    }
+
+    private List<EnumDecl.Value> enumValues(List<PrmParser.EnumValueContext> values) {
         List<EnumDecl.Value> out = new ArrayList<>();
         for (PrmParser.EnumValueContext v : values) {
             List<TerminalNode> strings = v.STRING();
@@ -133,7 +212,12 @@ final class AstBuilder {
             String doc = docs > 0 ? string(strings.get(0)) : docComment(v);
             out.add(new EnumDecl.Value(name(v.name()), num(v.INT()), doc, detail, loc(v.getStart())));
         }
-        return new EnumDecl(name(nameCtx), flags, Optional.ofNullable(width).map(this::num), out, docComment(d),
+        return out;
+    }
+
+    private EnumDecl enumDecl(PrmParser.NameContext nameCtx, boolean flags, TerminalNode width,
+                              List<PrmParser.EnumValueContext> values, ParserRuleContext d) {
+        return new EnumDecl(name(nameCtx), flags, Optional.ofNullable(width).map(this::num), enumValues(values), docComment(d),
                 loc(d.getStart()));
     }
 

@@ -3,12 +3,14 @@ package io.prmkit.dsl.passes;
 import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.ast.ConstDecl;
 import io.prmkit.dsl.ast.StructDecl;
+import io.prmkit.dsl.ir.CommandLayout;
 import io.prmkit.dsl.ir.Constant;
 import io.prmkit.dsl.ir.Doc;
 import io.prmkit.dsl.ir.EnumLayout;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.Member;
 import io.prmkit.dsl.ir.QualifiedName;
+import io.prmkit.dsl.ir.RegisterLayout;
 import io.prmkit.dsl.ir.StructLayout;
 import io.prmkit.dsl.ir.Variant;
 import java.nio.ByteOrder;
@@ -63,7 +65,11 @@ final class BuildIrPass implements Pass {
             constants.add(new Constant(e.getKey(), k.value().value(), new Doc(k.doc(), "", ""), k.location()));
         }
         constants.sort(Comparator.comparing(Constant::name));
-        c.model = new LayoutModel(structs, enums, constants);
+        List<CommandLayout> commands = new ArrayList<>(c.commands.values());
+        commands.sort(Comparator.comparing(CommandLayout::name));
+        List<RegisterLayout> registers = new ArrayList<>(c.registers.values());
+        registers.sort(Comparator.comparing(RegisterLayout::name));
+        c.model = new LayoutModel(structs, enums, constants, commands, registers);
         return List.of();
     }
 }

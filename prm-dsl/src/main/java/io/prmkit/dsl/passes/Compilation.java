@@ -45,6 +45,10 @@ public final class Compilation {
     /** Structs with an error that makes further checks on them meaningless (their own errors are reported). */
     final Set<StructDecl> broken = Collections.newSetFromMap(new IdentityHashMap<>());
 
+    /** Resolved commands and registers (those without errors). */
+    final Map<io.prmkit.dsl.ast.CommandDecl, io.prmkit.dsl.ir.CommandLayout> commands = new IdentityHashMap<>();
+    final Map<io.prmkit.dsl.ast.RegisterDecl, io.prmkit.dsl.ir.RegisterLayout> registers = new IdentityHashMap<>();
+
     LayoutModel model;
 
     Compilation(List<SpecFile> files) {

@@ -22,6 +22,7 @@ public final class Passes {
                 new CoveragePass(),
                 new MembersPass(),
                 new RulesPass(),
+                new CommandsPass(),
                 new BuildIrPass());
     }
 
