@@ -15,7 +15,11 @@ import io.prmkit.driver.eth.PortStats;
 import io.prmkit.dsl.Words;
 import io.prmkit.pipeline.Inputs;
 import io.prmkit.softhca.CapsProfile;
+import io.prmkit.platform.PciFunction;
+import io.prmkit.platform.vfio.Vfio;
+import io.prmkit.platform.vfio.VfioException;
 import io.prmkit.softhca.SoftHca;
+import io.prmkit.softhca.vfio.VfioStandIn;
 import io.prmkit.softhca.datapath.SoftDatapath;
 import io.prmkit.softhca.wire.PcapWriter;
 import io.prmkit.softhca.wire.Port;
@@ -62,8 +66,15 @@ final class Demo {
     private boolean captureReaderGone;
     private final boolean trace;
     private final PrintWriter out;
+    /** null: the soft HCA; else the PCI address of a function to open through VFIO. */
+    private final String vfioPci;
 
     Demo(int packets, int queues, int size, Path pcap, boolean trace, PrintWriter out) {
+        this(packets, queues, size, pcap, trace, out, null);
+    }
+
+    Demo(int packets, int queues, int size, Path pcap, boolean trace, PrintWriter out, String vfioPci) {
+        this.vfioPci = vfioPci;
         this.packets = packets;
         this.queues = queues;
         this.size = size;
@@ -92,14 +103,45 @@ final class Demo {
         List<String> commands = new ArrayList<>();
         long t0 = System.nanoTime();
         SoftDatapath[] device = new SoftDatapath[1];
-        SoftHca hca = SoftHca.create(new SoftHca.Options()
+        SoftHca.Options options = new SoftHca.Options()
                 .caps(CapsProfile.defaults().with(1, "reg_umr_sq", 1, true, true))
-                .datapath(ctx -> device[0] = new SoftDatapath(ctx, port)));
+                .datapath(ctx -> device[0] = new SoftDatapath(ctx, port));
+        SoftHca hca = null;
+        VfioStandIn standIn = null;
+        PciFunction function;
+        if (vfioPci == null) {
+            hca = SoftHca.create(options);
+            function = hca.function();
+        } else {
+            // With the VFIO stand-in preloaded, the function it serves is a soft HCA of this process; else a real card.
+            java.util.Optional<Path> lib = VfioStandIn.preloaded();
+            if (lib.isPresent()) {
+                try {
+                    standIn = VfioStandIn.attach(lib.get(), Files.createTempDirectory("prmkit-vfio-standin-"),
+                            VfioStandIn.Function.connectX4().withPci(vfioPci), options, null);
+                } catch (IOException e) {
+                    closeQuietly(wire);
+                    throw new CannotCapture("prmkit demo: cannot make the VFIO stand-in's sysfs tree: " + e.getMessage());
+                }
+                out.println("vfio: the VFIO stand-in is preloaded (" + lib.get() + "): " + vfioPci + " is a soft HCA in this process, reached through VFIO");
+            }
+            if (standIn == null && pcap != null) {
+                closeQuietly(wire);
+                throw new CannotCapture("prmkit demo: --pcap taps the soft HCA's wire; a card's frames are on its own cable (capture them there)");
+            }
+            try {
+                function = Vfio.open(vfioPci);
+            } catch (VfioException e) {
+                if (standIn != null) standIn.close();
+                closeQuietly(wire);
+                throw new CannotCapture("prmkit demo: " + e.getMessage());
+            }
+        }
         PacketPool badPool = null; // not the port's: its lkey names no mkey
         Mlx5Device dev = null;
         EthPort eth = null;
         try {
-            dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults()
+            dev = Mlx5Device.open(function, DeviceOptions.defaults()
                     .withCommandTimeout(Duration.ofSeconds(10))
                     .withHealth(Duration.ofSeconds(1), 0)
                     .withTrace(CommandTrace.lines(commands::add, false)));
@@ -108,7 +150,7 @@ final class Demo {
             eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(queues).withPromiscuous(true));
             long tPort = System.nanoTime();
             out.printf(Locale.ROOT, "bring-up: %s, device %d commands in %.1f ms, Ethernet port (%s, RSS) %d commands in %.1f ms%n",
-                    hca.function().name(), devCommands, ms(tDev - t0), Words.plural(queues, "queue pair"), commands.size() - devCommands, ms(tPort - tDev));
+                    function.name(), devCommands, ms(tDev - t0), Words.plural(queues, "queue pair"), commands.size() - devCommands, ms(tPort - tDev));
             if (trace) for (String c : commands) out.println("  " + c);
             out.flush();
 
@@ -202,7 +244,7 @@ final class Demo {
                     completions, nops, doorbells, errors, rxPackets, rxErrors, shortfalls);
             out.printf(Locale.ROOT, "  RX CQEs     CQE compression %s: %d compressed sessions held %d of the completions%n",
                     eth.cqeCompression() ? "on" : "off", sessions, sessionCompletions);
-            out.printf(Locale.ROOT, "  device      RX dropped %d, DMA faults %d%n", device[0].rxDropped(), device[0].dmaFaults());
+            if (device[0] != null) out.printf(Locale.ROOT, "  device      RX dropped %d, DMA faults %d%n", device[0].rxDropped(), device[0].dmaFaults());
             // The first half of each queue's frames is the warm-up (the JIT compiles the loops); what the queue
             // threads allocate while sending the second half is what a packet costs in garbage once compiled.
             long allocBytes = 0, allocPackets = 0;
@@ -243,7 +285,9 @@ final class Demo {
             if (eth != null) closeQuietly(eth);
             if (badPool != null) closeQuietly(badPool);
             if (dev != null) closeQuietly(dev);
-            closeQuietly(hca);
+            if (hca != null) closeQuietly(hca);
+            if (vfioPci != null) closeQuietly(function);
+            if (standIn != null) closeQuietly(standIn);
             closeQuietly(wire);
         }
     }

@@ -46,6 +46,11 @@ final class DemoCommand implements Callable<Integer> {
     @Option(names = "--trace", description = "Print every command of bring-up and teardown.")
     boolean trace;
 
+    @Option(names = "--device", paramLabel = "DEVICE", defaultValue = "soft-hca",
+            description = "soft-hca (default), or vfio:PCI: a function bound to vfio-pci, e.g. vfio:0000:03:00.0 (its port must be "
+                    + "cabled to itself); with the VFIO stand-in preloaded (LD_PRELOAD, docs/hardware.md) a soft HCA behind it.")
+    String device;
+
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
@@ -53,6 +58,12 @@ final class DemoCommand implements Callable<Integer> {
         if (packets < 32 || packets > 100_000_000) return usage(err, "--packets " + packets + " outside 32..100000000");
         if (queues < 1 || queues > 16) return usage(err, "--queues " + queues + " outside 1..16");
         if (size < 64 || size > 1514) return usage(err, "--size " + size + " outside 64..1514");
+        String vfioPci = null;
+        if (device.startsWith("vfio:")) {
+            vfioPci = device.substring("vfio:".length());
+        } else if (!device.equals("soft-hca")) {
+            return usage(err, "--device " + device + ": give soft-hca or vfio:PCI (e.g. vfio:0000:03:00.0; prmkit devices lists them)");
+        }
         boolean captureOnStdout = pcap != null && Demo.toStandardOutput(pcap);
         if (captureOnStdout && System.console() != null && System.console().isTerminal())
             return usage(err, "--pcap - writes binary pcap to standard output, which is a terminal here; pipe it (--pcap - | tshark -r -) or name a FILE");
@@ -60,7 +71,7 @@ final class DemoCommand implements Callable<Integer> {
         PrintWriter report = captureOnStdout ? err : out;
         Demo.Result r;
         try {
-            r = new Demo(packets, queues, size, pcap, trace, report).run();
+            r = new Demo(packets, queues, size, pcap, trace, report, vfioPci).run();
         } catch (Demo.CannotCapture e) {
             err.println(e.getMessage());
             return PrmkitCli.INPUT_ERROR;

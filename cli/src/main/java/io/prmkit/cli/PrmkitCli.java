@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
         mixinStandardHelpOptions = true,
         versionProvider = PrmkitCli.Version.class,
         description = "Turns the NVIDIA mlx5 Programmer's Reference Manual into code.",
-        subcommands = {CommandLine.HelpCommand.class, DemoCommand.class, CheckCommand.class, LayoutCommand.class, GenerateCommand.class,
+        subcommands = {CommandLine.HelpCommand.class, DemoCommand.class, DevicesCommand.class, CheckCommand.class, LayoutCommand.class, GenerateCommand.class,
             ImportIfcCommand.class, DiffCommand.class, BenchCommand.class, DocCommand.class, DecodeCommand.class})
 public final class PrmkitCli implements Runnable {
 

@@ -49,7 +49,8 @@ public final class HostTools {
         MLX5DV("rdma-core's infiniband/mlx5dv.h", "apt-get install libibverbs-dev, or -Dprmkit.mlx5dv.h=<file>"),
         GCC("gcc", "apt-get install gcc"),
         TSHARK("tshark", "apt-get install tshark"),
-        CHROMIUM("a headless Chromium", "apt-get install chromium, or -Dprmkit.chromium=<binary>");
+        CHROMIUM("a headless Chromium", "apt-get install chromium, or -Dprmkit.chromium=<binary>"),
+        LIBMLX5("rdma-core's libmlx5.so.1 (the mlx5 provider with mlx5_vfio)", "apt-get install libibverbs-dev ibverbs-providers");
 
         final String what;
         final String install;
@@ -62,7 +63,7 @@ public final class HostTools {
 
     /** What was found where; empty where a tool is missing. */
     public record Found(Optional<Path> kernelMlx5Dir, Optional<Path> mlx5dvHeader, Optional<Path> gcc,
-                        Optional<Path> tshark, Optional<Path> chromium) {
+                        Optional<Path> tshark, Optional<Path> chromium, Optional<Path> libmlx5) {
         public Set<Tool> missing() {
             Set<Tool> m = EnumSet.noneOf(Tool.class);
             if (kernelMlx5Dir.isEmpty()) m.add(Tool.KERNEL_HEADERS);
@@ -70,6 +71,7 @@ public final class HostTools {
             if (gcc.isEmpty()) m.add(Tool.GCC);
             if (tshark.isEmpty()) m.add(Tool.TSHARK);
             if (chromium.isEmpty()) m.add(Tool.CHROMIUM);
+            if (libmlx5.isEmpty()) m.add(Tool.LIBMLX5);
             return m;
         }
     }
@@ -123,6 +125,12 @@ public final class HostTools {
     public static String tshark() {
         require(Tool.TSHARK);
         return host().tshark().orElseThrow().toString();
+    }
+
+    /** rdma-core's libmlx5.so.1 ({@code ROOT/usr/lib/<multiarch>/}, {@code ROOT/usr/lib64/}), or the test is skipped (failed in CI). */
+    public static Path libmlx5() {
+        require(Tool.LIBMLX5);
+        return host().libmlx5().orElseThrow();
     }
 
     /** A Chromium binary, or the test is skipped (failed in CI). */
@@ -221,7 +229,23 @@ public final class HostTools {
             browser = program(dirs, "chromium", "chromium-browser", "google-chrome");
         }
         return new Found(kernel, Files.isRegularFile(dv) ? Optional.of(dv) : Optional.empty(), program(dirs, "gcc"),
-                program(dirs, "tshark"), browser);
+                program(dirs, "tshark"), browser, library(r, "libmlx5.so.1"));
+    }
+
+    /** {@code ROOT/usr/lib/<multiarch>/name}, {@code ROOT/usr/lib64/name} or {@code ROOT/usr/lib/name}. */
+    private static Optional<Path> library(Path root, String name) {
+        Path lib = root.resolve("usr/lib");
+        List<Path> candidates = new ArrayList<>();
+        if (Files.isDirectory(lib)) {
+            try (Stream<Path> dirs = Files.list(lib)) {
+                dirs.filter(d -> d.getFileName().toString().endsWith("-linux-gnu")).sorted().forEach(d -> candidates.add(d.resolve(name)));
+            } catch (IOException e) {
+                return Optional.empty();
+            }
+        }
+        candidates.add(root.resolve("usr/lib64").resolve(name));
+        candidates.add(lib.resolve(name));
+        return candidates.stream().filter(Files::isRegularFile).findFirst();
     }
 
     private static Optional<Path> program(List<String> dirs, String... names) {

@@ -74,6 +74,7 @@ class HostToolsTest {
         assertTrue(tshark.toFile().setExecutable(true));
         Path chromium = header("bin/chromium");
         assertTrue(chromium.toFile().setExecutable(true));
+        Path mlx5 = header("usr/lib/x86_64-linux-gnu/libmlx5.so.1");
 
         HostTools.Found f = HostTools.locate(root.toString(), "", "", "/nowhere");
         assertEquals(Optional.of(newest.getParent()), f.kernelMlx5Dir());
@@ -81,6 +82,7 @@ class HostToolsTest {
         assertEquals(Optional.of(gcc), f.gcc());
         assertEquals(Optional.of(tshark), f.tshark());
         assertEquals(Optional.of(chromium), f.chromium());
+        assertEquals(Optional.of(mlx5), f.libmlx5());
         assertEquals("linux-headers-6.1.0-50-common", HostTools.kernelPackage(f.kernelMlx5Dir().get()));
         assertTrue(f.missing().isEmpty());
         assertFalse(old.getParent().equals(f.kernelMlx5Dir().get()));

@@ -64,6 +64,8 @@ public final class SoftHca implements AutoCloseable {
         Function<DeviceContext, Datapath> datapath;
         boolean loopback = true;
         String name = "soft-hca:0";
+        MemorySegment busBar;
+        java.util.function.IntConsumer busMsi;
 
         /** What the device reports (default {@link CapsProfile#defaults()}: the ConnectX-4 asking for fewer pages). */
         public Options caps(CapsProfile caps) {
@@ -107,6 +109,11 @@ public final class SoftHca implements AutoCloseable {
             return this;
         }
 
+        /** MSI-X vectors the function has. */
+        public int vectorCount() {
+            return vectors;
+        }
+
         public Options vectors(int count) {
             if (count < 1 || count > 2048) throw new IllegalArgumentException("MSI-X vectors 1..2048: " + count);
             this.vectors = count;
@@ -144,6 +151,19 @@ public final class SoftHca implements AutoCloseable {
             this.name = Objects.requireNonNull(name);
             return this;
         }
+
+        /**
+         * The device sits on a bus it does not trap: BAR 0 is {@code memory} (shared memory the host
+         * maps, such as the VFIO stand-in's), which the device polls for the host's stores as hardware
+         * sees bus writes ({@code PolledBar}), and MSI-X vector {@code n} is signalled by
+         * {@code msi.accept(n)} instead of a bound handler. {@link SoftHca#function()} is then not
+         * available (the host reaches the device through the bus). Thread mode only.
+         */
+        public Options bus(MemorySegment memory, java.util.function.IntConsumer msi) {
+            this.busBar = Objects.requireNonNull(memory);
+            this.busMsi = Objects.requireNonNull(msi);
+            return this;
+        }
     }
 
     private static final AtomicInteger THREADS = new AtomicInteger();
@@ -158,6 +178,7 @@ public final class SoftHca implements AutoCloseable {
      * ones); UAR index n is BAR 0 page n, so pages 1..0xf after the init segment are a gap.
      */
     static final int FIRST_UAR = 0x10;
+    private static final long POLLED_PARK_NANOS = TimeUnit.MICROSECONDS.toNanos(20);
 
     private final ExecutionMode mode;
     private final Iommu iommu = new Iommu();
@@ -172,6 +193,9 @@ public final class SoftHca implements AutoCloseable {
     private final io.prmkit.softhca.wire.Port port = new io.prmkit.softhca.wire.Port(1);
     private final Faults faults = new Faults(this);
     private final Bar0 bar0;
+    private final PolledBar polled;
+    /** How long an idle device thread parks: a polled BAR gets no wake-up from the host's stores. */
+    private final long idleParkNanos;
     private final SoftFunction function;
     private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<int[]> eqDoorbells = new ConcurrentLinkedQueue<>();
@@ -187,7 +211,8 @@ public final class SoftHca implements AutoCloseable {
         CapsProfile caps = o.caps != null ? o.caps : CapsProfile.defaults();
         if (o.pages != null) caps = caps.withPages(o.pages[0], o.pages[1], o.pages[2]);
         mode = o.mode;
-        interrupts = new SoftInterrupts(o.vectors);
+        if (o.busBar != null && o.mode != ExecutionMode.THREAD) throw new IllegalArgumentException("a device on a polled bus runs its own thread (ExecutionMode.THREAD)");
+        interrupts = new SoftInterrupts(o.vectors, o.busMsi);
         dma = new SoftDma(iommu, o.dmaLimit);
         events = new Events(objects, iommu, interrupts::raise);
         MemorySegment general = MemorySegment.ofArray(caps.current(0));
@@ -202,6 +227,8 @@ public final class SoftHca implements AutoCloseable {
         if (o.trace != null && datapath instanceof io.prmkit.softhca.datapath.SoftDatapath sd) sd.trace(o.trace);
         if (o.loopback) io.prmkit.softhca.wire.Wire.loopback(port);
         bar0 = new Bar0(this, FIRST_UAR, o.uars);
+        polled = o.busBar != null ? new PolledBar(o.busBar, bar0, initSeg, hca.uars) : null;
+        idleParkNanos = polled != null ? POLLED_PARK_NANOS : HEARTBEAT_NANOS;
         function = new SoftFunction(o.name);
         if (mode == ExecutionMode.THREAD) {
             thread = new Thread(this::loop, "soft-hca-" + THREADS.incrementAndGet());
@@ -224,6 +251,7 @@ public final class SoftHca implements AutoCloseable {
 
     /** The PCI function the driver uses. */
     public PciFunction function() {
+        if (polled != null) throw new IllegalStateException("this device sits on a polled bus (Options.bus): the host reaches it through that bus, not function()");
         return function;
     }
 
@@ -237,6 +265,11 @@ public final class SoftHca implements AutoCloseable {
      */
     public io.prmkit.softhca.wire.Port port() {
         return port;
+    }
+
+    /** Bytes of BAR 0: the init segment and the UAR pages (what a bus's BAR memory must hold at least). */
+    public static long barSize(Options o) {
+        return (FIRST_UAR + (long) o.uars) * Bar0.PAGE;
     }
 
     /** The device's IOMMU (for fault counts in tests). */
@@ -343,7 +376,7 @@ public final class SoftHca implements AutoCloseable {
                 lastWork = System.nanoTime();
                 continue;
             }
-            LockSupport.parkNanos(HEARTBEAT_NANOS);
+            LockSupport.parkNanos(idleParkNanos);
             sleeping = false; // a doorbell that woke us is work in the next round, which starts the spin again
         }
     }
@@ -356,6 +389,7 @@ public final class SoftHca implements AutoCloseable {
                 did = true;
             }
             if (fatal) return did;
+            if (polled != null) did |= polled.poll();
             for (int[] db; (db = eqDoorbells.poll()) != null; ) {
                 MemorySegment word = MemorySegment.ofArray(new int[1]);
                 word.set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 0, db[1]);

@@ -11,8 +11,12 @@ final class SoftInterrupts implements Interrupts {
     private final AtomicLong raised = new AtomicLong();
     private final AtomicLong handlerFailures = new AtomicLong();
 
-    SoftInterrupts(int count) {
+    /** Non-null: the bus signals vectors itself (a polled bus's MSI-X); handlers are not used. */
+    private final java.util.function.IntConsumer bus;
+
+    SoftInterrupts(int count, java.util.function.IntConsumer bus) {
         handlers = new AtomicReferenceArray<>(count);
+        this.bus = bus;
     }
 
     @Override
@@ -30,6 +34,10 @@ final class SoftInterrupts implements Interrupts {
 
     void raise(int vector) {
         raised.incrementAndGet();
+        if (bus != null) {
+            bus.accept(vector);
+            return;
+        }
         InterruptHandler h = vector >= 0 && vector < handlers.length() ? handlers.get(vector) : null;
         if (h == null) {
             dropped.incrementAndGet();

@@ -214,6 +214,24 @@ class BringUpCommandsTest {
         }
     }
 
+    /**
+     * rdma-core's mlx5_vfio sends INIT_HCA in 16 bytes (its mlx5_ifc.h predates sw_vhca_id and
+     * sw_owner_id, both capability-gated): the real ConnectX-4 took such inputs with the missing
+     * bytes read as 0, and so does the device (RdmaCoreVfioTest found the refusal). Shorter than the
+     * ungated members (here the 16 bytes a queue entry holds inline) stays BAD_INP_LEN.
+     */
+    @Test
+    void initHcaInTheOlderSixteenByteLayout() {
+        try (TestHost h = step()) {
+            enable(h).ok();
+            List<DmaRegion> held = new ArrayList<>();
+            Cmds.givePages(h, 40, held).ok();
+            assertFails(h.exec(header(CmdOpcode.INIT_HCA, 12), InitHcaOut.SIZE), Syndrome.INPUT_TOO_SHORT, CmdOpcode.INIT_HCA);
+            h.exec(header(CmdOpcode.INIT_HCA, 16), InitHcaOut.SIZE).ok();
+            assertFails(h.exec(header(CmdOpcode.INIT_HCA, 16), InitHcaOut.SIZE), Syndrome.ALREADY_INITIALIZED, CmdOpcode.INIT_HCA);
+        }
+    }
+
     /** Linux's mlx5_function_setup unwinding when INIT_HCA fails: reclaim the startup pages, then DISABLE_HCA, no TEARDOWN_HCA. */
     @Test
     void afterAFailedInitHcaEveryPageGoesBackWithoutTeardown() {

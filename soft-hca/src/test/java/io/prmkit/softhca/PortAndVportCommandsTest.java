@@ -181,6 +181,38 @@ class PortAndVportCommandsTest {
         }
     }
 
+    /**
+     * RoCE enabled on the NIC vport, as rdma-core's mlx5_vfio does at the end of its bring-up on an
+     * Ethernet port with the roce capability (and Linux's mlx5_ib): accepted and reported back;
+     * refused where the function has no roce capability; affiliation stays unmodelled.
+     */
+    @Test
+    void nicVportContextRoceEnable() {
+        try (TestHost h = ObjectCommandsTest.up()) {
+            MemorySegment m = header(CmdOpcode.MODIFY_NIC_VPORT_CONTEXT, ModifyNicVportContextIn.SIZE);
+            long sel = ModifyNicVportContextIn.field_select$BYTE_OFFSET;
+            long ctx = ModifyNicVportContextIn.nic_vport_context$BYTE_OFFSET;
+            ModifyNicVportFieldSelect.roce_en$set(m, sel, true);
+            NicVportContext.roce_en$set(m, ctx, true);
+            h.exec(m, ModifyNicVportContextOut.SIZE).ok();
+            MemorySegment q = header(CmdOpcode.QUERY_NIC_VPORT_CONTEXT, QueryNicVportContextIn.SIZE);
+            long oc = QueryNicVportContextOut.nic_vport_context$BYTE_OFFSET;
+            assertTrue(NicVportContext.roce_en(h.exec(q, QueryNicVportContextOut.SIZE).ok().out(), oc));
+            NicVportContext.roce_en$set(m, ctx, false);
+            h.exec(m, ModifyNicVportContextOut.SIZE).ok();
+            org.junit.jupiter.api.Assertions.assertFalse(NicVportContext.roce_en(h.exec(q, QueryNicVportContextOut.SIZE).ok().out(), oc));
+            ModifyNicVportFieldSelect.affiliation$set(m, sel, true);
+            assertFails(h.exec(m, ModifyNicVportContextOut.SIZE), Syndrome.BAD_FIELD, CmdOpcode.MODIFY_NIC_VPORT_CONTEXT);
+        }
+        try (TestHost h = TestHost.started(new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("roce", 0)), ExecutionMode.STEP)) {
+            Cmds.bringUp(h);
+            MemorySegment m = header(CmdOpcode.MODIFY_NIC_VPORT_CONTEXT, ModifyNicVportContextIn.SIZE);
+            ModifyNicVportFieldSelect.roce_en$set(m, ModifyNicVportContextIn.field_select$BYTE_OFFSET, true);
+            NicVportContext.roce_en$set(m, ModifyNicVportContextIn.nic_vport_context$BYTE_OFFSET, true);
+            assertFails(h.exec(m, ModifyNicVportContextOut.SIZE), Syndrome.BAD_FIELD, CmdOpcode.MODIFY_NIC_VPORT_CONTEXT);
+        }
+    }
+
     @Test
     void nicVportContextMtuMacAndPromiscuous() {
         try (TestHost h = ObjectCommandsTest.up()) {

@@ -22,6 +22,11 @@ public final class Command {
         this.out = out;
     }
 
+    /** The same command with {@code input} in place of its input (a zero-padded older layout). */
+    public Command withInput(MemorySegment input) {
+        return new Command(slot, opcode, opMod, input, out);
+    }
+
     public long inLength() {
         return in.byteSize();
     }

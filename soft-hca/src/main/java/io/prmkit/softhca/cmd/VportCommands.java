@@ -1,5 +1,6 @@
 package io.prmkit.softhca.cmd;
 
+import io.prmkit.mlx5.CmdHcaCap;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.InlineMode;
 import io.prmkit.mlx5.MacAddressLayout;
@@ -78,6 +79,7 @@ final class VportCommands {
         NicVportContext.promisc_all$set(ctx, p.promiscAll);
         NicVportContext.disable_uc_local_lb$set(ctx, p.disableUcLocalLb);
         NicVportContext.disable_mc_local_lb$set(ctx, p.disableMcLocalLb);
+        NicVportContext.roce_en$set(ctx, p.roceEn);
         NicVportContext.min_wqe_inline_mode$set(ctx, p.minWqeInlineMode);
         long mac = NicVportContext.permanent_address$BYTE_OFFSET;
         MacAddressLayout.mac_addr_47_32$set(ctx, mac, (int) (p.permanentAddress >>> Integer.SIZE));
@@ -89,8 +91,9 @@ final class VportCommands {
         long sel = ModifyNicVportContextIn.field_select$BYTE_OFFSET;
         MemorySegment ctx = c.in.asSlice(ModifyNicVportContextIn.nic_vport_context$BYTE_OFFSET, NicVportContext.SIZE);
         Port p = hca.objects.port;
-        if (ModifyNicVportFieldSelect.affiliation(c.in, sel) || ModifyNicVportFieldSelect.roce_en(c.in, sel) && NicVportContext.roce_en(ctx)) {
-            throw c.fail(Syndrome.BAD_FIELD, "affiliation and RoCE are not modelled");
+        if (ModifyNicVportFieldSelect.affiliation(c.in, sel)) throw c.fail(Syndrome.BAD_FIELD, "vport affiliation is not modelled");
+        if (ModifyNicVportFieldSelect.roce_en(c.in, sel) && NicVportContext.roce_en(ctx) && !CmdHcaCap.roce(hca.capsCurrent.get(0))) {
+            throw c.fail(Syndrome.BAD_FIELD, "roce_en on a function without the roce capability");
         }
         if (ModifyNicVportFieldSelect.mtu(c.in, sel)) {
             int mtu = NicVportContext.mtu(ctx);
@@ -108,6 +111,7 @@ final class VportCommands {
         }
         if (ModifyNicVportFieldSelect.disable_uc_local_lb(c.in, sel)) p.disableUcLocalLb = NicVportContext.disable_uc_local_lb(ctx);
         if (ModifyNicVportFieldSelect.disable_mc_local_lb(c.in, sel)) p.disableMcLocalLb = NicVportContext.disable_mc_local_lb(ctx);
+        if (ModifyNicVportFieldSelect.roce_en(c.in, sel)) p.roceEn = NicVportContext.roce_en(ctx);
         if (ModifyNicVportFieldSelect.min_inline(c.in, sel)) p.minWqeInlineMode = NicVportContext.min_wqe_inline_mode(ctx);
         if (ModifyNicVportFieldSelect.permanent_address(c.in, sel)) {
             long mac = NicVportContext.permanent_address$BYTE_OFFSET;

@@ -29,6 +29,12 @@ public final class Port {
     public volatile io.prmkit.softhca.wire.PortCounters counters;
     /** NIC vport context: local loopback blocks and minimum inline mode. */
     public boolean disableUcLocalLb, disableMcLocalLb;
+    /**
+     * RoCE enabled on the NIC vport (MODIFY_NIC_VPORT_CONTEXT roce_en, which Linux's mlx5_ib and
+     * rdma-core's mlx5_vfio set on a port with the roce capability). Recorded and reported; the soft
+     * datapath carries no RoCE traffic.
+     */
+    public boolean roceEn;
     public int minWqeInlineMode = 1;
     /** PTYS eth_proto_admin: the Ethernet link modes the driver allows (EthProto bits); all the port supports until written. */
     public int ethProtoAdmin = -1;
