@@ -43,8 +43,9 @@ import picocli.CommandLine.Spec;
         description = {
             "Decodes a hex dump with the bundled mlx5 spec: every non-zero field with its PRM position, value and enum name, "
                     + "reserved bits that are set, then what validate() finds (rules, ranges, must-be-zero bits).",
-            "The dump may be plain hex, xxd, hexdump -C, or the kernel's print_hex_dump lines with or without an offset or "
-                    + "address column (log prefixes and ASCII columns are skipped). FILE defaults to standard input.",
+            "The dump may be plain hex, xxd, hexdump -C, od -Ax -tx1, or the kernel's print_hex_dump lines with or without an offset or "
+                    + "address column (log prefixes, ASCII columns and the kernel's text lines around a dump are skipped). "
+                    + "FILE defaults to standard input.",
             "Examples:",
             "  prmkit decode wqe_ctrl_seg wqe.hex",
             "  prmkit decode --cqe cqe.txt           # cqe64, or err_cqe + syndrome",

@@ -50,6 +50,33 @@ class DecodeCommandTest {
         assertTrue(run.out().contains("validate: ok"), run.out());
     }
 
+    /**
+     * The same CQE as {@code hexdump -C -v | cut -c1-58} (ASCII column cut off), od -Ax -tx1 and a dmesg paste: never
+     * the offsets read as data (which made this REQ_ERR a RESP_SEND_IMM with "validate: ok").
+     */
+    @Test
+    void everyDumpFormatOfAnErrorCqeDecodesTheSame() throws IOException {
+        StringBuilder cut = new StringBuilder();
+        StringBuilder od = new StringBuilder();
+        StringBuilder dmesg = new StringBuilder("[ 8213.364211] mlx5_core 0000:08:00.0 eth0: Error cqe on cqn 0x40c, ci 0x2, qn 0x123, "
+                + "opcode 0xd, syndrome 0x4, vendor syndrome 0x51\n");
+        String last = "00 00 00 00 00 00 51 04 0a 00 01 23 00 05 00 d1";
+        for (int row = 0; row < 4; row++) {
+            String hex = row == 3 ? last : "00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00";
+            cut.append(String.format("%08x  %s  %s%n", row * 16, hex.substring(0, 23), hex.substring(24)));
+            od.append(String.format("%06x %s%n", row * 16, hex));
+            dmesg.append(String.format("[ 8213.364216] %08x: %s%n", row * 16, hex));
+        }
+        cut.append("00000040\n");
+        od.append("000040\n");
+        for (String dump : List.of(cut.toString(), od.toString(), dmesg.toString())) {
+            Run run = PrmkitCliTest.run("decode", "--cqe", file(dump));
+            assertEquals(0, run.exitCode(), run.err());
+            assertTrue(run.out().startsWith("CQE opcode REQ_ERR (0xd): err_cqe\n"), dump + run.out());
+            assertTrue(run.out().contains("syndrome: LOCAL_PROT_ERR (0x4)"), run.out());
+        }
+    }
+
     @Test
     void a128ByteCqeIsReadFromItsSecondHalf() throws IOException {
         String inline = "ab".repeat(64); // inline data in the first half

@@ -72,7 +72,7 @@ class HexInputTest {
             for (int i = 0; i < 16; i++) hex.append(i == 0 ? "" : " ").append(String.format("%02x", BYTES[row * 16 + i]));
             offset.append(String.format("[  123.456789] mlx5_core 0000:08:00.0: %08x: %s  ................%n", row * 16, hex));
             address.append(String.format("ffff8881049c%04x: %s%n", 0x4000 + row * 16, hex));
-            none.append("mlx5_core 0000:08:00.0: ").append(hex).append('\n');
+            none.append("mlx5_core 0000:08:00.0: ").append(hex).append(row == 1 ? "  ................" : "").append('\n');
         }
         assertArrayEquals(BYTES, parse(offset.toString()));
         assertArrayEquals(BYTES, parse(address.toString()));
@@ -101,10 +101,88 @@ class HexInputTest {
         assertArrayEquals(HexFormat.of().parseHex("0000040001020304"), HexInput.parse("00000000: 00040000 04030201", "in", true));
     }
 
+    /** hexdump -C with its ASCII column cut off ({@code hexdump -C -v f | cut -c1-58}): the offsets are not data. */
+    @Test
+    void hexdumpCanonicalWithoutItsAsciiColumn() throws Exception {
+        assertArrayEquals(BYTES, parse("""
+                00000000  00 01 02 03 04 05 06 07  08 09 0a 0b 0c 0d 0e 0f
+                00000010  10 11 12 13 14 15 16 17  18 19 1a 1b 1c 1d 1e 1f
+                00000020  20 21 22 23 24 25 26 27  28 29 2a 2b 2c 2d 2e 2f
+                00000030  00 00 00 00 00 00 51 04  0a 00 01 23 00 05 00 d1
+                00000040
+                """));
+        byte[] zeros = new byte[0x56];
+        zeros[0x50] = 0x51;
+        // real hexdump -C | cut -c1-58 output: '*' rows, a short last row padded with spaces
+        assertArrayEquals(zeros, parse("""
+                00000000  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00
+                *
+                00000050  51 00 00 00 00 00                              \s
+                00000056
+                """));
+    }
+
+    /** od -Ax -tx1 (either order), with and without -v, with and without its ASCII column (-tx1z). */
+    @Test
+    void odWithHexOffsets() throws Exception {
+        assertArrayEquals(BYTES, parse("""
+                000000 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f
+                000010 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f
+                000020 20 21 22 23 24 25 26 27 28 29 2a 2b 2c 2d 2e 2f
+                000030 00 00 00 00 00 00 51 04 0a 00 01 23 00 05 00 d1
+                000040
+                """));
+        assertArrayEquals(BYTES, parse("""
+                000000 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f  >................<
+                000010 10 11 12 13 14 15 16 17 18 19 1a 1b 1c 1d 1e 1f  >................<
+                000020 20 21 22 23 24 25 26 27 28 29 2a 2b 2c 2d 2e 2f  > !"#$%&'()*+,-./<
+                000030 00 00 00 00 00 00 51 04 0a 00 01 23 00 05 00 d1  >......Q....#....<
+                000040
+                """));
+        byte[] zeros = new byte[0x36];
+        zeros[0x35] = 0x23;
+        assertArrayEquals(zeros, parse("""
+                000000 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00 00
+                *
+                000030 00 00 00 00 00 23
+                000036
+                """));
+    }
+
+    /** od's default octal (or -Ad decimal) offsets cannot be told from data by their digits: refused, with the way out. */
+    @Test
+    void odWithOctalOffsetsIsRefused() {
+        assertEquals("in:1: error: '0000000' has an odd number of hex digits (7); od or plain hexdump output? "
+                + "use od -Ax -tx1, hexdump -C or xxd", error("0000000 00 01 02 03 04 05 06 07 10 11 12 13 14 15 16 17\n0000020 00\n"));
+    }
+
+    /** A single row whose first group could be an offset or data, with nothing to tell which: refused, never guessed. */
+    @Test
+    void anOffsetColumnThatCannotBeConfirmedIsRefused() {
+        assertEquals("in:1: error: '00000000' may be an offset column (hexdump -C or od -Ax -tx1) or data, and nothing after it says "
+                + "which: keep the dump's last line (its length), or remove the offsets", error("00000000  00 01 02 03 04 05 06 07\n"));
+    }
+
+    /** A dmesg paste: the driver's "Error cqe" line and other kernel text lines around print_hex_dump's rows are skipped. */
+    @Test
+    void kernelLogLinesAroundAHexDumpAreSkipped() throws Exception {
+        assertArrayEquals(java.util.Arrays.copyOfRange(BYTES, 0x30, 0x40), parse("""
+                [ 8213.364211] mlx5_core 0000:08:00.0 enp8s0f0np0: Error cqe on cqn 0x40c, ci 0x2, qn 0x123, opcode 0xd, syndrome 0x4, vendor syndrome 0x51
+                [ 8213.364216] 00000000: 00 00 00 00 00 00 51 04 0a 00 01 23 00 05 00 d1
+                [ 8213.364230] mlx5_core 0000:08:00.0 enp8s0f0np0: ERR CQE on SQ: 0x123
+                """));
+        assertArrayEquals(java.util.Arrays.copyOfRange(BYTES, 0x30, 0x40), parse("""
+                Dec 05 00:11:59 host kernel: mlx5_core 0000:08:00.0 enp8s0f0np0: Error cqe on cqn 0x40c, ci 0x2, qn 0x123, opcode 0xd, syndrome 0x4, vendor syndrome 0x51
+                Dec 05 00:11:59 host kernel: 00000000: 00 00 00 00 00 00 51 04 0a 00 01 23 00 05 00 d1
+                """));
+        // without a log prefix a word is still not hex
+        assertEquals("in:1: error: 'Error' is not hex", error("Error cqe on cqn 0x40c\n00 01\n"));
+    }
+
     @Test
     void badInputIsOneLineNamingTheLine() {
         assertEquals("in:2: error: '040' has an odd number of hex digits (3)", error("00000000\n00 040\n"));
-        assertEquals("in:1: error: '0000000' has an odd number of hex digits (7); plain hexdump output? use hexdump -C or xxd",
+        assertEquals("in:1: error: '0000000' has an odd number of hex digits (7); od or plain hexdump output? use od -Ax -tx1, hexdump -C or xxd",
                 error("0000000 0004 0000 0000 0000\n"));
         assertEquals("in:1: error: 'zz' is not hex", error("00 zz 11"));
         assertEquals("in: error: no hex bytes in the input", error("\n  \n"));
