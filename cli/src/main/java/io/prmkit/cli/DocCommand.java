@@ -7,7 +7,6 @@ import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.ir.LayoutModel;
-import io.prmkit.pipeline.Inputs;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -75,7 +74,7 @@ public final class DocCommand implements Callable<Integer> {
                 files = DocSite.write(model, t, output);
             }
         } catch (IOException e) {
-            SpecInput.say(spec, err, "cannot write to " + output + ": " + Inputs.reason(output, e) + "; nothing written");
+            SpecInput.say(spec, err, SpecInput.cannotWrite(output, e) + "; nothing written");
             return PrmkitCli.INPUT_ERROR;
         }
         out.println(Words.plural(model.structs().size(), "structure") + ", " + Words.plural(model.enums().size(), "enum")

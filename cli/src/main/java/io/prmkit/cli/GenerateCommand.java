@@ -100,7 +100,7 @@ public final class GenerateCommand implements Callable<Integer> {
                 written = OutputSync.applyWithManifest(output, result.files());
             }
         } catch (IOException e) {
-            SpecInput.say(spec, err, "cannot write to " + output + ": " + Inputs.reason(output, e) + "; nothing written");
+            SpecInput.say(spec, err, SpecInput.cannotWrite(output, e) + "; nothing written");
             return PrmkitCli.INPUT_ERROR;
         }
         long fields = model.structs().stream().flatMap(s -> s.members().stream()).filter(m -> !m.reserved()).count();

@@ -87,7 +87,7 @@ public final class ImportIfcCommand implements Callable<Integer> {
         try {
             OutputSync.apply(output, files, List.of());
         } catch (IOException e) {
-            SpecInput.say(spec, err, "cannot write to " + output + ": " + Inputs.reason(output, e) + "; nothing written");
+            SpecInput.say(spec, err, SpecInput.cannotWrite(output, e) + "; nothing written");
             return PrmkitCli.INPUT_ERROR;
         }
         for (OutputFile f : files) out.println("wrote " + output.resolve(f.relativePath()));

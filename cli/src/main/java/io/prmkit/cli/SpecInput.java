@@ -6,6 +6,7 @@ import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.Words;
 import io.prmkit.pipeline.InputFile;
 import io.prmkit.pipeline.Inputs;
+import io.prmkit.pipeline.OutputSync;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -51,6 +52,20 @@ final class SpecInput {
     static void say(CommandSpec cmd, PrintWriter err, String message) {
         err.println(cmd.qualifiedName() + ": " + message);
         err.flush();
+    }
+
+    /**
+     * Why writing to the folder {@code output} failed, for {@code generate}, {@code doc} and
+     * {@code import-ifc}: the path that blocked as the user would write it (below {@code output}),
+     * then the reason; the caller adds that nothing was written (the folder is as it was).
+     */
+    static String cannotWrite(Path output, IOException e) {
+        Path root = output.toAbsolutePath().normalize();
+        if (e instanceof OutputSync.Blocked b && !b.path().equals(root)) {
+            Path shown = b.path().startsWith(root) ? output.resolve(root.relativize(b.path())) : b.path();
+            return "cannot write " + shown + ": " + (e instanceof OutputSync.FileNotAFolder ? "is a file, not a folder" : b.reason());
+        }
+        return "cannot write to " + output + ": " + Inputs.reason(output, e);
     }
 
     /** The specs named (files or folders), or the bundled spec when none is named. Problems are printed, then {@link Failed}. */

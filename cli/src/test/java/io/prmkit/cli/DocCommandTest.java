@@ -55,6 +55,30 @@ class DocCommandTest {
         }
     }
 
+    /** A folder where a page must go: named, and the site is as it was; pages get the permissions of a plain write. */
+    @Test
+    void aBlockedPageLeavesTheSiteAsItWas() throws IOException {
+        Path out = tmp.resolve("site");
+        Path spec = tmp.resolve("s.prm");
+        Files.writeString(spec, "package acme;\nstruct r size 0x4 {\n    0x00 [31:0] a;\n}\nstruct s size 0x4 {\n    0x00 [31:0] b;\n}\n");
+        assertEquals(0, PrmkitCliTest.run("doc", spec.toString(), "-o", out.toString()).exitCode());
+        Path plain = Files.writeString(tmp.resolve("plain"), "x");
+        assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(out.resolve("index.html")));
+        String index = Files.readString(out.resolve("index.html"));
+        Files.delete(out.resolve("structs/acme.s.html"));
+        Files.createDirectories(out.resolve("structs/acme.s.html/mine"));
+
+        Files.writeString(spec, "package acme;\nstruct r size 0x4 {\n    0x00 [31:0] a2;\n}\nstruct s size 0x4 {\n    0x00 [31:0] b2;\n}\n");
+        Run run = PrmkitCliTest.run("doc", spec.toString(), "-o", out.toString());
+        assertEquals(1, run.exitCode());
+        assertEquals("prmkit doc: cannot write " + out.resolve("structs/acme.s.html") + ": is a folder, not a file; nothing written\n",
+                run.err().replace("\r\n", "\n"));
+        assertEquals(index, Files.readString(out.resolve("index.html")));
+        try (var left = Files.walk(out)) {
+            assertEquals(java.util.List.of(), left.filter(p -> p.getFileName().toString().endsWith(".tmp")).toList());
+        }
+    }
+
     @Test
     void aMissingSpecIsOneLine() {
         Run run = PrmkitCliTest.run("doc", tmp.resolve("nope.prm").toString(), "-o", tmp.resolve("site").toString());

@@ -140,6 +140,39 @@ class GenerateCommandTest {
         assertEquals(List.of(out.resolve("b")), files(out));
     }
 
+    /**
+     * A folder where a changed generated file must go: the error names that folder, and the output is
+     * as it was (the other changed class not renamed into place, the manifest unchanged, no .tmp file).
+     */
+    @Test
+    void aBlockedFileLeavesTheOutputAsItWasAndIsNamed() throws IOException {
+        Path spec = spec("s.prm", "package p;\nstruct a { 0x00 [31:0] x; }\nstruct z { 0x00 [31:0] y; }\n");
+        Path out = tmp.resolve("out");
+        assertEquals(0, PrmkitCliTest.run("generate", spec.toString(), "-o", out.toString()).exitCode());
+        String a = Files.readString(out.resolve("p/A.java"));
+        String manifest = Files.readString(out.resolve(".prmkit-generated"));
+        Files.delete(out.resolve("p/Z.java"));
+        Files.createDirectories(out.resolve("p/Z.java/mine"));
+
+        Files.writeString(spec, "package p;\nstruct a { 0x00 [31:0] x2; }\nstruct z { 0x00 [31:0] y2; }\nstruct n { 0x00 [31:0] w; }\n");
+        Run run = PrmkitCliTest.run("generate", spec.toString(), "-o", out.toString());
+        assertEquals(1, run.exitCode(), run.out());
+        assertEquals("prmkit generate: cannot write " + out.resolve("p/Z.java") + ": is a folder, not a file; nothing written\n",
+                run.err().replace("\r\n", "\n"));
+        assertEquals(a, Files.readString(out.resolve("p/A.java")));
+        assertEquals(manifest, Files.readString(out.resolve(".prmkit-generated")));
+        assertEquals(List.of(out.resolve(".prmkit-generated"), out.resolve("p/A.java"), out.resolve("p/PrmLayout.java")), files(out));
+    }
+
+    /** Generated files get the permissions a plain write gives (umask applied), not 0600. */
+    @Test
+    void generatedFilesGetThePermissionsOfAPlainWrite() throws IOException {
+        Path plain = Files.writeString(tmp.resolve("plain"), "x");
+        Path out = tmp.resolve("out");
+        assertEquals(0, PrmkitCliTest.run("generate", spec("wqe.prm", SPEC).toString(), "-o", out.toString()).exitCode());
+        for (Path f : files(out)) assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(f), f.toString());
+    }
+
     @Test
     void headersAreImportedAndGenerated() throws IOException {
         Path h = spec("mlx5_ifc.h", "struct mlx5_ifc_thing_bits {\n\tu8         opcode[0x10];\n\tu8         reserved_at_10[0x10];\n};\n");

@@ -43,6 +43,9 @@ class IfcCommandsTest {
         assertEquals("wrote " + out.resolve("mlx5_ifc.prm") + "\n"
                 + "1 struct, 0 unions, 2 named fields, 1 reserved range, 1 enum, 0 constants; 0 warnings, 0 notes\n", run.out());
         assertTrue(Files.readString(out.resolve("mlx5_ifc.prm")).contains("struct cqc size 0x8 {\n    status : 0x4;\n"));
+        // the permissions a plain write gives (umask applied), not a temporary file's 0600
+        Path plain = write("plain", "x");
+        assertEquals(Files.getPosixFilePermissions(plain), Files.getPosixFilePermissions(out.resolve("mlx5_ifc.prm")));
     }
 
     @Test

@@ -9,7 +9,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -55,15 +54,9 @@ public final class DocSite {
      */
     public static int write(LayoutModel model, String title, Path dir) throws IOException {
         SortedMap<String, String> files = render(model, title);
-        Path root = dir.toAbsolutePath().normalize();
-        Path manifest = root.resolve(MANIFEST);
-        List<String> previous = Files.isRegularFile(manifest)
-                ? Files.readAllLines(manifest, StandardCharsets.UTF_8).stream().filter(DocSite::isOurs).toList()
-                : List.of();
         List<OutputFile> out = new ArrayList<>();
         files.forEach((path, text) -> out.add(new OutputFile(path, text)));
-        OutputSync.apply(root, out, previous);
-        OutputSync.writeAtomically(manifest, (String.join("\n", files.keySet()) + "\n").getBytes(StandardCharsets.UTF_8));
+        OutputSync.applyWithManifest(dir, out, MANIFEST, "", DocSite::isOurs);
         return files.size();
     }
 
