@@ -129,8 +129,8 @@ class InputProblemsTest {
         Run run = PrmkitCliTest.run("generate", spec.toString(), "-o", blocked.resolve("out").toString());
         assertEquals(1, run.exitCode());
         assertFalse(run.err().contains("Exception"), run.err());
-        assertEquals("prmkit generate: cannot write to " + blocked.resolve("out") + ": " + blocked + " is a file, not a folder;"
-                + " nothing written\n", run.err());
+        // the path that blocked, not the output folder
+        assertEquals("prmkit generate: cannot write " + blocked + ": is a file, not a folder; nothing written\n", run.err());
     }
 
     static long count(Path root) throws IOException {
