@@ -17,8 +17,8 @@ import java.util.TreeMap;
 /**
  * What can stop a layout model from becoming Java although the IR accepts it, found before any code
  * is emitted, each as a {@link Diagnostic} at the declaration concerned: declarations, members or
- * enum values whose Java names collide, and names taken by the generated support and nested
- * classes. Placement, sizes, rule fields and enum references are the IR's own invariants (its
+ * enum values or constants whose Java names collide, names taken by the generated support and nested
+ * classes, and Java packages no class can be generated into. Placement, sizes, rule fields and enum references are the IR's own invariants (its
  * records refuse anything else), so they are not checked again here.
  */
 final class GeneratorChecks {
@@ -31,7 +31,9 @@ final class GeneratorChecks {
 
     static List<Diagnostic> run(GeneratorContext ctx, LayoutModel model) {
         GeneratorChecks c = new GeneratorChecks(ctx);
+        c.packages(model);
         c.classNames(model);
+        c.constants(model);
         for (StructLayout s : model.structs()) c.struct(s);
         for (EnumLayout e : model.enums()) c.enumType(e);
         return List.copyOf(c.out);
@@ -64,12 +66,77 @@ final class GeneratorChecks {
         }
     }
 
+    /**
+     * A Java package classes can be generated into: the JVM refuses to define classes in {@code java}
+     * and {@code java.*} (SecurityException: Prohibited package name), and a package a JDK module
+     * owns ({@code javax.crypto}, {@code sun.misc}) is looked up in that module, never on the class
+     * path, so the generated classes would not be found. Reported once per package, at its first declaration.
+     */
+    private void packages(LayoutModel model) {
+        Map<String, io.prmkit.dsl.SourceLocation> first = new java.util.LinkedHashMap<>();
+        model.structs().forEach(s -> first.putIfAbsent(ctx.javaPackage(s.name()), s.location()));
+        model.enums().forEach(e -> first.putIfAbsent(ctx.javaPackage(e.name()), e.location()));
+        model.constants().forEach(c -> first.putIfAbsent(ctx.javaPackage(c.name()), c.location()));
+        first.forEach((pkg, at) -> {
+            String fix = "; rename the spec package (or give a --package prefix)";
+            if (pkg.equals("java") || pkg.startsWith("java.")) {
+                out.add(Diagnostic.error(at, "package " + pkg + ": the JVM refuses classes in java and java.* packages" + fix));
+            } else if (JdkPackages.OWNERS.containsKey(pkg)) {
+                out.add(Diagnostic.error(at, "package " + pkg + " belongs to the JDK's module " + JdkPackages.OWNERS.get(pkg)
+                        + ": classes generated into it would not be found" + fix));
+            }
+        });
+    }
+
+    /** The packages of the JDK's modules (this JDK's: a later one adds some, rarely under a spec's names). */
+    private static final class JdkPackages {
+        static final Map<String, String> OWNERS = new HashMap<>();
+
+        static {
+            for (java.lang.module.ModuleReference m : java.lang.module.ModuleFinder.ofSystem().findAll()) {
+                for (String p : m.descriptor().packages()) OWNERS.putIfAbsent(p, m.descriptor().name());
+            }
+        }
+    }
+
+    /** Constants of the spec packages that share a Java package share its PrmConstants: their Java names must differ. */
+    private void constants(LayoutModel model) {
+        Map<String, io.prmkit.dsl.ir.Constant> ids = new HashMap<>();
+        for (io.prmkit.dsl.ir.Constant c : model.constants()) {
+            String pkg = ctx.javaPackage(c.name());
+            String id = Names.identifier(c.name().name());
+            io.prmkit.dsl.ir.Constant prev = ids.putIfAbsent(pkg + "." + id, c);
+            if (prev != null) {
+                boolean samePackage = prev.name().pkg().equals(c.name().pkg());
+                String a = samePackage ? prev.name().name() : prev.name().toString();
+                String b = samePackage ? c.name().name() : c.name().toString();
+                out.add(Diagnostic.error(c.location(), "constants '" + a + "' and '" + b + "' both become Java constant "
+                        + (pkg.isEmpty() ? "" : pkg + ".") + GeneratorContext.CONSTANTS_CLASS + "." + id + "; rename one",
+                        new Diagnostic.Related(prev.location(), "'" + a + "' declared here")));
+            }
+        }
+    }
+
     /** Classes nested in every structure class that may have them; a Java class cannot enclose its namesake. */
     private static final java.util.Set<String> NESTED_CLASSES = java.util.Set.of("Writer", "Device", StructEmitter.META);
 
     private record Declared(QualifiedName name, io.prmkit.dsl.SourceLocation at) {}
 
+    /**
+     * Named members one structure class can hold: a class file has at most 65,535 constant-pool
+     * entries, and the generated class takes 13 to 14 a member (4,000 plain 32-bit fields: 51,606;
+     * enum, range, mbz, array and 64-bit members mixed: 13.5 a member; measured with javac on
+     * generated classes, 5 December). 4,000 plain fields compiled and loaded, 8,000 did not compile.
+     */
+    static final int MAX_MEMBERS = 4000;
+
     private void struct(StructLayout s) {
+        long named = s.members().stream().filter(m -> !m.reserved()).count();
+        if (named > MAX_MEMBERS) {
+            out.add(Diagnostic.error(s.location(), "structure " + s.name().name() + " has " + named + " named fields; a generated class "
+                    + "holds at most " + MAX_MEMBERS + " (a Java class file's 65,535 constants, 13 to 14 a field): split it into "
+                    + "structures embedded in one another"));
+        }
         Map<String, Member> ids = new HashMap<>();
         for (Member m : s.members()) {
             if (m.reserved()) continue;

@@ -56,6 +56,46 @@ class GeneratorErrorsTest {
                 fails(new LayoutModel(List.of(s), List.of(), List.of())));
     }
 
+    private static List<String> refused(String... specs) {
+        List<io.prmkit.dsl.SourceFile> files = new java.util.ArrayList<>();
+        for (int i = 0; i < specs.length; i++) files.add(new io.prmkit.dsl.SourceFile((char) ('k' + i) + ".prm", specs[i]));
+        io.prmkit.dsl.CompileResult r = io.prmkit.dsl.PrmCompiler.compile(files);
+        assertEquals(List.of(), r.errors(), "the spec compiles");
+        return fails(r.model().orElseThrow());
+    }
+
+    /** Constants whose escaped Java names collide (class and class_), as members and enum values already are. */
+    @Test
+    void constantsMappingToOneJavaNameAreReported() {
+        assertEquals(List.of("k.prm:3:1: error: constants 'class' and 'class_' both become Java constant p.PrmConstants.class_; rename one"),
+                refused("package p;\nconst class = 1;\nconst class_ = 2;\n"));
+        // two spec packages that become one Java package share its PrmConstants
+        assertEquals(List.of("k.prm:2:1: error: constants 'P.n' and 'p.n' both become Java constant p.PrmConstants.n; rename one"),
+                refused("package p;\nconst n = 1;\n", "package P;\nconst n = 2;\n"));
+    }
+
+    /** Packages the JVM refuses to define classes in (java, java.*), or that a JDK module owns (javax.crypto): refused where declared. */
+    @Test
+    void packagesTheJvmRefusesAreReported() {
+        assertEquals(List.of("k.prm:2:1: error: package java.x: the JVM refuses classes in java and java.* packages; "
+                + "rename the spec package (or give a --package prefix)"), refused("package java.x;\nstruct s { 0x00 [31:0] f; }\n"));
+        assertEquals(List.of("k.prm:2:1: error: package java: the JVM refuses classes in java and java.* packages; "
+                + "rename the spec package (or give a --package prefix)"), refused("package java;\nconst k = 1;\n"));
+        assertEquals(List.of("k.prm:2:1: error: package javax.crypto belongs to the JDK's module java.base: classes generated into it "
+                + "would not be found; rename the spec package (or give a --package prefix)"), refused("package javax.crypto;\nstruct s { 0x00 [31:0] f; }\n"));
+    }
+
+    /** More fields than a class file's constant pool holds: refused at the structure, not by javac. */
+    @Test
+    void aStructureTooBigForOneClassIsReported() {
+        StringBuilder spec = new StringBuilder("package p;\nstruct huge {\n");
+        for (int i = 0; i <= GeneratorChecks.MAX_MEMBERS; i++) spec.append(String.format("    0x%x [31:0] f%d;%n", 4 * i, i));
+        spec.append("}\n");
+        assertEquals(List.of("k.prm:2:1: error: structure huge has 4001 named fields; a generated class holds at most 4000 "
+                + "(a Java class file's 65,535 constants, 13 to 14 a field): split it into structures embedded in one another"),
+                refused(spec.toString()));
+    }
+
     @Test
     void whatTheIrGuaranteesIsNotCheckedAgain() {
         // placement, sizes, rule fields and enum references are refused by the IR's constructors
