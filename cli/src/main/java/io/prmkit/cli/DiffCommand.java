@@ -28,11 +28,13 @@ import picocli.CommandLine.Spec;
             "OLD and NEW are each a .prm file, a folder of .prm files, an mlx5_ifc-style C header (imported first, "
                     + "with the headers it #includes from its folder), or a folder holding mlx5_ifc*.h headers.",
             "Breaking: fields removed, moved, resized, retyped or renamed (unless they were reserved); structures "
-                    + "removed or shrunk; enum values and constants removed or changed. Everything else is additive."},
+                    + "removed or shrunk; enum values and constants removed or changed; a field's enum or flags binding removed "
+                    + "or changed, a writable field made read-only, a range, mbz or power-of-two constraint added or narrowed. "
+                    + "Everything else is additive."},
         exitCodeList = {
             "0:no breaking change (identical, or additive changes only)",
             "1:errors in the input (unreadable, import or compile errors)",
-            "3:breaking changes"})
+            "3:breaking changes (1 if they could not all be written to standard output)"})
 public final class DiffCommand implements Callable<Integer> {
     /** Exit code when NEW breaks users of OLD (2 is the usage error, as in every command). */
     static final int BREAKING = 3;

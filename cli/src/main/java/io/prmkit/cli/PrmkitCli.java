@@ -97,7 +97,8 @@ public final class PrmkitCli implements Runnable {
             String why = own != null && own.firstError() != null && own.firstError().getMessage() != null ? ": " + own.firstError().getMessage() : "";
             leaf.getErr().println(leaf.getCommandSpec().qualifiedName() + ": cannot write to standard output" + why);
             leaf.getErr().flush();
-            return exitCode == OK ? INPUT_ERROR : exitCode;
+            // what was not written cannot be relied on: 1, whatever the command found (diff's 3 for breaking changes)
+            return exitCode == USAGE ? exitCode : INPUT_ERROR;
         }
         return exitCode;
     }

@@ -16,14 +16,23 @@ import java.util.OptionalLong;
  * @param after    the member's new bits, when a member is concerned and exists
  * @param oldValue the old size in bytes, enum value or constant value, when that is what changed
  * @param newValue the new one
+ * @param oldText  a member attribute's old form ({@code p.e}, {@code rw}, {@code range 1..63}), or "" (none, or not an attribute change)
+ * @param newText  its new form, or ""
  * @param breaking whether code or data built against the old layout can be wrong with the new one
  */
 public record Change(Kind kind, String owner, String name, String newName, Optional<Bits> before, Optional<Bits> after,
-                     OptionalLong oldValue, OptionalLong newValue, boolean breaking) {
+                     OptionalLong oldValue, OptionalLong newValue, String oldText, String newText, boolean breaking) {
+
+    /** A change that is not about a member's attributes. */
+    public Change(Kind kind, String owner, String name, String newName, Optional<Bits> before, Optional<Bits> after,
+                  OptionalLong oldValue, OptionalLong newValue, boolean breaking) {
+        this(kind, owner, name, newName, before, after, oldValue, newValue, "", "", breaking);
+    }
 
     public enum Kind {
         STRUCT_ADDED, STRUCT_REMOVED, KIND_CHANGED, SIZE_CHANGED,
         FIELD_ADDED, FIELD_REMOVED, FIELD_MOVED, FIELD_RESIZED, FIELD_RETYPED, FIELD_RENAMED,
+        FIELD_ENUM_CHANGED, FIELD_FLAGS_CHANGED, FIELD_ACCESS_CHANGED, FIELD_CONSTRAINTS_CHANGED,
         ENUM_ADDED, ENUM_REMOVED, ENUM_RENAMED, ENUM_VALUE_ADDED, ENUM_VALUE_REMOVED, ENUM_VALUE_CHANGED,
         CONST_ADDED, CONST_REMOVED, CONST_CHANGED;
 
@@ -57,6 +66,8 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
         Objects.requireNonNull(after, "after == null");
         Objects.requireNonNull(oldValue, "oldValue == null");
         Objects.requireNonNull(newValue, "newValue == null");
+        Objects.requireNonNull(oldText, "oldText == null");
+        Objects.requireNonNull(newText, "newText == null");
     }
 
     /** The subject as people write it: {@code mlx5.qpc.state}, or just the owner. */
@@ -77,6 +88,10 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
             case FIELD_RESIZED -> "resized from " + before.orElseThrow().width() + " to " + Words.plural(after.orElseThrow().width(), "bit");
             case FIELD_RETYPED -> "type changed at " + after.orElseThrow().prm();
             case FIELD_RENAMED -> "renamed to " + newName + " at " + after.orElseThrow().prm() + widthText(after);
+            case FIELD_ENUM_CHANGED, FIELD_FLAGS_CHANGED -> binding(kind == Kind.FIELD_ENUM_CHANGED ? "enum" : "flags");
+            case FIELD_ACCESS_CHANGED -> "access " + oldText + " -> " + newText + (breaking ? " (its setters move to the Device class)" : "");
+            case FIELD_CONSTRAINTS_CHANGED -> "constraints " + (oldText.isEmpty() ? "none" : oldText) + " -> " + (newText.isEmpty() ? "none" : newText)
+                    + (breaking ? " (validate() refuses values it accepted)" : "");
             case ENUM_ADDED -> "enum added";
             case ENUM_REMOVED -> "enum removed";
             case ENUM_RENAMED -> "enum renamed to " + newName;
@@ -86,6 +101,12 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
             case CONST_ADDED -> "constant added: " + hex(newValue);
             case CONST_REMOVED -> "constant removed (was " + hex(oldValue) + ")";
         };
+    }
+
+    private String binding(String what) {
+        if (oldText.isEmpty()) return what + " binding added: " + newText;
+        if (newText.isEmpty()) return what + " binding removed (was " + oldText + ")";
+        return what + " binding " + oldText + " -> " + newText;
     }
 
     private static String widthText(Optional<Bits> b) {

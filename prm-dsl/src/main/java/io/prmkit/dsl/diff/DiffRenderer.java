@@ -147,6 +147,8 @@ public final class DiffRenderer {
                     .append(", \"owner\": ").append(str(c.owner()));
             if (!c.name().isEmpty()) sb.append(", \"name\": ").append(str(c.name()));
             if (!c.newName().isEmpty()) sb.append(", \"newName\": ").append(str(c.newName()));
+            if (!c.oldText().isEmpty()) sb.append(", \"old\": ").append(str(c.oldText()));
+            if (!c.newText().isEmpty()) sb.append(", \"new\": ").append(str(c.newText()));
             bits(sb, "before", c.before());
             bits(sb, "after", c.after());
             value(sb, "oldValue", c.oldValue());

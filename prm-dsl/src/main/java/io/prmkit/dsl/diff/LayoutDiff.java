@@ -24,7 +24,9 @@ import java.util.TreeMap;
  * member (matched by name). What counts as breaking: anything that makes a reader or writer built
  * against the old layout touch the wrong bits or lose a name it used: a field removed, moved,
  * resized, retyped or renamed, a structure removed or shrunk, an enum value or constant removed
- * or changed. Additive: new structures, fields, enums and values, a structure that grew, and a
+ * or changed, a field's enum or flags binding removed or changed, a writable field made read-only,
+ * constraints that refuse values the old ones accepted. Additive: new structures, fields, enums and
+ * values, a structure that grew, a binding added, a field made writable, constraints relaxed, and a
  * reserved range that became a field with exactly its bits. Reserved members are never reported
  * on their own: their names encode their offsets, so any layout change renames them; the named
  * changes around them say what happened.
@@ -124,6 +126,7 @@ public final class LayoutDiff {
             } else if (!sameType(m.type(), now.type())) {
                 out.add(change(Kind.FIELD_RETYPED, owner, m.name(), "", bits(m), bits(now), OptionalLong.empty(), OptionalLong.empty(), true));
             }
+            attributes(owner, m, now, out);
         }
         for (Member m : b.members()) {
             if (m.reserved() || oldNamed.containsKey(m.name()) || claimed.contains(m.name())) continue;
@@ -136,6 +139,58 @@ public final class LayoutDiff {
                         OptionalLong.empty(), OptionalLong.empty(), false));
             }
         }
+    }
+
+    /**
+     * What the generated API and validate() make of a member's attributes: an enum or flags binding
+     * removed or changed takes away or retypes its {@code $enum} accessors (added: new ones, additive);
+     * a writable member made read-only loses its setters to the {@code Device} class; constraints that
+     * refuse a value the old ones accepted (a range added or narrowed, mbz, power of two, log2) make
+     * validate() fail on data it passed.
+     */
+    private static void attributes(String owner, Member m, Member now, List<Change> out) {
+        binding(Kind.FIELD_ENUM_CHANGED, owner, m, m.enumType().map(Object::toString).orElse(""), now.enumType().map(Object::toString).orElse(""), out);
+        binding(Kind.FIELD_FLAGS_CHANGED, owner, m, m.flagsType().map(Object::toString).orElse(""), now.flagsType().map(Object::toString).orElse(""), out);
+        if (m.access() != now.access()) {
+            out.add(new Change(Kind.FIELD_ACCESS_CHANGED, owner, m.name(), "", bits(m), bits(now), OptionalLong.empty(), OptionalLong.empty(),
+                    access(m), access(now), m.access().writable() && !now.access().writable()));
+        }
+        if (!m.constraints().equals(now.constraints())) {
+            out.add(new Change(Kind.FIELD_CONSTRAINTS_CHANGED, owner, m.name(), "", bits(m), bits(now), OptionalLong.empty(), OptionalLong.empty(),
+                    constraints(m.constraints()), constraints(now.constraints()), narrower(m.constraints(), now.constraints())));
+        }
+    }
+
+    private static void binding(Kind kind, String owner, Member m, String was, String is, List<Change> out) {
+        if (was.equals(is)) return;
+        out.add(new Change(kind, owner, m.name(), "", bits(m), bits(m), OptionalLong.empty(), OptionalLong.empty(), was, is, !was.isEmpty()));
+    }
+
+    private static String access(Member m) {
+        return m.access().name().toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /** {@code range 1..63, power of two, mbz}, as the spec writes them; "" for none. */
+    static String constraints(io.prmkit.dsl.ir.Constraints c) {
+        List<String> parts = new ArrayList<>();
+        if (c.min().isPresent() || c.max().isPresent()) {
+            parts.add("range " + (c.min().isPresent() ? Long.toUnsignedString(c.min().getAsLong()) : "")
+                    + ".." + (c.max().isPresent() ? Long.toUnsignedString(c.max().getAsLong()) : ""));
+        }
+        if (c.powerOfTwo()) parts.add("power of two");
+        if (c.log2()) parts.add("log2");
+        if (c.mustBeZero()) parts.add("mbz");
+        return String.join(", ", parts);
+    }
+
+    /** Whether {@code b} refuses a value {@code a} accepts. */
+    private static boolean narrower(io.prmkit.dsl.ir.Constraints a, io.prmkit.dsl.ir.Constraints b) {
+        if (b.mustBeZero() && !a.mustBeZero()) return true;
+        if (b.powerOfTwo() && !a.powerOfTwo()) return true;
+        if (b.log2() != a.log2()) return true; // the range means exponents on one side, values on the other
+        long aMin = a.min().orElse(0), bMin = b.min().orElse(0);
+        long aMax = a.max().orElse(-1), bMax = b.max().orElse(-1); // -1: unsigned maximum
+        return Long.compareUnsigned(bMin, aMin) > 0 || Long.compareUnsigned(bMax, aMax) < 0;
     }
 
     private static Map<String, Member> named(StructLayout s) {
