@@ -61,7 +61,8 @@ public final class LoopbackRun implements Runnable {
     private int allocFrom = -1;
     private long allocStart = -1;
     private long allocBytes = -1;
-    private long allocPackets;
+    private long allocSent;
+    private long allocReceived;
     /** Frames received by this run's thread; the time and that count when the allocation window opened. */
     private long received;
     private long windowOpenNanos = -1;
@@ -143,13 +144,16 @@ public final class LoopbackRun implements Runnable {
                 int sentNow = 0;
                 boolean room = sentWire == null || sentWire.get() - progress.get() <= window - BURST * TrafficMix.MAX_WIRE_FRAMES;
                 if (next < count && room) {
-                    if (badPool != null && next >= Math.min(count / 2, BAD_WQE_AT)) {
+                    int badAt = Math.min(count / 2, BAD_WQE_AT);
+                    if (badPool != null && next >= badAt) {
                         sendBad();
                         badPool = null;
                     }
                     PacketPool pool = umrPool != null && next < umrFrames ? umrPool : txPool;
                     int limit = Math.min(BURST, count - next);
                     if (pool == umrPool) limit = Math.min(limit, umrFrames - next);
+                    // the burst stops where the bad WQE goes: a run of one burst (32 frames) has no later burst to send it in
+                    if (badPool != null) limit = Math.min(limit, badAt - next);
                     int n = pool.alloc(bufs, limit);
                     for (int i = 0; i < n; i++) mix.build(pool, bufs[i], first + (next + i) * stride);
                     int sent = n == 0 ? 0 : pool == txPool ? tx.send(pool, bufs, 0, n) : sendByPointer(pool, bufs, n);
@@ -159,7 +163,7 @@ public final class LoopbackRun implements Runnable {
                         for (int i = 0; i < sent; i++) wire += mix.wireFrames(first + (next + i) * stride);
                         sentWire.addAndGet(wire);
                     }
-                    if (allocStart >= 0 && allocBytes < 0) allocPackets += sent;
+                    if (allocStart >= 0 && allocBytes < 0) allocSent += sent;
                     next += sent;
                     sentNow = sent;
                     if (n == 0) tx.reap();
@@ -188,7 +192,7 @@ public final class LoopbackRun implements Runnable {
                     received += got;
                     progress.addAndGet(got);
                     lastArrival = now;
-                    if (allocStart >= 0 && allocBytes < 0) allocPackets += got;
+                    if (allocStart >= 0 && allocBytes < 0) allocReceived += got;
                 }
                 if (next >= count && progress.get() >= expectedTotal) break;
                 if (next >= count && now - lastArrival > idleTimeoutNanos) break;
@@ -264,9 +268,14 @@ public final class LoopbackRun implements Runnable {
         return allocBytes;
     }
 
-    /** Packets sent and received in the allocation window (a packet counts once each way). */
-    public long allocationWindowPackets() {
-        return allocPackets;
+    /** Packets sent in the allocation window. */
+    public long allocationWindowSent() {
+        return allocSent;
+    }
+
+    /** Packets received (on this run's RQ, whichever queue sent them) in the allocation window. */
+    public long allocationWindowReceived() {
+        return allocReceived;
     }
 
     /**
