@@ -60,14 +60,18 @@ class DiffCommandTest {
         assertEquals(DiffCommand.BREAKING, run.exitCode(), run.out() + run.err());
         assertEquals("", run.err());
         assertEquals("""
-                BREAKING  p.s.a: enum binding removed (was p.e)
-                BREAKING  p.s.b: enum binding p.e -> p.f
-                additive  p.s.c: enum binding added: p.e
-                BREAKING  p.s.d: flags binding removed (was p.fl)
-                BREAKING  p.s.g: access rw -> ro (its setters move to the Device class)
-                BREAKING  p.s.h: constraints none -> mbz (validate() refuses values it accepted)
-                additive  p.s.i: access ro -> rw
-                BREAKING  p.s.j: constraints range 1..63 -> range 1..31 (validate() refuses values it accepted)
+                Other additive changes (2):
+                  p.s.c: enum binding added: p.e
+                  p.s.i: access ro -> rw
+
+                Breaking changes (6):
+                  p.s.a: enum binding removed (was p.e)
+                  p.s.b: enum binding p.e -> p.f
+                  p.s.d: flags binding removed (was p.fl)
+                  p.s.g: access rw -> ro (its setters move to the Device class)
+                  p.s.h: constraints none -> mbz (validate() refuses values it accepted)
+                  p.s.j: constraints range 1..63 -> range 1..31 (validate() refuses values it accepted)
+
                 8 changes: 6 breaking, 2 additive
                 """, run.out().replace("\r\n", "\n"));
         // relaxed: the other way round, nothing breaks but the bindings removed and the setters gone
