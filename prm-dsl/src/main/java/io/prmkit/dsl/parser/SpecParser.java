@@ -51,7 +51,11 @@ public final class SpecParser {
         int depth = 0;
         int unaryRun = 0;
         boolean tooDeep = false;
+        Set<Integer> badLines = new HashSet<>();
         for (Token t = lexer.nextToken(); ; t = lexer.nextToken()) {
+            // lexical errors stop the file at the same count as syntax errors (1,000 lines of '@@' gave 1,000)
+            if (!diags.isEmpty()) badLines.add(diags.get(diags.size() - 1).location().line());
+            if (badLines.size() >= SyntaxErrorListener.MAX_SYNTAX_ERRORS) return new Result(Optional.empty(), onePerLine(diags));
             SourceLocation at = new SourceLocation(file, t.getLine(), t.getCharPositionInLine() + 1);
             switch (t.getType()) {
                 case PrmLexer.BAD_CHAR -> {

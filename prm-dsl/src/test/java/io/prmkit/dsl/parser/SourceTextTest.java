@@ -88,4 +88,12 @@ class SourceTextTest {
         assertEquals(SyntaxErrorListener.MAX_SYNTAX_ERRORS, r.errors().size());
         assertEquals(3, r.errors().get(0).location().line());
     }
+
+    /** Lexical errors stop at the same count: 1,000 lines of '@@' gave 1,000 errors. */
+    @Test
+    void lexicalErrorsStopAfterTheSameNumber() {
+        CompileResult r = Specs.compile("package p;\n" + "@@\n".repeat(1000));
+        assertEquals(SyntaxErrorListener.MAX_SYNTAX_ERRORS, r.errors().size());
+        assertEquals(2, r.errors().get(0).location().line());
+    }
 }
