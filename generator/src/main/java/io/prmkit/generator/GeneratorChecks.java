@@ -58,6 +58,13 @@ final class GeneratorChecks {
                         + ", the name of a class generated inside structure classes; rename it"));
                 continue;
             }
+            // javac writes Name$Writer.class beside Name.java; most file systems take 255 bytes a file name
+            if (simple.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_CLASS_NAME_BYTES) {
+                out.add(Diagnostic.error(d.at(), "the class of '" + d.name().name().substring(0, 20) + "...' would have a "
+                        + simple.length() + "-character name, too long for its files (" + simple.substring(0, 8) + "...$Writer.class; "
+                        + "a file name holds 255 bytes): shorten it to " + MAX_CLASS_NAME_BYTES + " characters at most"));
+                continue;
+            }
             Declared prev = owners.putIfAbsent(cn, d);
             if (prev != null) {
                 out.add(Diagnostic.error(d.at(), "'" + d.name().name() + "' and '" + prev.name().name() + "' both become class "
@@ -116,6 +123,9 @@ final class GeneratorChecks {
             }
         }
     }
+
+    /** The longest class name whose files ({@code Name$Writer.class}, the doc's {@code structs/pkg.name.html}) fit 255 bytes. */
+    static final int MAX_CLASS_NAME_BYTES = 200;
 
     /** Classes nested in every structure class that may have them; a Java class cannot enclose its namesake. */
     private static final java.util.Set<String> NESTED_CLASSES = java.util.Set.of("Writer", "Device", StructEmitter.META);

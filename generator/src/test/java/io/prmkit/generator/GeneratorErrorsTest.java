@@ -85,6 +85,15 @@ class GeneratorErrorsTest {
                 + "would not be found; rename the spec package (or give a --package prefix)"), refused("package javax.crypto;\nstruct s { 0x00 [31:0] f; }\n"));
     }
 
+    /** A name longer than a file name may be (255 bytes) was accepted by check and failed at the write. */
+    @Test
+    void aNameTooLongForAFileIsReported() {
+        String name = "n".repeat(GeneratorChecks.MAX_CLASS_NAME_BYTES + 1);
+        List<String> problems = refused("package p;\nstruct " + name + " { 0x00 [31:0] f; }\n");
+        assertEquals(List.of("k.prm:2:1: error: the class of 'nnnnnnnnnnnnnnnnnnnn...' would have a 201-character name, too long for "
+                + "its files (Nnnnnnnn...$Writer.class; a file name holds 255 bytes): shorten it to 200 characters at most"), problems);
+    }
+
     /** More fields than a class file's constant pool holds: refused at the structure, not by javac. */
     @Test
     void aStructureTooBigForOneClassIsReported() {
