@@ -66,6 +66,7 @@ public final class HexInput {
         long base = -1;
         byte[] previous = null;
         boolean repeat = false;
+        String star = null; // where the last '*' is, for errors about the rows it stands for
         // where a colon-less offset column starts while no later offset has confirmed it, else null
         String unconfirmed = null;
         String firstOffset = null;
@@ -83,7 +84,9 @@ public final class HexInput {
             if (line.isBlank() || line.stripLeading().startsWith("#")) continue;
             if (line.strip().equals("*")) {
                 if (previous == null) throw new BadHex(where, "'*' (hexdump's repeated rows) before any row");
+                if (base < 0) throw new BadHex(where, "'*' needs offsets to say how many rows it stands for");
                 repeat = true;
+                star = where;
                 continue;
             }
             Matcher c = OFFSET_BYTES.matcher(line);
@@ -129,7 +132,11 @@ public final class HexInput {
                 if (repeat) {
                     // hexdump -C printed '*' for rows equal to the previous one, up to this address
                     while (base + out.size() < address) out.write(previous, 0, previous.length);
-                    if (base + out.size() != address) throw new BadHex(where, "offset " + hex(address) + " does not end a run of repeated rows");
+                    if (base + out.size() != address) {
+                        throw new BadHex(where, "offset " + hex(address) + " does not end the run of repeated rows that '*' at line "
+                                + star.substring(star.lastIndexOf(':') + 1) + " stands for (rows of " + previous.length + " bytes from "
+                                + hex(expected) + ")");
+                    }
                     repeat = false;
                 } else if (address != expected) {
                     throw new BadHex(where, "offset " + hex(address) + " where " + hex(expected) + " was expected (a line missing or repeated?)");
@@ -141,7 +148,7 @@ public final class HexInput {
             out.write(row, 0, row.length);
             if (row.length > 0) previous = row;
         }
-        if (repeat) throw new BadHex(source, "the dump ends in '*' without the final offset that says how long it is");
+        if (repeat) throw new BadHex(star, "the dump ends in '*' without the final offset that says how long it is");
         if (unconfirmed != null) {
             throw new BadHex(unconfirmed, "'" + firstOffset + "' may be an offset column (hexdump -C or od -Ax -tx1) or data, and nothing after it says which: "
                     + "keep the dump's last line (its length), or remove the offsets");

@@ -189,8 +189,16 @@ class HexInputTest {
         assertEquals("in:2: error: offset 0x20 where 0x10 was expected (a line missing or repeated?)",
                 error("00000000: 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n00000020: 00\n"));
         assertEquals("in:1: error: '*' (hexdump's repeated rows) before any row", error("*\n"));
-        assertEquals("in: error: the dump ends in '*' without the final offset that says how long it is",
+        assertEquals("in:2: error: the dump ends in '*' without the final offset that says how long it is",
                 error("00000000  00 00 00 00 00 00 00 00  00 00 00 00 00 00 00 00  |................|\n*\n"));
+    }
+
+    /** An error about a '*' line names that line (it named the line after it, or no line at all). */
+    @Test
+    void aStarLinesErrorIsOnItsLine() {
+        assertEquals("in:2: error: '*' needs offsets to say how many rows it stands for", error("00 01 02 03\n*\n04 05\n"));
+        assertEquals("in:3: error: offset 0x28 does not end the run of repeated rows that '*' at line 2 stands for (rows of 16 bytes from 0x10)",
+                error("00000000: 00 01 02 03 04 05 06 07 08 09 0a 0b 0c 0d 0e 0f\n*\n00000028: 00\n"));
     }
 
     /** Whatever the text, the parser returns bytes or a BadHex: never another exception. */
