@@ -109,6 +109,9 @@ public final class DecodeCommand implements Callable<Integer> {
             throw new ParameterException(spec.commandLine(),
                     "name the structure to decode as (e.g. prmkit decode wqe_eth_seg FILE), or use --command, --output or --cqe");
         }
+        if (!cqe && spec.commandLine().getParseResult().hasMatchedOption("--cqe-size")) {
+            throw new ParameterException(spec.commandLine(), "--cqe-size applies to --cqe only (prmkit decode --cqe --cqe-size 128 FILE)");
+        }
         if (modes == 1 && args.size() > 1) {
             throw new ParameterException(spec.commandLine(),
                     "with --command, --output or --cqe the only argument is the FILE (got " + String.join(" ", args) + ")");

@@ -8,6 +8,7 @@ import java.io.OutputStreamWriter;
 import java.io.PrintWriter;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Properties;
@@ -76,8 +77,16 @@ public final class PrmkitCli implements Runnable {
                 .setExecutionExceptionHandler((e, cmd, parsed) -> internalError(e, cmd))
                 .setParameterExceptionHandler(PrmkitCli::usageError)
                 .setExecutionStrategy(PrmkitCli::execute);
+        // An empty path ("-o ''", an unset shell variable) is the current folder to Path.of: refuse it instead
+        cl.registerConverter(Path.class, PrmkitCli::path);
         documentExitCodes(cl);
         return cl;
+    }
+
+    /** A path argument: any text but the empty one. */
+    private static Path path(String text) {
+        if (text.isEmpty()) throw new CommandLine.TypeConversionException("an empty path (name a file or folder; '.' is the current folder)");
+        return Path.of(text);
     }
 
     /** Runs the chosen command; an Error (out of memory, stack overflow) is an internal error too, and stdout must have been written. */
@@ -121,8 +130,10 @@ public final class PrmkitCli implements Runnable {
         CommandLine cl = e.getCommandLine();
         PrintWriter err = cl.getErr();
         String name = cl.getCommandSpec().qualifiedName();
-        err.println(name + ": " + e.getMessage());
-        CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
+        // picocli leaves an empty positional argument unmatched (check ''): say what it is
+        boolean empty = e instanceof CommandLine.UnmatchedArgumentException u && u.getUnmatched().contains("");
+        err.println(name + ": " + (empty ? "an empty path (name a file or folder; '.' is the current folder)" : e.getMessage()));
+        if (!empty) CommandLine.UnmatchedArgumentException.printSuggestions(e, err);
         err.println(cl.getParent() == null ? "Run 'prmkit --help' for usage." : "Run 'prmkit help " + cl.getCommandName() + "' for usage.");
         err.flush();
         return USAGE;

@@ -51,6 +51,18 @@ class CliConventionsTest {
         }
     }
 
+    /** An empty path argument (an unset shell variable) is a usage error in words, not the current folder. */
+    @Test
+    void anEmptyPathIsAUsageError() {
+        for (String[] args : List.of(new String[] {"generate", "-o", ""}, new String[] {"doc", "-o", ""}, new String[] {"check", ""},
+                new String[] {"demo", "--pcap", ""}, new String[] {"import-ifc", "-o", "", "x.h"}, new String[] {"diff", "", "x.prm"})) {
+            Run run = PrmkitCliTest.run(args);
+            assertEquals(2, run.exitCode(), String.join(" ", args) + ": " + run.err());
+            assertTrue(run.err().startsWith("prmkit " + args[0] + ": ") && run.err().contains("an empty path (name a file or folder"), run.err());
+            assertEquals("", run.out());
+        }
+    }
+
     /** {@code prmkit layout ok.prm > /dev/full}: output that cannot be written is an error, not exit 0. */
     @Test
     void aFailedWriteToStandardOutputIsAnError() throws IOException {

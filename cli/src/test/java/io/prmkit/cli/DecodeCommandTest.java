@@ -88,6 +88,14 @@ class DecodeCommandTest {
         assertError("prmkit decode: a 128-byte CQE needs 128 bytes, the input has 64", "decode", "--cqe", "--cqe-size", "128", file(cqe));
     }
 
+    /** --cqe-size without --cqe was silently ignored. */
+    @Test
+    void cqeSizeWithoutCqeIsAUsageError() throws IOException {
+        Run run = PrmkitCliTest.run("decode", "--cqe-size", "128", "cqe64", file("00"));
+        assertEquals(2, run.exitCode(), run.err());
+        assertTrue(run.err().startsWith("prmkit decode: --cqe-size applies to --cqe only"), run.err());
+    }
+
     @Test
     void aNormalCqeIsReadAsCqe64() throws IOException {
         // opcode REQ (0), s_wqe_opcode SEND, qpn 0x123, wqe_counter 5, byte_cnt 60
