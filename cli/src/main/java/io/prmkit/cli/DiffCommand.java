@@ -34,7 +34,7 @@ import picocli.CommandLine.Spec;
         exitCodeList = {
             "0:no breaking change (identical, or additive changes only)",
             "1:errors in the input (unreadable, import or compile errors)",
-            "3:breaking changes (1 if they could not all be written to standard output)"})
+            "3:breaking changes"})
 public final class DiffCommand implements Callable<Integer> {
     /** Exit code when NEW breaks users of OLD (2 is the usage error, as in every command). */
     static final int BREAKING = 3;
