@@ -3,9 +3,12 @@ package io.prmkit.generator;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.JavaFile;
 import io.prmkit.dsl.Diagnostic;
+import io.prmkit.dsl.ir.CommandLayout;
 import io.prmkit.dsl.ir.Constant;
 import io.prmkit.dsl.ir.EnumLayout;
 import io.prmkit.dsl.ir.LayoutModel;
+import io.prmkit.dsl.ir.QualifiedName;
+import io.prmkit.dsl.ir.RegisterLayout;
 import io.prmkit.dsl.ir.StructLayout;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +20,8 @@ import java.util.TreeMap;
 /**
  * Turns a layout model into Java sources: per structure or union a final class of static
  * {@code MemorySegment} accessors, per enum or flag set a Java enum, and per Java package one
- * {@code PrmLayout} support class (plus {@code PrmConstants} when the spec has constants). The
+ * {@code PrmLayout} support class (plus {@code PrmConstants} when the spec has constants, and
+ * {@code PrmCommands} / {@code PrmRegisters} when it declares commands / registers). The
  * output depends on java.base only, and is byte-identical for equal models and options.
  */
 public final class AccessorGenerator {
@@ -61,6 +65,17 @@ public final class AccessorGenerator {
         for (Constant c : model.constants()) constantsByPackage.computeIfAbsent(ctx.javaPackage(c.name()), k -> new ArrayList<>()).add(c);
         ConstantsEmitter constants = new ConstantsEmitter();
         constantsByPackage.forEach((pkg, list) -> put(files, constants.emit(pkg, list)));
+        CommandsEmitter commands = new CommandsEmitter(ctx);
+        Map<String, List<CommandLayout>> commandsByPackage = new LinkedHashMap<>();
+        Map<QualifiedName, CommandLayout> commandsByName = new LinkedHashMap<>();
+        for (CommandLayout c : model.commands()) {
+            commandsByPackage.computeIfAbsent(ctx.javaPackage(c.name()), k -> new ArrayList<>()).add(c);
+            commandsByName.put(c.name(), c);
+        }
+        commandsByPackage.forEach((pkg, list) -> put(files, commands.commands(pkg, list)));
+        Map<String, List<RegisterLayout>> registersByPackage = new LinkedHashMap<>();
+        for (RegisterLayout r : model.registers()) registersByPackage.computeIfAbsent(ctx.javaPackage(r.name()), k -> new ArrayList<>()).add(r);
+        registersByPackage.forEach((pkg, list) -> put(files, commands.registers(pkg, list, commandsByName)));
 
         List<GeneratedFile> out = new ArrayList<>();
         files.forEach((path, text) -> out.add(new GeneratedFile(path, text)));

@@ -36,6 +36,7 @@ final class GeneratorChecks {
         c.constants(model);
         for (StructLayout s : model.structs()) c.struct(s);
         for (EnumLayout e : model.enums()) c.enumType(e);
+        c.commandNames(model);
         return List.copyOf(c.out);
     }
 
@@ -126,6 +127,26 @@ final class GeneratorChecks {
 
     /** The longest class name whose files ({@code Name$Writer.class}, the doc's {@code structs/pkg.name.html}) fit 255 bytes. */
     static final int MAX_CLASS_NAME_BYTES = 200;
+
+    /** Commands (registers) of spec packages mapped to one Java package must not become one constant. */
+    private void commandNames(LayoutModel model) {
+        Map<String, Declared> seen = new HashMap<>();
+        List<Declared> declared = new ArrayList<>();
+        model.commands().forEach(c -> declared.add(new Declared(c.name(), c.location())));
+        List<Declared> regs = new ArrayList<>();
+        model.registers().forEach(r -> regs.add(new Declared(r.name(), r.location())));
+        for (List<Declared> group : List.of(declared, regs)) {
+            String cls = group == declared ? GeneratorContext.COMMANDS_CLASS : GeneratorContext.REGISTERS_CLASS;
+            for (Declared d : group) {
+                String key = cls + ":" + ctx.javaPackage(d.name()) + "." + Names.identifier(d.name().name());
+                Declared prev = seen.putIfAbsent(key, d);
+                if (prev != null) {
+                    out.add(Diagnostic.error(d.at(), "'" + d.name() + "' and '" + prev.name() + "' both become " + cls + "."
+                            + Names.identifier(d.name().name()) + "; rename one", new Diagnostic.Related(prev.at(), "'" + prev.name() + "' declared here")));
+                }
+            }
+        }
+    }
 
     /** Classes nested in every structure class that may have them; a Java class cannot enclose its namesake. */
     private static final java.util.Set<String> NESTED_CLASSES = java.util.Set.of("Writer", "Device", StructEmitter.META);

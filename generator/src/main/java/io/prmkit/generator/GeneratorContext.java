@@ -12,6 +12,8 @@ final class GeneratorContext {
     static final ClassName MEMORY_SEGMENT = ClassName.get("java.lang.foreign", "MemorySegment");
     static final String LAYOUT_CLASS = "PrmLayout";
     static final String CONSTANTS_CLASS = "PrmConstants";
+    static final String COMMANDS_CLASS = "PrmCommands";
+    static final String REGISTERS_CLASS = "PrmRegisters";
 
     final GeneratorOptions options;
     final LayoutModel model;

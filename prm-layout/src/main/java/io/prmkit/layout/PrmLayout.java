@@ -8,6 +8,7 @@ import java.lang.IllegalArgumentException;
 import java.lang.Integer;
 import java.lang.Long;
 import java.lang.Math;
+import java.lang.Override;
 import java.lang.String;
 import java.lang.StringBuilder;
 import java.lang.foreign.MemorySegment;
@@ -505,6 +506,214 @@ public final class PrmLayout {
             if (f.variant().isPresent()) sb.append("  (").append(f.variant().get().union()).append(": ").append(f.variant().get().alternative()).append(')');
         }
     }
+
+    /**
+     * A PRM command as the spec declares it: its opcode, the structures of its input and output, the
+     * oldest (shortest) input a device accepts, and the names of its op_mod values. The generated
+     * {@code PrmCommands} holds one per declared command, by opcode and by name.
+     */
+    public static final class Command {
+        private final String name;
+        private final int opcode;
+        private final Struct in;
+        private final Struct out;
+        private final long oldestInputBytes;
+        private final String opModType;
+        private final LongFunction<String> opModName;
+        private final String doc;
+        private final String prmRef;
+        private final String source;
+        private final Field opcodeField;
+        private final Field opModField;
+
+        /**
+         * @param name             the spec name, e.g. {@code mlx5.CREATE_CQ}
+         * @param opcode           the value of the input's {@code opcode} field
+         * @param in               the input structure; it begins with the 16-bit {@code opcode}
+         * @param out              the output structure; it begins with {@code status} and {@code syndrome}
+         * @param oldestInputBytes the shortest input a device accepts (8 up to the input's size)
+         * @param opModType        the enum naming the op_mod values, "" when none (or values named in the command)
+         * @param opModName        names an op_mod value, or returns null
+         */
+        public Command(String name, int opcode, Struct in, Struct out, long oldestInputBytes, String opModType,
+                       LongFunction<String> opModName, String doc, String prmRef, String source) {
+            this.name = Objects.requireNonNull(name, "name == null");
+            this.opcode = opcode;
+            this.in = Objects.requireNonNull(in, "in == null");
+            this.out = Objects.requireNonNull(out, "out == null");
+            this.oldestInputBytes = oldestInputBytes;
+            this.opModType = Objects.requireNonNull(opModType, "opModType == null");
+            this.opModName = Objects.requireNonNull(opModName, "opModName == null");
+            this.doc = Objects.requireNonNull(doc, "doc == null");
+            this.prmRef = Objects.requireNonNull(prmRef, "prmRef == null");
+            this.source = Objects.requireNonNull(source, "source == null");
+            this.opcodeField = in.field("opcode").orElseThrow(() -> new IllegalArgumentException(in.name() + " has no opcode field"));
+            this.opModField = in.field("op_mod").filter(f -> f.kind() == Kind.BITS).orElse(null);
+            if (oldestInputBytes < 8 || oldestInputBytes > in.sizeBytes() || oldestInputBytes % 4 != 0) {
+                throw new IllegalArgumentException(name + ": oldest input length " + oldestInputBytes + " is not a multiple of 4 in 8.." + in.sizeBytes());
+            }
+        }
+
+        /** The spec name, e.g. {@code mlx5.CREATE_CQ}. */
+        public String name() { return name; }
+
+        /** The name without the spec package, e.g. {@code CREATE_CQ}. */
+        public String simpleName() {
+            int i = name.lastIndexOf('.');
+            return i < 0 ? name : name.substring(i + 1);
+        }
+
+        public int opcode() { return opcode; }
+
+        public Struct in() { return in; }
+
+        public Struct out() { return out; }
+
+        /** The input structure's size (without a flexible trailing array): what a current driver sends. */
+        public long inBytes() { return in.sizeBytes(); }
+
+        /** The output structure's size (without a flexible trailing array). */
+        public long outBytes() { return out.sizeBytes(); }
+
+        /** The shortest input a device accepts; older drivers send this much, the device reads the rest as 0. */
+        public long oldestInputBytes() { return oldestInputBytes; }
+
+        /** The enum naming the op_mod values (its spec name), or "". */
+        public String opModType() { return opModType; }
+
+        /** The name of an op_mod value, or null when the command names none for it. */
+        public String opModName(long value) { return opModName.apply(value); }
+
+        public String doc() { return doc; }
+
+        public String prmRef() { return prmRef; }
+
+        /** Spec {@code file:line} of the declaration. */
+        public String source() { return source; }
+
+        /** A zeroed input of the input structure's size, its opcode set. */
+        public MemorySegment input() {
+            return input(0, 0);
+        }
+
+        /**
+         * A zeroed input of the input structure's size plus {@code extraBytes} (a trailing array's
+         * elements), its opcode and op_mod set.
+         *
+         * @throws IllegalArgumentException for a non-zero op_mod when the input has no op_mod field, or one that does not fit it
+         */
+        public MemorySegment input(long extraBytes, long opMod) {
+            if (extraBytes < 0) throw new IllegalArgumentException(name + ": negative extra input bytes " + extraBytes);
+            MemorySegment s = MemorySegment.ofArray(new byte[Math.toIntExact(in.sizeBytes() + extraBytes)]);
+            in.set(s, 0, opcodeField, opcode);
+            if (opModField != null) {
+                in.set(s, 0, opModField, opMod);
+            } else if (opMod != 0) {
+                throw new IllegalArgumentException(name + ": " + in.simpleName() + " has no op_mod field for op_mod " + hex(opMod));
+            }
+            return s;
+        }
+
+        @Override
+        public String toString() {
+            return simpleName() + " (" + hex(opcode) + ")";
+        }
+    }
+
+    /**
+     * A device register as the spec declares it: its id, its layout, and the command that carries
+     * it (ACCESS_REG) with where the register sits in that command's input and output. Reads and
+     * writes share one framing: {@link #input} builds the command input for either op_mod, {@link
+     * #data} finds the register in an input or an output.
+     */
+    public static final class Register {
+        private final String name;
+        private final int id;
+        private final Struct layout;
+        private final Command command;
+        private final Field idField;
+        private final long inDataOffset;
+        private final long outDataOffset;
+        private final String doc;
+        private final String prmRef;
+        private final String source;
+
+        /**
+         * @param idField       the carrying command's input field that holds the register id
+         * @param inDataOffset  byte offset of the register in the command's input
+         * @param outDataOffset byte offset of the register in the command's output
+         */
+        public Register(String name, int id, Struct layout, Command command, String idField, long inDataOffset, long outDataOffset,
+                        String doc, String prmRef, String source) {
+            this.name = Objects.requireNonNull(name, "name == null");
+            this.id = id;
+            this.layout = Objects.requireNonNull(layout, "layout == null");
+            this.command = Objects.requireNonNull(command, "command == null");
+            this.idField = command.in().field(idField).orElseThrow(() -> new IllegalArgumentException(command.in().name() + " has no field " + idField));
+            this.inDataOffset = inDataOffset;
+            this.outDataOffset = outDataOffset;
+            this.doc = Objects.requireNonNull(doc, "doc == null");
+            this.prmRef = Objects.requireNonNull(prmRef, "prmRef == null");
+            this.source = Objects.requireNonNull(source, "source == null");
+        }
+
+        /** The spec name, e.g. {@code mlx5.PMTU}. */
+        public String name() { return name; }
+
+        /** The name without the spec package, e.g. {@code PMTU}. */
+        public String simpleName() {
+            int i = name.lastIndexOf('.');
+            return i < 0 ? name : name.substring(i + 1);
+        }
+
+        public int id() { return id; }
+
+        public Struct layout() { return layout; }
+
+        /** The command that carries the register. */
+        public Command command() { return command; }
+
+        /** Byte offset of the register in the carrying command's input. */
+        public long inDataOffset() { return inDataOffset; }
+
+        /** Byte offset of the register in the carrying command's output. */
+        public long outDataOffset() { return outDataOffset; }
+
+        /** Bytes of a command input that carries the whole register. */
+        public long inputLength() { return Math.max(command.inBytes(), inDataOffset + layout.sizeBytes()); }
+
+        /** Bytes of a command output that carries the whole register. */
+        public long outputLength() { return Math.max(command.outBytes(), outDataOffset + layout.sizeBytes()); }
+
+        public String doc() { return doc; }
+
+        public String prmRef() { return prmRef; }
+
+        public String source() { return source; }
+
+        /** The carrying command's input for this register: opcode, {@code opMod} (read or write) and register id set, the register zero. */
+        public MemorySegment input(long opMod) {
+            MemorySegment s = command.input(inputLength() - command.inBytes(), opMod);
+            command.in().set(s, 0, idField, id);
+            return s;
+        }
+
+        /**
+         * The register inside {@code commandData}, an input ({@code output} false) or an output of the
+         * carrying command; the same framing serves reads and writes.
+         *
+         * @throws IndexOutOfBoundsException when {@code commandData} is too short to hold the register
+         */
+        public MemorySegment data(MemorySegment commandData, boolean output) {
+            return commandData.asSlice(output ? outDataOffset : inDataOffset, layout.sizeBytes());
+        }
+
+        @Override
+        public String toString() {
+            return simpleName() + " (" + hex(id) + ")";
+        }
+    }
+
 
     /** The PRM position of {@code width} bits at {@code bit}: {@code dword 0x04 [23:16]} or {@code bytes 0x08..0x0f}. */
     static String position(long bit, long width) {

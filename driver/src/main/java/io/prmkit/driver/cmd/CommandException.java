@@ -1,17 +1,11 @@
 package io.prmkit.driver.cmd;
 
 import io.prmkit.driver.Mlx5Exception;
-import io.prmkit.mlx5.AccessRegisterOpMod;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdStatus;
 import io.prmkit.mlx5.DeliveryStatus;
-import io.prmkit.mlx5.ManagePagesOpMod;
-import io.prmkit.mlx5.ModifyCqOpMod;
-import io.prmkit.mlx5.QueryHcaCapOpMod;
-import io.prmkit.mlx5.QueryPagesOpMod;
-import io.prmkit.mlx5.SetFteOpMod;
-import io.prmkit.mlx5.SetHcaCapOpMod;
-import io.prmkit.mlx5.VportStateOpMod;
+import io.prmkit.mlx5.PrmCommands;
+import io.prmkit.mlx5.PrmLayout;
 
 /**
  * A command that did not succeed. PRM "Command Interface" has two status layers: the delivery
@@ -52,30 +46,16 @@ public class CommandException extends Mlx5Exception {
     }
 
     /**
-     * {@code CREATE_CQ (0x400) op_mod 0x0}, with the op_mod's name where the command's input names an
-     * enum for it: {@code QUERY_HCA_CAP (0x100) op_mod 0x1 (GENERAL_DEVICE_CUR)}. Unknown opcodes
+     * {@code CREATE_CQ (0x400) op_mod 0x0}, with the op_mod's name where the spec's command declaration
+     * names one ({@link PrmCommands}): {@code QUERY_HCA_CAP (0x100) op_mod 0x1 (GENERAL_DEVICE_CUR)}. Unknown opcodes
      * print as {@code opcode 0x9999}.
      */
     public static String commandName(int opcode, int opMod) {
         String name = CmdOpcode.nameOf(opcode);
-        String mod = opModName(opcode, opMod);
+        PrmLayout.Command command = PrmCommands.byOpcode(opcode);
+        String mod = command != null ? command.opModName(opMod) : null;
         return (name != null ? name + " (0x" + Integer.toHexString(opcode) + ")" : "opcode 0x" + Integer.toHexString(opcode))
                 + " op_mod 0x" + Integer.toHexString(opMod) + (mod != null ? " (" + mod + ")" : "");
-    }
-
-    /** The commands whose {@code *_in} declares its op_mod field with an enum (query_hca_cap_in's query_hca_cap_op_mod, ...). */
-    private static String opModName(int opcode, int opMod) {
-        return switch (opcode) {
-            case CmdOpcode.QUERY_HCA_CAP$VALUE -> QueryHcaCapOpMod.nameOf(opMod);
-            case CmdOpcode.SET_HCA_CAP$VALUE -> SetHcaCapOpMod.nameOf(opMod);
-            case CmdOpcode.QUERY_PAGES$VALUE -> QueryPagesOpMod.nameOf(opMod);
-            case CmdOpcode.MANAGE_PAGES$VALUE -> ManagePagesOpMod.nameOf(opMod);
-            case CmdOpcode.MODIFY_CQ$VALUE -> ModifyCqOpMod.nameOf(opMod);
-            case CmdOpcode.ACCESS_REG$VALUE -> AccessRegisterOpMod.nameOf(opMod);
-            case CmdOpcode.QUERY_VPORT_STATE$VALUE, CmdOpcode.MODIFY_VPORT_STATE$VALUE -> VportStateOpMod.nameOf(opMod);
-            case CmdOpcode.SET_FLOW_TABLE_ENTRY$VALUE -> SetFteOpMod.nameOf(opMod);
-            default -> null;
-        };
     }
 
     public int opcode() { return opcode; }

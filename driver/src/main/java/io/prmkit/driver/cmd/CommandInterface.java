@@ -195,6 +195,21 @@ public final class CommandInterface implements AutoCloseable {
     }
 
     /**
+     * Runs {@code command} (its input built by {@link PrmLayout.Command#input}) and returns its output,
+     * as long as the command's output structure.
+     *
+     * @see #execute(MemorySegment, PrmLayout.Struct, long, PrmLayout.Struct)
+     */
+    public MemorySegment execute(PrmLayout.Command command, MemorySegment in) {
+        return execute(in, command.in(), command.outBytes(), command.out());
+    }
+
+    /** Runs {@code command} for an output of {@code outLength} bytes (an output structure followed by a trailing array or a register). */
+    public MemorySegment execute(PrmLayout.Command command, MemorySegment in, long outLength) {
+        return execute(in, command.in(), outLength, command.out());
+    }
+
+    /**
      * Runs one command and returns its output ({@code outLength} bytes) after checking both status
      * layers. The layouts name the input and output structures for the trace's detail mode (either
      * may be null).
