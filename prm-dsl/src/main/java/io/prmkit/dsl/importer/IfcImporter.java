@@ -387,6 +387,7 @@ public final class IfcImporter {
     private String emit(Header h) {
         String file = h.src().name();
         StringBuilder out = new StringBuilder();
+        StringBuilder commands = new StringBuilder();
         out.append("// Imported from ").append(Path.of(file).getFileName()).append(" by prmkit import-ifc.\n");
         out.append("// Generated: regenerate from the header rather than editing.\n");
         out.append("package ").append(options.packageName()).append(";\n\n");
@@ -402,6 +403,7 @@ public final class IfcImporter {
                     }
                 } else if (d instanceof EnumDecl e) {
                     emitEnum(e, file, out);
+                    emitCommands(e, file, commands);
                 } else if (d instanceof Aggregate a) {
                     Agg agg = aggsByTag.get(a.tag());
                     if (agg == null || agg.agg() != a || a.broken()) continue; // reported already
@@ -413,7 +415,73 @@ public final class IfcImporter {
                 // reported; go on so one run shows every problem
             }
         }
+        if (!commands.isEmpty()) {
+            out.append("// Commands: each MLX5_CMD_OP_* whose <command>_in and <command>_out the headers define.\n").append(commands);
+        }
         return out.toString();
+    }
+
+    private static final String OPCODE_PREFIX = "MLX5_CMD_OP_";
+
+    /**
+     * The kernel's structure names that do not follow {@code <opcode>_in}/{@code _out} (mlx5_ifc.h up
+     * to 6.1): the pairs the kernel's own command code uses for these opcodes.
+     */
+    private static final Map<String, String> COMMAND_STRUCTS = Map.of(
+            "ACCESS_REG", "access_register",
+            "2ERR_QP", "qp_2err",
+            "2RST_QP", "qp_2rst",
+            "SQD_RTS_QP", "sqd2rts_qp",
+            "SET_FLOW_TABLE_ENTRY", "set_fte",
+            "QUERY_FLOW_TABLE_ENTRY", "query_fte",
+            "DELETE_FLOW_TABLE_ENTRY", "delete_fte",
+            "QUERY_SF_PARTITION", "query_sf_partitions",
+            "ARM_DCT_FOR_KEY_VIOLATION", "arm_dct");
+
+    /**
+     * Command declarations for the {@code MLX5_CMD_OP_*} values of {@code e} whose input and output
+     * structures exist and begin with the command headers (input: a 16-bit opcode; output: status and
+     * syndrome at 0x04). A command is named after its opcode ({@code 2ERR_QP}, not a DSL name,
+     * becomes {@code QP_2ERR}); a pair that lacks a header is a note, not a command.
+     */
+    private void emitCommands(EnumDecl e, String file, StringBuilder out) {
+        List<Long> values = enumValues.get(e);
+        if (values == null) return;
+        Map<String, Agg> byName = new HashMap<>();
+        for (Agg a : aggsByTag.values()) byName.put(a.dslName(), a);
+        for (EnumValue v : e.values()) {
+            if (!v.name().startsWith(OPCODE_PREFIX)) continue;
+            String op = v.name().substring(OPCODE_PREFIX.length());
+            String base = COMMAND_STRUCTS.getOrDefault(op, op.toLowerCase(java.util.Locale.ROOT));
+            Agg in = byName.get(base + "_in");
+            Agg outAgg = byName.get(base + "_out");
+            if (in == null || outAgg == null || in.agg().broken() || outAgg.agg().broken()) continue;
+            if (!startsWith(in, List.of("opcode"), List.of(16L)) || !startsWith(outAgg, List.of("status", "", "syndrome"), List.of(8L, 24L, 32L))) {
+                note(file, v.line(), v.column(), Severity.NOTE, base + "_in/_out do not begin with the command headers; no command declared for " + v.name());
+                continue;
+            }
+            String name = Character.isDigit(op.charAt(0)) && op.indexOf('_') > 0
+                    ? op.substring(op.indexOf('_') + 1) + "_" + op.substring(0, op.indexOf('_')) : op;
+            if (!claim(name, "command " + v.name(), file, v.line(), v.column())) continue;
+            out.append("command ").append(name).append(" { opcode ").append(v.name()).append("; in ").append(base).append("_in; out ")
+                    .append(base).append("_out; }\n");
+        }
+    }
+
+    /** Whether the aggregate's first members have these names ("" for any) and widths in bits. */
+    private boolean startsWith(Agg a, List<String> names, List<Long> widths) {
+        List<Member> members = a.agg().members();
+        if (a.agg().union() || members.size() < names.size()) return false;
+        try {
+            for (int i = 0; i < names.size(); i++) {
+                if (!(members.get(i) instanceof BitField f) || f.count() != null) return false;
+                if (!names.get(i).isEmpty() && !f.name().equals(names.get(i))) return false;
+                if (memberBits(f, a.file()) != widths.get(i)) return false;
+            }
+        } catch (Abort reported) {
+            return false;
+        }
+        return true;
     }
 
     private void emitEnum(EnumDecl e, String file, StringBuilder out) {
