@@ -4,6 +4,7 @@ import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.Words;
+import io.prmkit.dsl.ir.CommandLayout;
 import io.prmkit.dsl.ir.EnumLayout;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.QualifiedName;
@@ -32,8 +33,8 @@ import picocli.CommandLine.Spec;
  * {@code prmkit decode}: a hex dump read through the bundled mlx5 spec. The bytes are printed with
  * the generated {@code dump()} (every non-zero field with its PRM position, value and enum name,
  * reserved bits flagged) followed by the generated {@code validate()} findings. {@code --command}
- * picks {@code <command>_in} by the opcode in the mailbox header, {@code --output} the
- * {@code <command>_out} of a given opcode, {@code --cqe} the normal or error CQE by the opcode
+ * decodes the input structure of the command the spec declares for the opcode in the mailbox
+ * header, {@code --output} the output structure of a given command, {@code --cqe} the normal or error CQE by the opcode
  * nibble of the last byte.
  */
 @Command(
@@ -49,7 +50,7 @@ import picocli.CommandLine.Spec;
             "Examples:",
             "  prmkit decode wqe_ctrl_seg wqe.hex",
             "  prmkit decode --cqe cqe.txt           # cqe64, or err_cqe + syndrome",
-            "  prmkit decode --command mailbox.hex   # opcode -> <command>_in",
+            "  prmkit decode --command mailbox.hex   # opcode -> the command's input structure",
             "  prmkit decode --output CREATE_CQ out.hex"},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:decoded (validate() findings do not change it)", "1:bad input: an unreadable file, bad hex, an unknown structure or opcode, too few bytes"})
@@ -62,12 +63,12 @@ public final class DecodeCommand implements Callable<Integer> {
                     + "With --command, --output or --cqe only FILE.")
     List<String> args = new ArrayList<>();
 
-    @Option(names = "--command", description = "The bytes are a command input mailbox; its opcode picks <command>_in. "
+    @Option(names = "--command", description = "The bytes are a command input mailbox; its opcode picks the command's input structure. "
             + "With --command and --output the first 8 bytes or more will do (a command queue entry holds 16 inline).")
     boolean command;
 
     @Option(names = "--output", paramLabel = "OPCODE",
-            description = "The bytes are the output of command OPCODE (a name like CREATE_CQ or a number like 0x400); status and syndrome are explained.")
+            description = "The bytes are the output of command OPCODE (a command name like CREATE_CQ or an opcode like 0x400); status and syndrome are explained.")
     String output;
 
     @Option(names = "--cqe", description = "The bytes are a 64-byte CQE: cqe64, or err_cqe when the opcode is REQ_ERR or RESP_ERR. "
@@ -120,7 +121,7 @@ public final class DecodeCommand implements Callable<Integer> {
             model = bundledModel();
             // Names first: a misspelt structure or opcode must not wait for a dump typed at the terminal.
             StructLayout named = modes == 0 ? struct(args.get(0)) : null;
-            if (output != null) commandStruct(opcode(enumOf("cmd_opcode"), output), "_out");
+            if (output != null) command(output);
             String file = modes == 0 ? (args.size() > 1 ? args.get(1) : "-") : (args.isEmpty() ? "-" : args.get(0));
             byte[] bytes = read(file);
             if (command) {
@@ -307,19 +308,19 @@ public final class DecodeCommand implements Callable<Integer> {
 
     private void decodeCommandInput(byte[] bytes) throws Failure {
         if (bytes.length < 2) throw new Failure("a command input starts with a 2-byte opcode, the input has " + bytes.length + " byte");
-        long opcode = ((bytes[0] & 0xff) << 8) | (bytes[1] & 0xff);
-        EnumLayout.EnumValue op = enumOf("cmd_opcode").byValue(opcode)
-                .orElseThrow(() -> new Failure("unknown command opcode 0x" + Long.toHexString(opcode) + " (not in enum cmd_opcode)"));
-        StructLayout s = commandStruct(op, "_in");
-        out.println("command " + op.name() + " (0x" + Long.toHexString(opcode) + ") input: " + s.name().name());
+        long opcode = headerOpcode(bytes);
+        CommandLayout c = model.command(PACKAGE, opcode).orElseThrow(() -> new Failure("unknown command opcode 0x" + Long.toHexString(opcode)
+                + " (" + opcodeName(opcode).map(n -> n + " has no command declaration in the bundled spec").orElse("no command of the bundled spec has it") + ")"));
+        StructLayout s = structOf(c.in());
+        out.println("command " + c.name().name() + " (0x" + Long.toHexString(opcode) + ") input: " + s.name().name()
+                + c.opModName(opMod(bytes, s)).map(m -> ", op_mod " + m).orElse(""));
         decode(s, bytes, 0, true);
     }
 
     private void decodeCommandOutput(byte[] bytes, String opcodeText) throws Failure {
-        EnumLayout opcodes = enumOf("cmd_opcode");
-        EnumLayout.EnumValue op = opcode(opcodes, opcodeText);
-        StructLayout s = commandStruct(op, "_out");
-        out.println("command " + op.name() + " (0x" + Long.toHexString(op.value()) + ") output: " + s.name().name());
+        CommandLayout c = command(opcodeText);
+        StructLayout s = structOf(c.out());
+        out.println("command " + c.name().name() + " (0x" + Long.toHexString(c.opcode()) + ") output: " + s.name().name());
         decode(s, bytes, 0, true);
         // Every command output starts with status (0x00 [31:24]) and syndrome (0x04); read through the generated layout.
         PrmLayout.Struct layout = generated(s);
@@ -448,23 +449,54 @@ public final class DecodeCommand implements Callable<Integer> {
         return session;
     }
 
-    private StructLayout commandStruct(EnumLayout.EnumValue op, String suffix) throws Failure {
-        String name = op.name().toLowerCase(Locale.ROOT) + suffix;
-        return model.struct(name).orElseThrow(() -> new Failure("command " + op.name() + " (0x" + Long.toHexString(op.value())
-                + "): the bundled spec has no structure " + name));
+    /** The spec package of the bundled mlx5 commands. */
+    private static final String PACKAGE = "mlx5";
+
+    /** A command's structure (the model holds every one: a LayoutModel invariant). */
+    private StructLayout structOf(io.prmkit.dsl.ir.QualifiedName name) throws Failure {
+        return model.struct(name).orElseThrow(() -> new Failure("the bundled spec has no structure " + name));
     }
 
-    private static EnumLayout.EnumValue opcode(EnumLayout opcodes, String text) throws Failure {
+    /**
+     * The opcode in a command input's header, read through a declared command's input structure:
+     * every one begins with the 16-bit opcode (a LayoutModel invariant). Short inputs are read as if
+     * zero-padded to the 8-byte header.
+     */
+    private long headerOpcode(byte[] bytes) throws Failure {
+        if (model.commands().isEmpty()) throw new Failure("the bundled spec declares no commands");
+        PrmLayout.Struct in = generated(structOf(model.commands().get(0).in()));
+        byte[] head = java.util.Arrays.copyOf(bytes, Math.max(bytes.length, COMMAND_HEADER_BYTES));
+        return in.get(MemorySegment.ofArray(head), 0, in.field("opcode").orElseThrow());
+    }
+
+    /** The op_mod of a command input, when its structure has one and the input holds it. */
+    private long opMod(byte[] bytes, StructLayout s) throws Failure {
+        PrmLayout.Struct in = generated(s);
+        Optional<PrmLayout.Field> f = in.field("op_mod");
+        if (f.isEmpty() || f.get().kind() != PrmLayout.Kind.BITS || bytes.length < COMMAND_HEADER_BYTES) return -1;
+        return in.get(MemorySegment.ofArray(bytes), 0, f.get());
+    }
+
+    /** The name the opcode enum of the declared commands gives {@code opcode}, if any. */
+    private Optional<String> opcodeName(long opcode) {
+        return model.commands().stream().flatMap(c -> c.opcodeEnum().stream()).findFirst().flatMap(model::enumType)
+                .flatMap(e -> e.byValue(opcode)).map(EnumLayout.EnumValue::name);
+    }
+
+    /** The declared command named (case ignored, e.g. create_cq) or numbered (0x400, 1024) by {@code text}. */
+    private CommandLayout command(String text) throws Failure {
         String t = text.strip();
+        long v;
         try {
-            long v = t.startsWith("0x") || t.startsWith("0X") ? Long.parseLong(t.substring(2), 16) : Long.parseLong(t);
-            return opcodes.byValue(v).orElseThrow(() -> new Failure("unknown command opcode " + t + " (not in enum cmd_opcode)"));
+            v = t.startsWith("0x") || t.startsWith("0X") ? Long.parseLong(t.substring(2), 16) : Long.parseLong(t);
         } catch (NumberFormatException e) {
-            for (EnumLayout.EnumValue v : opcodes.values()) {
-                if (v.name().equalsIgnoreCase(t)) return v;
+            for (CommandLayout c : model.commands()) {
+                if (c.name().pkg().equals(PACKAGE) && c.name().name().equalsIgnoreCase(t)) return c;
             }
-            throw new Failure("unknown command opcode '" + t + "' (give a name from enum cmd_opcode, e.g. CREATE_CQ, or a number like 0x400)");
+            throw new Failure("unknown command '" + t + "' (give a command of the bundled spec, e.g. CREATE_CQ, or an opcode like 0x400)");
         }
+        return model.command(PACKAGE, v).orElseThrow(() -> new Failure("unknown command opcode " + t + " ("
+                + opcodeName(v).map(n -> n + " has no command declaration in the bundled spec").orElse("no command of the bundled spec has it") + ")"));
     }
 
     private EnumLayout enumOf(String name) throws Failure {

@@ -211,6 +211,22 @@ class DecodeCommandTest {
         assertTrue(byNumber.out().contains("status: OK (0x0): Success"), byNumber.out());
     }
 
+    /**
+     * A real ACCESS_REG input (PMTU read of port 1, as the driver and Linux send it) decodes as
+     * access_register_in, the structure the spec's command declaration names (not "access_reg_in"
+     * from the opcode's name), with the op_mod's name.
+     */
+    @Test
+    void anAccessRegisterDumpDecodesAsItsDeclaredStructure() throws IOException {
+        Run run = PrmkitCliTest.run("decode", "--command", file("08050000 00000001 00005003 00000000 00010000 00000000 00000000 00000000"));
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().startsWith("command ACCESS_REG (0x805) input: access_register_in, op_mod READ\n"), run.out());
+        assertTrue(run.out().contains("register_id = 0x5003 PMTU"), run.out());
+        Run out = PrmkitCliTest.run("decode", "--output", "ACCESS_REG", file("00000000 00000000 00000000 00000000"));
+        assertEquals(0, out.exitCode(), out.err());
+        assertTrue(out.out().startsWith("command ACCESS_REG (0x805) output: access_register_out\n"), out.out());
+    }
+
     /** The 16 bytes a command queue entry holds inline are enough to read a command's header; a named structure still needs all its bytes. */
     @Test
     void aCommandsInlineBytesAreEnoughForItsHeader() throws IOException {
@@ -265,12 +281,12 @@ class DecodeCommandTest {
         assertError("prmkit decode: err_cqe needs 64 bytes, the input has 4", "decode", "err_cqe", file("00000000"));
         assertError("prmkit decode: a 64-byte CQE needs 64 bytes, the input has 8", "decode", "--cqe", file("00000000 000000d1"));
         assertError("prmkit decode: unknown structure 'no_such_struct'", "decode", "no_such_struct", file("00"));
-        assertError("prmkit decode: unknown command opcode 0x999 (not in enum cmd_opcode)", "decode", "--command", file("09990000 00000000"));
-        assertError("prmkit decode: unknown command opcode 'FROB' (give a name from enum cmd_opcode, e.g. CREATE_CQ, or a number like 0x400)",
+        assertError("prmkit decode: unknown command opcode 0x999 (no command of the bundled spec has it)", "decode", "--command", file("09990000 00000000"));
+        assertError("prmkit decode: unknown command 'FROB' (give a command of the bundled spec, e.g. CREATE_CQ, or an opcode like 0x400)",
                 "decode", "--output", "FROB", file("00"));
         // The names are checked before the dump is read: a typo must not wait for a dump typed at a terminal.
         assertError("prmkit decode: unknown structure 'cqe' (did you mean cqe64, err_cqe, mini_cqe8?)", "decode", "cqe", file("not hex"));
-        assertError("prmkit decode: unknown command opcode 'FROB' (give a name from enum cmd_opcode, e.g. CREATE_CQ, or a number like 0x400)",
+        assertError("prmkit decode: unknown command 'FROB' (give a command of the bundled spec, e.g. CREATE_CQ, or an opcode like 0x400)",
                 "decode", "--output", "FROB", tmp.resolve("missing.txt").toString());
         assertError(tmp.resolve("missing.txt") + ": error: no such file or folder", "decode", "cqe64", tmp.resolve("missing.txt").toString());
         assertError(tmp + ": error: is a folder, not a file", "decode", "--cqe", tmp.toString());

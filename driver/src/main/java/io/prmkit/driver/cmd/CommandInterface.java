@@ -210,6 +210,19 @@ public final class CommandInterface implements AutoCloseable {
     }
 
     /**
+     * ACCESS_REG on {@code register} (PRM "Access Registers"), one path for reads and writes: builds
+     * the carrying command's input for {@code opMod} (the register id and op_mod set), lets {@code
+     * fill} write the register (its key fields for a read, the new contents for a write), runs the
+     * command and returns the register as the device answered it. Where the register sits in input
+     * and output comes from the spec's declaration ({@link PrmLayout.Register}).
+     */
+    public MemorySegment accessRegister(PrmLayout.Register register, long opMod, java.util.function.Consumer<MemorySegment> fill) {
+        MemorySegment in = register.input(opMod);
+        fill.accept(register.data(in, false));
+        return register.data(execute(register.command(), in, register.outputLength()), true);
+    }
+
+    /**
      * Runs one command and returns its output ({@code outLength} bytes) after checking both status
      * layers. The layouts name the input and output structures for the trace's detail mode (either
      * may be null).

@@ -3,12 +3,12 @@ package io.prmkit.driver.core;
 import io.prmkit.driver.Mlx5Exception;
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.mlx5.CmdHcaCap;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.HcaCapUnion;
 import io.prmkit.mlx5.PerProtocolNetworkingOffloadCaps;
 import io.prmkit.mlx5.QueryHcaCapIn;
 import io.prmkit.mlx5.QueryHcaCapOpMod;
 import io.prmkit.mlx5.QueryHcaCapOut;
+import io.prmkit.mlx5.PrmCommands;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -46,10 +46,9 @@ public final class Caps {
 
     /** QUERY_HCA_CAP for one op_mod; returns a copy of the capability union. */
     static MemorySegment query(CommandInterface cmd, QueryHcaCapOpMod which) {
-        var in = CommandInterface.input(QueryHcaCapIn.SIZE);
-        QueryHcaCapIn.opcode$set(in, CmdOpcode.QUERY_HCA_CAP);
+        var in = PrmCommands.QUERY_HCA_CAP.input();
         QueryHcaCapIn.op_mod$set(in, which);
-        var out = cmd.execute(in, QueryHcaCapIn.layout(), QueryHcaCapOut.SIZE, QueryHcaCapOut.layout());
+        var out = cmd.execute(PrmCommands.QUERY_HCA_CAP, in);
         MemorySegment copy = MemorySegment.ofArray(new byte[(int) HcaCapUnion.SIZE]);
         copy.copyFrom(QueryHcaCapOut.capability(out));
         return copy;

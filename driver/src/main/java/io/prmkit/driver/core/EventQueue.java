@@ -2,17 +2,16 @@ package io.prmkit.driver.core;
 
 import io.prmkit.driver.Mlx5Exception;
 import io.prmkit.driver.cmd.CommandInterface;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdPas;
 import io.prmkit.mlx5.CreateEqIn;
 import io.prmkit.mlx5.CreateEqOut;
 import io.prmkit.mlx5.DestroyEqIn;
-import io.prmkit.mlx5.DestroyEqOut;
 import io.prmkit.mlx5.Eqc;
 import io.prmkit.mlx5.Eqe;
 import io.prmkit.mlx5.EqeType;
 import io.prmkit.mlx5.PrmConstants;
 import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;
 import io.prmkit.platform.Interrupts;
@@ -75,8 +74,7 @@ public final class EventQueue implements AutoCloseable {
             MemorySegment r = ring.segment();
             for (long i = 0; i < (1L << logSize); i++) Eqe.layout().set(r, i * Eqe.SIZE, OWNER, 1); // owner init value
             long pasBytes = CmdPas.SIZE * pages;
-            var in = CommandInterface.input(CreateEqIn.SIZE + pasBytes);
-            CreateEqIn.opcode$set(in, CmdOpcode.CREATE_EQ);
+            var in = PrmCommands.CREATE_EQ.input(pasBytes, 0);
             MemorySegment eqc = CreateEqIn.eq_context_entry(in);
             Eqc.log_eq_size$set(eqc, logSize);
             Eqc.uar_page$set(eqc, uar.index());
@@ -91,7 +89,7 @@ public final class EventQueue implements AutoCloseable {
                 EventQueue q = self[0];
                 if (q != null) q.interrupt();
             });
-            var out = cmd.execute(in, CreateEqIn.layout(), CreateEqOut.SIZE, CreateEqOut.layout());
+            var out = cmd.execute(PrmCommands.CREATE_EQ, in);
             EventQueue q = new EventQueue(cmd, irq, uar, ring, logSize, vector, CreateEqOut.eq_number(out), handler);
             self[0] = q;
             synchronized (q) {
@@ -152,10 +150,9 @@ public final class EventQueue implements AutoCloseable {
         }
         irq.bind(vector, null);
         try {
-            var in = CommandInterface.input(DestroyEqIn.SIZE);
-            DestroyEqIn.opcode$set(in, CmdOpcode.DESTROY_EQ);
+            var in = PrmCommands.DESTROY_EQ.input();
             DestroyEqIn.eq_number$set(in, eqn);
-            cmd.execute(in, DestroyEqIn.layout(), DestroyEqOut.SIZE, DestroyEqOut.layout());
+            cmd.execute(PrmCommands.DESTROY_EQ, in);
         } catch (RuntimeException e) {
             cmd.freeAtClose(ring::close); // the device may still write the ring until DISABLE_HCA
             throw e;

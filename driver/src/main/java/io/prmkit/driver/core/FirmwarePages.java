@@ -4,13 +4,13 @@ import io.prmkit.driver.Mlx5Exception;
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.cmd.CommandTimeoutException;
 import io.prmkit.driver.cmd.DeviceFatalException;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.ManagePagesIn;
 import io.prmkit.mlx5.ManagePagesOpMod;
 import io.prmkit.mlx5.ManagePagesOut;
 import io.prmkit.mlx5.QueryPagesIn;
 import io.prmkit.mlx5.QueryPagesOpMod;
 import io.prmkit.mlx5.QueryPagesOut;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.platform.DmaException;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;
@@ -49,11 +49,10 @@ public final class FirmwarePages {
 
     /** QUERY_PAGES: pages the firmware wants for {@code stage} (negative: it has pages to return). */
     public int query(QueryPagesOpMod stage) {
-        var in = CommandInterface.input(QueryPagesIn.SIZE);
-        QueryPagesIn.opcode$set(in, CmdOpcode.QUERY_PAGES);
+        var in = PrmCommands.QUERY_PAGES.input();
         QueryPagesIn.op_mod$set(in, stage);
         QueryPagesIn.function_id$set(in, 0);
-        var out = cmd.execute(in, QueryPagesIn.layout(), QueryPagesOut.SIZE, QueryPagesOut.layout());
+        var out = cmd.execute(PrmCommands.QUERY_PAGES, in);
         return QueryPagesOut.num_pages(out);
     }
 
@@ -85,14 +84,13 @@ public final class FirmwarePages {
                 throw new Mlx5Exception("firmware asked for " + n + " pages; could not allocate them (" + e.getMessage()
                         + "); answered MANAGE_PAGES ALLOCATION_FAIL", e);
             }
-            var in = CommandInterface.input(ManagePagesIn.SIZE + (long) batch * (ManagePagesIn.pas$ELEMENT_BITS / 8));
-            ManagePagesIn.opcode$set(in, CmdOpcode.MANAGE_PAGES);
+            var in = PrmCommands.MANAGE_PAGES.input((long) batch * (ManagePagesIn.pas$ELEMENT_BITS / 8), 0);
             ManagePagesIn.op_mod$set(in, ManagePagesOpMod.ALLOCATION_SUCCESS);
             ManagePagesIn.function_id$set(in, 0);
             ManagePagesIn.input_num_entries$set(in, batch);
             for (int i = 0; i < batch; i++) ManagePagesIn.pas$set(in, i, pages.get(i).busAddress());
             try {
-                cmd.execute(in, ManagePagesIn.layout(), ManagePagesOut.SIZE, ManagePagesOut.layout());
+                cmd.execute(PrmCommands.MANAGE_PAGES, in);
             } catch (CommandTimeoutException | DeviceFatalException e) {
                 // The firmware may have taken them: keep them lent until DISABLE_HCA (forget() frees them).
                 for (DmaRegion r : pages) given.put(r.busAddress(), r);
@@ -108,11 +106,10 @@ public final class FirmwarePages {
 
     private void allocationFail() {
         failures++;
-        var in = CommandInterface.input(ManagePagesIn.SIZE);
-        ManagePagesIn.opcode$set(in, CmdOpcode.MANAGE_PAGES);
+        var in = PrmCommands.MANAGE_PAGES.input();
         ManagePagesIn.op_mod$set(in, ManagePagesOpMod.ALLOCATION_FAIL);
         ManagePagesIn.function_id$set(in, 0);
-        cmd.execute(in, ManagePagesIn.layout(), ManagePagesOut.SIZE, ManagePagesOut.layout());
+        cmd.execute(PrmCommands.MANAGE_PAGES, in);
     }
 
     /**
@@ -123,13 +120,12 @@ public final class FirmwarePages {
         int got = 0;
         while (got < n) {
             int batch = Math.min(PER_COMMAND, n - got);
-            var in = CommandInterface.input(ManagePagesIn.SIZE);
-            ManagePagesIn.opcode$set(in, CmdOpcode.MANAGE_PAGES);
+            var in = PrmCommands.MANAGE_PAGES.input();
             ManagePagesIn.op_mod$set(in, ManagePagesOpMod.HCA_RETURN_PAGES);
             ManagePagesIn.function_id$set(in, 0);
             ManagePagesIn.input_num_entries$set(in, batch);
             long outLen = ManagePagesOut.SIZE + (long) batch * (ManagePagesOut.pas$ELEMENT_BITS / 8);
-            var out = cmd.execute(in, ManagePagesIn.layout(), outLen, ManagePagesOut.layout());
+            var out = cmd.execute(PrmCommands.MANAGE_PAGES, in, outLen);
             int returned = ManagePagesOut.output_num_entries(out);
             if (returned < 0 || returned > batch)
                 throw new Mlx5Exception("MANAGE_PAGES HCA_RETURN_PAGES: firmware returned " + returned + " entries for " + batch + " asked");

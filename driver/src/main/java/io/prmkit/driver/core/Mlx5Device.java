@@ -5,36 +5,24 @@ import io.prmkit.driver.cmd.CommandException;
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.cmd.DeviceFatalException;
 import io.prmkit.driver.cmd.InitSegment;
-import io.prmkit.mlx5.AccessRegisterIn;
 import io.prmkit.mlx5.AccessRegisterOpMod;
-import io.prmkit.mlx5.AccessRegisterOut;
 import io.prmkit.mlx5.CmdHcaCap;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdifChecksum;
-import io.prmkit.mlx5.DisableHcaIn;
-import io.prmkit.mlx5.DisableHcaOut;
 import io.prmkit.mlx5.EnableHcaIn;
-import io.prmkit.mlx5.EnableHcaOut;
 import io.prmkit.mlx5.Eqe;
 import io.prmkit.mlx5.EqeType;
 import io.prmkit.mlx5.HcaCapUnion;
-import io.prmkit.mlx5.InitHcaIn;
-import io.prmkit.mlx5.InitHcaOut;
-import io.prmkit.mlx5.QueryIssiIn;
 import io.prmkit.mlx5.QueryIssiOut;
 import io.prmkit.mlx5.QueryPagesOpMod;
 import io.prmkit.mlx5.RegisterHostEndianness;
-import io.prmkit.mlx5.RegisterId;
 import io.prmkit.mlx5.SetDriverVersionIn;
-import io.prmkit.mlx5.SetDriverVersionOut;
 import io.prmkit.mlx5.SetHcaCapIn;
 import io.prmkit.mlx5.SetHcaCapOpMod;
-import io.prmkit.mlx5.SetHcaCapOut;
 import io.prmkit.mlx5.SetIssiIn;
-import io.prmkit.mlx5.SetIssiOut;
 import io.prmkit.mlx5.TeardownHcaIn;
-import io.prmkit.mlx5.TeardownHcaOut;
 import io.prmkit.mlx5.TeardownHcaProfile;
+import io.prmkit.mlx5.PrmCommands;
+import io.prmkit.mlx5.PrmRegisters;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.Interrupts;
 import io.prmkit.platform.Mmio;
@@ -118,10 +106,9 @@ public final class Mlx5Device implements AutoCloseable {
         cmd = CommandInterface.open(iseg, pci.dma(), options.commands());
         pages = new FirmwarePages(cmd, pci.dma(), options.pageLimit());
         // 4. ENABLE_HCA.
-        var en = CommandInterface.input(EnableHcaIn.SIZE);
-        EnableHcaIn.opcode$set(en, CmdOpcode.ENABLE_HCA);
+        var en = PrmCommands.ENABLE_HCA.input();
         EnableHcaIn.function_id$set(en, 0);
-        cmd.execute(en, EnableHcaIn.layout(), EnableHcaOut.SIZE, EnableHcaOut.layout());
+        cmd.execute(PrmCommands.ENABLE_HCA, en);
         enabled = true;
         // 5. QUERY_ISSI / SET_ISSI.
         issi = negotiateIssi();
@@ -136,9 +123,8 @@ public final class Mlx5Device implements AutoCloseable {
         // 9. Init pages.
         pages.satisfy(QueryPagesOpMod.INIT_PAGES);
         // 10. INIT_HCA.
-        var init = CommandInterface.input(InitHcaIn.SIZE);
-        InitHcaIn.opcode$set(init, CmdOpcode.INIT_HCA);
-        cmd.execute(init, InitHcaIn.layout(), InitHcaOut.SIZE, InitHcaOut.layout());
+        var init = PrmCommands.INIT_HCA.input();
+        cmd.execute(PrmCommands.INIT_HCA, init);
         initialized = true;
         // 11. SET_DRIVER_VERSION, when the device takes it.
         if (CmdHcaCap.driver_version(caps.general())) setDriverVersion();
@@ -160,21 +146,19 @@ public final class Mlx5Device implements AutoCloseable {
 
     /** QUERY_ISSI, then SET_ISSI(1) when the firmware supports it; ISSI 0 when QUERY_ISSI is refused (as Linux). */
     private int negotiateIssi() {
-        var in = CommandInterface.input(QueryIssiIn.SIZE);
-        QueryIssiIn.opcode$set(in, CmdOpcode.QUERY_ISSI);
+        var in = PrmCommands.QUERY_ISSI.input();
         MemorySegment out;
         try {
-            out = cmd.execute(in, QueryIssiIn.layout(), QueryIssiOut.SIZE, QueryIssiOut.layout());
+            out = cmd.execute(PrmCommands.QUERY_ISSI, in);
         } catch (CommandException e) {
             if (e.deliveryStatus() == 0 && e.status() > 0) return 0;
             throw e;
         }
         int supported = QueryIssiOut.supported_issi_dw0(out);
         if ((supported & (1 << ISSI)) != 0) {
-            var set = CommandInterface.input(SetIssiIn.SIZE);
-            SetIssiIn.opcode$set(set, CmdOpcode.SET_ISSI);
+            var set = PrmCommands.SET_ISSI.input();
             SetIssiIn.current_issi$set(set, ISSI);
-            cmd.execute(set, SetIssiIn.layout(), SetIssiOut.SIZE, SetIssiOut.layout());
+            cmd.execute(PrmCommands.SET_ISSI, set);
             return ISSI;
         }
         if ((supported & 1) != 0 || supported == 0) return 0;
@@ -183,13 +167,8 @@ public final class Mlx5Device implements AutoCloseable {
     }
 
     private void setHostEndianness() {
-        long reg = AccessRegisterIn.register_data$BYTE_OFFSET;
-        var in = CommandInterface.input(reg + RegisterHostEndianness.SIZE);
-        AccessRegisterIn.opcode$set(in, CmdOpcode.ACCESS_REG);
-        AccessRegisterIn.op_mod$set(in, AccessRegisterOpMod.WRITE);
-        AccessRegisterIn.register_id$set(in, RegisterId.HOST_ENDIANNESS);
-        RegisterHostEndianness.he$set(in, reg, ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN);
-        cmd.execute(in, AccessRegisterIn.layout(), AccessRegisterOut.SIZE + RegisterHostEndianness.SIZE, AccessRegisterOut.layout());
+        cmd.accessRegister(PrmRegisters.HOST_ENDIANNESS, AccessRegisterOpMod.WRITE.value,
+                reg -> RegisterHostEndianness.he$set(reg, ByteOrder.nativeOrder() == ByteOrder.BIG_ENDIAN));
     }
 
     /**
@@ -198,22 +177,20 @@ public final class Mlx5Device implements AutoCloseable {
      * the device can, UAR pages of 4 KiB.
      */
     private void setGeneralCaps(MemorySegment cur, MemorySegment max) {
-        var in = CommandInterface.input(SetHcaCapIn.SIZE);
-        SetHcaCapIn.opcode$set(in, CmdOpcode.SET_HCA_CAP);
+        var in = PrmCommands.SET_HCA_CAP.input();
         SetHcaCapIn.op_mod$set(in, SetHcaCapOpMod.GENERAL_DEVICE);
         MemorySegment set = HcaCapUnion.cmd_hca_cap(SetHcaCapIn.capability(in));
         set.copyFrom(HcaCapUnion.cmd_hca_cap(cur));
         CmdHcaCap.cmdif_checksum$set(set, CmdifChecksum.DISABLED);
         if (CmdHcaCap.uar_4k(HcaCapUnion.cmd_hca_cap(max))) CmdHcaCap.uar_4k$set(set, true);
         CmdHcaCap.log_uar_page_sz$set(set, 0);
-        cmd.execute(in, SetHcaCapIn.layout(), SetHcaCapOut.SIZE, SetHcaCapOut.layout());
+        cmd.execute(PrmCommands.SET_HCA_CAP, in);
     }
 
     private void setDriverVersion() {
-        var in = CommandInterface.input(SetDriverVersionIn.SIZE);
-        SetDriverVersionIn.opcode$set(in, CmdOpcode.SET_DRIVER_VERSION);
+        var in = PrmCommands.SET_DRIVER_VERSION.input();
         SetDriverVersionIn.driver_version$copyFrom(in, options.driverVersion().getBytes(StandardCharsets.US_ASCII));
-        cmd.execute(in, SetDriverVersionIn.layout(), SetDriverVersionOut.SIZE, SetDriverVersionOut.layout());
+        cmd.execute(PrmCommands.SET_DRIVER_VERSION, in);
     }
 
     /** Async EQ handler (interrupt thread): short work only. */
@@ -416,10 +393,9 @@ public final class Mlx5Device implements AutoCloseable {
         if (health != null) health.close();
         if (initialized) {
             first = step(first, () -> {
-                var in = CommandInterface.input(TeardownHcaIn.SIZE);
-                TeardownHcaIn.opcode$set(in, CmdOpcode.TEARDOWN_HCA);
+                var in = PrmCommands.TEARDOWN_HCA.input();
                 TeardownHcaIn.profile$set(in, TeardownHcaProfile.GRACEFUL_CLOSE);
-                cmd.execute(in, TeardownHcaIn.layout(), TeardownHcaOut.SIZE, TeardownHcaOut.layout());
+                cmd.execute(PrmCommands.TEARDOWN_HCA, in);
             });
         }
         if (pages != null && enabled) {
@@ -430,9 +406,8 @@ public final class Mlx5Device implements AutoCloseable {
         }
         if (enabled) {
             first = step(first, () -> {
-                var in = CommandInterface.input(DisableHcaIn.SIZE);
-                DisableHcaIn.opcode$set(in, CmdOpcode.DISABLE_HCA);
-                cmd.execute(in, DisableHcaIn.layout(), DisableHcaOut.SIZE, DisableHcaOut.layout());
+                var in = PrmCommands.DISABLE_HCA.input();
+                cmd.execute(PrmCommands.DISABLE_HCA, in);
             });
         }
         if (pages != null) pages.forget();

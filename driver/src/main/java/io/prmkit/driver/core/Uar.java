@@ -1,13 +1,11 @@
 package io.prmkit.driver.core;
 
 import io.prmkit.driver.cmd.CommandInterface;
-import io.prmkit.mlx5.AllocUarIn;
 import io.prmkit.mlx5.AllocUarOut;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.DeallocUarIn;
-import io.prmkit.mlx5.DeallocUarOut;
 import io.prmkit.mlx5.EqDoorbell;
 import io.prmkit.mlx5.UarPage;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.platform.Mmio;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
@@ -37,9 +35,8 @@ public final class Uar implements AutoCloseable {
 
     /** ALLOC_UAR. */
     public static Uar allocate(CommandInterface cmd, Mmio bar) {
-        var in = CommandInterface.input(AllocUarIn.SIZE);
-        AllocUarIn.opcode$set(in, CmdOpcode.ALLOC_UAR);
-        var out = cmd.execute(in, AllocUarIn.layout(), AllocUarOut.SIZE, AllocUarOut.layout());
+        var in = PrmCommands.ALLOC_UAR.input();
+        var out = cmd.execute(PrmCommands.ALLOC_UAR, in);
         int index = AllocUarOut.uar(out);
         if ((index + 1) * PAGE > bar.size())
             throw new io.prmkit.driver.Mlx5Exception("ALLOC_UAR returned page " + index + ", outside BAR 0 (" + bar.size() + " bytes)");
@@ -74,9 +71,8 @@ public final class Uar implements AutoCloseable {
     public void close() {
         if (closed) return;
         closed = true;
-        var in = CommandInterface.input(DeallocUarIn.SIZE);
-        DeallocUarIn.opcode$set(in, CmdOpcode.DEALLOC_UAR);
+        var in = PrmCommands.DEALLOC_UAR.input();
         DeallocUarIn.uar$set(in, index);
-        cmd.execute(in, DeallocUarIn.layout(), DeallocUarOut.SIZE, DeallocUarOut.layout());
+        cmd.execute(PrmCommands.DEALLOC_UAR, in);
     }
 }

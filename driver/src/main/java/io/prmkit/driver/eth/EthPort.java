@@ -19,18 +19,14 @@ import io.prmkit.driver.res.SendQueue;
 import io.prmkit.driver.res.Tir;
 import io.prmkit.driver.res.Tis;
 import io.prmkit.driver.res.TransportDomain;
-import io.prmkit.mlx5.AccessRegisterIn;
 import io.prmkit.mlx5.AccessRegisterOpMod;
-import io.prmkit.mlx5.AccessRegisterOut;
 import io.prmkit.mlx5.CmdHcaCap;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.EqeType;
 import io.prmkit.mlx5.Eth8023CntrsGrpDataLayout;
 import io.prmkit.mlx5.EthCntrsGrpDataLayoutAuto;
 import io.prmkit.mlx5.InlineMode;
 import io.prmkit.mlx5.MacAddressLayout;
 import io.prmkit.mlx5.ModifyNicVportContextIn;
-import io.prmkit.mlx5.ModifyNicVportContextOut;
 import io.prmkit.mlx5.ModifyNicVportFieldSelect;
 import io.prmkit.mlx5.NicVportContext;
 import io.prmkit.mlx5.PerProtocolNetworkingOffloadCaps;
@@ -38,17 +34,16 @@ import io.prmkit.mlx5.PmtuReg;
 import io.prmkit.mlx5.PortChangeSubtype;
 import io.prmkit.mlx5.PpcntGrp;
 import io.prmkit.mlx5.PpcntReg;
-import io.prmkit.mlx5.QueryNicVportContextIn;
 import io.prmkit.mlx5.QueryNicVportContextOut;
-import io.prmkit.mlx5.QueryVportCounterIn;
 import io.prmkit.mlx5.QueryVportCounterOut;
 import io.prmkit.mlx5.QueryVportStateIn;
 import io.prmkit.mlx5.QueryVportStateOut;
-import io.prmkit.mlx5.RegisterId;
 import io.prmkit.mlx5.SqState;
 import io.prmkit.mlx5.TrafficCounter;
 import io.prmkit.mlx5.VportOperState;
 import io.prmkit.mlx5.VportStateOpMod;
+import io.prmkit.mlx5.PrmCommands;
+import io.prmkit.mlx5.PrmRegisters;
 import io.prmkit.platform.DmaMemory;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayDeque;
@@ -236,9 +231,8 @@ public final class EthPort implements AutoCloseable {
         int mode = PerProtocolNetworkingOffloadCaps.wqe_inline_mode(caps.eth());
         if (mode == 2) return InlineMode.NONE;
         if (mode == 1) {
-            var in = CommandInterface.input(QueryNicVportContextIn.SIZE);
-            QueryNicVportContextIn.opcode$set(in, CmdOpcode.QUERY_NIC_VPORT_CONTEXT);
-            var out = cmd.execute(in, QueryNicVportContextIn.layout(), QueryNicVportContextOut.SIZE, QueryNicVportContextOut.layout());
+            var in = PrmCommands.QUERY_NIC_VPORT_CONTEXT.input();
+            var out = cmd.execute(PrmCommands.QUERY_NIC_VPORT_CONTEXT, in);
             InlineMode m = NicVportContext.min_wqe_inline_mode$enum(QueryNicVportContextOut.nic_vport_context(out));
             return m != null ? m : InlineMode.L2;
         }
@@ -257,7 +251,7 @@ public final class EthPort implements AutoCloseable {
      */
     public void setMtu(int mtu) {
         int hw = mtu + HW_MTU_OVERHEAD;
-        int max = PmtuReg.max_mtu(pmtu(false, 0), AccessRegisterOut.SIZE);
+        int max = PmtuReg.max_mtu(pmtu(false, 0));
         if (max != 0 && hw > max)
             throw new Mlx5Exception("MTU " + mtu + " needs a hardware MTU of " + hw + " bytes; the port allows " + max
                     + " (PMTU max_mtu), so at most MTU " + (max - HW_MTU_OVERHEAD));
@@ -265,21 +259,17 @@ public final class EthPort implements AutoCloseable {
         modifyVport(fs -> ModifyNicVportFieldSelect.mtu$set(fs, true), ctx -> NicVportContext.mtu$set(ctx, hw));
     }
 
-    /** ACCESS_REG on PMTU of port 1: a read, or a write of admin_mtu; returns the output. */
+    /** ACCESS_REG on PMTU of port 1: a read, or a write of admin_mtu; returns the register as the device answered. */
     private MemorySegment pmtu(boolean write, int adminMtu) {
-        long reg = AccessRegisterIn.register_data$BYTE_OFFSET;
-        var in = CommandInterface.input(reg + PmtuReg.SIZE);
-        AccessRegisterIn.opcode$set(in, CmdOpcode.ACCESS_REG);
-        AccessRegisterIn.op_mod$set(in, write ? AccessRegisterOpMod.WRITE : AccessRegisterOpMod.READ);
-        AccessRegisterIn.register_id$set(in, RegisterId.PMTU);
-        PmtuReg.local_port$set(in, reg, 1);
-        if (write) PmtuReg.admin_mtu$set(in, reg, adminMtu);
-        return cmd.execute(in, AccessRegisterIn.layout(), AccessRegisterOut.SIZE + PmtuReg.SIZE, AccessRegisterOut.layout());
+        return cmd.accessRegister(PrmRegisters.PMTU, (write ? AccessRegisterOpMod.WRITE : AccessRegisterOpMod.READ).value, reg -> {
+            PmtuReg.local_port$set(reg, 1);
+            if (write) PmtuReg.admin_mtu$set(reg, adminMtu);
+        });
     }
 
     /** The IP MTU in effect (PMTU oper_mtu less {@link #HW_MTU_OVERHEAD}). */
     public int mtu() {
-        return PmtuReg.oper_mtu(pmtu(false, 0), AccessRegisterOut.SIZE) - HW_MTU_OVERHEAD;
+        return PmtuReg.oper_mtu(pmtu(false, 0)) - HW_MTU_OVERHEAD;
     }
 
     /** Promiscuous mode (vport promisc_all). */
@@ -288,11 +278,10 @@ public final class EthPort implements AutoCloseable {
     }
 
     private void modifyVport(java.util.function.Consumer<MemorySegment> select, java.util.function.Consumer<MemorySegment> value) {
-        var in = CommandInterface.input(ModifyNicVportContextIn.SIZE);
-        ModifyNicVportContextIn.opcode$set(in, CmdOpcode.MODIFY_NIC_VPORT_CONTEXT);
+        var in = PrmCommands.MODIFY_NIC_VPORT_CONTEXT.input();
         select.accept(ModifyNicVportContextIn.field_select(in));
         value.accept(ModifyNicVportContextIn.nic_vport_context(in));
-        cmd.execute(in, ModifyNicVportContextIn.layout(), ModifyNicVportContextOut.SIZE, ModifyNicVportContextOut.layout());
+        cmd.execute(PrmCommands.MODIFY_NIC_VPORT_CONTEXT, in);
     }
 
     /** Sets the vport's MAC address (MODIFY_NIC_VPORT_CONTEXT, permanent_address). */
@@ -310,9 +299,8 @@ public final class EthPort implements AutoCloseable {
 
     /** The vport context as the device has it now (QUERY_NIC_VPORT_CONTEXT); read it with {@code NicVportContext}. */
     public MemorySegment vportContext() {
-        var in = CommandInterface.input(QueryNicVportContextIn.SIZE);
-        QueryNicVportContextIn.opcode$set(in, CmdOpcode.QUERY_NIC_VPORT_CONTEXT);
-        var out = cmd.execute(in, QueryNicVportContextIn.layout(), QueryNicVportContextOut.SIZE, QueryNicVportContextOut.layout());
+        var in = PrmCommands.QUERY_NIC_VPORT_CONTEXT.input();
+        var out = cmd.execute(PrmCommands.QUERY_NIC_VPORT_CONTEXT, in);
         return QueryNicVportContextOut.nic_vport_context(out);
     }
 
@@ -327,10 +315,9 @@ public final class EthPort implements AutoCloseable {
 
     /** QUERY_VPORT_STATE: the operational link state, now. */
     public boolean refreshLinkState() {
-        var in = CommandInterface.input(QueryVportStateIn.SIZE);
-        QueryVportStateIn.opcode$set(in, CmdOpcode.QUERY_VPORT_STATE);
+        var in = PrmCommands.QUERY_VPORT_STATE.input();
         QueryVportStateIn.op_mod$set(in, VportStateOpMod.VNIC_VPORT);
-        var out = cmd.execute(in, QueryVportStateIn.layout(), QueryVportStateOut.SIZE, QueryVportStateOut.layout());
+        var out = cmd.execute(PrmCommands.QUERY_VPORT_STATE, in);
         linkUp = QueryVportStateOut.state(out) == VportOperState.UP.value;
         return linkUp;
     }
@@ -410,20 +397,14 @@ public final class EthPort implements AutoCloseable {
      * group) and returns what they report: a control-path call that blocks for the commands, not a getter.
      */
     public PortStats queryStats() {
-        var in = CommandInterface.input(QueryVportCounterIn.SIZE);
-        QueryVportCounterIn.opcode$set(in, CmdOpcode.QUERY_VPORT_COUNTER);
-        var v = cmd.execute(in, QueryVportCounterIn.layout(), QueryVportCounterOut.SIZE, QueryVportCounterOut.layout());
+        var in = PrmCommands.QUERY_VPORT_COUNTER.input();
+        var v = cmd.execute(PrmCommands.QUERY_VPORT_COUNTER, in);
 
-        long reg = AccessRegisterIn.register_data$BYTE_OFFSET;
-        var pin = CommandInterface.input(reg + PpcntReg.SIZE);
-        AccessRegisterIn.opcode$set(pin, CmdOpcode.ACCESS_REG);
-        AccessRegisterIn.op_mod$set(pin, AccessRegisterOpMod.READ);
-        AccessRegisterIn.register_id$set(pin, RegisterId.PPCNT);
-        PpcntReg.local_port$set(pin, reg, 1);
-        PpcntReg.grp$set(pin, reg, PpcntGrp.IEEE_802_3);
-        var pout = cmd.execute(pin, AccessRegisterIn.layout(), AccessRegisterOut.SIZE + PpcntReg.SIZE, AccessRegisterOut.layout());
-        MemorySegment c = EthCntrsGrpDataLayoutAuto.eth_802_3_cntrs_grp_data_layout(
-                PpcntReg.counter_set(pout, AccessRegisterOut.SIZE));
+        var ppcnt = cmd.accessRegister(PrmRegisters.PPCNT, AccessRegisterOpMod.READ.value, reg -> {
+            PpcntReg.local_port$set(reg, 1);
+            PpcntReg.grp$set(reg, PpcntGrp.IEEE_802_3);
+        });
+        MemorySegment c = EthCntrsGrpDataLayoutAuto.eth_802_3_cntrs_grp_data_layout(PpcntReg.counter_set(ppcnt));
 
         return new PortStats(
                 TrafficCounter.packets(QueryVportCounterOut.received_eth_unicast(v)), TrafficCounter.octets(QueryVportCounterOut.received_eth_unicast(v)),

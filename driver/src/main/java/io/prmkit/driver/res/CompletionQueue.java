@@ -5,7 +5,6 @@ import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.driver.core.Uar;
 import io.prmkit.mlx5.CmdHcaCap;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.Cqc;
 import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.CqeOpcode;
@@ -13,8 +12,8 @@ import io.prmkit.mlx5.CqeSize;
 import io.prmkit.mlx5.CreateCqIn;
 import io.prmkit.mlx5.CreateCqOut;
 import io.prmkit.mlx5.DestroyCqIn;
-import io.prmkit.mlx5.DestroyCqOut;
 import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;
 import java.lang.foreign.MemorySegment;
@@ -77,8 +76,7 @@ public final class CompletionQueue extends DeviceObject {
                 Cqe64.layout().set(r, i * Cqe64.SIZE, OPCODE, CqeOpcode.INVALID.value);
                 Cqe64.layout().set(r, i * Cqe64.SIZE, OWNER, 1);
             }
-            var in = CommandInterface.input(CreateCqIn.SIZE + pages * (CreateCqIn.pas$ELEMENT_BITS / 8));
-            CreateCqIn.opcode$set(in, CmdOpcode.CREATE_CQ);
+            var in = PrmCommands.CREATE_CQ.input(pages * (CreateCqIn.pas$ELEMENT_BITS / 8), 0);
             MemorySegment cqc = CreateCqIn.cq_context(in);
             Cqc.cqe_sz$set(cqc, CqeSize.BYTES_64);
             if (compress) {
@@ -92,7 +90,7 @@ public final class CompletionQueue extends DeviceObject {
             Cqc.log_page_size$set(cqc, 0);
             Cqc.dbr_addr$set(cqc, db.busAddress());
             for (long p = 0; p < pages; p++) CreateCqIn.pas$set(in, p, ring.busAddress(p * PAGE));
-            var out = cmd.execute(in, CreateCqIn.layout(), CreateCqOut.SIZE, CreateCqOut.layout());
+            var out = cmd.execute(PrmCommands.CREATE_CQ, in);
             return new CompletionQueue(cmd, CreateCqOut.cqn(out), ring, db, logSize, uar, eqn);
         } catch (RuntimeException e) {
             ring.close();
@@ -129,10 +127,9 @@ public final class CompletionQueue extends DeviceObject {
 
     @Override
     protected void destroy() {
-        var in = CommandInterface.input(DestroyCqIn.SIZE);
-        DestroyCqIn.opcode$set(in, CmdOpcode.DESTROY_CQ);
+        var in = PrmCommands.DESTROY_CQ.input();
         DestroyCqIn.cqn$set(in, id());
-        cmd.execute(in, DestroyCqIn.layout(), DestroyCqOut.SIZE, DestroyCqOut.layout());
+        cmd.execute(PrmCommands.DESTROY_CQ, in);
     }
 
     @Override

@@ -2,9 +2,7 @@ package io.prmkit.driver.res;
 
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.DeviceObject;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.DeleteFteIn;
-import io.prmkit.mlx5.DeleteFteOut;
 import io.prmkit.mlx5.DestFormatStruct;
 import io.prmkit.mlx5.DestFormatStructFlowCounterListAuto;
 import io.prmkit.mlx5.ExtendedDestFormat;
@@ -13,7 +11,7 @@ import io.prmkit.mlx5.FlowContextAction;
 import io.prmkit.mlx5.FlowDestinationType;
 import io.prmkit.mlx5.SetFteIn;
 import io.prmkit.mlx5.SetFteOpMod;
-import io.prmkit.mlx5.SetFteOut;
+import io.prmkit.mlx5.PrmCommands;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 
@@ -36,8 +34,7 @@ public final class FlowEntry extends DeviceObject {
         if (index < group.start() || index > group.end())
             throw new IllegalArgumentException("flow index " + index + " outside its group " + group.start() + ".." + group.end());
         FlowTable table = group.table();
-        var in = CommandInterface.input(SetFteIn.SIZE + DestFormatStruct.SIZE);
-        SetFteIn.opcode$set(in, CmdOpcode.SET_FLOW_TABLE_ENTRY);
+        var in = PrmCommands.SET_FLOW_TABLE_ENTRY.input(DestFormatStruct.SIZE, 0);
         SetFteIn.op_mod$set(in, SetFteOpMod.of(0));
         SetFteIn.table_type$set(in, table.type());
         SetFteIn.table_id$set(in, table.id());
@@ -53,17 +50,16 @@ public final class FlowEntry extends DeviceObject {
                 + DestFormatStructFlowCounterListAuto.extended_dest_format$BYTE_OFFSET + ExtendedDestFormat.destination_entry$BYTE_OFFSET;
         DestFormatStruct.destination_type$set(in, dest, FlowDestinationType.TIR);
         DestFormatStruct.destination_id$set(in, dest, tir.id());
-        table.commands().execute(in, SetFteIn.layout(), SetFteOut.SIZE, SetFteOut.layout());
+        table.commands().execute(PrmCommands.SET_FLOW_TABLE_ENTRY, in);
         return new FlowEntry(table, index);
     }
 
     @Override
     protected void destroy() {
-        var in = CommandInterface.input(DeleteFteIn.SIZE);
-        DeleteFteIn.opcode$set(in, CmdOpcode.DELETE_FLOW_TABLE_ENTRY);
+        var in = PrmCommands.DELETE_FLOW_TABLE_ENTRY.input();
         DeleteFteIn.table_type$set(in, table.type());
         DeleteFteIn.table_id$set(in, table.id());
         DeleteFteIn.flow_index$set(in, id());
-        cmd.execute(in, DeleteFteIn.layout(), DeleteFteOut.SIZE, DeleteFteOut.layout());
+        cmd.execute(PrmCommands.DELETE_FLOW_TABLE_ENTRY, in);
     }
 }

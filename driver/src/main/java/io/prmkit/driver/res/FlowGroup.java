@@ -1,11 +1,10 @@
 package io.prmkit.driver.res;
 
 import io.prmkit.driver.core.DeviceObject;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateFlowGroupIn;
 import io.prmkit.mlx5.CreateFlowGroupOut;
 import io.prmkit.mlx5.DestroyFlowGroupIn;
-import io.prmkit.mlx5.DestroyFlowGroupOut;
+import io.prmkit.mlx5.PrmCommands;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 
@@ -29,15 +28,14 @@ public final class FlowGroup extends DeviceObject {
     public static FlowGroup create(FlowTable table, int start, int end, int criteriaEnable, Consumer<MemorySegment> criteria) {
         if (start < 0 || end < start || end >= table.size())
             throw new IllegalArgumentException("flow group " + start + ".." + end + " outside table of " + table.size() + " entries");
-        var in = io.prmkit.driver.cmd.CommandInterface.input(CreateFlowGroupIn.SIZE);
-        CreateFlowGroupIn.opcode$set(in, CmdOpcode.CREATE_FLOW_GROUP);
+        var in = PrmCommands.CREATE_FLOW_GROUP.input();
         CreateFlowGroupIn.table_type$set(in, table.type());
         CreateFlowGroupIn.table_id$set(in, table.id());
         CreateFlowGroupIn.start_flow_index$set(in, start);
         CreateFlowGroupIn.end_flow_index$set(in, end);
         CreateFlowGroupIn.match_criteria_enable$set(in, criteriaEnable);
         if (criteria != null) criteria.accept(CreateFlowGroupIn.match_criteria(in));
-        var out = table.commands().execute(in, CreateFlowGroupIn.layout(), CreateFlowGroupOut.SIZE, CreateFlowGroupOut.layout());
+        var out = table.commands().execute(PrmCommands.CREATE_FLOW_GROUP, in);
         return new FlowGroup(table, CreateFlowGroupOut.group_id(out), start, end);
     }
 
@@ -55,11 +53,10 @@ public final class FlowGroup extends DeviceObject {
 
     @Override
     protected void destroy() {
-        var in = io.prmkit.driver.cmd.CommandInterface.input(DestroyFlowGroupIn.SIZE);
-        DestroyFlowGroupIn.opcode$set(in, CmdOpcode.DESTROY_FLOW_GROUP);
+        var in = PrmCommands.DESTROY_FLOW_GROUP.input();
         DestroyFlowGroupIn.table_type$set(in, table.type());
         DestroyFlowGroupIn.table_id$set(in, table.id());
         DestroyFlowGroupIn.group_id$set(in, id());
-        cmd.execute(in, DestroyFlowGroupIn.layout(), DestroyFlowGroupOut.SIZE, DestroyFlowGroupOut.layout());
+        cmd.execute(PrmCommands.DESTROY_FLOW_GROUP, in);
     }
 }

@@ -3,17 +3,15 @@ package io.prmkit.driver.res;
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateFlowTableIn;
 import io.prmkit.mlx5.CreateFlowTableOut;
 import io.prmkit.mlx5.DestroyFlowTableIn;
-import io.prmkit.mlx5.DestroyFlowTableOut;
 import io.prmkit.mlx5.FlowTableContext;
 import io.prmkit.mlx5.FlowTableNicCap;
 import io.prmkit.mlx5.FlowTablePropLayout;
 import io.prmkit.mlx5.FlowTableType;
 import io.prmkit.mlx5.SetFlowTableRootIn;
-import io.prmkit.mlx5.SetFlowTableRootOut;
+import io.prmkit.mlx5.PrmCommands;
 
 /**
  * A flow table (PRM "Flow Table", CREATE_FLOW_TABLE) of 2^n entries in one steering domain (the
@@ -42,33 +40,30 @@ public final class FlowTable extends DeviceObject {
         if (level > FlowTablePropLayout.max_ft_level(rx))
             throw new io.prmkit.driver.Mlx5Exception("CREATE_FLOW_TABLE: level " + level + " above the device's max_ft_level "
                     + FlowTablePropLayout.max_ft_level(rx));
-        var in = CommandInterface.input(CreateFlowTableIn.SIZE);
-        CreateFlowTableIn.opcode$set(in, CmdOpcode.CREATE_FLOW_TABLE);
+        var in = PrmCommands.CREATE_FLOW_TABLE.input();
         CreateFlowTableIn.table_type$set(in, FlowTableType.NIC_RX);
         var ctx = CreateFlowTableIn.flow_table_context(in);
         FlowTableContext.level$set(ctx, level);
         FlowTableContext.log_size$set(ctx, logSize);
-        var out = cmd.execute(in, CreateFlowTableIn.layout(), CreateFlowTableOut.SIZE, CreateFlowTableOut.layout());
+        var out = cmd.execute(PrmCommands.CREATE_FLOW_TABLE, in);
         return new FlowTable(cmd, CreateFlowTableOut.table_id(out), FlowTableType.NIC_RX, logSize);
     }
 
     /** SET_FLOW_TABLE_ROOT: packets of this table's domain start here. */
     public void setRoot() {
-        var in = CommandInterface.input(SetFlowTableRootIn.SIZE);
-        SetFlowTableRootIn.opcode$set(in, CmdOpcode.SET_FLOW_TABLE_ROOT);
+        var in = PrmCommands.SET_FLOW_TABLE_ROOT.input();
         SetFlowTableRootIn.table_type$set(in, type);
         SetFlowTableRootIn.table_id$set(in, id());
-        cmd.execute(in, SetFlowTableRootIn.layout(), SetFlowTableRootOut.SIZE, SetFlowTableRootOut.layout());
+        cmd.execute(PrmCommands.SET_FLOW_TABLE_ROOT, in);
         root = true;
     }
 
     /** SET_FLOW_TABLE_ROOT with op_mod 1: the domain has no root any more (Linux's disconnect). */
     private void disconnectRoot() {
-        var in = CommandInterface.input(SetFlowTableRootIn.SIZE);
-        SetFlowTableRootIn.opcode$set(in, CmdOpcode.SET_FLOW_TABLE_ROOT);
+        var in = PrmCommands.SET_FLOW_TABLE_ROOT.input();
         SetFlowTableRootIn.op_mod$set(in, DISCONNECT);
         SetFlowTableRootIn.table_type$set(in, type);
-        cmd.execute(in, SetFlowTableRootIn.layout(), SetFlowTableRootOut.SIZE, SetFlowTableRootOut.layout());
+        cmd.execute(PrmCommands.SET_FLOW_TABLE_ROOT, in);
         root = false;
     }
 
@@ -90,10 +85,9 @@ public final class FlowTable extends DeviceObject {
     @Override
     protected void destroy() {
         if (root) disconnectRoot();
-        var in = CommandInterface.input(DestroyFlowTableIn.SIZE);
-        DestroyFlowTableIn.opcode$set(in, CmdOpcode.DESTROY_FLOW_TABLE);
+        var in = PrmCommands.DESTROY_FLOW_TABLE.input();
         DestroyFlowTableIn.table_type$set(in, type);
         DestroyFlowTableIn.table_id$set(in, id());
-        cmd.execute(in, DestroyFlowTableIn.layout(), DestroyFlowTableOut.SIZE, DestroyFlowTableOut.layout());
+        cmd.execute(PrmCommands.DESTROY_FLOW_TABLE, in);
     }
 }

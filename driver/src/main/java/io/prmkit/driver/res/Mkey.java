@@ -2,13 +2,12 @@ package io.prmkit.driver.res;
 
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.DeviceObject;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateMkeyIn;
 import io.prmkit.mlx5.CreateMkeyOut;
 import io.prmkit.mlx5.DestroyMkeyIn;
-import io.prmkit.mlx5.DestroyMkeyOut;
 import io.prmkit.mlx5.Mkc;
 import io.prmkit.mlx5.MkcAccessMode;
+import io.prmkit.mlx5.PrmCommands;
 
 /**
  * A memory key (PRM CREATE_MKEY). {@link #physical} makes what Linux's mlx5e uses: physical-address
@@ -27,8 +26,7 @@ public final class Mkey extends DeviceObject {
     }
 
     public static Mkey physical(CommandInterface cmd, ProtectionDomain pd) {
-        var in = CommandInterface.input(CreateMkeyIn.SIZE);
-        CreateMkeyIn.opcode$set(in, CmdOpcode.CREATE_MKEY);
+        var in = PrmCommands.CREATE_MKEY.input();
         var mkc = CreateMkeyIn.memory_key_mkey_entry(in);
         int mode = (int) MkcAccessMode.PA.value;
         Mkc.access_mode_1_0$set(mkc, mode & ((1 << Mkc.access_mode_1_0$BIT_WIDTH) - 1));
@@ -39,7 +37,7 @@ public final class Mkey extends DeviceObject {
         Mkc.pd$set(mkc, pd.id());
         Mkc.qpn$set(mkc, (1 << Mkc.qpn$BIT_WIDTH) - 1); // all ones: not bound to a QP
         Mkc.mkey_7_0$set(mkc, variant());
-        var out = cmd.execute(in, CreateMkeyIn.layout(), CreateMkeyOut.SIZE, CreateMkeyOut.layout());
+        var out = cmd.execute(PrmCommands.CREATE_MKEY, in);
         int index = CreateMkeyOut.mkey_index(out);
         return new Mkey(cmd, index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
     }
@@ -49,8 +47,7 @@ public final class Mkey extends DeviceObject {
      * write, room for {@code klmEntries} 16-byte entries); not usable until the UMR completes.
      */
     public static Mkey forUmr(CommandInterface cmd, ProtectionDomain pd, int klmEntries) {
-        var in = CommandInterface.input(CreateMkeyIn.SIZE);
-        CreateMkeyIn.opcode$set(in, CmdOpcode.CREATE_MKEY);
+        var in = PrmCommands.CREATE_MKEY.input();
         var mkc = CreateMkeyIn.memory_key_mkey_entry(in);
         int mode = (int) MkcAccessMode.KLMS.value;
         Mkc.access_mode_1_0$set(mkc, mode & ((1 << Mkc.access_mode_1_0$BIT_WIDTH) - 1));
@@ -63,7 +60,7 @@ public final class Mkey extends DeviceObject {
         Mkc.qpn$set(mkc, (1 << Mkc.qpn$BIT_WIDTH) - 1);
         Mkc.translations_octword_size$set(mkc, klmEntries);
         Mkc.mkey_7_0$set(mkc, variant());
-        var out = cmd.execute(in, CreateMkeyIn.layout(), CreateMkeyOut.SIZE, CreateMkeyOut.layout());
+        var out = cmd.execute(PrmCommands.CREATE_MKEY, in);
         int index = CreateMkeyOut.mkey_index(out);
         return new Mkey(cmd, index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
     }
@@ -80,9 +77,8 @@ public final class Mkey extends DeviceObject {
 
     @Override
     protected void destroy() {
-        var in = CommandInterface.input(DestroyMkeyIn.SIZE);
-        DestroyMkeyIn.opcode$set(in, CmdOpcode.DESTROY_MKEY);
+        var in = PrmCommands.DESTROY_MKEY.input();
         DestroyMkeyIn.mkey_index$set(in, id());
-        cmd.execute(in, DestroyMkeyIn.layout(), DestroyMkeyOut.SIZE, DestroyMkeyOut.layout());
+        cmd.execute(PrmCommands.DESTROY_MKEY, in);
     }
 }

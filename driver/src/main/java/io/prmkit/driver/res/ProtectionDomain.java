@@ -2,11 +2,9 @@ package io.prmkit.driver.res;
 
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.DeviceObject;
-import io.prmkit.mlx5.AllocPdIn;
 import io.prmkit.mlx5.AllocPdOut;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.DeallocPdIn;
-import io.prmkit.mlx5.DeallocPdOut;
+import io.prmkit.mlx5.PrmCommands;
 
 /** A protection domain (PRM ALLOC_PD / DEALLOC_PD). */
 public final class ProtectionDomain extends DeviceObject {
@@ -16,17 +14,15 @@ public final class ProtectionDomain extends DeviceObject {
     }
 
     public static ProtectionDomain allocate(CommandInterface cmd) {
-        var in = CommandInterface.input(AllocPdIn.SIZE);
-        AllocPdIn.opcode$set(in, CmdOpcode.ALLOC_PD);
-        var out = cmd.execute(in, AllocPdIn.layout(), AllocPdOut.SIZE, AllocPdOut.layout());
+        var in = PrmCommands.ALLOC_PD.input();
+        var out = cmd.execute(PrmCommands.ALLOC_PD, in);
         return new ProtectionDomain(cmd, AllocPdOut.pd(out));
     }
 
     @Override
     protected void destroy() {
-        var in = CommandInterface.input(DeallocPdIn.SIZE);
-        DeallocPdIn.opcode$set(in, CmdOpcode.DEALLOC_PD);
+        var in = PrmCommands.DEALLOC_PD.input();
         DeallocPdIn.pd$set(in, id());
-        cmd.execute(in, DeallocPdIn.layout(), DeallocPdOut.SIZE, DeallocPdOut.layout());
+        cmd.execute(PrmCommands.DEALLOC_PD, in);
     }
 }

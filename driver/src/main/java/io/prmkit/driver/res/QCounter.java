@@ -2,13 +2,11 @@ package io.prmkit.driver.res;
 
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.DeviceObject;
-import io.prmkit.mlx5.AllocQCounterIn;
 import io.prmkit.mlx5.AllocQCounterOut;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.DeallocQCounterIn;
-import io.prmkit.mlx5.DeallocQCounterOut;
 import io.prmkit.mlx5.QueryQCounterIn;
 import io.prmkit.mlx5.QueryQCounterOut;
+import io.prmkit.mlx5.PrmCommands;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -22,19 +20,17 @@ public final class QCounter extends DeviceObject {
     }
 
     public static QCounter allocate(CommandInterface cmd) {
-        var in = CommandInterface.input(AllocQCounterIn.SIZE);
-        AllocQCounterIn.opcode$set(in, CmdOpcode.ALLOC_Q_COUNTER);
-        var out = cmd.execute(in, AllocQCounterIn.layout(), AllocQCounterOut.SIZE, AllocQCounterOut.layout());
+        var in = PrmCommands.ALLOC_Q_COUNTER.input();
+        var out = cmd.execute(PrmCommands.ALLOC_Q_COUNTER, in);
         return new QCounter(cmd, AllocQCounterOut.counter_set_id(out));
     }
 
     /** QUERY_Q_COUNTER; read the result with {@code QueryQCounterOut} accessors. */
     public MemorySegment query(boolean clear) {
-        var in = CommandInterface.input(QueryQCounterIn.SIZE);
-        QueryQCounterIn.opcode$set(in, CmdOpcode.QUERY_Q_COUNTER);
+        var in = PrmCommands.QUERY_Q_COUNTER.input();
         QueryQCounterIn.clear_$set(in, clear);
         QueryQCounterIn.counter_set_id$set(in, id());
-        return cmd.execute(in, QueryQCounterIn.layout(), QueryQCounterOut.SIZE, QueryQCounterOut.layout());
+        return cmd.execute(PrmCommands.QUERY_Q_COUNTER, in);
     }
 
     /** Packets dropped because the RQ had no receive WQE. */
@@ -44,9 +40,8 @@ public final class QCounter extends DeviceObject {
 
     @Override
     protected void destroy() {
-        var in = CommandInterface.input(DeallocQCounterIn.SIZE);
-        DeallocQCounterIn.opcode$set(in, CmdOpcode.DEALLOC_Q_COUNTER);
+        var in = PrmCommands.DEALLOC_Q_COUNTER.input();
         DeallocQCounterIn.counter_set_id$set(in, id());
-        cmd.execute(in, DeallocQCounterIn.layout(), DeallocQCounterOut.SIZE, DeallocQCounterOut.layout());
+        cmd.execute(PrmCommands.DEALLOC_Q_COUNTER, in);
     }
 }

@@ -4,18 +4,16 @@ import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.CmdHcaCap;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateRqIn;
 import io.prmkit.mlx5.CreateRqOut;
 import io.prmkit.mlx5.DestroyRqIn;
-import io.prmkit.mlx5.DestroyRqOut;
 import io.prmkit.mlx5.ModifyRqIn;
-import io.prmkit.mlx5.ModifyRqOut;
 import io.prmkit.mlx5.RqMemType;
 import io.prmkit.mlx5.RqState;
 import io.prmkit.mlx5.Rqc;
 import io.prmkit.mlx5.WqDoorbellRecord;
 import io.prmkit.mlx5.WqeDataSeg;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;
 import java.lang.foreign.MemorySegment;
@@ -63,8 +61,7 @@ public final class ReceiveQueue extends DeviceObject {
         }
         ReceiveQueue rq;
         try {
-            var in = CommandInterface.input(CreateRqIn.SIZE + WorkQueues.pasBytes(bytes));
-            CreateRqIn.opcode$set(in, CmdOpcode.CREATE_RQ);
+            var in = PrmCommands.CREATE_RQ.input(WorkQueues.pasBytes(bytes), 0);
             MemorySegment rqc = CreateRqIn.ctx(in);
             Rqc.mem_rq_type$set(rqc, RqMemType.of(0));
             Rqc.state$set(rqc, RqState.RST);
@@ -72,7 +69,7 @@ public final class ReceiveQueue extends DeviceObject {
             Rqc.cqn$set(rqc, cq.cqn());
             if (counter != null) Rqc.counter_set_id$set(rqc, counter.id());
             WorkQueues.describe(in, CreateRqIn.ctx$BYTE_OFFSET + Rqc.wq$BYTE_OFFSET, ring, db, pd.id(), 0, logStride, logSize);
-            var out = cmd.execute(in, CreateRqIn.layout(), CreateRqOut.SIZE, CreateRqOut.layout());
+            var out = cmd.execute(PrmCommands.CREATE_RQ, in);
             rq = new ReceiveQueue(cmd, CreateRqOut.rqn(out), ring, db, logSize, logStride, cq, mkey.key());
         } catch (RuntimeException e) {
             ring.close();
@@ -94,12 +91,11 @@ public final class ReceiveQueue extends DeviceObject {
 
     /** MODIFY_RQ from {@code from} to {@code to}. */
     public synchronized void modify(RqState from, RqState to) {
-        var in = CommandInterface.input(ModifyRqIn.SIZE);
-        ModifyRqIn.opcode$set(in, CmdOpcode.MODIFY_RQ);
+        var in = PrmCommands.MODIFY_RQ.input();
         ModifyRqIn.rq_state$set(in, from);
         ModifyRqIn.rqn$set(in, id());
         Rqc.state$set(ModifyRqIn.ctx(in), to);
-        cmd.execute(in, ModifyRqIn.layout(), ModifyRqOut.SIZE, ModifyRqOut.layout());
+        cmd.execute(PrmCommands.MODIFY_RQ, in);
         state = to;
     }
 
@@ -133,10 +129,9 @@ public final class ReceiveQueue extends DeviceObject {
 
     @Override
     protected void destroy() {
-        var in = CommandInterface.input(DestroyRqIn.SIZE);
-        DestroyRqIn.opcode$set(in, CmdOpcode.DESTROY_RQ);
+        var in = PrmCommands.DESTROY_RQ.input();
         DestroyRqIn.rqn$set(in, id());
-        cmd.execute(in, DestroyRqIn.layout(), DestroyRqOut.SIZE, DestroyRqOut.layout());
+        cmd.execute(PrmCommands.DESTROY_RQ, in);
     }
 
     @Override

@@ -4,13 +4,12 @@ import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.CmdHcaCap;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateRqtIn;
 import io.prmkit.mlx5.CreateRqtOut;
 import io.prmkit.mlx5.DestroyRqtIn;
-import io.prmkit.mlx5.DestroyRqtOut;
 import io.prmkit.mlx5.RqNum;
 import io.prmkit.mlx5.Rqtc;
+import io.prmkit.mlx5.PrmCommands;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
@@ -29,21 +28,19 @@ public final class Rqt extends DeviceObject {
         if (rqs.isEmpty() || Integer.bitCount(size) != 1)
             throw new IllegalArgumentException("an RQT needs at least one RQ and a power-of-two size, got " + rqs.size() + " RQs, size " + size);
         Caps.requireLog(size, CmdHcaCap.log_max_rqt_size(caps.general()), "CREATE_RQT entries", "cmd_hca_cap.log_max_rqt_size");
-        var in = CommandInterface.input(CreateRqtIn.SIZE + size * RqNum.SIZE);
-        CreateRqtIn.opcode$set(in, CmdOpcode.CREATE_RQT);
+        var in = PrmCommands.CREATE_RQT.input(size * RqNum.SIZE, 0);
         MemorySegment rqtc = CreateRqtIn.rqt_context(in);
         Rqtc.rqt_max_size$set(rqtc, size);
         Rqtc.rqt_actual_size$set(rqtc, size);
         for (int i = 0; i < size; i++) RqNum.rq_num$set(Rqtc.rq_num$elem(in, CreateRqtIn.rqt_context$BYTE_OFFSET, i), rqs.get(i % rqs.size()).rqn());
-        var out = cmd.execute(in, CreateRqtIn.layout(), CreateRqtOut.SIZE, CreateRqtOut.layout());
+        var out = cmd.execute(PrmCommands.CREATE_RQT, in);
         return new Rqt(cmd, CreateRqtOut.rqtn(out));
     }
 
     @Override
     protected void destroy() {
-        var in = CommandInterface.input(DestroyRqtIn.SIZE);
-        DestroyRqtIn.opcode$set(in, CmdOpcode.DESTROY_RQT);
+        var in = PrmCommands.DESTROY_RQT.input();
         DestroyRqtIn.rqtn$set(in, id());
-        cmd.execute(in, DestroyRqtIn.layout(), DestroyRqtOut.SIZE, DestroyRqtOut.layout());
+        cmd.execute(PrmCommands.DESTROY_RQT, in);
     }
 }

@@ -5,19 +5,17 @@ import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.driver.core.Uar;
 import io.prmkit.mlx5.CmdHcaCap;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateSqIn;
 import io.prmkit.mlx5.CreateSqOut;
 import io.prmkit.mlx5.DestroySqIn;
-import io.prmkit.mlx5.DestroySqOut;
 import io.prmkit.mlx5.InlineMode;
 import io.prmkit.mlx5.ModifySqIn;
-import io.prmkit.mlx5.ModifySqOut;
 import io.prmkit.mlx5.PrmConstants;
 import io.prmkit.mlx5.SqState;
 import io.prmkit.mlx5.Sqc;
 import io.prmkit.mlx5.UarPage;
 import io.prmkit.mlx5.WqDoorbellRecord;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;
 import java.lang.foreign.MemorySegment;
@@ -71,8 +69,7 @@ public final class SendQueue extends DeviceObject {
         }
         SendQueue sq;
         try {
-            var in = CommandInterface.input(CreateSqIn.SIZE + WorkQueues.pasBytes(bytes));
-            CreateSqIn.opcode$set(in, CmdOpcode.CREATE_SQ);
+            var in = PrmCommands.CREATE_SQ.input(WorkQueues.pasBytes(bytes), 0);
             MemorySegment sqc = CreateSqIn.ctx(in);
             Sqc.state$set(sqc, SqState.RST);
             Sqc.flush_in_error_en$set(sqc, true);
@@ -83,7 +80,7 @@ public final class SendQueue extends DeviceObject {
             Sqc.tis_lst_sz$set(sqc, 1);
             Sqc.tis_num_0$set(sqc, tis.id());
             WorkQueues.describe(in, CreateSqIn.ctx$BYTE_OFFSET + Sqc.wq$BYTE_OFFSET, ring, db, pd.id(), uar.index(), Long.numberOfTrailingZeros(PrmConstants.send_wqe_bb), logWqeBbs);
-            var out = cmd.execute(in, CreateSqIn.layout(), CreateSqOut.SIZE, CreateSqOut.layout());
+            var out = cmd.execute(PrmCommands.CREATE_SQ, in);
             sq = new SendQueue(cmd, CreateSqOut.sqn(out), ring, db, logWqeBbs, cq, uar, mkey.key(), minInline);
         } catch (RuntimeException e) {
             ring.close();
@@ -105,12 +102,11 @@ public final class SendQueue extends DeviceObject {
 
     /** MODIFY_SQ from {@code from} (the state the driver believes it is in) to {@code to}. */
     public synchronized void modify(SqState from, SqState to) {
-        var in = CommandInterface.input(ModifySqIn.SIZE);
-        ModifySqIn.opcode$set(in, CmdOpcode.MODIFY_SQ);
+        var in = PrmCommands.MODIFY_SQ.input();
         ModifySqIn.sq_state$set(in, from);
         ModifySqIn.sqn$set(in, id());
         Sqc.state$set(ModifySqIn.ctx(in), to);
-        cmd.execute(in, ModifySqIn.layout(), ModifySqOut.SIZE, ModifySqOut.layout());
+        cmd.execute(PrmCommands.MODIFY_SQ, in);
         state = to;
     }
 
@@ -149,10 +145,9 @@ public final class SendQueue extends DeviceObject {
 
     @Override
     protected void destroy() {
-        var in = CommandInterface.input(DestroySqIn.SIZE);
-        DestroySqIn.opcode$set(in, CmdOpcode.DESTROY_SQ);
+        var in = PrmCommands.DESTROY_SQ.input();
         DestroySqIn.sqn$set(in, id());
-        cmd.execute(in, DestroySqIn.layout(), DestroySqOut.SIZE, DestroySqOut.layout());
+        cmd.execute(PrmCommands.DESTROY_SQ, in);
     }
 
     @Override

@@ -2,11 +2,9 @@ package io.prmkit.driver.res;
 
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.DeviceObject;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateTirIn;
 import io.prmkit.mlx5.CreateTirOut;
 import io.prmkit.mlx5.DestroyTirIn;
-import io.prmkit.mlx5.DestroyTirOut;
 import io.prmkit.mlx5.RxHashFieldSelect;
 import io.prmkit.mlx5.RxHashFields;
 import io.prmkit.mlx5.RxHashFn;
@@ -14,6 +12,7 @@ import io.prmkit.mlx5.RxHashL3Type;
 import io.prmkit.mlx5.RxHashL4Type;
 import io.prmkit.mlx5.TirDispType;
 import io.prmkit.mlx5.Tirc;
+import io.prmkit.mlx5.PrmCommands;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -41,8 +40,7 @@ public final class Tir extends DeviceObject {
     }
 
     public static Tir direct(CommandInterface cmd, TransportDomain td, ReceiveQueue rq) {
-        var in = CommandInterface.input(CreateTirIn.SIZE);
-        CreateTirIn.opcode$set(in, CmdOpcode.CREATE_TIR);
+        var in = PrmCommands.CREATE_TIR.input();
         MemorySegment tirc = CreateTirIn.ctx(in);
         Tirc.disp_type$set(tirc, TirDispType.DIRECT);
         Tirc.inline_rqn$set(tirc, rq.rqn());
@@ -53,8 +51,7 @@ public final class Tir extends DeviceObject {
     public static Tir rss(CommandInterface cmd, TransportDomain td, Rqt rqt, byte[] key) {
         if (key.length != Tirc.rx_hash_toeplitz_key$COUNT * 4)
             throw new IllegalArgumentException("a Toeplitz key has " + Tirc.rx_hash_toeplitz_key$COUNT * 4 + " bytes, got " + key.length);
-        var in = CommandInterface.input(CreateTirIn.SIZE);
-        CreateTirIn.opcode$set(in, CmdOpcode.CREATE_TIR);
+        var in = PrmCommands.CREATE_TIR.input();
         MemorySegment tirc = CreateTirIn.ctx(in);
         Tirc.disp_type$set(tirc, TirDispType.INDIRECT);
         Tirc.indirect_table$set(tirc, rqt.id());
@@ -72,15 +69,14 @@ public final class Tir extends DeviceObject {
     }
 
     private static Tir create(CommandInterface cmd, MemorySegment in) {
-        var out = cmd.execute(in, CreateTirIn.layout(), CreateTirOut.SIZE, CreateTirOut.layout());
+        var out = cmd.execute(PrmCommands.CREATE_TIR, in);
         return new Tir(cmd, CreateTirOut.tirn(out));
     }
 
     @Override
     protected void destroy() {
-        var in = CommandInterface.input(DestroyTirIn.SIZE);
-        DestroyTirIn.opcode$set(in, CmdOpcode.DESTROY_TIR);
+        var in = PrmCommands.DESTROY_TIR.input();
         DestroyTirIn.tirn$set(in, id());
-        cmd.execute(in, DestroyTirIn.layout(), DestroyTirOut.SIZE, DestroyTirOut.layout());
+        cmd.execute(PrmCommands.DESTROY_TIR, in);
     }
 }

@@ -2,12 +2,11 @@ package io.prmkit.driver.res;
 
 import io.prmkit.driver.cmd.CommandInterface;
 import io.prmkit.driver.core.DeviceObject;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateTisIn;
 import io.prmkit.mlx5.CreateTisOut;
 import io.prmkit.mlx5.DestroyTisIn;
-import io.prmkit.mlx5.DestroyTisOut;
 import io.prmkit.mlx5.Tisc;
+import io.prmkit.mlx5.PrmCommands;
 
 /** A transport interface send (PRM CREATE_TIS): the transmit properties SQs share; priority 0. */
 public final class Tis extends DeviceObject {
@@ -17,18 +16,16 @@ public final class Tis extends DeviceObject {
     }
 
     public static Tis create(CommandInterface cmd, TransportDomain td) {
-        var in = CommandInterface.input(CreateTisIn.SIZE);
-        CreateTisIn.opcode$set(in, CmdOpcode.CREATE_TIS);
+        var in = PrmCommands.CREATE_TIS.input();
         Tisc.transport_domain$set(CreateTisIn.ctx(in), td.id());
-        var out = cmd.execute(in, CreateTisIn.layout(), CreateTisOut.SIZE, CreateTisOut.layout());
+        var out = cmd.execute(PrmCommands.CREATE_TIS, in);
         return new Tis(cmd, CreateTisOut.tisn(out));
     }
 
     @Override
     protected void destroy() {
-        var in = CommandInterface.input(DestroyTisIn.SIZE);
-        DestroyTisIn.opcode$set(in, CmdOpcode.DESTROY_TIS);
+        var in = PrmCommands.DESTROY_TIS.input();
         DestroyTisIn.tisn$set(in, id());
-        cmd.execute(in, DestroyTisIn.layout(), DestroyTisOut.SIZE, DestroyTisOut.layout());
+        cmd.execute(PrmCommands.DESTROY_TIS, in);
     }
 }

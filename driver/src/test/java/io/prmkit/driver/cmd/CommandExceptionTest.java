@@ -42,8 +42,8 @@ class CommandExceptionTest {
 
     /**
      * The spec decides which commands have named op_mods: every generated {@code *_in} whose op_mod
-     * field has an enum type must get its names from commandName, so a new one in the spec fails here
-     * until commandName knows it.
+     * field has an enum type must get its names from commandName (through the spec's command
+     * declarations, PrmCommands), so a new one fails here until a command declares it.
      */
     @Test
     void everyOpModEnumOfTheSpecIsNamed() throws Exception {
