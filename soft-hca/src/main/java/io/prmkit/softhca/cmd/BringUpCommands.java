@@ -1,34 +1,23 @@
 package io.prmkit.softhca.cmd;
 
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.DisableHcaIn;
-import io.prmkit.mlx5.DisableHcaOut;
 import io.prmkit.mlx5.EnableHcaIn;
-import io.prmkit.mlx5.EnableHcaOut;
 import io.prmkit.mlx5.HcaCapType;
-import io.prmkit.mlx5.InitHcaIn;
-import io.prmkit.mlx5.InitHcaOut;
 import io.prmkit.mlx5.ManagePagesIn;
 import io.prmkit.mlx5.ManagePagesOut;
-import io.prmkit.mlx5.NopIn;
-import io.prmkit.mlx5.NopOut;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.mlx5.PrmLayout;
-import io.prmkit.mlx5.QueryAdapterIn;
 import io.prmkit.mlx5.QueryAdapterOut;
 import io.prmkit.mlx5.QueryHcaCapIn;
 import io.prmkit.mlx5.QueryHcaCapOpMod;
 import io.prmkit.mlx5.QueryHcaCapOut;
-import io.prmkit.mlx5.QueryIssiIn;
 import io.prmkit.mlx5.QueryIssiOut;
 import io.prmkit.mlx5.QueryPagesIn;
 import io.prmkit.mlx5.QueryPagesOut;
 import io.prmkit.mlx5.SetDriverVersionIn;
-import io.prmkit.mlx5.SetDriverVersionOut;
 import io.prmkit.mlx5.SetHcaCapIn;
 import io.prmkit.mlx5.SetHcaCapOpMod;
-import io.prmkit.mlx5.SetHcaCapOut;
 import io.prmkit.mlx5.SetIssiIn;
-import io.prmkit.mlx5.SetIssiOut;
 import io.prmkit.mlx5.TeardownHcaIn;
 import io.prmkit.mlx5.TeardownHcaOut;
 import io.prmkit.mlx5.TeardownHcaProfile;
@@ -68,24 +57,24 @@ final class BringUpCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         BringUpCommands b = new BringUpCommands(hca);
-        put(specs, CmdOpcode.ENABLE_HCA, EnableHcaIn.layout(), EnableHcaOut.layout(), Phase.ANY, b::enableHca);
-        put(specs, CmdOpcode.DISABLE_HCA, DisableHcaIn.layout(), DisableHcaOut.layout(), Phase.ENABLED, b::disableHca);
-        put(specs, CmdOpcode.QUERY_ISSI, QueryIssiIn.layout(), QueryIssiOut.layout(), Phase.ENABLED, b::queryIssi);
-        put(specs, CmdOpcode.SET_ISSI, SetIssiIn.layout(), SetIssiOut.layout(), Phase.ENABLED, b::setIssi);
-        put(specs, CmdOpcode.QUERY_PAGES, QueryPagesIn.layout(), QueryPagesOut.layout(), Phase.ENABLED, b::queryPages);
-        put(specs, CmdOpcode.MANAGE_PAGES, ManagePagesIn.layout(), ManagePagesOut.layout(), Phase.ENABLED, b::managePages);
-        put(specs, CmdOpcode.QUERY_HCA_CAP, QueryHcaCapIn.layout(), QueryHcaCapOut.layout(), Phase.ENABLED, b::queryHcaCap);
-        put(specs, CmdOpcode.SET_HCA_CAP, SetHcaCapIn.layout(), SetHcaCapOut.layout(), Phase.ENABLED, b::setHcaCap);
-        put(specs, CmdOpcode.INIT_HCA, InitHcaIn.layout(), InitHcaOut.layout(), Phase.ENABLED, b::initHca);
-        put(specs, CmdOpcode.TEARDOWN_HCA, TeardownHcaIn.layout(), TeardownHcaOut.layout(), Phase.INITIALIZED, b::teardownHca);
-        put(specs, CmdOpcode.SET_DRIVER_VERSION, SetDriverVersionIn.layout(), SetDriverVersionOut.layout(), Phase.INITIALIZED, b::setDriverVersion);
-        put(specs, CmdOpcode.NOP, NopIn.layout(), NopOut.layout(), Phase.ANY, c -> {});
-        put(specs, CmdOpcode.QUERY_ADAPTER, QueryAdapterIn.layout(), QueryAdapterOut.layout(), Phase.ENABLED, b::queryAdapter);
+        put(specs, PrmCommands.ENABLE_HCA, Phase.ANY, b::enableHca);
+        put(specs, PrmCommands.DISABLE_HCA, Phase.ENABLED, b::disableHca);
+        put(specs, PrmCommands.QUERY_ISSI, Phase.ENABLED, b::queryIssi);
+        put(specs, PrmCommands.SET_ISSI, Phase.ENABLED, b::setIssi);
+        put(specs, PrmCommands.QUERY_PAGES, Phase.ENABLED, b::queryPages);
+        put(specs, PrmCommands.MANAGE_PAGES, Phase.ENABLED, b::managePages);
+        put(specs, PrmCommands.QUERY_HCA_CAP, Phase.ENABLED, b::queryHcaCap);
+        put(specs, PrmCommands.SET_HCA_CAP, Phase.ENABLED, b::setHcaCap);
+        put(specs, PrmCommands.INIT_HCA, Phase.ENABLED, b::initHca);
+        put(specs, PrmCommands.TEARDOWN_HCA, Phase.INITIALIZED, b::teardownHca);
+        put(specs, PrmCommands.SET_DRIVER_VERSION, Phase.INITIALIZED, b::setDriverVersion);
+        put(specs, PrmCommands.NOP, Phase.ANY, c -> {});
+        put(specs, PrmCommands.QUERY_ADAPTER, Phase.ENABLED, b::queryAdapter);
     }
 
-    static void put(Map<Integer, CommandSpec> specs, CmdOpcode op, PrmLayout.Struct in, PrmLayout.Struct out, Phase phase,
-            CommandSpec.Handler h) {
-        specs.put((int) op.value, new CommandSpec(op, in, out, phase, h));
+    /** Registers the handler of a command the spec declares (its structures, sizes and lengths come from the declaration). */
+    static void put(Map<Integer, CommandSpec> specs, PrmLayout.Command command, Phase phase, CommandSpec.Handler h) {
+        specs.put(command.opcode(), new CommandSpec(command, phase, h));
     }
 
     private void enableHca(Command c) {

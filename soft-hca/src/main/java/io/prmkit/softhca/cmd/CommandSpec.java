@@ -1,13 +1,21 @@
 package io.prmkit.softhca.cmd;
 
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.PrmLayout;
 
 /**
- * A command the device implements: its input and output structures (their sizes are the minimum
- * lengths; the input's reserved bits are checked generically), the HCA state it needs, and the handler.
+ * A command the device implements: the spec's declaration of it (opcode, input and output
+ * structures, whose sizes are the lengths checked; the input's reserved bits are checked
+ * generically), the HCA state it needs, and the handler.
  */
-public record CommandSpec(CmdOpcode opcode, PrmLayout.Struct in, PrmLayout.Struct out, Phase phase, Handler handler) {
+public record CommandSpec(PrmLayout.Command command, Phase phase, Handler handler) {
+
+    public PrmLayout.Struct in() {
+        return command.in();
+    }
+
+    public PrmLayout.Struct out() {
+        return command.out();
+    }
 
     /** The function state a command needs. */
     public enum Phase {

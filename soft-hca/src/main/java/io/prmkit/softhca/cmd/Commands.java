@@ -3,15 +3,16 @@ package io.prmkit.softhca.cmd;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdStatus;
 import io.prmkit.mlx5.NopOut;
+import io.prmkit.mlx5.PrmLayout;
 import java.lang.foreign.MemorySegment;
 import java.util.Collections;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The commands the device implements, by opcode, and their common checks: input at least as long
- * as the command's structure up to its last member that no capability gates, output at least as
- * long as its structure (BAD_INP_LEN / BAD_OUTP_LEN), no reserved bit set in
+ * The commands the device implements, by opcode (each with the spec's declaration of it,
+ * {@code PrmCommands}), and their common checks: input and output at least as long as the
+ * command's structures (BAD_INP_LEN / BAD_OUTP_LEN), no reserved bit set in
  * the input (delivery status RES_FLD_NOT_CLR_ERR, found from the spec's metadata), the function in
  * the state the command needs (BAD_SYS_STATE). Any other opcode: BAD_OP.
  */
@@ -31,22 +32,6 @@ public final class Commands {
         QpCommands.register(specs, hca);
     }
 
-    /**
-     * The input a command needs: its structure up to the end of the last member that no capability
-     * gates, and at least the 16 bytes a queue entry holds inline. A shorter input than the structure
-     * is an older layout (rdma-core's mlx5_vfio sends INIT_HCA in 16 bytes, before sw_vhca_id and
-     * sw_owner_id, both capability-gated); the firmware reads the missing bytes as 0, as the real
-     * ConnectX-4 did (docs/reference cx4-caps.md), so the handler gets a zero-padded copy.
-     */
-    static long requiredInput(io.prmkit.mlx5.PrmLayout.Struct in) {
-        long end = 16;
-        for (io.prmkit.mlx5.PrmLayout.Field f : in.fields()) {
-            if (f.reserved() || f.flexible() || !f.capability().isEmpty()) continue;
-            end = Math.max(end, (f.bitOffset() + f.bitWidth() + 7) / 8);
-        }
-        return Math.min(end, in.sizeBytes());
-    }
-
     /** The implemented commands by opcode (for docs and tests). */
     public Map<Integer, CommandSpec> specs() {
         return Collections.unmodifiableMap(specs);
@@ -61,24 +46,23 @@ public final class Commands {
         CommandSpec spec = specs.get(c.opcode);
         try {
             if (spec == null) throw c.fail(Syndrome.BAD_OPCODE, "opcode 0x" + Integer.toHexString(c.opcode));
-            if (c.inLength() < spec.in().sizeBytes()) {
-                long required = requiredInput(spec.in());
-                if (c.inLength() < required) throw c.fail(Syndrome.INPUT_TOO_SHORT, c.inLength() + " < " + required);
-                c = c.withInput(MemorySegment.ofArray(new byte[(int) spec.in().sizeBytes()]).copyFrom(c.in));
+            PrmLayout.Command command = spec.command();
+            if (c.inLength() < command.inBytes()) {
+                throw c.fail(Syndrome.INPUT_TOO_SHORT, c.inLength() + " < " + command.inBytes());
             }
-            if (c.outLength() < spec.out().sizeBytes()) {
-                throw c.fail(Syndrome.OUTPUT_TOO_SHORT, c.outLength() + " < " + spec.out().sizeBytes());
+            if (c.outLength() < command.outBytes()) {
+                throw c.fail(Syndrome.OUTPUT_TOO_SHORT, c.outLength() + " < " + command.outBytes());
             }
-            String reserved = ReservedBits.firstSet(spec.in(), c.in, 0, spec.in().sizeBytes());
+            String reserved = ReservedBits.firstSet(command.in(), c.in, 0, command.inBytes());
             if (reserved != null) throw new DeliveryError(reserved);
             switch (spec.phase()) {
                 case ANY -> {}
                 case ENABLED -> {
-                    if (!hca.enabled) throw c.fail(Syndrome.NOT_ENABLED, spec.opcode().name());
+                    if (!hca.enabled) throw c.fail(Syndrome.NOT_ENABLED, spec.command().simpleName());
                 }
                 case INITIALIZED -> {
-                    if (!hca.enabled) throw c.fail(Syndrome.NOT_ENABLED, spec.opcode().name());
-                    if (!hca.initialized) throw c.fail(Syndrome.NOT_INITIALIZED, spec.opcode().name());
+                    if (!hca.enabled) throw c.fail(Syndrome.NOT_ENABLED, spec.command().simpleName());
+                    if (!hca.initialized) throw c.fail(Syndrome.NOT_INITIALIZED, spec.command().simpleName());
                 }
             }
             spec.handler().run(c);

@@ -2,20 +2,15 @@ package io.prmkit.softhca.cmd;
 
 import io.prmkit.mlx5.AllocFlowCounterIn;
 import io.prmkit.mlx5.AllocFlowCounterOut;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateFlowGroupIn;
 import io.prmkit.mlx5.CreateFlowGroupOut;
 import io.prmkit.mlx5.CreateFlowTableIn;
 import io.prmkit.mlx5.CreateFlowTableOut;
 import io.prmkit.mlx5.DeallocFlowCounterIn;
-import io.prmkit.mlx5.DeallocFlowCounterOut;
 import io.prmkit.mlx5.DeleteFteIn;
-import io.prmkit.mlx5.DeleteFteOut;
 import io.prmkit.mlx5.DestFormatStruct;
 import io.prmkit.mlx5.DestroyFlowGroupIn;
-import io.prmkit.mlx5.DestroyFlowGroupOut;
 import io.prmkit.mlx5.DestroyFlowTableIn;
-import io.prmkit.mlx5.DestroyFlowTableOut;
 import io.prmkit.mlx5.FlowContext;
 import io.prmkit.mlx5.FlowContextAction;
 import io.prmkit.mlx5.FlowCounterList;
@@ -31,11 +26,10 @@ import io.prmkit.mlx5.MatchCriteriaEnable;
 import io.prmkit.mlx5.QueryFlowCounterIn;
 import io.prmkit.mlx5.QueryFlowCounterOut;
 import io.prmkit.mlx5.SetFlowTableRootIn;
-import io.prmkit.mlx5.SetFlowTableRootOut;
 import io.prmkit.mlx5.SetFteIn;
 import io.prmkit.mlx5.SetFteOpMod;
-import io.prmkit.mlx5.SetFteOut;
 import io.prmkit.mlx5.TrafficCounter;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import io.prmkit.softhca.device.Objects;
 import java.lang.foreign.MemorySegment;
@@ -61,17 +55,17 @@ final class FlowCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         FlowCommands f = new FlowCommands(hca);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_FLOW_TABLE, CreateFlowTableIn.layout(), CreateFlowTableOut.layout(), Phase.INITIALIZED, f::createTable);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_FLOW_TABLE, DestroyFlowTableIn.layout(), DestroyFlowTableOut.layout(), Phase.INITIALIZED, f::destroyTable);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_FLOW_GROUP, CreateFlowGroupIn.layout(), CreateFlowGroupOut.layout(), Phase.INITIALIZED, f::createGroup);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_FLOW_GROUP, DestroyFlowGroupIn.layout(), DestroyFlowGroupOut.layout(), Phase.INITIALIZED, f::destroyGroup);
-        BringUpCommands.put(specs, CmdOpcode.SET_FLOW_TABLE_ENTRY, SetFteIn.layout(), SetFteOut.layout(), Phase.INITIALIZED, f::setEntry);
-        BringUpCommands.put(specs, CmdOpcode.DELETE_FLOW_TABLE_ENTRY, DeleteFteIn.layout(), DeleteFteOut.layout(), Phase.INITIALIZED, f::deleteEntry);
-        BringUpCommands.put(specs, CmdOpcode.SET_FLOW_TABLE_ROOT, SetFlowTableRootIn.layout(), SetFlowTableRootOut.layout(), Phase.INITIALIZED, f::setRoot);
-        BringUpCommands.put(specs, CmdOpcode.ALLOC_FLOW_COUNTER, AllocFlowCounterIn.layout(), AllocFlowCounterOut.layout(), Phase.INITIALIZED, f::allocCounter);
-        BringUpCommands.put(specs, CmdOpcode.DEALLOC_FLOW_COUNTER, DeallocFlowCounterIn.layout(), DeallocFlowCounterOut.layout(), Phase.INITIALIZED,
+        BringUpCommands.put(specs, PrmCommands.CREATE_FLOW_TABLE, Phase.INITIALIZED, f::createTable);
+        BringUpCommands.put(specs, PrmCommands.DESTROY_FLOW_TABLE, Phase.INITIALIZED, f::destroyTable);
+        BringUpCommands.put(specs, PrmCommands.CREATE_FLOW_GROUP, Phase.INITIALIZED, f::createGroup);
+        BringUpCommands.put(specs, PrmCommands.DESTROY_FLOW_GROUP, Phase.INITIALIZED, f::destroyGroup);
+        BringUpCommands.put(specs, PrmCommands.SET_FLOW_TABLE_ENTRY, Phase.INITIALIZED, f::setEntry);
+        BringUpCommands.put(specs, PrmCommands.DELETE_FLOW_TABLE_ENTRY, Phase.INITIALIZED, f::deleteEntry);
+        BringUpCommands.put(specs, PrmCommands.SET_FLOW_TABLE_ROOT, Phase.INITIALIZED, f::setRoot);
+        BringUpCommands.put(specs, PrmCommands.ALLOC_FLOW_COUNTER, Phase.INITIALIZED, f::allocCounter);
+        BringUpCommands.put(specs, PrmCommands.DEALLOC_FLOW_COUNTER, Phase.INITIALIZED,
                 f::deallocCounter);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_FLOW_COUNTER, QueryFlowCounterIn.layout(), QueryFlowCounterOut.layout(), Phase.INITIALIZED, f::queryCounter);
+        BringUpCommands.put(specs, PrmCommands.QUERY_FLOW_COUNTER, Phase.INITIALIZED, f::queryCounter);
     }
 
     /** Whether any flow entry forwards to TIR {@code tirn}. */

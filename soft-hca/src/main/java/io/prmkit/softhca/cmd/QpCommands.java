@@ -1,18 +1,12 @@
 package io.prmkit.softhca.cmd;
 
 import io.prmkit.mlx5.Ads;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateQpIn;
 import io.prmkit.mlx5.CreateQpOut;
 import io.prmkit.mlx5.DestroyQpIn;
-import io.prmkit.mlx5.DestroyQpOut;
-import io.prmkit.mlx5.Init2rtrQpIn;
-import io.prmkit.mlx5.Init2rtrQpOut;
 import io.prmkit.mlx5.PrmLayout;
 import io.prmkit.mlx5.Qp2errIn;
-import io.prmkit.mlx5.Qp2errOut;
 import io.prmkit.mlx5.Qp2rstIn;
-import io.prmkit.mlx5.Qp2rstOut;
 import io.prmkit.mlx5.QpMtu;
 import io.prmkit.mlx5.QpOptpar;
 import io.prmkit.mlx5.QpServiceType;
@@ -20,14 +14,7 @@ import io.prmkit.mlx5.QpState;
 import io.prmkit.mlx5.Qpc;
 import io.prmkit.mlx5.QueryQpIn;
 import io.prmkit.mlx5.QueryQpOut;
-import io.prmkit.mlx5.Rst2initQpIn;
-import io.prmkit.mlx5.Rst2initQpOut;
-import io.prmkit.mlx5.Rtr2rtsQpIn;
-import io.prmkit.mlx5.Rtr2rtsQpOut;
-import io.prmkit.mlx5.Rts2rtsQpIn;
-import io.prmkit.mlx5.Rts2rtsQpOut;
-import io.prmkit.mlx5.Sqerr2rtsQpIn;
-import io.prmkit.mlx5.Sqerr2rtsQpOut;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import io.prmkit.softhca.device.Objects;
 import io.prmkit.softhca.device.Queues;
@@ -48,25 +35,29 @@ final class QpCommands {
         this.hca = hca;
     }
 
-    /** One modify command: its structures, where it starts, where it goes, and the fields it copies. */
-    private record Transition(CmdOpcode op, PrmLayout.Struct in, PrmLayout.Struct out, QpState from, QpState to) {}
+    /** One modify command (its structures from the spec's declaration), where it starts and where it goes. */
+    private record Transition(PrmLayout.Command command, QpState from, QpState to) {
+        PrmLayout.Struct in() {
+            return command.in();
+        }
+    }
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         QpCommands q = new QpCommands(hca);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_QP, CreateQpIn.layout(), CreateQpOut.layout(), Phase.INITIALIZED, q::create);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_QP, DestroyQpIn.layout(), DestroyQpOut.layout(), Phase.INITIALIZED, q::destroy);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_QP, QueryQpIn.layout(), QueryQpOut.layout(), Phase.INITIALIZED, q::query);
+        BringUpCommands.put(specs, PrmCommands.CREATE_QP, Phase.INITIALIZED, q::create);
+        BringUpCommands.put(specs, PrmCommands.DESTROY_QP, Phase.INITIALIZED, q::destroy);
+        BringUpCommands.put(specs, PrmCommands.QUERY_QP, Phase.INITIALIZED, q::query);
         for (Transition t : new Transition[] {
-            new Transition(CmdOpcode.RST2INIT_QP, Rst2initQpIn.layout(), Rst2initQpOut.layout(), QpState.RST, QpState.INIT),
-            new Transition(CmdOpcode.INIT2RTR_QP, Init2rtrQpIn.layout(), Init2rtrQpOut.layout(), QpState.INIT, QpState.RTR),
-            new Transition(CmdOpcode.RTR2RTS_QP, Rtr2rtsQpIn.layout(), Rtr2rtsQpOut.layout(), QpState.RTR, QpState.RTS),
-            new Transition(CmdOpcode.RTS2RTS_QP, Rts2rtsQpIn.layout(), Rts2rtsQpOut.layout(), QpState.RTS, QpState.RTS),
-            new Transition(CmdOpcode.SQERR2RTS_QP, Sqerr2rtsQpIn.layout(), Sqerr2rtsQpOut.layout(), QpState.SQER, QpState.RTS),
+            new Transition(PrmCommands.RST2INIT_QP, QpState.RST, QpState.INIT),
+            new Transition(PrmCommands.INIT2RTR_QP, QpState.INIT, QpState.RTR),
+            new Transition(PrmCommands.RTR2RTS_QP, QpState.RTR, QpState.RTS),
+            new Transition(PrmCommands.RTS2RTS_QP, QpState.RTS, QpState.RTS),
+            new Transition(PrmCommands.SQERR2RTS_QP, QpState.SQER, QpState.RTS),
         }) {
-            BringUpCommands.put(specs, t.op(), t.in(), t.out(), Phase.INITIALIZED, c -> q.modify(c, t));
+            BringUpCommands.put(specs, t.command(), Phase.INITIALIZED, c -> q.modify(c, t));
         }
-        BringUpCommands.put(specs, CmdOpcode.QP_2ERR, Qp2errIn.layout(), Qp2errOut.layout(), Phase.INITIALIZED, c -> q.force(c, Qp2errIn.qpn(c.in), QpState.ERR));
-        BringUpCommands.put(specs, CmdOpcode.QP_2RST, Qp2rstIn.layout(), Qp2rstOut.layout(), Phase.INITIALIZED, c -> q.force(c, Qp2rstIn.qpn(c.in), QpState.RST));
+        BringUpCommands.put(specs, PrmCommands.QP_2ERR, Phase.INITIALIZED, c -> q.force(c, Qp2errIn.qpn(c.in), QpState.ERR));
+        BringUpCommands.put(specs, PrmCommands.QP_2RST, Phase.INITIALIZED, c -> q.force(c, Qp2rstIn.qpn(c.in), QpState.RST));
     }
 
     /**
@@ -131,14 +122,14 @@ final class QpCommands {
     private void modify(Command c, Transition t) {
         Objects.Qp qp = qp(c, DeviceInput.qpn(c, t.in()));
         if (qp.state != t.from().value) {
-            throw c.fail(Syndrome.BAD_STATE_TRANSITION, t.op().name() + " on a QP in " + QpState.nameOf(qp.state));
+            throw c.fail(Syndrome.BAD_STATE_TRANSITION, t.command().simpleName() + " on a QP in " + QpState.nameOf(qp.state));
         }
         long mask = Integer.toUnsignedLong((int) DeviceInput.field(c, t.in(), "opt_param_mask"));
         EnumSet<QpOptpar> opt = QpOptpar.of(mask);
         QpServiceType st = Qpc.st$enum(qp.qpc);
         EnumSet<QpOptpar> allowed = optional(t.from(), t.to(), st);
         if (QpOptpar.maskOf(opt) != mask || !allowed.containsAll(opt)) {
-            throw c.fail(Syndrome.OPT_PARAM_NOT_ALLOWED, "opt_param_mask " + QpOptpar.describe(mask) + " for " + t.op().name() + " of a " + st + " QP");
+            throw c.fail(Syndrome.OPT_PARAM_NOT_ALLOWED, "opt_param_mask " + QpOptpar.describe(mask) + " for " + t.command().simpleName() + " of a " + st + " QP");
         }
         long ctx = DeviceInput.offset(t.in(), "qpc");
         MemorySegment in = c.in.asSlice(ctx, Qpc.SIZE);

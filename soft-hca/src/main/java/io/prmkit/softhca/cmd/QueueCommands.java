@@ -1,6 +1,5 @@
 package io.prmkit.softhca.cmd;
 
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.Cqc;
 import io.prmkit.mlx5.CqModifyFields;
 import io.prmkit.mlx5.CqeCompressionLayout;
@@ -14,25 +13,18 @@ import io.prmkit.mlx5.CreateRqOut;
 import io.prmkit.mlx5.CreateSqIn;
 import io.prmkit.mlx5.CreateSqOut;
 import io.prmkit.mlx5.DestroyCqIn;
-import io.prmkit.mlx5.DestroyCqOut;
 import io.prmkit.mlx5.DestroyEqIn;
-import io.prmkit.mlx5.DestroyEqOut;
 import io.prmkit.mlx5.DestroyRqIn;
-import io.prmkit.mlx5.DestroyRqOut;
 import io.prmkit.mlx5.DestroySqIn;
-import io.prmkit.mlx5.DestroySqOut;
 import io.prmkit.mlx5.Eqc;
 import io.prmkit.mlx5.Eqe;
 import io.prmkit.mlx5.MiniCqeResFormat;
 import io.prmkit.mlx5.ModifyCqIn;
 import io.prmkit.mlx5.ModifyCqOpMod;
-import io.prmkit.mlx5.ModifyCqOut;
 import io.prmkit.mlx5.ModifyFieldSelect;
 import io.prmkit.mlx5.ModifyRqBitmask;
 import io.prmkit.mlx5.ModifyRqIn;
-import io.prmkit.mlx5.ModifyRqOut;
 import io.prmkit.mlx5.ModifySqIn;
-import io.prmkit.mlx5.ModifySqOut;
 import io.prmkit.mlx5.QueryCqIn;
 import io.prmkit.mlx5.QueryCqOut;
 import io.prmkit.mlx5.QueryEqIn;
@@ -48,6 +40,7 @@ import io.prmkit.mlx5.Sqc;
 import io.prmkit.mlx5.SqState;
 import io.prmkit.mlx5.Wq;
 import io.prmkit.mlx5.WqType;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import io.prmkit.softhca.device.Objects;
 import io.prmkit.softhca.device.Queues;
@@ -71,21 +64,21 @@ final class QueueCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca, int vectors) {
         QueueCommands q = new QueueCommands(hca, vectors);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_EQ, CreateEqIn.layout(), CreateEqOut.layout(), Phase.INITIALIZED, q::createEq);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_EQ, DestroyEqIn.layout(), DestroyEqOut.layout(), Phase.INITIALIZED, q::destroyEq);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_EQ, QueryEqIn.layout(), QueryEqOut.layout(), Phase.INITIALIZED, q::queryEq);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_CQ, CreateCqIn.layout(), CreateCqOut.layout(), Phase.INITIALIZED, q::createCq);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_CQ, DestroyCqIn.layout(), DestroyCqOut.layout(), Phase.INITIALIZED, q::destroyCq);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_CQ, QueryCqIn.layout(), QueryCqOut.layout(), Phase.INITIALIZED, q::queryCq);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_CQ, ModifyCqIn.layout(), ModifyCqOut.layout(), Phase.INITIALIZED, q::modifyCq);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_SQ, CreateSqIn.layout(), CreateSqOut.layout(), Phase.INITIALIZED, q::createSq);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_SQ, ModifySqIn.layout(), ModifySqOut.layout(), Phase.INITIALIZED, q::modifySq);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_SQ, QuerySqIn.layout(), QuerySqOut.layout(), Phase.INITIALIZED, q::querySq);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_SQ, DestroySqIn.layout(), DestroySqOut.layout(), Phase.INITIALIZED, q::destroySq);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_RQ, CreateRqIn.layout(), CreateRqOut.layout(), Phase.INITIALIZED, q::createRq);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_RQ, ModifyRqIn.layout(), ModifyRqOut.layout(), Phase.INITIALIZED, q::modifyRq);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_RQ, QueryRqIn.layout(), QueryRqOut.layout(), Phase.INITIALIZED, q::queryRq);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_RQ, DestroyRqIn.layout(), DestroyRqOut.layout(), Phase.INITIALIZED, q::destroyRq);
+        BringUpCommands.put(specs, PrmCommands.CREATE_EQ, Phase.INITIALIZED, q::createEq);
+        BringUpCommands.put(specs, PrmCommands.DESTROY_EQ, Phase.INITIALIZED, q::destroyEq);
+        BringUpCommands.put(specs, PrmCommands.QUERY_EQ, Phase.INITIALIZED, q::queryEq);
+        BringUpCommands.put(specs, PrmCommands.CREATE_CQ, Phase.INITIALIZED, q::createCq);
+        BringUpCommands.put(specs, PrmCommands.DESTROY_CQ, Phase.INITIALIZED, q::destroyCq);
+        BringUpCommands.put(specs, PrmCommands.QUERY_CQ, Phase.INITIALIZED, q::queryCq);
+        BringUpCommands.put(specs, PrmCommands.MODIFY_CQ, Phase.INITIALIZED, q::modifyCq);
+        BringUpCommands.put(specs, PrmCommands.CREATE_SQ, Phase.INITIALIZED, q::createSq);
+        BringUpCommands.put(specs, PrmCommands.MODIFY_SQ, Phase.INITIALIZED, q::modifySq);
+        BringUpCommands.put(specs, PrmCommands.QUERY_SQ, Phase.INITIALIZED, q::querySq);
+        BringUpCommands.put(specs, PrmCommands.DESTROY_SQ, Phase.INITIALIZED, q::destroySq);
+        BringUpCommands.put(specs, PrmCommands.CREATE_RQ, Phase.INITIALIZED, q::createRq);
+        BringUpCommands.put(specs, PrmCommands.MODIFY_RQ, Phase.INITIALIZED, q::modifyRq);
+        BringUpCommands.put(specs, PrmCommands.QUERY_RQ, Phase.INITIALIZED, q::queryRq);
+        BringUpCommands.put(specs, PrmCommands.DESTROY_RQ, Phase.INITIALIZED, q::destroyRq);
     }
 
     private void checkUar(Command c, int uar) {

@@ -2,19 +2,20 @@ package io.prmkit.softhca.cmd;
 
 import io.prmkit.mlx5.AccessRegisterIn;
 import io.prmkit.mlx5.AccessRegisterOpMod;
-import io.prmkit.mlx5.AccessRegisterOut;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.mlx5.PrmRegisters;
 import io.prmkit.mlx5.RegisterHostEndianness;
 import io.prmkit.mlx5.RegisterId;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
 
 /**
- * ACCESS_REGISTER (PRM "Access Registers"): op_mod WRITE or READ of one register, its data at
- * {@code register_data}. Modelled: HOST_ENDIANNESS, and the port registers PMTU, PAOS and PPCNT
- * ({@link PortRegisters}). Any other register: BAD_PARAM / BAD_REGISTER.
+ * ACCESS_REGISTER (PRM "Access Registers"): op_mod WRITE or READ of one register; which layout a
+ * register id names and where it sits in input and output come from the spec's register
+ * declarations ({@code PrmRegisters}). Modelled: HOST_ENDIANNESS, and the port registers PMTU, PAOS
+ * and PPCNT ({@link PortRegisters}). Any other register: BAD_PARAM / BAD_REGISTER.
  */
 final class RegisterCommands {
     private final HcaState hca;
@@ -27,27 +28,25 @@ final class RegisterCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         RegisterCommands r = new RegisterCommands(hca);
-        BringUpCommands.put(specs, CmdOpcode.ACCESS_REG, AccessRegisterIn.layout(), AccessRegisterOut.layout(), Phase.ENABLED, r::access);
+        BringUpCommands.put(specs, PrmCommands.ACCESS_REG, Phase.ENABLED, r::access);
     }
 
     private void access(Command c) {
         AccessRegisterOpMod mod = AccessRegisterIn.op_mod$enum(c.in);
         if (mod == null) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod 0x" + Integer.toHexString(c.opMod));
-        RegisterId id = AccessRegisterIn.register_id$enum(c.in);
-        PrmLayout.Struct layout = id == null ? null : switch (id) {
-            case HOST_ENDIANNESS -> RegisterHostEndianness.layout();
-            default -> port.layoutOf(id);
-        };
-        if (layout == null) throw c.fail(Syndrome.BAD_REGISTER, "register 0x" + Integer.toHexString(AccessRegisterIn.register_id(c.in)));
-        long inAt = AccessRegisterIn.register_data$BYTE_OFFSET;
-        long outAt = AccessRegisterOut.register_data$BYTE_OFFSET;
-        if (c.inLength() < inAt + layout.sizeBytes()) throw c.fail(Syndrome.INPUT_TOO_SHORT, layout.simpleName() + " needs " + layout.sizeBytes() + " bytes");
-        if (c.outLength() < outAt + layout.sizeBytes()) throw c.fail(Syndrome.OUTPUT_TOO_SHORT, layout.simpleName() + " needs " + layout.sizeBytes() + " bytes");
-        String reserved = ReservedBits.firstSet(layout, c.in, inAt, layout.sizeBytes());
+        PrmLayout.Register reg = PrmRegisters.byId(AccessRegisterIn.register_id(c.in));
+        RegisterId id = reg == null ? null : AccessRegisterIn.register_id$enum(c.in);
+        if (reg == null || (id != RegisterId.HOST_ENDIANNESS && !port.models(id))) {
+            throw c.fail(Syndrome.BAD_REGISTER, "register 0x" + Integer.toHexString(AccessRegisterIn.register_id(c.in)));
+        }
+        PrmLayout.Struct layout = reg.layout();
+        if (c.inLength() < reg.inputLength()) throw c.fail(Syndrome.INPUT_TOO_SHORT, layout.simpleName() + " needs " + layout.sizeBytes() + " bytes");
+        if (c.outLength() < reg.outputLength()) throw c.fail(Syndrome.OUTPUT_TOO_SHORT, layout.simpleName() + " needs " + layout.sizeBytes() + " bytes");
+        String reserved = ReservedBits.firstSet(layout, c.in, reg.inDataOffset(), layout.sizeBytes());
         if (reserved != null) throw new DeliveryError(reserved);
         boolean write = mod == AccessRegisterOpMod.WRITE;
-        MemorySegment in = c.in.asSlice(inAt, layout.sizeBytes());
-        MemorySegment out = c.out.asSlice(outAt, layout.sizeBytes());
+        MemorySegment in = reg.data(c.in, false);
+        MemorySegment out = reg.data(c.out, true);
         if (id == RegisterId.HOST_ENDIANNESS) {
             if (write) {
                 hca.hostBigEndian = RegisterHostEndianness.he(in);

@@ -1,35 +1,25 @@
 package io.prmkit.softhca.cmd;
 
-import io.prmkit.mlx5.AllocPdIn;
 import io.prmkit.mlx5.AllocPdOut;
-import io.prmkit.mlx5.AllocQCounterIn;
 import io.prmkit.mlx5.AllocQCounterOut;
-import io.prmkit.mlx5.AllocTransportDomainIn;
 import io.prmkit.mlx5.AllocTransportDomainOut;
-import io.prmkit.mlx5.AllocUarIn;
 import io.prmkit.mlx5.AllocUarOut;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateMkeyIn;
 import io.prmkit.mlx5.CreateMkeyOut;
 import io.prmkit.mlx5.DeallocPdIn;
-import io.prmkit.mlx5.DeallocPdOut;
 import io.prmkit.mlx5.DeallocQCounterIn;
-import io.prmkit.mlx5.DeallocQCounterOut;
 import io.prmkit.mlx5.DeallocTransportDomainIn;
-import io.prmkit.mlx5.DeallocTransportDomainOut;
 import io.prmkit.mlx5.DeallocUarIn;
-import io.prmkit.mlx5.DeallocUarOut;
 import io.prmkit.mlx5.DestroyMkeyIn;
-import io.prmkit.mlx5.DestroyMkeyOut;
 import io.prmkit.mlx5.Mkc;
 import io.prmkit.mlx5.MkcAccessMode;
 import io.prmkit.mlx5.QueryMkeyIn;
 import io.prmkit.mlx5.QueryMkeyOut;
 import io.prmkit.mlx5.QueryQCounterIn;
 import io.prmkit.mlx5.QueryQCounterOut;
-import io.prmkit.mlx5.QuerySpecialContextsIn;
 import io.prmkit.mlx5.QuerySpecialContextsOut;
 import io.prmkit.mlx5.WqeUmrKlmSeg;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import io.prmkit.softhca.device.Objects;
 import java.lang.foreign.MemorySegment;
@@ -49,23 +39,20 @@ final class ResourceCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         ResourceCommands r = new ResourceCommands(hca);
-        BringUpCommands.put(specs, CmdOpcode.ALLOC_UAR, AllocUarIn.layout(), AllocUarOut.layout(), Phase.INITIALIZED, r::allocUar);
-        BringUpCommands.put(specs, CmdOpcode.DEALLOC_UAR, DeallocUarIn.layout(), DeallocUarOut.layout(), Phase.INITIALIZED, r::deallocUar);
-        BringUpCommands.put(specs, CmdOpcode.ALLOC_PD, AllocPdIn.layout(), AllocPdOut.layout(), Phase.INITIALIZED, r::allocPd);
-        BringUpCommands.put(specs, CmdOpcode.DEALLOC_PD, DeallocPdIn.layout(), DeallocPdOut.layout(), Phase.INITIALIZED, r::deallocPd);
-        BringUpCommands.put(specs, CmdOpcode.ALLOC_TRANSPORT_DOMAIN, AllocTransportDomainIn.layout(), AllocTransportDomainOut.layout(),
-                Phase.INITIALIZED, r::allocTd);
-        BringUpCommands.put(specs, CmdOpcode.DEALLOC_TRANSPORT_DOMAIN, DeallocTransportDomainIn.layout(), DeallocTransportDomainOut.layout(),
-                Phase.INITIALIZED, r::deallocTd);
-        BringUpCommands.put(specs, CmdOpcode.ALLOC_Q_COUNTER, AllocQCounterIn.layout(), AllocQCounterOut.layout(), Phase.INITIALIZED, r::allocQCounter);
-        BringUpCommands.put(specs, CmdOpcode.DEALLOC_Q_COUNTER, DeallocQCounterIn.layout(), DeallocQCounterOut.layout(), Phase.INITIALIZED,
+        BringUpCommands.put(specs, PrmCommands.ALLOC_UAR, Phase.INITIALIZED, r::allocUar);
+        BringUpCommands.put(specs, PrmCommands.DEALLOC_UAR, Phase.INITIALIZED, r::deallocUar);
+        BringUpCommands.put(specs, PrmCommands.ALLOC_PD, Phase.INITIALIZED, r::allocPd);
+        BringUpCommands.put(specs, PrmCommands.DEALLOC_PD, Phase.INITIALIZED, r::deallocPd);
+        BringUpCommands.put(specs, PrmCommands.ALLOC_TRANSPORT_DOMAIN, Phase.INITIALIZED, r::allocTd);
+        BringUpCommands.put(specs, PrmCommands.DEALLOC_TRANSPORT_DOMAIN, Phase.INITIALIZED, r::deallocTd);
+        BringUpCommands.put(specs, PrmCommands.ALLOC_Q_COUNTER, Phase.INITIALIZED, r::allocQCounter);
+        BringUpCommands.put(specs, PrmCommands.DEALLOC_Q_COUNTER, Phase.INITIALIZED,
                 r::deallocQCounter);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_Q_COUNTER, QueryQCounterIn.layout(), QueryQCounterOut.layout(), Phase.INITIALIZED, r::queryQCounter);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_SPECIAL_CONTEXTS, QuerySpecialContextsIn.layout(), QuerySpecialContextsOut.layout(),
-                Phase.INITIALIZED, r::querySpecialContexts);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_MKEY, CreateMkeyIn.layout(), CreateMkeyOut.layout(), Phase.INITIALIZED, r::createMkey);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_MKEY, DestroyMkeyIn.layout(), DestroyMkeyOut.layout(), Phase.INITIALIZED, r::destroyMkey);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_MKEY, QueryMkeyIn.layout(), QueryMkeyOut.layout(), Phase.INITIALIZED, r::queryMkey);
+        BringUpCommands.put(specs, PrmCommands.QUERY_Q_COUNTER, Phase.INITIALIZED, r::queryQCounter);
+        BringUpCommands.put(specs, PrmCommands.QUERY_SPECIAL_CONTEXTS, Phase.INITIALIZED, r::querySpecialContexts);
+        BringUpCommands.put(specs, PrmCommands.CREATE_MKEY, Phase.INITIALIZED, r::createMkey);
+        BringUpCommands.put(specs, PrmCommands.DESTROY_MKEY, Phase.INITIALIZED, r::destroyMkey);
+        BringUpCommands.put(specs, PrmCommands.QUERY_MKEY, Phase.INITIALIZED, r::queryMkey);
     }
 
     private void allocUar(Command c) {

@@ -1,6 +1,5 @@
 package io.prmkit.softhca.cmd;
 
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CreateRqtIn;
 import io.prmkit.mlx5.CreateRqtOut;
 import io.prmkit.mlx5.CreateTirIn;
@@ -8,13 +7,9 @@ import io.prmkit.mlx5.CreateTirOut;
 import io.prmkit.mlx5.CreateTisIn;
 import io.prmkit.mlx5.CreateTisOut;
 import io.prmkit.mlx5.DestroyRqtIn;
-import io.prmkit.mlx5.DestroyRqtOut;
 import io.prmkit.mlx5.DestroyTirIn;
-import io.prmkit.mlx5.DestroyTirOut;
 import io.prmkit.mlx5.DestroyTisIn;
-import io.prmkit.mlx5.DestroyTisOut;
 import io.prmkit.mlx5.ModifyRqtIn;
-import io.prmkit.mlx5.ModifyRqtOut;
 import io.prmkit.mlx5.QueryRqtIn;
 import io.prmkit.mlx5.QueryRqtOut;
 import io.prmkit.mlx5.QueryTirIn;
@@ -28,6 +23,7 @@ import io.prmkit.mlx5.RxHashFn;
 import io.prmkit.mlx5.Tirc;
 import io.prmkit.mlx5.TirDispType;
 import io.prmkit.mlx5.Tisc;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import io.prmkit.softhca.device.Objects;
 import io.prmkit.softhca.device.Queues;
@@ -48,20 +44,20 @@ final class TransportCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         TransportCommands t = new TransportCommands(hca);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_TIS, CreateTisIn.layout(), CreateTisOut.layout(), Phase.INITIALIZED, t::createTis);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_TIS, DestroyTisIn.layout(), DestroyTisOut.layout(), Phase.INITIALIZED, t::destroyTis);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_TIS, QueryTisIn.layout(), QueryTisOut.layout(), Phase.INITIALIZED, t::queryTis);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_TIS, io.prmkit.mlx5.ModifyTisIn.layout(), io.prmkit.mlx5.ModifyTisOut.layout(), Phase.INITIALIZED,
+        BringUpCommands.put(specs, PrmCommands.CREATE_TIS, Phase.INITIALIZED, t::createTis);
+        BringUpCommands.put(specs, PrmCommands.DESTROY_TIS, Phase.INITIALIZED, t::destroyTis);
+        BringUpCommands.put(specs, PrmCommands.QUERY_TIS, Phase.INITIALIZED, t::queryTis);
+        BringUpCommands.put(specs, PrmCommands.MODIFY_TIS, Phase.INITIALIZED,
                 t::modifyTis);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_TIR, io.prmkit.mlx5.ModifyTirIn.layout(), io.prmkit.mlx5.ModifyTirOut.layout(), Phase.INITIALIZED,
+        BringUpCommands.put(specs, PrmCommands.MODIFY_TIR, Phase.INITIALIZED,
                 t::modifyTir);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_TIR, CreateTirIn.layout(), CreateTirOut.layout(), Phase.INITIALIZED, t::createTir);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_TIR, DestroyTirIn.layout(), DestroyTirOut.layout(), Phase.INITIALIZED, t::destroyTir);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_TIR, QueryTirIn.layout(), QueryTirOut.layout(), Phase.INITIALIZED, t::queryTir);
-        BringUpCommands.put(specs, CmdOpcode.CREATE_RQT, CreateRqtIn.layout(), CreateRqtOut.layout(), Phase.INITIALIZED, t::createRqt);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_RQT, ModifyRqtIn.layout(), ModifyRqtOut.layout(), Phase.INITIALIZED, t::modifyRqt);
-        BringUpCommands.put(specs, CmdOpcode.DESTROY_RQT, DestroyRqtIn.layout(), DestroyRqtOut.layout(), Phase.INITIALIZED, t::destroyRqt);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_RQT, QueryRqtIn.layout(), QueryRqtOut.layout(), Phase.INITIALIZED, t::queryRqt);
+        BringUpCommands.put(specs, PrmCommands.CREATE_TIR, Phase.INITIALIZED, t::createTir);
+        BringUpCommands.put(specs, PrmCommands.DESTROY_TIR, Phase.INITIALIZED, t::destroyTir);
+        BringUpCommands.put(specs, PrmCommands.QUERY_TIR, Phase.INITIALIZED, t::queryTir);
+        BringUpCommands.put(specs, PrmCommands.CREATE_RQT, Phase.INITIALIZED, t::createRqt);
+        BringUpCommands.put(specs, PrmCommands.MODIFY_RQT, Phase.INITIALIZED, t::modifyRqt);
+        BringUpCommands.put(specs, PrmCommands.DESTROY_RQT, Phase.INITIALIZED, t::destroyRqt);
+        BringUpCommands.put(specs, PrmCommands.QUERY_RQT, Phase.INITIALIZED, t::queryRqt);
     }
 
     private void createTis(Command c) {

@@ -1,14 +1,11 @@
 package io.prmkit.softhca.cmd;
 
 import io.prmkit.mlx5.CmdHcaCap;
-import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.InlineMode;
 import io.prmkit.mlx5.MacAddressLayout;
 import io.prmkit.mlx5.ModifyNicVportContextIn;
-import io.prmkit.mlx5.ModifyNicVportContextOut;
 import io.prmkit.mlx5.ModifyNicVportFieldSelect;
 import io.prmkit.mlx5.ModifyVportStateIn;
-import io.prmkit.mlx5.ModifyVportStateOut;
 import io.prmkit.mlx5.NicVportContext;
 import io.prmkit.mlx5.QueryNicVportContextIn;
 import io.prmkit.mlx5.QueryNicVportContextOut;
@@ -19,6 +16,7 @@ import io.prmkit.mlx5.QueryVportStateOut;
 import io.prmkit.mlx5.TrafficCounter;
 import io.prmkit.mlx5.VportOperState;
 import io.prmkit.mlx5.VportStateOpMod;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import io.prmkit.softhca.device.Objects;
 import io.prmkit.softhca.device.Port;
@@ -39,13 +37,12 @@ final class VportCommands {
 
     static void register(Map<Integer, CommandSpec> specs, HcaState hca) {
         VportCommands v = new VportCommands(hca);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_VPORT_STATE, QueryVportStateIn.layout(), QueryVportStateOut.layout(), Phase.INITIALIZED, v::queryState);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_VPORT_STATE, ModifyVportStateIn.layout(), ModifyVportStateOut.layout(), Phase.INITIALIZED, v::modifyState);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_NIC_VPORT_CONTEXT, QueryNicVportContextIn.layout(), QueryNicVportContextOut.layout(), Phase.INITIALIZED,
+        BringUpCommands.put(specs, PrmCommands.QUERY_VPORT_STATE, Phase.INITIALIZED, v::queryState);
+        BringUpCommands.put(specs, PrmCommands.MODIFY_VPORT_STATE, Phase.INITIALIZED, v::modifyState);
+        BringUpCommands.put(specs, PrmCommands.QUERY_NIC_VPORT_CONTEXT, Phase.INITIALIZED,
                 v::queryContext);
-        BringUpCommands.put(specs, CmdOpcode.MODIFY_NIC_VPORT_CONTEXT, ModifyNicVportContextIn.layout(), ModifyNicVportContextOut.layout(),
-                Phase.INITIALIZED, v::modifyContext);
-        BringUpCommands.put(specs, CmdOpcode.QUERY_VPORT_COUNTER, QueryVportCounterIn.layout(), QueryVportCounterOut.layout(), Phase.INITIALIZED,
+        BringUpCommands.put(specs, PrmCommands.MODIFY_NIC_VPORT_CONTEXT, Phase.INITIALIZED, v::modifyContext);
+        BringUpCommands.put(specs, PrmCommands.QUERY_VPORT_COUNTER, Phase.INITIALIZED,
                 v::queryCounter);
     }
 
