@@ -124,7 +124,7 @@ public final class FirmwarePages {
             ManagePagesIn.op_mod$set(in, ManagePagesOpMod.HCA_RETURN_PAGES);
             ManagePagesIn.function_id$set(in, 0);
             ManagePagesIn.input_num_entries$set(in, batch);
-            long outLen = ManagePagesOut.SIZE + (long) batch * (ManagePagesOut.pas$ELEMENT_BITS / 8);
+            long outLen = PrmCommands.MANAGE_PAGES.outBytes() + (long) batch * (ManagePagesOut.pas$ELEMENT_BITS / 8);
             var out = cmd.execute(PrmCommands.MANAGE_PAGES, in, outLen);
             int returned = ManagePagesOut.output_num_entries(out);
             if (returned < 0 || returned > batch)
