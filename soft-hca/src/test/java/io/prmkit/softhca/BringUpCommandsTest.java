@@ -24,6 +24,7 @@ import io.prmkit.mlx5.NopIn;
 import io.prmkit.mlx5.NopOut;
 import io.prmkit.mlx5.PerProtocolNetworkingOffloadCaps;
 import io.prmkit.mlx5.QueryHcaCapIn;
+import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.mlx5.QueryHcaCapOpMod;
 import io.prmkit.mlx5.QueryHcaCapOut;
 import io.prmkit.mlx5.QueryIssiIn;
@@ -357,6 +358,31 @@ class BringUpCommandsTest {
             assertEquals(0, r.delivery());
             assertEquals(CmdStatus.BAD_OP_ERR.value, r.status());
             assertEquals(Syndrome.BAD_OPCODE.value(0x7ff), r.syndrome());
+        }
+    }
+
+    /** A ConnectX-4 accepted a 16-byte INIT_HCA (before sw_owner_id): the declared oldest length, the rest read as 0. */
+    @Test
+    void initHcaAsShortAsTheDeclaredOldestInputAndNoShorter() {
+        long oldest = PrmCommands.INIT_HCA.oldestInputBytes();
+        assertTrue(oldest < InitHcaIn.SIZE, "INIT_HCA declares an oldest input shorter than init_hca_in");
+        try (TestHost h = step()) {
+            enable(h).ok();
+            List<DmaRegion> held = new ArrayList<>();
+            Cmds.givePages(h, 8 + 32, held).ok();
+            assertFails(h.exec(header(CmdOpcode.INIT_HCA, oldest - 4), InitHcaOut.SIZE), Syndrome.INPUT_TOO_SHORT, CmdOpcode.INIT_HCA);
+            h.exec(header(CmdOpcode.INIT_HCA, oldest), InitHcaOut.SIZE).ok();
+            assertFails(h.exec(header(CmdOpcode.INIT_HCA, InitHcaIn.SIZE), InitHcaOut.SIZE), Syndrome.ALREADY_INITIALIZED, CmdOpcode.INIT_HCA);
+        }
+    }
+
+    /** Commands without an older, shorter input (oldest = whole structure) still need every byte. */
+    @Test
+    void commandsWithoutAnOlderInputNeedTheirWholeStructure() {
+        assertEquals(QueryIssiIn.SIZE, PrmCommands.QUERY_ISSI.oldestInputBytes());
+        try (TestHost h = step()) {
+            enable(h).ok();
+            assertFails(h.exec(header(CmdOpcode.QUERY_ISSI, QueryIssiIn.SIZE - 4), QueryIssiOut.SIZE), Syndrome.INPUT_TOO_SHORT, CmdOpcode.QUERY_ISSI);
         }
     }
 

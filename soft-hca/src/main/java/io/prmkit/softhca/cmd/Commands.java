@@ -4,6 +4,7 @@ import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdStatus;
 import io.prmkit.mlx5.NopOut;
 import io.prmkit.mlx5.PrmLayout;
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Collections;
 import java.util.Map;
@@ -12,7 +13,8 @@ import java.util.TreeMap;
 /**
  * The commands the device implements, by opcode (each with the spec's declaration of it,
  * {@code PrmCommands}), and their common checks: input and output at least as long as the
- * command's structures (BAD_INP_LEN / BAD_OUTP_LEN), no reserved bit set in
+ * command's structures (BAD_INP_LEN / BAD_OUTP_LEN; an input may be as short as the command's
+ * declared oldest length, {@code oldestInputBytes()}, and the bytes it lacks read as 0), no reserved bit set in
  * the input (delivery status RES_FLD_NOT_CLR_ERR, found from the spec's metadata), the function in
  * the state the command needs (BAD_SYS_STATE). Any other opcode: BAD_OP.
  */
@@ -47,9 +49,11 @@ public final class Commands {
         try {
             if (spec == null) throw c.fail(Syndrome.BAD_OPCODE, "opcode 0x" + Integer.toHexString(c.opcode));
             PrmLayout.Command command = spec.command();
-            if (c.inLength() < command.inBytes()) {
-                throw c.fail(Syndrome.INPUT_TOO_SHORT, c.inLength() + " < " + command.inBytes());
+            if (c.inLength() < command.oldestInputBytes()) {
+                throw c.fail(Syndrome.INPUT_TOO_SHORT, c.inLength() + " < " + command.oldestInputBytes()
+                        + (command.oldestInputBytes() < command.inBytes() ? " (the oldest input the command accepts)" : ""));
             }
+            if (c.inLength() < command.inBytes()) c = withWholeInput(c, command.inBytes());
             if (c.outLength() < command.outBytes()) {
                 throw c.fail(Syndrome.OUTPUT_TOO_SHORT, c.outLength() + " < " + command.outBytes());
             }
@@ -76,7 +80,16 @@ public final class Commands {
         }
     }
 
-    /** Writes status and syndrome of the generic output header (the same in every {@code *_out}). */
+    /**
+     * An older driver's shorter input (at least the declared oldest length) read as firmware reads it:
+     * the fields it does not carry are 0. The handler sees a zero-padded copy; the output is the same.
+     */
+    private static Command withWholeInput(Command c, long inBytes) {
+        MemorySegment whole = Arena.ofAuto().allocate(inBytes, 8);
+        MemorySegment.copy(c.in, 0, whole, 0, c.inLength());
+        return new Command(c.slot, c.opcode, c.opMod, whole, c.out);
+    }
+
     /** Completes {@code c} with a failure injected by {@code Faults.failNext}, with the state change a real one has. */
     public void failInjected(Command c, int status, int syndrome) {
         setStatus(c.out, status, syndrome);
@@ -87,6 +100,7 @@ public final class Commands {
         if (c.opcode == CmdOpcode.INIT_HCA.value && !hca.initialized) hca.initFailed = true;
     }
 
+    /** Writes status and syndrome of the generic output header (the same in every {@code *_out}). */
     public static void setStatus(MemorySegment out, int status, int syndrome) {
         NopOut.Device.status$setUnchecked(out, status);
         NopOut.Device.syndrome$set(out, syndrome);
