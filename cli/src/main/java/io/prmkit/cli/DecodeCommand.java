@@ -50,7 +50,7 @@ import picocli.CommandLine.Spec;
             "Examples:",
             "  prmkit decode wqe_ctrl_seg wqe.hex",
             "  prmkit decode --cqe cqe.txt           # cqe64, or err_cqe + syndrome",
-            "  prmkit decode --command mailbox.hex   # opcode -> the command's input structure",
+            "  prmkit decode --command mailbox.hex   # the opcode's input structure",
             "  prmkit decode --output CREATE_CQ out.hex"},
         exitCodeListHeading = "%nExit codes:%n",
         exitCodeList = {"0:decoded (validate() findings do not change it)", "1:bad input: an unreadable file, bad hex, an unknown structure or opcode, too few bytes"})
