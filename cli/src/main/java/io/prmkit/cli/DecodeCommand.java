@@ -1,8 +1,5 @@
 package io.prmkit.cli;
 
-import io.prmkit.dsl.CompileResult;
-import io.prmkit.dsl.PrmCompiler;
-import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.Words;
 import io.prmkit.dsl.ir.CommandLayout;
 import io.prmkit.dsl.ir.EnumLayout;
@@ -118,7 +115,11 @@ public final class DecodeCommand implements Callable<Integer> {
                     "with --command, --output or --cqe the only argument is the FILE (got " + String.join(" ", args) + ")");
         }
         try {
-            model = bundledModel();
+            model = SpecInput.bundledModel(spec);
+        } catch (SpecInput.Failed e) {
+            return PrmkitCli.INPUT_ERROR;
+        }
+        try {
             // Names first: a misspelt structure or opcode must not wait for a dump typed at the terminal.
             StructLayout named = modes == 0 ? struct(args.get(0)) : null;
             if (output != null) command(output);
@@ -144,16 +145,6 @@ public final class DecodeCommand implements Callable<Integer> {
                 SpecInput.say(spec, err, e.getMessage());
             }
             return PrmkitCli.INPUT_ERROR;
-        }
-    }
-
-    private LayoutModel bundledModel() throws Failure {
-        try {
-            List<SourceFile> sources = SpecInput.bundled(DecodeCommand.class.getClassLoader(), spec);
-            CompileResult r = PrmCompiler.compile(sources);
-            return r.model().orElseThrow(() -> new Failure("the bundled spec does not compile; run prmkit check"));
-        } catch (SpecInput.Failed e) {
-            throw new Failure("the bundled spec cannot be read");
         }
     }
 

@@ -7,6 +7,8 @@ import io.prmkit.dsl.Words;
 import io.prmkit.pipeline.InputFile;
 import io.prmkit.pipeline.Inputs;
 import io.prmkit.pipeline.OutputSync;
+import io.prmkit.pipeline.Pipeline;
+import io.prmkit.dsl.ir.LayoutModel;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
@@ -79,6 +81,28 @@ final class SpecInput {
             throw new Failed();
         }
         return read.files();
+    }
+
+    /** The bundled spec's model, compiled once per JVM (a model is immutable); null until the first call. */
+    private static volatile LayoutModel bundledModel;
+
+    /**
+     * The bundled spec compiled through the pipeline, as {@code check} compiles it; compiled once per
+     * JVM, since decode reads every dump through it. Problems are printed, then {@link Failed}.
+     */
+    static LayoutModel bundledModel(CommandSpec cmd) throws Failed {
+        LayoutModel m = bundledModel;
+        if (m != null) return m;
+        List<SourceFile> files = bundled(SpecInput.class.getClassLoader(), cmd);
+        Pipeline.Result r = Pipeline.compile(files, List.of());
+        if (r.model().isEmpty() || r.hasErrors()) {
+            PrintWriter err = cmd.commandLine().getErr();
+            print(r.diagnostics(), files, err);
+            say(cmd, err, "the bundled spec does not compile (" + Words.plural(r.errorCount(), "error") + ")");
+            throw new Failed();
+        }
+        bundledModel = r.model().get();
+        return bundledModel;
     }
 
     /** The spec packaged under {@code prm/} on the class path (the generated-runtime jar), listed by {@code prm/index.txt}. */
