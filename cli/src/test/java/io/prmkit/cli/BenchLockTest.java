@@ -80,6 +80,40 @@ class BenchLockTest {
         assertFalse(JmhLock.held(lock));
     }
 
+    /**
+     * The lock held by another process, as a JMH run holds it: the check sees it (a null tryLock, not
+     * this JVM's OverlappingFileLockException) and take refuses it; free again once that process ends.
+     */
+    @Test
+    void aLockHeldByAnotherProcessIsSeen() throws Exception {
+        Path lock = dir.resolve("jmh.lock");
+        Path holder = java.nio.file.Files.writeString(dir.resolve("Holder.java"), """
+                import java.nio.channels.FileChannel;
+                import java.nio.file.Path;
+                import java.nio.file.StandardOpenOption;
+                public class Holder {
+                    public static void main(String[] a) throws Exception {
+                        try (FileChannel ch = FileChannel.open(Path.of(a[0]), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                             var l = ch.lock()) {
+                            System.out.println("locked");
+                            System.out.flush();
+                            System.in.read(); // holds the lock until the test closes standard input
+                        }
+                    }
+                }
+                """);
+        String javaExe = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        io.prmkit.dsl.Child.Running child = io.prmkit.dsl.Child.start(new ProcessBuilder(javaExe, holder.toString(), lock.toString()),
+                java.time.Duration.ofMinutes(2));
+        java.io.BufferedReader out = new java.io.BufferedReader(new java.io.InputStreamReader(child.process().getInputStream()));
+        assertEquals("locked", out.readLine());
+        assertTrue(JmhLock.held(lock), "held by the other process");
+        assertNull(JmhLock.take(lock), "a run must not take it from the other process");
+        child.process().getOutputStream().close();
+        assertEquals(0, child.finish().exit());
+        assertFalse(JmhLock.held(lock), "free once the other process ended");
+    }
+
     @Test
     void theDefaultIsJmhsOwnLockFile() {
         assertEquals(Path.of(System.getProperty("java.io.tmpdir"), "jmh.lock"), JmhLock.defaultFile());

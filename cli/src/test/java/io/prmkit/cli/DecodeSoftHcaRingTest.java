@@ -40,7 +40,8 @@ class DecodeSoftHcaRingTest {
     @Test
     void theCompletionsOfARealRingAreTheFramesSent(@TempDir Path dir) throws Exception {
         final int frames = 40;
-        byte[] ring;
+        Run run;
+        List<Integer> decoded;
         List<Integer> received = new ArrayList<>();
         Port port = new Port(1);
         Wire wire = Wire.loopback(port);
@@ -60,11 +61,15 @@ class DecodeSoftHcaRingTest {
                 txPool.setLength(bufs[i], 100 + i);
             }
             assertEquals(frames, tx.send(bufs, frames));
-            // The device's thread delivers; its sessions are written out by the end of the poll that held them.
+            // The device's thread delivers; its sessions are written out by the end of the pass that held
+            // them. Snapshots of the ring are decoded until they hold every completion (no fixed sleep).
             long until = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-            while (eth.queryStats().rxPacketsPhy() < frames && System.nanoTime() < until) Thread.sleep(5);
-            Thread.sleep(200);
-            ring = eth.rxResources(0).cq().ring().segment().toArray(ValueLayout.JAVA_BYTE);
+            do {
+                run = decode(eth.rxResources(0).cq().ring().segment().toArray(ValueLayout.JAVA_BYTE), dir);
+                decoded = completions(run.out());
+                if (decoded.size() >= frames) break;
+                Thread.sleep(5);
+            } while (System.nanoTime() < until);
             int[] got = new int[64];
             for (int n; received.size() < frames && System.nanoTime() < until; ) {
                 n = rx.receive(got, 64);
@@ -76,15 +81,23 @@ class DecodeSoftHcaRingTest {
         for (int i = 0; i < frames; i++) sent.add(100 + i);
         assertEquals(sent, received, "the driver's receive");
 
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("compressed session title"), "the ring holds a compressed session:\n" + run.out());
+        assertEquals(sent, decoded, "decode --cqe's completions:\n" + run.out());
+    }
+
+    /** {@code prmkit decode --cqe} of a ring snapshot. */
+    private static Run decode(byte[] ring, Path dir) throws java.io.IOException {
         StringBuilder hex = new StringBuilder();
         for (int i = 0; i < ring.length; i++) hex.append(String.format("%02x", ring[i])).append(i % 16 == 15 ? '\n' : ' ');
         Path dump = Files.writeString(dir.resolve("cq.hex"), hex);
-        Run run = PrmkitCliTest.run("decode", "--cqe", dump.toString());
-        assertEquals(0, run.exitCode(), run.err());
-        assertTrue(run.out().contains("compressed session title"), "the ring holds a compressed session:\n" + run.out());
-        // The completions in ring order: a plain CQE's byte_cnt, or a session's mini CQEs.
+        return PrmkitCliTest.run("decode", "--cqe", dump.toString());
+    }
+
+    /** The completions decode listed, in ring order: a plain CQE's byte_cnt, or a session's mini CQEs. */
+    private static List<Integer> completions(String out) {
         List<Integer> decoded = new ArrayList<>();
-        for (String entry : run.out().split("\n\n")) {
+        for (String entry : out.split("\n\n")) {
             if (entry.contains("CQE opcode RESP_SEND") && !entry.contains("compressed session title")) {
                 Matcher m = PLAIN.matcher(entry);
                 assertTrue(m.find(), entry);
@@ -93,6 +106,6 @@ class DecodeSoftHcaRingTest {
             Matcher mini = MINI.matcher(entry);
             while (mini.find()) decoded.add(Integer.parseInt(mini.group(1)));
         }
-        assertEquals(sent, decoded, "decode --cqe's completions:\n" + run.out());
+        return decoded;
     }
 }
