@@ -4,6 +4,7 @@ import io.prmkit.platform.DmaException;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;
 import io.prmkit.platform.Interrupts;
+import io.prmkit.platform.MappedMmio;
 import io.prmkit.platform.Mmio;
 import io.prmkit.platform.PciFunction;
 import io.prmkit.vfio.PrmConstants;
@@ -40,7 +41,7 @@ public final class VfioFunction implements PciFunction {
     private final int device;
     private final long barAddress;
     private final long barSize;
-    private final VfioMmio bar0;
+    private final MappedMmio bar0;
     private final Dma dma = new Dma();
     private final Msix interrupts;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -57,7 +58,7 @@ public final class VfioFunction implements PciFunction {
         }
         this.barAddress = m.value();
         this.barSize = barSize;
-        this.bar0 = new VfioMmio(MemorySegment.ofAddress(barAddress).reinterpret(barSize));
+        this.bar0 = new MappedMmio(MemorySegment.ofAddress(barAddress).reinterpret(barSize), "BAR 0");
         this.interrupts = new Msix(vectors);
     }
 
