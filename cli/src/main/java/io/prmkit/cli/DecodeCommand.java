@@ -31,7 +31,8 @@ import picocli.CommandLine.Spec;
  * the generated {@code dump()} (every non-zero field with its PRM position, value and enum name,
  * reserved bits flagged) followed by the generated {@code validate()} findings. {@code --command}
  * decodes the input structure of the command the spec declares for the opcode in the mailbox
- * header, {@code --output} the output structure of a given command, {@code --cqe} the normal or error CQE by the opcode
+ * header, {@code --output} the output structure of a given command (for an opcode without declared
+ * structures the common header, {@code cmd_in} or {@code cmd_out}, and the rest as raw words), {@code --cqe} the normal or error CQE by the opcode
  * nibble of the last byte.
  */
 @Command(
@@ -60,12 +61,13 @@ public final class DecodeCommand implements Callable<Integer> {
                     + "With --command, --output or --cqe only FILE.")
     List<String> args = new ArrayList<>();
 
-    @Option(names = "--command", description = "The bytes are a command input mailbox; its opcode picks the command's input structure. "
+    @Option(names = "--command", description = "The bytes are a command input mailbox; its opcode picks the command's input structure (none declared: header and raw words). "
             + "With --command and --output the first 8 bytes or more will do (a command queue entry holds 16 inline).")
     boolean command;
 
     @Option(names = "--output", paramLabel = "OPCODE",
-            description = "The bytes are the output of command OPCODE (a command name like CREATE_CQ or an opcode like 0x400); status and syndrome are explained.")
+            description = "The bytes are the output of command OPCODE (a name like CREATE_CQ or an opcode like 0x400); status and syndrome are explained. "
+                    + "A command the spec has no structures for shows its header and the rest as raw words.")
     String output;
 
     @Option(names = "--cqe", description = "The bytes are a 64-byte CQE: cqe64, or err_cqe when the opcode is REQ_ERR or RESP_ERR. "
@@ -122,13 +124,13 @@ public final class DecodeCommand implements Callable<Integer> {
         try {
             // Names first: a misspelt structure or opcode must not wait for a dump typed at the terminal.
             StructLayout named = modes == 0 ? struct(args.get(0)) : null;
-            if (output != null) command(output);
+            Target target = output != null ? target(output) : null;
             String file = modes == 0 ? (args.size() > 1 ? args.get(1) : "-") : (args.isEmpty() ? "-" : args.get(0));
             byte[] bytes = read(file);
             if (command) {
                 decodeCommandInput(bytes);
             } else if (output != null) {
-                decodeCommandOutput(bytes, output);
+                decodeCommandOutput(bytes, target);
             } else if (cqe) {
                 decodeCqe(bytes);
             } else {
@@ -297,34 +299,97 @@ public final class DecodeCommand implements Callable<Integer> {
     /** Every command input and output starts with an 8-byte header (opcode and op_mod; status and syndrome). */
     private static final int COMMAND_HEADER_BYTES = 8;
 
+    /**
+     * A command input: the declared command's input structure, decoded whole; an opcode the spec
+     * declares no command for, its header ({@code cmd_in}: opcode and op_mod) and the rest as raw words.
+     */
     private void decodeCommandInput(byte[] bytes) throws Failure {
         if (bytes.length < 2) throw new Failure("a command input starts with a 2-byte opcode, the input has " + bytes.length + " byte");
         long opcode = headerOpcode(bytes);
-        CommandLayout c = model.command(PACKAGE, opcode).orElseThrow(() -> new Failure("unknown command opcode 0x" + Long.toHexString(opcode)
-                + " (" + opcodeName(opcode).map(n -> n + " has no command declaration in the bundled spec").orElse("no command of the bundled spec has it") + ")"));
+        Optional<CommandLayout> declared = model.command(PACKAGE, opcode);
+        if (declared.isEmpty()) {
+            StructLayout h = header(IN_HEADER);
+            out.println("command " + title(opcode) + " input: " + undeclared(opcode) + "; its header " + h.name().name()
+                    + " and the rest as raw words");
+            decodeHeader(h, bytes);
+            return;
+        }
+        CommandLayout c = declared.get();
         StructLayout s = structOf(c.in());
         out.println("command " + c.name().name() + " (0x" + Long.toHexString(opcode) + ") input: " + s.name().name()
                 + c.opModName(opMod(bytes, s)).map(m -> ", op_mod " + m).orElse(""));
         decode(s, bytes, 0, true);
     }
 
-    private void decodeCommandOutput(byte[] bytes, String opcodeText) throws Failure {
-        CommandLayout c = command(opcodeText);
-        StructLayout s = structOf(c.out());
-        out.println("command " + c.name().name() + " (0x" + Long.toHexString(c.opcode()) + ") output: " + s.name().name());
-        decode(s, bytes, 0, true);
-        // Every command output starts with status (0x00 [31:24]) and syndrome (0x04); read through the generated layout.
-        PrmLayout.Struct layout = generated(s);
-        MemorySegment seg = MemorySegment.ofArray(bytes);
-        Optional<PrmLayout.Field> status = layout.field("status");
-        Optional<PrmLayout.Field> syndrome = layout.field("syndrome");
-        if (status.isPresent()) {
-            long v = layout.get(seg, 0, status.get());
-            out.println("status: " + describe(enumOf("cmd_status"), v));
+    /**
+     * A command output: the declared command's output structure, decoded whole; an opcode the spec
+     * declares no command for, its header ({@code cmd_out}) and the rest as raw words. Either way
+     * status and syndrome are read through {@code cmd_out}, the header every output begins with, and
+     * explained.
+     */
+    private void decodeCommandOutput(byte[] bytes, Target target) throws Failure {
+        StructLayout h = header(OUT_HEADER);
+        if (target.declared().isPresent()) {
+            CommandLayout c = target.declared().get();
+            StructLayout s = structOf(c.out());
+            out.println("command " + c.name().name() + " (0x" + Long.toHexString(c.opcode()) + ") output: " + s.name().name());
+            decode(s, bytes, 0, true);
+        } else {
+            out.println("command " + title(target.opcode()) + " output: " + undeclared(target.opcode()) + "; its header "
+                    + h.name().name() + " and the rest as raw words");
+            decodeHeader(h, bytes);
         }
-        if (syndrome.isPresent()) {
-            long v = layout.get(seg, 0, syndrome.get());
-            out.println("syndrome: 0x" + Long.toHexString(v) + (v == 0 ? "" : " (firmware-specific: quote it with the status when asking for help)"));
+        PrmLayout.Struct layout = generated(h);
+        MemorySegment seg = MemorySegment.ofArray(java.util.Arrays.copyOf(bytes, (int) Math.max(bytes.length, layout.sizeBytes())));
+        long status = layout.get(seg, 0, layout.field("status").orElseThrow());
+        out.println("status: " + describe(enumOf("cmd_status"), status));
+        long syndrome = layout.get(seg, 0, layout.field("syndrome").orElseThrow());
+        out.println("syndrome: 0x" + Long.toHexString(syndrome) + (syndrome == 0 ? "" : " (firmware-specific: quote it with the status when asking for help)"));
+    }
+
+    /** The headers every command input and output begins with (mlx5_ifc.h's cmd_in and cmd_out). */
+    private static final String IN_HEADER = "cmd_in";
+    private static final String OUT_HEADER = "cmd_out";
+
+    private StructLayout header(String name) throws Failure {
+        return model.struct(QualifiedName.parse(PACKAGE + "." + name)).orElseThrow(() -> new Failure("the bundled spec has no structure " + name));
+    }
+
+    /** {@code CREATE_CQ (0x400)}, or {@code opcode 0x9999} for a number the opcode enum does not name. */
+    private String title(long opcode) throws Failure {
+        return opcodeName(opcode).map(n -> n + " (0x" + Long.toHexString(opcode) + ")").orElse("opcode 0x" + Long.toHexString(opcode));
+    }
+
+    /** Why an opcode is decoded by its header only. */
+    private String undeclared(long opcode) throws Failure {
+        return opcodeName(opcode).isPresent() ? "the bundled spec declares no structures for this command"
+                : "no command of the bundled spec has this opcode (it is not in " + opcodeEnum().name().name() + ")";
+    }
+
+    /**
+     * The header {@code h} decoded (an input shorter than the header is read as zero-padded, as a
+     * prefix of any command is), then every byte after it as big-endian 32-bit words, four a line
+     * with their offset: what the spec cannot name is shown, not dropped.
+     */
+    private void decodeHeader(StructLayout h, byte[] bytes) throws Failure {
+        decode(h, java.util.Arrays.copyOf(bytes, (int) Math.min(bytes.length, h.sizeBytes())), 0, true);
+        int from = (int) h.sizeBytes();
+        if (bytes.length <= from) return;
+        int words = (bytes.length - from) / 4;
+        int tail = (bytes.length - from) % 4;
+        out.println("raw words after the header (0x" + Integer.toHexString(from) + "..0x" + Integer.toHexString(bytes.length - 1) + ", "
+                + Words.plural(words, "word") + (tail == 0 ? "" : " and " + Words.plural(tail, "byte")) + "):");
+        for (int row = from; row < bytes.length; row += 16) {
+            StringBuilder line = new StringBuilder(String.format("  0x%04x:", row));
+            for (int w = row; w < Math.min(row + 16, bytes.length); w += 4) {
+                line.append(' ');
+                if (w + 4 <= bytes.length) {
+                    line.append(String.format("%08x", ((bytes[w] & 0xff) << 24) | ((bytes[w + 1] & 0xff) << 16) | ((bytes[w + 2] & 0xff) << 8) | (bytes[w + 3] & 0xff)));
+                } else {
+                    for (int k = w; k < bytes.length; k++) line.append(String.format("%02x", bytes[k]));
+                }
+            }
+            out.println(line);
         }
     }
 
@@ -448,15 +513,10 @@ public final class DecodeCommand implements Callable<Integer> {
         return model.struct(name).orElseThrow(() -> new Failure("the bundled spec has no structure " + name));
     }
 
-    /**
-     * The opcode in a command input's header, read through a declared command's input structure:
-     * every one begins with the 16-bit opcode (a LayoutModel invariant). Short inputs are read as if
-     * zero-padded to the 8-byte header.
-     */
+    /** The opcode in a command input's header, read through {@code cmd_in}; a short input is read as zero-padded. */
     private long headerOpcode(byte[] bytes) throws Failure {
-        if (model.commands().isEmpty()) throw new Failure("the bundled spec declares no commands");
-        PrmLayout.Struct in = generated(structOf(model.commands().get(0).in()));
-        byte[] head = java.util.Arrays.copyOf(bytes, Math.max(bytes.length, COMMAND_HEADER_BYTES));
+        PrmLayout.Struct in = generated(header(IN_HEADER));
+        byte[] head = java.util.Arrays.copyOf(bytes, (int) Math.max(bytes.length, in.sizeBytes()));
         return in.get(MemorySegment.ofArray(head), 0, in.field("opcode").orElseThrow());
     }
 
@@ -468,26 +528,43 @@ public final class DecodeCommand implements Callable<Integer> {
         return in.get(MemorySegment.ofArray(bytes), 0, f.get());
     }
 
-    /** The name the opcode enum of the declared commands gives {@code opcode}, if any. */
-    private Optional<String> opcodeName(long opcode) {
-        return model.commands().stream().flatMap(c -> c.opcodeEnum().stream()).findFirst().flatMap(model::enumType)
-                .flatMap(e -> e.byValue(opcode)).map(EnumLayout.EnumValue::name);
+    /** The opcode enum: the one {@code cmd_in}'s opcode field is bound to. */
+    private EnumLayout opcodeEnum() throws Failure {
+        StructLayout h = header(IN_HEADER);
+        return h.members().stream().filter(m -> m.name().equals("opcode")).findFirst().flatMap(m -> m.enumType()).flatMap(model::enumType)
+                .orElseThrow(() -> new Failure("the bundled spec's " + IN_HEADER + ".opcode names no enum"));
     }
 
-    /** The declared command named (case ignored, e.g. create_cq) or numbered (0x400, 1024) by {@code text}. */
-    private CommandLayout command(String text) throws Failure {
+    /** The name the opcode enum gives {@code opcode}, if any. */
+    private Optional<String> opcodeName(long opcode) throws Failure {
+        return opcodeEnum().byValue(opcode).map(EnumLayout.EnumValue::name);
+    }
+
+    /** What {@code --output} names: an opcode, and the command the spec declares for it, if any. */
+    private record Target(long opcode, Optional<CommandLayout> declared) {}
+
+    /**
+     * The command named (case ignored, e.g. create_cq: a declared command or any name of the opcode
+     * enum) or numbered (0x400, 1024: any opcode the 16-bit field holds) by {@code text}.
+     */
+    private Target target(String text) throws Failure {
         String t = text.strip();
         long v;
         try {
             v = t.startsWith("0x") || t.startsWith("0X") ? Long.parseLong(t.substring(2), 16) : Long.parseLong(t);
         } catch (NumberFormatException e) {
             for (CommandLayout c : model.commands()) {
-                if (c.name().pkg().equals(PACKAGE) && c.name().name().equalsIgnoreCase(t)) return c;
+                if (c.name().pkg().equals(PACKAGE) && c.name().name().equalsIgnoreCase(t)) return new Target(c.opcode(), Optional.of(c));
             }
-            throw new Failure("unknown command '" + t + "' (give a command of the bundled spec, e.g. CREATE_CQ, or an opcode like 0x400)");
+            Optional<EnumLayout.EnumValue> named = opcodeEnum().values().stream().filter(x -> x.name().equalsIgnoreCase(t)).findFirst();
+            if (named.isEmpty()) {
+                throw new Failure("unknown command '" + t + "' (give a command of " + opcodeEnum().name().name() + ", e.g. CREATE_CQ, or an opcode like 0x400)");
+            }
+            v = named.get().value();
         }
-        return model.command(PACKAGE, v).orElseThrow(() -> new Failure("unknown command opcode " + t + " ("
-                + opcodeName(v).map(n -> n + " has no command declaration in the bundled spec").orElse("no command of the bundled spec has it") + ")"));
+        long max = (1L << opcodeEnum().width()) - 1;
+        if (v < 0 || v > max) throw new Failure("opcode " + t + " does not fit the opcode field (0 to 0x" + Long.toHexString(max) + ")");
+        return new Target(v, model.command(PACKAGE, v));
     }
 
     private EnumLayout enumOf(String name) throws Failure {

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.cli.PrmkitCliTest.Run;
 import io.prmkit.generator.Names;
+import io.prmkit.mlx5.CmdIn;
 import io.prmkit.mlx5.CmdOpcode;
+import io.prmkit.mlx5.CmdOut;
+import io.prmkit.mlx5.CmdStatus;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.mlx5.PrmLayout;
 import java.io.IOException;
@@ -51,6 +54,89 @@ class DecodeRegistryTest {
             Run byOpcode = PrmkitCliTest.run("decode", "--output", hex, dump(out));
             assertEquals(0, byOpcode.exitCode(), c + ": " + byOpcode.err());
         }
+    }
+
+    /**
+     * Every opcode of CmdOpcode (issue 36 item 8: 121 of 196 had no output structure, so decode said
+     * "unknown command" and showed not even the status): as an output, status and syndrome explained
+     * through cmd_out, and for an opcode without declared structures every later byte as a raw word;
+     * as an input, its title and, undeclared, its raw words too.
+     */
+    @Test
+    void everyOpcodeDecodesAsInputAndOutput() throws IOException {
+        java.util.SplittableRandom r = new java.util.SplittableRandom(36_8);
+        int declared = 0;
+        int undeclared = 0;
+        PrmLayout.Struct outHeader = CmdOut.layout();
+        PrmLayout.Struct inHeader = CmdIn.layout();
+        for (CmdOpcode op : CmdOpcode.values()) {
+            PrmLayout.Command c = PrmCommands.byOpcode((int) op.value);
+            String title = "command " + op.name() + " (0x" + Long.toHexString(op.value) + ")";
+            byte[] outBytes = new byte[c != null ? (int) c.outBytes() : 0x40];
+            for (int i = 0; i < outBytes.length; i++) outBytes[i] = (byte) r.nextInt(256);
+            MemorySegment out = MemorySegment.ofArray(outBytes);
+            long syndrome = r.nextLong(1, 1L << 32);
+            outHeader.set(out, 0, outHeader.field("status").orElseThrow(), CmdStatus.BAD_PARAM_ERR.value);
+            outHeader.set(out, 0, outHeader.field("syndrome").orElseThrow(), syndrome);
+            Run o = PrmkitCliTest.run("decode", "--output", op.name(), dump(out));
+            assertEquals(0, o.exitCode(), op + ": " + o.err());
+            assertTrue(o.out().contains("\nstatus: BAD_PARAM_ERR (0x3): Bad parameter"), op + ":\n" + o.out());
+            assertTrue(o.out().contains("\nsyndrome: 0x" + Long.toHexString(syndrome) + " "), op + ":\n" + o.out());
+
+            byte[] inBytes = new byte[c != null ? (int) c.inBytes() : 0x30];
+            for (int i = 0; i < inBytes.length; i++) inBytes[i] = (byte) r.nextInt(256);
+            MemorySegment in = MemorySegment.ofArray(inBytes);
+            inHeader.set(in, 0, inHeader.field("opcode").orElseThrow(), op.value);
+            Run i = PrmkitCliTest.run("decode", "--command", dump(in));
+            assertEquals(0, i.exitCode(), op + ": " + i.err());
+            if (c != null) {
+                assertTrue(o.out().startsWith(title + " output: " + c.out().simpleName() + "\n"), o.out());
+                assertTrue(i.out().startsWith(title + " input: " + c.in().simpleName()), i.out());
+                declared++;
+            } else {
+                assertTrue(o.out().startsWith(title + " output: the bundled spec declares no structures for this command; its header cmd_out"
+                        + " and the rest as raw words\n"), o.out());
+                assertRawWords(outBytes, (int) CmdOut.SIZE, o.out());
+                assertTrue(i.out().startsWith(title + " input: the bundled spec declares no structures for this command; its header cmd_in"),
+                        i.out());
+                assertTrue(i.out().contains("opcode = 0x" + Long.toHexString(op.value) + " " + op.name() + "\n"), i.out());
+                assertRawWords(inBytes, (int) CmdIn.SIZE, i.out());
+                undeclared++;
+            }
+        }
+        assertEquals(CmdOpcode.values().length, declared + undeclared);
+        assertTrue(declared >= PrmCommands.all().size() && undeclared > 100, declared + " declared, " + undeclared + " not");
+    }
+
+    /** Every whole big-endian word of {@code b} from {@code from} on, on the line of its 16-byte row with that row's offset. */
+    private static void assertRawWords(byte[] b, int from, String out) {
+        assertTrue(out.contains("\nraw words after the header (0x" + Integer.toHexString(from) + "..0x" + Integer.toHexString(b.length - 1) + ", "), out);
+        for (int row = from; row < b.length; row += 16) {
+            StringBuilder line = new StringBuilder(String.format("\n  0x%04x:", row));
+            for (int w = row; w + 4 <= Math.min(row + 16, b.length); w += 4) line.append(' ').append(HexFormat.of().formatHex(b, w, w + 4));
+            assertTrue(out.contains(line), "missing" + line + " in:\n" + out);
+        }
+    }
+
+    /** An opcode no command has (not in CmdOpcode): its status and raw words still; a name that is no opcode is refused. */
+    @Test
+    void anOpcodeTheSpecDoesNotNameStillShowsItsHeader() throws IOException {
+        int unknown = 0xfff0;
+        while (CmdOpcode.of(unknown) != null) unknown++;
+        byte[] b = new byte[0x14];
+        b[0x10] = 0x12;
+        Run o = PrmkitCliTest.run("decode", "--output", "0x" + Integer.toHexString(unknown), dump(MemorySegment.ofArray(b)));
+        assertEquals(0, o.exitCode(), o.err());
+        assertTrue(o.out().startsWith("command opcode 0x" + Integer.toHexString(unknown) + " output: no command of the bundled spec has this opcode"
+                + " (it is not in cmd_opcode); its header cmd_out and the rest as raw words\n"), o.out());
+        assertTrue(o.out().contains("\n  0x000c: 00000000 12000000\n"), o.out());
+        assertTrue(o.out().contains("\nstatus: OK (0x0)"), o.out());
+        Run big = PrmkitCliTest.run("decode", "--output", "0x10000", dump(MemorySegment.ofArray(b)));
+        assertEquals(1, big.exitCode());
+        assertEquals("prmkit decode: opcode 0x10000 does not fit the opcode field (0 to 0xffff)\n", big.err());
+        Run name = PrmkitCliTest.run("decode", "--output", "CREATE_NOTHING", dump(MemorySegment.ofArray(b)));
+        assertEquals(1, name.exitCode());
+        assertTrue(name.err().startsWith("prmkit decode: unknown command 'CREATE_NOTHING' (give a command of cmd_opcode"), name.err());
     }
 
     @Test
