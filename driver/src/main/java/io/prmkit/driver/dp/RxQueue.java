@@ -2,25 +2,22 @@ package io.prmkit.driver.dp;
 
 import io.prmkit.driver.eth.EthPort;
 import io.prmkit.driver.eth.RqResources;
-import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.Cqe64;
-import io.prmkit.mlx5.CqeFormat;
 import io.prmkit.mlx5.CqeHdsIpExt;
 import io.prmkit.mlx5.CqeL3HdrType;
 import io.prmkit.mlx5.CqeL4HdrType;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.MiniCqe8;
-import io.prmkit.mlx5.PrmLayout;
 import io.prmkit.mlx5.WqDoorbellRecord;
 import io.prmkit.mlx5.WqeDataSeg;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 
 /**
- * The receive side of one cyclic Ethernet RQ (PRM "Receive WQE" and "Completion Queue" chapters):
- * {@link #receive} polls the CQ by owner bit, decodes each CQE with the generated accessors, hands the
- * buffers out with their metadata in the pool's arrays, and refills the RQ in bulk with one doorbell
- * record update.
+ * Ethernet receive on one cyclic RQ (PRM "Receive WQE", "Completion Queue Entry", "Compressed CQE"):
+ * {@link #receive} takes the CQEs the device has handed over ({@link CompletionRing}: ownership,
+ * fence, consumer index), decodes each with the generated accessors, hands the buffers out with their
+ * metadata in the pool's arrays, and refills the RQ in bulk with one doorbell record update.
  *
  * <p>{@link #open} builds the queue on an RQ of a port, which owns it: one queue per RQ; the port
  * destroys the RQ before it frees the memory of the buffers posted to it, whatever the user closes
@@ -45,33 +42,11 @@ public final class RxQueue implements AutoCloseable {
     private static final int L4_AT = L3_AT + (int) Cqe64.l3_hdr_type$BIT_WIDTH;
     /**
      * The {@link PacketFlags} of every combination of checksum bits, L3 and L4 header type, indexed by
-     * {@link #flagsIndex}: one load per CQE (three tables, one per field, cost rx-burst 3.6%).
+     * {@link #flagsIndex}: one load per CQE (one table per field was slower).
      */
     private static final int[] RX_FLAGS = new int[1 << (L4_AT + (int) Cqe64.l4_hdr_type$BIT_WIDTH)];
 
-    /** Values of the {@code op_own} byte. */
-    private static final int OP_OWN_VALUES = 1 << Cqe64.op_own$BIT_WIDTH;
-    /**
-     * Per {@code op_own}, on an even and on an odd pass: 0 when the CQE is not software's on that pass
-     * (owner bit other than the parity) or not a plain completion (opcode INVALID, or a compressed
-     * session's title); 1 when it is one; 2 when it is one of RESP_SEND (a burst of only those skips
-     * the opcode per CQE). One load and one branch per polled CQE, the table chosen once per pass
-     * (with two loads and the parity worked out per CQE, JMH's rx-burst took 10.84 against 9.91 ns:
-     * medians of 20 alternating forks, the new form faster in 16 of the 20 pairs); built from the
-     * generated getters.
-     */
-    private static final byte[] POLL_EVEN = new byte[OP_OWN_VALUES];
-    private static final byte[] POLL_ODD = new byte[OP_OWN_VALUES];
-
     static {
-        MemorySegment b = MemorySegment.ofArray(new long[(int) Cqe64.SIZE / 8]);
-        for (int v = 0; v < OP_OWN_VALUES; v++) {
-            Cqe64.op_own$set(b, 0, v);
-            boolean plain = Cqe64.opcode(b, 0) != CqeOpcode.INVALID$VALUE && Cqe64.cqe_format(b, 0) != CqeFormat.COMPRESSED$VALUE;
-            byte kind = (byte) (!plain ? 0 : Cqe64.opcode(b, 0) == CqeOpcode.RESP_SEND$VALUE ? 2 : 1);
-            if (Cqe64.owner(b, 0)) POLL_ODD[v] = kind;
-            else POLL_EVEN[v] = kind;
-        }
         if ((CHECK_BITS & (CHECK_BITS + 1)) != 0) throw new AssertionError("the checksum bits are not the low bits of hds_ip_ext");
         for (int c = 0; c <= CHECK_BITS; c++) {
             for (int l3 = 0; l3 < 1 << Cqe64.l3_hdr_type$BIT_WIDTH; l3++) {
@@ -98,8 +73,6 @@ public final class RxQueue implements AutoCloseable {
     /** Mini CQEs in one CQE slot of a session (eight). */
     private static final int MINIS = (int) (Cqe64.SIZE / MiniCqe8.SIZE);
 
-    private static final PrmLayout.Field OWNER = Cqe64.layout().field("owner").orElseThrow();
-
     private final RqResources res;
     private final QueueGuard guard;
     private final PacketPool pool;
@@ -107,16 +80,8 @@ public final class RxQueue implements AutoCloseable {
     private final int mask;
     private final int entries;
     private final MemorySegment dbr;
-    private final MemorySegment cqRing;
-    private final MemorySegment cqDbr;
-    private final int cqLog;
-    private final int cqMask;
-    /** The CQ ring's size in bytes. */
-    private final long ringBytes;
+    private final CompletionRing cq;
     private final int[] slotBuffer;
-    /** The {@code op_own} byte a consumed session slot gets on an even and on an odd pass (owner bit only). */
-    private final int opOwnEven;
-    private final int opOwnOdd;
 
     /*
      * The compressed session in progress (the kernel's struct mlx5e_cq_decomp): a session may be larger
@@ -138,7 +103,6 @@ public final class RxQueue implements AutoCloseable {
     /** WQEs posted (free-running 16-bit counter space, kept as int) and consumed. */
     private int posted;
     private int consumed;
-    private int cqCc;
 
     private long packets;
     private long bytes;
@@ -173,18 +137,9 @@ public final class RxQueue implements AutoCloseable {
         this.entries = res.entries();
         this.mask = entries - 1;
         this.dbr = res.doorbellRecord();
-        this.cqRing = res.cq().ring().segment();
-        this.cqDbr = res.cq().doorbellRecord();
-        this.cqLog = res.cq().logSize();
-        this.cqMask = res.cq().entries() - 1;
-        this.ringBytes = (long) res.cq().entries() * Cqe64.SIZE;
+        this.cq = new CompletionRing(res.cq());
         this.slotBuffer = new int[entries];
         java.util.Arrays.fill(slotBuffer, -1);
-        // The owner-only op_own bytes from the generated layout (kernel: op_own = pass parity & 1).
-        MemorySegment scratch = MemorySegment.ofArray(new long[(int) Cqe64.SIZE / 8]);
-        opOwnEven = Cqe64.op_own(scratch, 0);
-        Cqe64.layout().set(scratch, 0, OWNER, 1);
-        opOwnOdd = Cqe64.op_own(scratch, 0);
         fill();
     }
 
@@ -216,49 +171,74 @@ public final class RxQueue implements AutoCloseable {
         // Checked once per call, before any CQE is consumed: a short array found part way would lose the burst's buffers.
         if (max > buffers.length) throw new IllegalArgumentException("max " + max + " is more than the " + buffers.length + " buffers the array holds");
         if (zipLeft != 0) return receiveMixed(buffers, 0, 0, max);
-        // The plain burst in one piece, as before sessions existed (split into the methods below, C2 kept
-        // more state in fields and memory: rx-burst 6.8 -> 7.4 ns); a title sends the rest of the call
-        // to receiveMixed. Its decode loop repeats decodePlain's on purpose: the per-CQE body as one
-        // static helper both call cost 2% (JMH, 4 forks, twice each: 6.70, 6.72 against 6.57, 6.57 ns).
-        final MemorySegment cq = cqRing;
+        // The plain burst: a run of plain CQEs, decoded; a title sends the rest of the call to receiveMixed.
+        final CompletionRing cq = this.cq;
+        int polled = cq.ownedPlain(max);
+        if (polled == 0) return cq.kind(cq.cc) == CompletionRing.TITLE ? receiveMixed(buffers, 0, 0, max) : 0;
+        int n = decodePlain(buffers, 0, polled, cq.allResponses(polled));
+        if (polled < max && cq.kind(cq.cc) == CompletionRing.TITLE) return receiveMixed(buffers, n, polled, max);
+        cq.release();
+        packets += n;
+        fill();
+        return n;
+    }
+
+    /**
+     * The rest of a receive call once a session is involved: {@code n} buffers handed out and
+     * {@code taken} completions consumed so far; sessions and plain runs alternate until {@code max}
+     * completions or no more owned CQEs.
+     */
+    private int receiveMixed(int[] buffers, int n, int taken, int max) {
+        while (taken < max) {
+            if (zipLeft != 0) {
+                // A session open (left over from the last call, or started below): its next completions.
+                int k = Math.min(zipLeft, max - taken);
+                n = sessionRun(buffers, n, k);
+                taken += k;
+                continue;
+            }
+            int polled = cq.ownedPlain(max - taken);
+            if (polled > 0) {
+                n = decodePlain(buffers, n, polled, cq.allResponses(polled));
+                taken += polled;
+            }
+            // The plain run stops at a CQE that is not ours, at max, or at a title.
+            if (taken == max || cq.kind(cq.cc) != CompletionRing.TITLE) break;
+            CompletionRing.acquire(); // the title's owner byte before the rest of the session
+            startSession();
+        }
+        if (taken > 0) {
+            // All CQE reads (and the session slots' owner fix-up) are done before the device may reuse the entries.
+            cq.release();
+            packets += n;
+            fill();
+        }
+        return n;
+    }
+
+    /**
+     * Decodes {@code polled} plain CQEs from the consumer counter on (owned: {@link CompletionRing#ownedPlain})
+     * into {@code buffers[n..]} and consumes them; returns the new n. {@code allSend}: they are all
+     * RESP_SEND, so no opcode is read again. The one decode of a plain CQE.
+     */
+    private int decodePlain(int[] buffers, int n, int polled, boolean allSend) {
+        // Everything the loop needs in locals (C2 reloads fields and segment headers after a fence).
+        final CompletionRing ring = this.cq;
+        final MemorySegment cq = ring.cqes;
         final int[] slots = slotBuffer;
         final PacketPool p = pool;
         final int[] meta = p.meta;
-        final int cqm = cqMask;
-        final int log = cqLog;
+        final int cqm = ring.mask;
         // The ring's mask as slots.length - 1 (slotBuffer has one entry per WQE, a power of two): C2 then
         // knows every masked slot index is in bounds and drops the array's range check.
         final int m = slots.length - 1;
-        int cc = cqCc;
-        // 1. Ownership: how many plain CQEs from cc on the device has handed over (at most max), stopping
-        //    before a session's title. Ring + offset accessors throughout: an empty poll must not
-        //    allocate even where C2 does not scalar-replace.
-        int polled = 0;
-        int sends = 0;
-        byte[] pass = ((cc >>> log) & 1) == 0 ? POLL_EVEN : POLL_ODD;
-        long next = (long) (cc & cqm) * Cqe64.SIZE;
-        while (polled < max) {
-            int v = pass[Cqe64.op_own(cq, next)];
-            if (v == 0) break;
-            sends += v >>> 1;
-            polled++;
-            next += Cqe64.SIZE;
-            if (next == ringBytes) { // the ring's end: the next entries are of the next pass
-                next = 0;
-                pass = pass == POLL_EVEN ? POLL_ODD : POLL_EVEN;
-            }
-        }
-        if (polled == 0) return titleOwned(cc) ? receiveMixed(buffers, 0, 0, max) : 0;
-        // All RESP_SEND (the usual burst): the decode loop need not read each opcode again.
-        final boolean allSend = sends == polled;
         // PRM: no other CQE field may be read before the ownership byte says the entry is ours: one load
         // fence (dma_rmb) after all the ownership bytes of the burst, as DPDK's vectorised mlx5 RX does,
         // instead of one per CQE (after which C2 reloads every segment header and field).
-        VarHandle.loadLoadFence();
-        // 2. Decode.
-        int n = 0;
+        CompletionRing.acquire();
         long rxBytes = 0;
-        final int first = cc;
+        int errs = 0;
+        final int first = ring.cc;
         for (int k = 0; k < polled; k++) {
             long at = (long) ((first + k) & cqm) * Cqe64.SIZE;
             boolean send = allSend || Cqe64.opcode(cq, at) == CqeOpcode.RESP_SEND$VALUE;
@@ -287,140 +267,11 @@ public final class RxQueue implements AutoCloseable {
                 buffers[n++] = h;
                 rxBytes += len;
             } else {
-                errors++;
-                if (h >= 0) p.free(h); // recycled: the refill below posts it again
-            }
-        }
-        cc = first + polled;
-        cqCc = cc;
-        consumed += polled;
-        bytes += rxBytes;
-        if (polled < max && titleOwned(cc)) return receiveMixed(buffers, n, polled, max);
-        // All CQE reads are done before the device may reuse the entries.
-        VarHandle.releaseFence();
-        CqDoorbellRecord.consumer_index$setUnchecked(cqDbr, cc & 0xffffff);
-        packets += n;
-        fill();
-        return n;
-    }
-
-    /**
-     * The rest of a receive call once a session is involved: {@code n} buffers handed out and
-     * {@code taken} completions consumed so far; sessions and plain runs alternate until {@code max}
-     * completions or no more owned CQEs.
-     */
-    private int receiveMixed(int[] buffers, int n, int taken, int max) {
-        while (taken < max) {
-            if (zipLeft != 0) {
-                // A session open (left over from the last call, or started below): its next completions.
-                int k = Math.min(zipLeft, max - taken);
-                n = sessionRun(buffers, n, k);
-                taken += k;
-                continue;
-            }
-            int polled = pollPlain(max - taken);
-            if (polled > 0) {
-                n = decodePlain(buffers, n, polled);
-                taken += polled;
-            }
-            // The plain run stops at a CQE that is not ours, at max, or at a title.
-            if (taken == max || !titleOwned(cqCc)) break;
-            VarHandle.loadLoadFence(); // the title's owner byte before the rest of the session
-            startSession();
-        }
-        if (taken > 0) {
-            // All CQE reads (and the session slots' owner fix-up) are done before the device may reuse the entries.
-            VarHandle.releaseFence();
-            CqDoorbellRecord.consumer_index$setUnchecked(cqDbr, cqCc & 0xffffff);
-            packets += n;
-            fill();
-        }
-        return n;
-    }
-
-    /**
-     * Ownership: how many plain CQEs from the consumer counter on the device has handed over (at most
-     * {@code max}), stopping before a compressed session's title. Reads only each entry's last dword
-     * ({@code op_own}: owner, opcode, format); ring + offset accessors throughout, so an empty poll
-     * allocates nothing even where C2 does not scalar-replace.
-     */
-    private int pollPlain(int max) {
-        final MemorySegment cq = cqRing;
-        final int cqm = cqMask;
-        final int log = cqLog;
-        final int cc = cqCc;
-        int polled = 0;
-        // Each entry's offset and pass from the counter, not an offset carried round the loop and reset
-        // at the ring's end: C2 made that a counted loop guarded by a predicate that failed at every
-        // wrap, and the demo recompiled this method 101 times (-Xlog:deoptimization: "predicate
-        // maybe_recompile", until PerMethodTrapLimit), a third of its CPU time in C2.
-        while (polled < max) {
-            int c = cc + polled;
-            byte[] pass = ((c >>> log) & 1) == 0 ? POLL_EVEN : POLL_ODD;
-            if (pass[Cqe64.op_own(cq, (long) (c & cqm) * Cqe64.SIZE)] == 0) break;
-            polled++;
-        }
-        return polled;
-    }
-
-    /** Whether the CQE at {@code c} is ours and the title of a compressed session. */
-    private boolean titleOwned(int c) {
-        long at = (long) (c & cqMask) * Cqe64.SIZE;
-        return Cqe64.owner(cqRing, at) == (((c >>> cqLog) & 1) != 0) && Cqe64.opcode(cqRing, at) != CqeOpcode.INVALID$VALUE
-                && Cqe64.cqe_format(cqRing, at) == CqeFormat.COMPRESSED$VALUE;
-    }
-
-    /** Decodes {@code polled} plain CQEs from the consumer counter on into {@code buffers[n..]}; returns the new n. */
-    private int decodePlain(int[] buffers, int n, int polled) {
-        // Everything the loop needs in locals (C2 reloads fields and segment headers after a fence).
-        final MemorySegment cq = cqRing;
-        final int[] slots = slotBuffer;
-        final PacketPool p = pool;
-        final int[] meta = p.meta;
-        final int cqm = cqMask;
-        // The ring's mask as slots.length - 1 (slotBuffer has one entry per WQE, a power of two): C2 then
-        // knows every masked slot index is in bounds and drops the array's range check.
-        final int m = slots.length - 1;
-        // PRM: no other CQE field may be read before the ownership byte says the entry is ours: one load
-        // fence (dma_rmb) after all the ownership bytes of the burst, as DPDK's vectorised mlx5 RX does,
-        // instead of one per CQE (after which C2 reloads every segment header and field).
-        VarHandle.loadLoadFence();
-        long rxBytes = 0;
-        int errs = 0;
-        final int first = cqCc;
-        for (int k = 0; k < polled; k++) {
-            long at = (long) ((first + k) & cqm) * Cqe64.SIZE;
-            int opcode = Cqe64.opcode(cq, at);
-            int slot = Cqe64.wqe_counter(cq, at) & m;
-            int h = slots[slot];
-            slots[slot] = -1;
-            if (opcode == CqeOpcode.RESP_SEND$VALUE && h >= 0) {
-                // Every CQE field into locals first, the stores to the pool's metadata after them.
-                int len = Cqe64.byte_cnt(cq, at);
-                int checks = Cqe64.hds_ip_ext(cq, at);
-                int l3 = Cqe64.l3_hdr_type(cq, at);
-                int l4 = Cqe64.l4_hdr_type(cq, at);
-                boolean tagged = Cqe64.vlan_present(cq, at);
-                int tci = Cqe64.vlan_info(cq, at);
-                int rss = Cqe64.rss_hash_result(cq, at);
-                int fl = RX_FLAGS[flagsIndex(checks, l3, l4)];
-                // One array, a fixed stride: C2 checks the range of the neighbouring indexes once.
-                int b = h * PacketPool.META_STRIDE;
-                if (tagged) {
-                    fl |= PacketFlags.RX_VLAN_STRIPPED;
-                    meta[b + PacketPool.VLAN_MSS] = tci;
-                }
-                meta[b + PacketPool.LENGTH] = len;
-                meta[b + PacketPool.FLAGS] = fl;
-                meta[b + PacketPool.RSS_HASH] = rss;
-                buffers[n++] = h;
-                rxBytes += len;
-            } else {
                 errs++;
                 if (h >= 0) p.free(h); // recycled: the refill posts it again
             }
         }
-        cqCc = first + polled;
+        ring.cc = first + polled;
         consumed += polled;
         bytes += rxBytes;
         errors += errs;
@@ -434,11 +285,11 @@ public final class RxQueue implements AutoCloseable {
      * (kernel mlx5e_decompress_cqes_start, mlx5e_read_title_slot, mlx5e_read_mini_arr_slot).
      */
     private void startSession() {
-        final MemorySegment cq = cqRing;
-        long at = (long) (cqCc & cqMask) * Cqe64.SIZE;
+        final MemorySegment cq = this.cq.cqes;
+        long at = this.cq.offset(this.cq.cc);
         int n = Cqe64.byte_cnt(cq, at);
         // A session holds 2..cqe_compression_max_num completions; anything outside the ring is not one.
-        if (n < 1 || n > cqMask + 1) n = 1;
+        if (n < 1 || n > this.cq.entries()) n = 1;
         int fl = RX_FLAGS[flagsIndex(Cqe64.hds_ip_ext(cq, at), Cqe64.l3_hdr_type(cq, at), Cqe64.l4_hdr_type(cq, at))];
         int vlan = -1;
         if (Cqe64.vlan_present(cq, at)) {
@@ -452,13 +303,13 @@ public final class RxQueue implements AutoCloseable {
         zipIndex = 0;
         zipLeft = n;
         sessions++;
-        loadMinis(cqCc + 1);
+        loadMinis(this.cq.cc + 1);
     }
 
     /** Copies the eight mini CQEs of the array in CQ slot {@code c} (HASH format: byte count and RSS hash). */
     private void loadMinis(int c) {
-        final MemorySegment cq = cqRing;
-        long at = (long) (c & cqMask) * Cqe64.SIZE;
+        final MemorySegment cq = this.cq.cqes;
+        long at = this.cq.offset(c);
         for (int j = 0; j < MINIS; j++) {
             long mini = at + (long) j * MiniCqe8.SIZE;
             miniBytes[j] = MiniCqe8.byte_cnt(cq, mini);
@@ -475,17 +326,15 @@ public final class RxQueue implements AutoCloseable {
      * device's, not as a new CQE.
      */
     private int sessionRun(int[] buffers, int n, int k) {
-        final MemorySegment cq = cqRing;
+        final CompletionRing ring = this.cq;
         final int[] slots = slotBuffer;
         final PacketPool p = pool;
         final int[] meta = p.meta;
-        final int cqm = cqMask;
-        final int log = cqLog;
         final int m = slots.length - 1;
         final int fl = zipFlags;
         final int vlan = zipVlan;
         final boolean ok = zipOk;
-        int cc = cqCc;
+        int cc = ring.cc;
         int index = zipIndex;
         int counter = zipCounter;
         long rxBytes = 0;
@@ -508,9 +357,9 @@ public final class RxQueue implements AutoCloseable {
                 errs++;
                 if (h >= 0) p.free(h);
             }
-            Cqe64.op_own$setUnchecked(cq, (long) (cc & cqm) * Cqe64.SIZE, ((cc >>> log) & 1) != 0 ? opOwnOdd : opOwnEven);
+            ring.retire(cc);
         }
-        cqCc = cc;
+        ring.cc = cc;
         zipIndex = index;
         zipCounter = counter;
         zipLeft -= k;

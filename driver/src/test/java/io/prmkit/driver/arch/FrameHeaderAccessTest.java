@@ -53,8 +53,8 @@ class FrameHeaderAccessTest {
             "Bytes#copy", "the soft HCA's short copies move any byte range in 8-, 4- and 2-byte pieces",
             "TrafficMix#writeFrame", "the frame id is the payload's first word",
             "TrafficMix#identify", "the frame id is the payload's first word",
-            "TxQueue#hdr18", "the 18-byte L2 inline header copied as bytes 0-1, 2-9, 10-17 (a layout of three moves)",
-            "TxQueue#ringDoorbell", "BlueFlame: the WQE's first 8 bytes go to the UAR as they are",
+            "SendWqe#hdr18", "the 18-byte L2 inline header copied as bytes 0-1, 2-9, 10-17 (a layout of three moves)",
+            "SendRing#ringDoorbell", "BlueFlame: the WQE's first 8 bytes go to the UAR as they are",
             "SoftDatapath#drainDoorbells", "a UAR doorbell value (a register write, not a frame) put in a scratch word for the accessors",
             "SoftDatapath#*", "the device's own inbox ring of received frames: a length word, then the bytes (soft-hca's private format)",
             "Steering#*", "match parameters compared 8 bytes at a time under the group's mask (byte ranges; fill() builds them with accessors)");
