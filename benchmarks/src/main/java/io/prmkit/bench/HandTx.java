@@ -228,7 +228,7 @@ final class HandTx {
             VarHandle.storeStoreFence();
             dbr.set(BE32, 4, pc & 0xffff);
             VarHandle.fullFence();
-            uar.write64(bfOffset, ring.get(BE64, last)); // as TxQueue.ringDoorbell: the WQE's first 8 bytes read big-endian
+            uar.write64(bfOffset, ring.get(BE64, last)); // as SendRing.ringDoorbell: the WQE's first 8 bytes read big-endian
             bfOffset ^= bfHalf;
         }
         return i;

@@ -206,7 +206,7 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
     int last_signalled = 0;
     uint64_t burst_bytes = 0;
     while (sent < n) {
-        /* A run of plain frames (TxQueue.sendPlain): one WQEBB each, never padded. How many fit before
+        /* A run of plain frames (TxQueue.sendPlain, SendWqe.plain): one WQEBB each, never padded. How many fit before
          * the ring or the CQ is full is worked out once; the loop tests only the frames. */
         {
             const uint64_t ring_room = size - (pc - cc);
@@ -237,7 +237,7 @@ __attribute__((noinline)) int tx_send(struct txq *q, const int *bufs, int n) {
                 c->imm = 0;
                 e->swp = 0; e->cs_flags = (fl & TX_IP_CSUM ? CS_L3 : 0) | (fl & TX_L4_CSUM ? CS_L4 : 0); e->swp_flags = 0; e->mss = 0; e->metadata = 0;
                 e->inline_hdr_sz = htobe16(INLINE_HDR);
-                /* a fixed-size copy of the L2 header, as TxQueue.sendPlain's copy18 */
+                /* a fixed-size copy of the L2 header, as SendWqe.copy18 */
                 memcpy(e->inline_hdr_start, mem + (size_t)h * buf_size, INLINE_HDR);
                 d->byte_count = htobe32(len - INLINE_HDR);
                 d->lkey = htobe32(lkey);

@@ -13,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  * <p>One array with a fixed stride rather than one array per item: the receive path stores three or
  * four items per packet at {@code meta[4 * h + k]}, and C2 merges the range checks of those
  * neighbouring indexes into one pair where separate arrays cost a check (and a base and limit kept
- * in registers) each. rx-burst: 7.03 against 6.53 ns per packet, one JMH run, 3 forks.
+ * in registers) each (measured: docs/datapath-bench-log.md).
  *
  * <p>The device reaches buffer {@code h} at {@link #deviceAddress(int)} through {@link #lkey()}: by
  * default the region's bus address through the PA mkey the pool was made with; {@link #useKey}
