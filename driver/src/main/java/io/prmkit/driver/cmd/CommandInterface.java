@@ -47,7 +47,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * <p>Thread safety: any number of threads may call {@link #execute}; each holds one slot for the
  * duration of its command.
  */
-public final class CommandInterface implements AutoCloseable {
+public final class CommandInterface implements CommandTransport, AutoCloseable {
 
     /** Timeouts and tracing of the command interface. */
     public record Options(Duration initTimeout, Duration commandTimeout, CommandTrace trace) {
@@ -185,6 +185,7 @@ public final class CommandInterface implements AutoCloseable {
     }
 
     /** The fatal error given to {@link #fail}, or null. */
+    @Override
     public DeviceFatalException fatal() {
         return fatal;
     }
@@ -194,33 +195,35 @@ public final class CommandInterface implements AutoCloseable {
         return MemorySegment.ofArray(new byte[Math.toIntExact(size)]);
     }
 
-    /**
-     * Runs {@code command} (its input built by {@link PrmLayout.Command#input}) and returns its output,
-     * as long as the command's output structure.
-     *
-     * @see #execute(MemorySegment, PrmLayout.Struct, long, PrmLayout.Struct)
-     */
-    public MemorySegment execute(PrmLayout.Command command, MemorySegment in) {
-        return execute(in, command.in(), command.outBytes(), command.out());
-    }
-
     /** Runs {@code command} for an output of {@code outLength} bytes (an output structure followed by a trailing array or a register). */
+    @Override
     public MemorySegment execute(PrmLayout.Command command, MemorySegment in, long outLength) {
         return execute(in, command.in(), outLength, command.out());
     }
 
-    /**
-     * ACCESS_REG on {@code register} (PRM "Access Registers"), one path for reads and writes: builds
-     * the carrying command's input for {@code opMod} (the register id and op_mod set), lets {@code
-     * fill} write the register (its key fields for a read, the new contents for a write), runs the
-     * command and returns the register as the device answered it. Where the register sits in input
-     * and output comes from the spec's declaration ({@link PrmLayout.Register}).
-     */
-    public MemorySegment accessRegister(PrmLayout.Register register, long opMod, java.util.function.Consumer<MemorySegment> fill) {
-        MemorySegment in = register.input(opMod);
-        fill.accept(register.data(in, false));
-        return register.data(execute(register.command(), in, register.outputLength()), true);
+    /** Runs the creating command; the handle runs the object's later commands on this queue as they are. */
+    @Override
+    public Created create(PrmLayout.Command command, MemorySegment in) {
+        return new Created(execute(command, in), direct);
     }
+
+    /** The command queue keeps no per-object state: every command on an object is just run. */
+    private final ObjectHandle direct = new ObjectHandle() {
+        @Override
+        public MemorySegment modify(PrmLayout.Command command, MemorySegment in) {
+            return execute(command, in);
+        }
+
+        @Override
+        public MemorySegment query(PrmLayout.Command command, MemorySegment in) {
+            return execute(command, in);
+        }
+
+        @Override
+        public void destroy(PrmLayout.Command command, MemorySegment in) {
+            execute(command, in);
+        }
+    };
 
     /**
      * Runs one command and returns its output ({@code outLength} bytes) after checking both status
@@ -455,6 +458,7 @@ public final class CommandInterface implements AutoCloseable {
      * Runs {@code free} when the interface is closed, after DISABLE_HCA: for host memory of an object
      * whose destroy command failed, which the device may still use until then.
      */
+    @Override
     public void freeAtClose(Runnable free) {
         lock.lock();
         try {

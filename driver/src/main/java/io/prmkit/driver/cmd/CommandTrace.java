@@ -27,14 +27,17 @@ public interface CommandTrace {
                  int syndrome, long nanos, MemorySegment in, PrmLayout.Struct inLayout, MemorySegment out,
                  PrmLayout.Struct outLayout, String outcome) {
 
-        /** {@code ENABLE_HCA (0x104) op_mod 0x0 in=16 out=12 slot=0 status=OK time=0.085ms}. */
+        /**
+         * {@code ENABLE_HCA (0x104) op_mod 0x0 in=16 out=12 slot=0 status=OK time=0.085ms}; a command that went
+         * through rdma-core's DEVX (no slot of ours, {@code slot} -1) says {@code via=devx} instead of its slot.
+         */
         public String line() {
             String st;
             if (outcome != null && status < 0 && deliveryStatus == 0) st = "TIMEOUT";
             else if (deliveryStatus != 0) st = "DELIVERY_" + name(DeliveryStatus.nameOf(deliveryStatus), deliveryStatus);
             else st = name(CmdStatus.nameOf(status), status) + (status != 0 ? " syndrome=0x" + Integer.toHexString(syndrome) : "");
-            return String.format("%s in=%d out=%d slot=%d status=%s time=%.3fms", CommandException.commandName(opcode, opMod),
-                    inLength, outLength, slot, st, nanos / 1e6);
+            return String.format("%s in=%d out=%d %s status=%s time=%.3fms", CommandException.commandName(opcode, opMod),
+                    inLength, outLength, slot >= 0 ? "slot=" + slot : "via=devx", st, nanos / 1e6);
         }
 
         private static String name(String n, int v) {

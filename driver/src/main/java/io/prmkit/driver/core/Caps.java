@@ -1,7 +1,7 @@
 package io.prmkit.driver.core;
 
 import io.prmkit.driver.Mlx5Exception;
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.mlx5.CmdHcaCap;
 import io.prmkit.mlx5.HcaCapUnion;
 import io.prmkit.mlx5.PerProtocolNetworkingOffloadCaps;
@@ -31,7 +31,7 @@ public final class Caps {
     }
 
     /** Queries every page the driver uses; Ethernet and flow-table pages only when the general caps announce them. */
-    static Caps query(CommandInterface cmd) {
+    public static Caps query(CommandTransport cmd) {
         MemorySegment gen = query(cmd, QueryHcaCapOpMod.GENERAL_DEVICE_CUR);
         MemorySegment genMax = query(cmd, QueryHcaCapOpMod.GENERAL_DEVICE_MAX);
         boolean hasEth = CmdHcaCap.eth_net_offloads(HcaCapUnion.cmd_hca_cap(gen));
@@ -45,7 +45,7 @@ public final class Caps {
     }
 
     /** QUERY_HCA_CAP for one op_mod; returns a copy of the capability union. */
-    static MemorySegment query(CommandInterface cmd, QueryHcaCapOpMod which) {
+    static MemorySegment query(CommandTransport cmd, QueryHcaCapOpMod which) {
         var in = PrmCommands.QUERY_HCA_CAP.input();
         QueryHcaCapIn.op_mod$set(in, which);
         var out = cmd.execute(PrmCommands.QUERY_HCA_CAP, in);

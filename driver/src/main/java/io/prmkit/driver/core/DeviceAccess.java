@@ -1,30 +1,30 @@
 package io.prmkit.driver.core;
 
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.cmd.DeviceFatalException;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.Mmio;
 
 /**
  * What a function-level object built on a device (an Ethernet port, {@code EthPort.open}) uses of it:
- * the command interface, the capabilities, DMA memory and BAR 0, the UAR page and the async EQ its CQs
+ * the command transport, the capabilities, DMA memory and BAR 0, the UAR page and the EQ its CQs
  * report to, device events, and leaving the device's care when it closes itself. Handed only to the
- * factory passed to {@link Mlx5Device#attach}: none of it is a public getter of the device.
+ * factory passed to {@link Mlx5Function#attach}: none of it is a public getter of the device.
  */
 public interface DeviceAccess {
-    CommandInterface commands();
+    CommandTransport commands();
 
     Caps caps();
 
     DmaMemory dma();
 
-    /** BAR 0 (the UAR pages' doorbells are in it). */
+    /** BAR 0 (the UAR pages' doorbells are in it); over DEVX, the UAR page. */
     Mmio bar();
 
     /** The UAR page the device's CQs and SQs ring. */
     Uar uar();
 
-    /** The async EQ's number (CQs report their events to it). */
+    /** The number of the EQ the CQs report their events to (the async EQ; over DEVX, mlx5dv_devx_query_eqn's). */
     int asyncEqn();
 
     void addEventListener(Mlx5Device.EventListener l);

@@ -49,7 +49,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * completions and errors. Page requests are answered on the page thread (never on the interrupt
  * thread, which must stay short and may deliver the command completions a MANAGE_PAGES waits for).
  */
-public final class Mlx5Device implements AutoCloseable {
+public final class Mlx5Device implements Mlx5Function {
 
     /** Issued to every {@link #addEventListener listener} for each async EQE (on the interrupt thread). */
     @FunctionalInterface

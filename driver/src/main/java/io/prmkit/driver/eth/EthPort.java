@@ -1,11 +1,12 @@
 package io.prmkit.driver.eth;
 
 import io.prmkit.driver.Mlx5Exception;
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceAccess;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.core.Mlx5Function;
 import io.prmkit.driver.res.CompletionQueue;
 import io.prmkit.driver.res.FlowEntry;
 import io.prmkit.driver.res.FlowGroup;
@@ -72,7 +73,7 @@ import java.util.List;
 public final class EthPort implements AutoCloseable {
 
     private final DeviceAccess dev;
-    private final CommandInterface cmd;
+    private final CommandTransport cmd;
     private final EthPortConfig config;
     private final Deque<DeviceObject> objects = new ArrayDeque<>();
     private final List<SendQueue> sqs = new ArrayList<>();
@@ -102,7 +103,7 @@ public final class EthPort implements AutoCloseable {
      * Builds a port on {@code dev} (closed by its own close, or by the device's); on failure undoes
      * what it built and rethrows.
      */
-    public static EthPort open(Mlx5Device dev, EthPortConfig config) {
+    public static EthPort open(Mlx5Function dev, EthPortConfig config) {
         return dev.attach(access -> {
             EthPort p = new EthPort(access, config);
             try {
@@ -365,7 +366,7 @@ public final class EthPort implements AutoCloseable {
      */
     public SqResources txResources(int i) {
         SendQueue sq = sqs.get(i);
-        return new SqResources(sq.ringRegion(), sq.logWqeBbs(), sq.sqn(), sq.doorbellRecord(), dev.bar(), sq.doorbellOffset(), bfHalf,
+        return new SqResources(sq.ringRegion(), sq.logWqeBbs(), sq.sqn(), sq.doorbellRecord(), sq.uar().bar(), sq.doorbellOffset(), bfHalf,
                 cq(sq.cq()), sq.minInline(), (sqn, from, to) -> sq.modify(from, to));
     }
 

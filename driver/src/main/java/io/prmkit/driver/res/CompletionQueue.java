@@ -1,6 +1,6 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.driver.core.Uar;
@@ -36,8 +36,8 @@ public final class CompletionQueue extends DeviceObject {
     private final Uar uar;
     private final int eqn;
 
-    private CompletionQueue(CommandInterface cmd, int cqn, DmaRegion ring, DmaRegion doorbell, int logSize, Uar uar, int eqn) {
-        super(cmd, cqn);
+    private CompletionQueue(CommandTransport cmd, CommandTransport.ObjectHandle handle, int cqn, DmaRegion ring, DmaRegion doorbell, int logSize, Uar uar, int eqn) {
+        super(cmd, handle, cqn);
         this.ring = ring;
         this.doorbell = doorbell;
         this.logSize = logSize;
@@ -46,7 +46,7 @@ public final class CompletionQueue extends DeviceObject {
     }
 
     /** CREATE_CQ with 2^{@code logSize} 64-byte CQEs, events to EQ {@code eqn}. */
-    public static CompletionQueue create(CommandInterface cmd, DmaMemory dma, Caps caps, Uar uar, int eqn, int logSize) {
+    public static CompletionQueue create(CommandTransport cmd, DmaMemory dma, Caps caps, Uar uar, int eqn, int logSize) {
         return create(cmd, dma, caps, uar, eqn, logSize, false);
     }
 
@@ -57,7 +57,7 @@ public final class CompletionQueue extends DeviceObject {
      * keep the raw checksum instead, which the driver does not report: it reports the L3/L4 OK bits,
      * which a session's completions share with its title).
      */
-    public static CompletionQueue create(CommandInterface cmd, DmaMemory dma, Caps caps, Uar uar, int eqn, int logSize, boolean compress) {
+    public static CompletionQueue create(CommandTransport cmd, DmaMemory dma, Caps caps, Uar uar, int eqn, int logSize, boolean compress) {
         if (compress) Caps.require(CmdHcaCap.cqe_compression(caps.general()), "CQE compression", "cmd_hca_cap.cqe_compression");
         Caps.requireLog(1L << logSize, CmdHcaCap.log_max_cq_sz(caps.general()), "CREATE_CQ entries", "cmd_hca_cap.log_max_cq_sz");
         long bytes = Cqe64.SIZE << logSize;
@@ -90,8 +90,8 @@ public final class CompletionQueue extends DeviceObject {
             Cqc.log_page_size$set(cqc, 0);
             Cqc.dbr_addr$set(cqc, db.busAddress());
             for (long p = 0; p < pages; p++) CreateCqIn.pas$set(in, p, ring.busAddress(p * PAGE));
-            var out = cmd.execute(PrmCommands.CREATE_CQ, in);
-            return new CompletionQueue(cmd, CreateCqOut.cqn(out), ring, db, logSize, uar, eqn);
+            var created = cmd.create(PrmCommands.CREATE_CQ, in);
+            return new CompletionQueue(cmd, created.handle(), CreateCqOut.cqn(created.out()), ring, db, logSize, uar, eqn);
         } catch (RuntimeException e) {
             ring.close();
             db.close();
@@ -129,7 +129,7 @@ public final class CompletionQueue extends DeviceObject {
     protected void destroy() {
         var in = PrmCommands.DESTROY_CQ.input();
         DestroyCqIn.cqn$set(in, id());
-        cmd.execute(PrmCommands.DESTROY_CQ, in);
+        destroy(PrmCommands.DESTROY_CQ, in);
     }
 
     @Override

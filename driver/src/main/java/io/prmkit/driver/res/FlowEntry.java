@@ -1,6 +1,6 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.DeleteFteIn;
 import io.prmkit.mlx5.DestFormatStruct;
@@ -24,8 +24,8 @@ public final class FlowEntry extends DeviceObject {
 
     private final FlowTable table;
 
-    private FlowEntry(FlowTable table, int index) {
-        super(table.commands(), index);
+    private FlowEntry(FlowTable table, CommandTransport.ObjectHandle handle, int index) {
+        super(table.commands(), handle, index);
         this.table = table;
     }
 
@@ -50,8 +50,8 @@ public final class FlowEntry extends DeviceObject {
                 + DestFormatStructFlowCounterListAuto.extended_dest_format$BYTE_OFFSET + ExtendedDestFormat.destination_entry$BYTE_OFFSET;
         DestFormatStruct.destination_type$set(in, dest, FlowDestinationType.TIR);
         DestFormatStruct.destination_id$set(in, dest, tir.id());
-        table.commands().execute(PrmCommands.SET_FLOW_TABLE_ENTRY, in);
-        return new FlowEntry(table, index);
+        var created = table.commands().create(PrmCommands.SET_FLOW_TABLE_ENTRY, in);
+        return new FlowEntry(table, created.handle(), index);
     }
 
     @Override
@@ -60,6 +60,6 @@ public final class FlowEntry extends DeviceObject {
         DeleteFteIn.table_type$set(in, table.type());
         DeleteFteIn.table_id$set(in, table.id());
         DeleteFteIn.flow_index$set(in, id());
-        cmd.execute(PrmCommands.DELETE_FLOW_TABLE_ENTRY, in);
+        destroy(PrmCommands.DELETE_FLOW_TABLE_ENTRY, in);
     }
 }

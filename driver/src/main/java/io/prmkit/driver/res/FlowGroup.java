@@ -1,5 +1,6 @@
 package io.prmkit.driver.res;
 
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.CreateFlowGroupIn;
 import io.prmkit.mlx5.CreateFlowGroupOut;
@@ -18,8 +19,8 @@ public final class FlowGroup extends DeviceObject {
     private final FlowTable table;
     private final int start, end;
 
-    private FlowGroup(FlowTable table, int id, int start, int end) {
-        super(table.commands(), id);
+    private FlowGroup(FlowTable table, CommandTransport.ObjectHandle handle, int id, int start, int end) {
+        super(table.commands(), handle, id);
         this.table = table;
         this.start = start;
         this.end = end;
@@ -35,8 +36,8 @@ public final class FlowGroup extends DeviceObject {
         CreateFlowGroupIn.end_flow_index$set(in, end);
         CreateFlowGroupIn.match_criteria_enable$set(in, criteriaEnable);
         if (criteria != null) criteria.accept(CreateFlowGroupIn.match_criteria(in));
-        var out = table.commands().execute(PrmCommands.CREATE_FLOW_GROUP, in);
-        return new FlowGroup(table, CreateFlowGroupOut.group_id(out), start, end);
+        var created = table.commands().create(PrmCommands.CREATE_FLOW_GROUP, in);
+        return new FlowGroup(table, created.handle(), CreateFlowGroupOut.group_id(created.out()), start, end);
     }
 
     public FlowTable table() {
@@ -57,6 +58,6 @@ public final class FlowGroup extends DeviceObject {
         DestroyFlowGroupIn.table_type$set(in, table.type());
         DestroyFlowGroupIn.table_id$set(in, table.id());
         DestroyFlowGroupIn.group_id$set(in, id());
-        cmd.execute(PrmCommands.DESTROY_FLOW_GROUP, in);
+        destroy(PrmCommands.DESTROY_FLOW_GROUP, in);
     }
 }

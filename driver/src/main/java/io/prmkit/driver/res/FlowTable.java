@@ -1,6 +1,6 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.CreateFlowTableIn;
@@ -24,14 +24,14 @@ public final class FlowTable extends DeviceObject {
     private final int logSize;
     private boolean root;
 
-    private FlowTable(CommandInterface cmd, int id, FlowTableType type, int logSize) {
-        super(cmd, id);
+    private FlowTable(CommandTransport cmd, CommandTransport.ObjectHandle handle, int id, FlowTableType type, int logSize) {
+        super(cmd, handle, id);
         this.type = type;
         this.logSize = logSize;
     }
 
     /** CREATE_FLOW_TABLE for NIC receive at {@code level}; checks the NIC RX flow table caps first. */
-    public static FlowTable nicRx(CommandInterface cmd, Caps caps, int level, int logSize) {
+    public static FlowTable nicRx(CommandTransport cmd, Caps caps, int level, int logSize) {
         var rx = FlowTableNicCap.flow_table_properties_nic_receive(caps.flowTable());
         Caps.require(FlowTablePropLayout.ft_support(rx), "CREATE_FLOW_TABLE (NIC RX)",
                 "flow_table_nic_cap.flow_table_properties_nic_receive.ft_support");
@@ -45,8 +45,8 @@ public final class FlowTable extends DeviceObject {
         var ctx = CreateFlowTableIn.flow_table_context(in);
         FlowTableContext.level$set(ctx, level);
         FlowTableContext.log_size$set(ctx, logSize);
-        var out = cmd.execute(PrmCommands.CREATE_FLOW_TABLE, in);
-        return new FlowTable(cmd, CreateFlowTableOut.table_id(out), FlowTableType.NIC_RX, logSize);
+        var created = cmd.create(PrmCommands.CREATE_FLOW_TABLE, in);
+        return new FlowTable(cmd, created.handle(), CreateFlowTableOut.table_id(created.out()), FlowTableType.NIC_RX, logSize);
     }
 
     /** SET_FLOW_TABLE_ROOT: packets of this table's domain start here. */
@@ -75,7 +75,7 @@ public final class FlowTable extends DeviceObject {
         return 1 << logSize;
     }
 
-    CommandInterface commands() {
+    CommandTransport commands() {
         return cmd;
     }
 
@@ -88,6 +88,6 @@ public final class FlowTable extends DeviceObject {
         var in = PrmCommands.DESTROY_FLOW_TABLE.input();
         DestroyFlowTableIn.table_type$set(in, type);
         DestroyFlowTableIn.table_id$set(in, id());
-        cmd.execute(PrmCommands.DESTROY_FLOW_TABLE, in);
+        destroy(PrmCommands.DESTROY_FLOW_TABLE, in);
     }
 }

@@ -1,6 +1,6 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.CreateMkeyIn;
 import io.prmkit.mlx5.CreateMkeyOut;
@@ -20,12 +20,12 @@ public final class Mkey extends DeviceObject {
     /** The key's low byte (mkey_7_0) rolls per created mkey, as Linux's mkey_key counter does, so a stale key stops matching. */
     private static final java.util.concurrent.atomic.AtomicInteger VARIANT = new java.util.concurrent.atomic.AtomicInteger(0x5a);
 
-    private Mkey(CommandInterface cmd, int index, int key) {
-        super(cmd, index);
+    private Mkey(CommandTransport cmd, CommandTransport.ObjectHandle handle, int index, int key) {
+        super(cmd, handle, index);
         this.key = key;
     }
 
-    public static Mkey physical(CommandInterface cmd, ProtectionDomain pd) {
+    public static Mkey physical(CommandTransport cmd, ProtectionDomain pd) {
         var in = PrmCommands.CREATE_MKEY.input();
         var mkc = CreateMkeyIn.memory_key_mkey_entry(in);
         int mode = (int) MkcAccessMode.PA.value;
@@ -37,16 +37,16 @@ public final class Mkey extends DeviceObject {
         Mkc.pd$set(mkc, pd.id());
         Mkc.qpn$set(mkc, (1 << Mkc.qpn$BIT_WIDTH) - 1); // all ones: not bound to a QP
         Mkc.mkey_7_0$set(mkc, variant());
-        var out = cmd.execute(PrmCommands.CREATE_MKEY, in);
-        int index = CreateMkeyOut.mkey_index(out);
-        return new Mkey(cmd, index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
+        var created = cmd.create(PrmCommands.CREATE_MKEY, in);
+        int index = CreateMkeyOut.mkey_index(created.out());
+        return new Mkey(cmd, created.handle(), index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
     }
 
     /**
      * A free indirect mkey for a UMR WQE to fill in (KLM access mode, {@code umr_en}, local read and
      * write, room for {@code klmEntries} 16-byte entries); not usable until the UMR completes.
      */
-    public static Mkey forUmr(CommandInterface cmd, ProtectionDomain pd, int klmEntries) {
+    public static Mkey forUmr(CommandTransport cmd, ProtectionDomain pd, int klmEntries) {
         var in = PrmCommands.CREATE_MKEY.input();
         var mkc = CreateMkeyIn.memory_key_mkey_entry(in);
         int mode = (int) MkcAccessMode.KLMS.value;
@@ -60,9 +60,9 @@ public final class Mkey extends DeviceObject {
         Mkc.qpn$set(mkc, (1 << Mkc.qpn$BIT_WIDTH) - 1);
         Mkc.translations_octword_size$set(mkc, klmEntries);
         Mkc.mkey_7_0$set(mkc, variant());
-        var out = cmd.execute(PrmCommands.CREATE_MKEY, in);
-        int index = CreateMkeyOut.mkey_index(out);
-        return new Mkey(cmd, index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
+        var created = cmd.create(PrmCommands.CREATE_MKEY, in);
+        int index = CreateMkeyOut.mkey_index(created.out());
+        return new Mkey(cmd, created.handle(), index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
     }
 
     private static int variant() {
@@ -79,6 +79,6 @@ public final class Mkey extends DeviceObject {
     protected void destroy() {
         var in = PrmCommands.DESTROY_MKEY.input();
         DestroyMkeyIn.mkey_index$set(in, id());
-        cmd.execute(PrmCommands.DESTROY_MKEY, in);
+        destroy(PrmCommands.DESTROY_MKEY, in);
     }
 }

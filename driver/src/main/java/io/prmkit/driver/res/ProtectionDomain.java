@@ -1,6 +1,6 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.AllocPdOut;
 import io.prmkit.mlx5.DeallocPdIn;
@@ -9,20 +9,20 @@ import io.prmkit.mlx5.PrmCommands;
 /** A protection domain (PRM ALLOC_PD / DEALLOC_PD). */
 public final class ProtectionDomain extends DeviceObject {
 
-    private ProtectionDomain(CommandInterface cmd, int pd) {
-        super(cmd, pd);
+    private ProtectionDomain(CommandTransport cmd, CommandTransport.ObjectHandle handle, int pd) {
+        super(cmd, handle, pd);
     }
 
-    public static ProtectionDomain allocate(CommandInterface cmd) {
+    public static ProtectionDomain allocate(CommandTransport cmd) {
         var in = PrmCommands.ALLOC_PD.input();
-        var out = cmd.execute(PrmCommands.ALLOC_PD, in);
-        return new ProtectionDomain(cmd, AllocPdOut.pd(out));
+        var created = cmd.create(PrmCommands.ALLOC_PD, in);
+        return new ProtectionDomain(cmd, created.handle(), AllocPdOut.pd(created.out()));
     }
 
     @Override
     protected void destroy() {
         var in = PrmCommands.DEALLOC_PD.input();
         DeallocPdIn.pd$set(in, id());
-        cmd.execute(PrmCommands.DEALLOC_PD, in);
+        destroy(PrmCommands.DEALLOC_PD, in);
     }
 }

@@ -1,6 +1,6 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.AllocQCounterOut;
 import io.prmkit.mlx5.DeallocQCounterIn;
@@ -15,14 +15,14 @@ import java.lang.foreign.MemorySegment;
  */
 public final class QCounter extends DeviceObject {
 
-    private QCounter(CommandInterface cmd, int id) {
-        super(cmd, id);
+    private QCounter(CommandTransport cmd, CommandTransport.ObjectHandle handle, int id) {
+        super(cmd, handle, id);
     }
 
-    public static QCounter allocate(CommandInterface cmd) {
+    public static QCounter allocate(CommandTransport cmd) {
         var in = PrmCommands.ALLOC_Q_COUNTER.input();
-        var out = cmd.execute(PrmCommands.ALLOC_Q_COUNTER, in);
-        return new QCounter(cmd, AllocQCounterOut.counter_set_id(out));
+        var created = cmd.create(PrmCommands.ALLOC_Q_COUNTER, in);
+        return new QCounter(cmd, created.handle(), AllocQCounterOut.counter_set_id(created.out()));
     }
 
     /** QUERY_Q_COUNTER; read the result with {@code QueryQCounterOut} accessors. */
@@ -30,7 +30,7 @@ public final class QCounter extends DeviceObject {
         var in = PrmCommands.QUERY_Q_COUNTER.input();
         QueryQCounterIn.clear_$set(in, clear);
         QueryQCounterIn.counter_set_id$set(in, id());
-        return cmd.execute(PrmCommands.QUERY_Q_COUNTER, in);
+        return query(PrmCommands.QUERY_Q_COUNTER, in);
     }
 
     /** Packets dropped because the RQ had no receive WQE. */
@@ -42,6 +42,6 @@ public final class QCounter extends DeviceObject {
     protected void destroy() {
         var in = PrmCommands.DEALLOC_Q_COUNTER.input();
         DeallocQCounterIn.counter_set_id$set(in, id());
-        cmd.execute(PrmCommands.DEALLOC_Q_COUNTER, in);
+        destroy(PrmCommands.DEALLOC_Q_COUNTER, in);
     }
 }

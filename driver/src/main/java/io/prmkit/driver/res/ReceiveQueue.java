@@ -1,6 +1,6 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.CmdHcaCap;
@@ -34,9 +34,9 @@ public final class ReceiveQueue extends DeviceObject {
     private final int lkey;
     private volatile RqState state = RqState.RST;
 
-    private ReceiveQueue(CommandInterface cmd, int rqn, DmaRegion ring, DmaRegion doorbell, int logSize, int logStride,
+    private ReceiveQueue(CommandTransport cmd, CommandTransport.ObjectHandle handle, int rqn, DmaRegion ring, DmaRegion doorbell, int logSize, int logStride,
                          CompletionQueue cq, int lkey) {
-        super(cmd, rqn);
+        super(cmd, handle, rqn);
         this.ring = ring;
         this.doorbell = doorbell;
         this.logSize = logSize;
@@ -46,7 +46,7 @@ public final class ReceiveQueue extends DeviceObject {
     }
 
     /** CREATE_RQ with 2^{@code logSize} single-segment WQEs, counting drops in {@code counter}, then RST to RDY. */
-    public static ReceiveQueue create(CommandInterface cmd, DmaMemory dma, Caps caps, ProtectionDomain pd, CompletionQueue cq,
+    public static ReceiveQueue create(CommandTransport cmd, DmaMemory dma, Caps caps, ProtectionDomain pd, CompletionQueue cq,
                                       Mkey mkey, QCounter counter, int logSize) {
         Caps.requireLog(1L << logSize, CmdHcaCap.log_max_wq_sz(caps.general()), "CREATE_RQ WQEs", "cmd_hca_cap.log_max_wq_sz");
         int logStride = Long.numberOfTrailingZeros(WqeDataSeg.SIZE);
@@ -61,16 +61,16 @@ public final class ReceiveQueue extends DeviceObject {
         }
         ReceiveQueue rq;
         try {
-            var in = PrmCommands.CREATE_RQ.input(WorkQueues.pasBytes(bytes), 0);
+            var in = PrmCommands.CREATE_RQ.input(WorkQueues.pasBytes(dma, bytes), 0);
             MemorySegment rqc = CreateRqIn.ctx(in);
             Rqc.mem_rq_type$set(rqc, RqMemType.of(0));
             Rqc.state$set(rqc, RqState.RST);
             Rqc.flush_in_error_en$set(rqc, true);
             Rqc.cqn$set(rqc, cq.cqn());
             if (counter != null) Rqc.counter_set_id$set(rqc, counter.id());
-            WorkQueues.describe(in, CreateRqIn.ctx$BYTE_OFFSET + Rqc.wq$BYTE_OFFSET, ring, db, pd.id(), 0, logStride, logSize);
-            var out = cmd.execute(PrmCommands.CREATE_RQ, in);
-            rq = new ReceiveQueue(cmd, CreateRqOut.rqn(out), ring, db, logSize, logStride, cq, mkey.key());
+            WorkQueues.describe(in, CreateRqIn.ctx$BYTE_OFFSET + Rqc.wq$BYTE_OFFSET, dma, ring, db, pd.id(), 0, logStride, logSize);
+            var created = cmd.create(PrmCommands.CREATE_RQ, in);
+            rq = new ReceiveQueue(cmd, created.handle(), CreateRqOut.rqn(created.out()), ring, db, logSize, logStride, cq, mkey.key());
         } catch (RuntimeException e) {
             ring.close();
             db.close();
@@ -95,7 +95,7 @@ public final class ReceiveQueue extends DeviceObject {
         ModifyRqIn.rq_state$set(in, from);
         ModifyRqIn.rqn$set(in, id());
         Rqc.state$set(ModifyRqIn.ctx(in), to);
-        cmd.execute(PrmCommands.MODIFY_RQ, in);
+        modify(PrmCommands.MODIFY_RQ, in);
         state = to;
     }
 
@@ -131,7 +131,7 @@ public final class ReceiveQueue extends DeviceObject {
     protected void destroy() {
         var in = PrmCommands.DESTROY_RQ.input();
         DestroyRqIn.rqn$set(in, id());
-        cmd.execute(PrmCommands.DESTROY_RQ, in);
+        destroy(PrmCommands.DESTROY_RQ, in);
     }
 
     @Override

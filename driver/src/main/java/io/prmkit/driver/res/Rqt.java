@@ -1,6 +1,6 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.CmdHcaCap;
@@ -20,11 +20,11 @@ import java.util.List;
  */
 public final class Rqt extends DeviceObject {
 
-    private Rqt(CommandInterface cmd, int rqtn) {
-        super(cmd, rqtn);
+    private Rqt(CommandTransport cmd, CommandTransport.ObjectHandle handle, int rqtn) {
+        super(cmd, handle, rqtn);
     }
 
-    public static Rqt create(CommandInterface cmd, Caps caps, List<ReceiveQueue> rqs, int size) {
+    public static Rqt create(CommandTransport cmd, Caps caps, List<ReceiveQueue> rqs, int size) {
         if (rqs.isEmpty() || Integer.bitCount(size) != 1)
             throw new IllegalArgumentException("an RQT needs at least one RQ and a power-of-two size, got " + rqs.size() + " RQs, size " + size);
         Caps.requireLog(size, CmdHcaCap.log_max_rqt_size(caps.general()), "CREATE_RQT entries", "cmd_hca_cap.log_max_rqt_size");
@@ -33,14 +33,14 @@ public final class Rqt extends DeviceObject {
         Rqtc.rqt_max_size$set(rqtc, size);
         Rqtc.rqt_actual_size$set(rqtc, size);
         for (int i = 0; i < size; i++) RqNum.rq_num$set(Rqtc.rq_num$elem(in, CreateRqtIn.rqt_context$BYTE_OFFSET, i), rqs.get(i % rqs.size()).rqn());
-        var out = cmd.execute(PrmCommands.CREATE_RQT, in);
-        return new Rqt(cmd, CreateRqtOut.rqtn(out));
+        var created = cmd.create(PrmCommands.CREATE_RQT, in);
+        return new Rqt(cmd, created.handle(), CreateRqtOut.rqtn(created.out()));
     }
 
     @Override
     protected void destroy() {
         var in = PrmCommands.DESTROY_RQT.input();
         DestroyRqtIn.rqtn$set(in, id());
-        cmd.execute(PrmCommands.DESTROY_RQT, in);
+        destroy(PrmCommands.DESTROY_RQT, in);
     }
 }

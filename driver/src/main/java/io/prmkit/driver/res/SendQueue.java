@@ -1,6 +1,6 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.driver.core.Uar;
@@ -13,7 +13,6 @@ import io.prmkit.mlx5.ModifySqIn;
 import io.prmkit.mlx5.PrmConstants;
 import io.prmkit.mlx5.SqState;
 import io.prmkit.mlx5.Sqc;
-import io.prmkit.mlx5.UarPage;
 import io.prmkit.mlx5.WqDoorbellRecord;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.platform.DmaMemory;
@@ -39,9 +38,9 @@ public final class SendQueue extends DeviceObject {
     private final InlineMode minInline;
     private volatile SqState state = SqState.RST;
 
-    private SendQueue(CommandInterface cmd, int sqn, DmaRegion ring, DmaRegion doorbell, int logSize, CompletionQueue cq, Uar uar,
+    private SendQueue(CommandTransport cmd, CommandTransport.ObjectHandle handle, int sqn, DmaRegion ring, DmaRegion doorbell, int logSize, CompletionQueue cq, Uar uar,
                       int lkey, InlineMode minInline) {
-        super(cmd, sqn);
+        super(cmd, handle, sqn);
         this.ring = ring;
         this.doorbell = doorbell;
         this.logSize = logSize;
@@ -55,7 +54,7 @@ public final class SendQueue extends DeviceObject {
      * CREATE_SQ with 2^{@code logWqeBbs} WQEBBs, then MODIFY_SQ RST to RDY. {@code minInline} is the
      * least each WQE inlines (the device's {@code wqe_inline_mode} decides; see the eth port).
      */
-    public static SendQueue create(CommandInterface cmd, DmaMemory dma, Caps caps, Uar uar, ProtectionDomain pd, Tis tis,
+    public static SendQueue create(CommandTransport cmd, DmaMemory dma, Caps caps, Uar uar, ProtectionDomain pd, Tis tis,
                                    CompletionQueue cq, Mkey mkey, int logWqeBbs, InlineMode minInline) {
         Caps.requireLog(1L << logWqeBbs, CmdHcaCap.log_max_wq_sz(caps.general()), "CREATE_SQ WQEBBs", "cmd_hca_cap.log_max_wq_sz");
         long bytes = PrmConstants.send_wqe_bb << logWqeBbs;
@@ -69,7 +68,7 @@ public final class SendQueue extends DeviceObject {
         }
         SendQueue sq;
         try {
-            var in = PrmCommands.CREATE_SQ.input(WorkQueues.pasBytes(bytes), 0);
+            var in = PrmCommands.CREATE_SQ.input(WorkQueues.pasBytes(dma, bytes), 0);
             MemorySegment sqc = CreateSqIn.ctx(in);
             Sqc.state$set(sqc, SqState.RST);
             Sqc.flush_in_error_en$set(sqc, true);
@@ -79,9 +78,9 @@ public final class SendQueue extends DeviceObject {
             Sqc.cqn$set(sqc, cq.cqn());
             Sqc.tis_lst_sz$set(sqc, 1);
             Sqc.tis_num_0$set(sqc, tis.id());
-            WorkQueues.describe(in, CreateSqIn.ctx$BYTE_OFFSET + Sqc.wq$BYTE_OFFSET, ring, db, pd.id(), uar.index(), Long.numberOfTrailingZeros(PrmConstants.send_wqe_bb), logWqeBbs);
-            var out = cmd.execute(PrmCommands.CREATE_SQ, in);
-            sq = new SendQueue(cmd, CreateSqOut.sqn(out), ring, db, logWqeBbs, cq, uar, mkey.key(), minInline);
+            WorkQueues.describe(in, CreateSqIn.ctx$BYTE_OFFSET + Sqc.wq$BYTE_OFFSET, dma, ring, db, pd.id(), uar.index(), Long.numberOfTrailingZeros(PrmConstants.send_wqe_bb), logWqeBbs);
+            var created = cmd.create(PrmCommands.CREATE_SQ, in);
+            sq = new SendQueue(cmd, created.handle(), CreateSqOut.sqn(created.out()), ring, db, logWqeBbs, cq, uar, mkey.key(), minInline);
         } catch (RuntimeException e) {
             ring.close();
             db.close();
@@ -106,7 +105,7 @@ public final class SendQueue extends DeviceObject {
         ModifySqIn.sq_state$set(in, from);
         ModifySqIn.sqn$set(in, id());
         Sqc.state$set(ModifySqIn.ctx(in), to);
-        cmd.execute(PrmCommands.MODIFY_SQ, in);
+        modify(PrmCommands.MODIFY_SQ, in);
         state = to;
     }
 
@@ -138,16 +137,21 @@ public final class SendQueue extends DeviceObject {
         return minInline;
     }
 
-    /** BAR 0 offset of the first BlueFlame register of the SQ's UAR page, where its doorbell goes. */
+    /** Offset in its UAR's window ({@code uar().bar()}) of the BlueFlame register where the SQ's doorbell goes. */
     public long doorbellOffset() {
-        return uar.barOffset() + UarPage.bf_registers$BYTE_OFFSET;
+        return uar.doorbellOffset();
+    }
+
+    /** The UAR page the SQ rings. */
+    public Uar uar() {
+        return uar;
     }
 
     @Override
     protected void destroy() {
         var in = PrmCommands.DESTROY_SQ.input();
         DestroySqIn.sqn$set(in, id());
-        cmd.execute(PrmCommands.DESTROY_SQ, in);
+        destroy(PrmCommands.DESTROY_SQ, in);
     }
 
     @Override

@@ -1,6 +1,6 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.cmd.CommandInterface;
+import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.mlx5.CreateTirIn;
 import io.prmkit.mlx5.CreateTirOut;
@@ -35,11 +35,11 @@ public final class Tir extends DeviceObject {
             (byte) 0xae, 0x7b, 0x30, (byte) 0xb4, 0x77, (byte) 0xcb, 0x2d, (byte) 0xa3, (byte) 0x80, 0x30,
             (byte) 0xf2, 0xc, 0x6a, 0x42, (byte) 0xb7, 0x3b, (byte) 0xbe, (byte) 0xac, 0x1, (byte) 0xfa};
 
-    private Tir(CommandInterface cmd, int tirn) {
-        super(cmd, tirn);
+    private Tir(CommandTransport cmd, CommandTransport.ObjectHandle handle, int tirn) {
+        super(cmd, handle, tirn);
     }
 
-    public static Tir direct(CommandInterface cmd, TransportDomain td, ReceiveQueue rq) {
+    public static Tir direct(CommandTransport cmd, TransportDomain td, ReceiveQueue rq) {
         var in = PrmCommands.CREATE_TIR.input();
         MemorySegment tirc = CreateTirIn.ctx(in);
         Tirc.disp_type$set(tirc, TirDispType.DIRECT);
@@ -48,7 +48,7 @@ public final class Tir extends DeviceObject {
         return create(cmd, in);
     }
 
-    public static Tir rss(CommandInterface cmd, TransportDomain td, Rqt rqt, byte[] key) {
+    public static Tir rss(CommandTransport cmd, TransportDomain td, Rqt rqt, byte[] key) {
         if (key.length != Tirc.rx_hash_toeplitz_key$COUNT * 4)
             throw new IllegalArgumentException("a Toeplitz key has " + Tirc.rx_hash_toeplitz_key$COUNT * 4 + " bytes, got " + key.length);
         var in = PrmCommands.CREATE_TIR.input();
@@ -68,15 +68,15 @@ public final class Tir extends DeviceObject {
         return create(cmd, in);
     }
 
-    private static Tir create(CommandInterface cmd, MemorySegment in) {
-        var out = cmd.execute(PrmCommands.CREATE_TIR, in);
-        return new Tir(cmd, CreateTirOut.tirn(out));
+    private static Tir create(CommandTransport cmd, MemorySegment in) {
+        var created = cmd.create(PrmCommands.CREATE_TIR, in);
+        return new Tir(cmd, created.handle(), CreateTirOut.tirn(created.out()));
     }
 
     @Override
     protected void destroy() {
         var in = PrmCommands.DESTROY_TIR.input();
         DestroyTirIn.tirn$set(in, id());
-        cmd.execute(PrmCommands.DESTROY_TIR, in);
+        destroy(PrmCommands.DESTROY_TIR, in);
     }
 }

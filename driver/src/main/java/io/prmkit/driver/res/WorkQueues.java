@@ -3,6 +3,7 @@ package io.prmkit.driver.res;
 import io.prmkit.mlx5.CmdPas;
 import io.prmkit.mlx5.Wq;
 import io.prmkit.mlx5.WqType;
+import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;
 import java.lang.foreign.MemorySegment;
 
@@ -22,15 +23,15 @@ final class WorkQueues {
      * Fills the cyclic wq at byte {@code at} of the command input {@code in} (2^logSize entries of
      * 2^logStride bytes in {@code ring}) and its page list, which runs past the wq's fixed part.
      */
-    static void describe(MemorySegment in, long at, DmaRegion ring, DmaRegion doorbell, int pd, int uarPage, int logStride, int logSize) {
+    static void describe(MemorySegment in, long at, DmaMemory dma, DmaRegion ring, DmaRegion doorbell, int pd, int uarPage, int logStride, int logSize) {
         MemorySegment wq = in.asSlice(at);
         Wq.wq_type$set(wq, WqType.CYCLIC);
         Wq.pd$set(wq, pd);
         Wq.uar_page$set(wq, uarPage);
-        Wq.dbr_addr$set(wq, doorbell.busAddress());
         Wq.log_wq_stride$set(wq, logStride);
         Wq.log_wq_pg_sz$set(wq, 0);
         Wq.log_wq_sz$set(wq, logSize);
+        Wq.dbr_addr$set(wq, doorbell.busAddress());
         long pages = ring.size() / PAGE;
         for (long p = 0; p < pages; p++) {
             MemorySegment pas = Wq.pas$elem(in, at, p);
@@ -40,8 +41,8 @@ final class WorkQueues {
         }
     }
 
-    /** Bytes of the page list after the wq for a ring of {@code ringBytes}. */
-    static long pasBytes(long ringBytes) {
+    /** Bytes of the page list after the wq for a ring of {@code ringBytes} in {@code dma}. */
+    static long pasBytes(DmaMemory dma, long ringBytes) {
         return pages(ringBytes) * CmdPas.SIZE;
     }
 }
