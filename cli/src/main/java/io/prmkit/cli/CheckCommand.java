@@ -1,6 +1,5 @@
 package io.prmkit.cli;
 
-import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.Diagnostic;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.Words;
@@ -36,13 +35,13 @@ public final class CheckCommand implements Callable<Integer> {
             return PrmkitCli.INPUT_ERROR;
         }
         Pipeline.Result r = Pipeline.check(files, List.of(), GeneratorOptions.defaults());
-        report(r.diagnostics(), r.errorCount(), files, err);
+        report(r, files, err);
         return r.hasErrors() ? PrmkitCli.INPUT_ERROR : PrmkitCli.OK;
     }
 
     /** Prints every diagnostic with its source line and caret, then a count of errors and warnings. */
-    static void report(CompileResult r, List<SourceFile> files, PrintWriter err) {
-        report(r.diagnostics(), r.errors().size(), files, err);
+    static void report(Pipeline.Result r, List<SourceFile> files, PrintWriter err) {
+        report(r.diagnostics(), r.errorCount(), files, err);
     }
 
     private static void report(List<Diagnostic> diagnostics, long errors, List<SourceFile> files, PrintWriter err) {

@@ -2,11 +2,10 @@ package io.prmkit.cli;
 
 import io.prmkit.dsl.Words;
 import io.prmkit.doc.DocSite;
-import io.prmkit.dsl.CompileResult;
-import io.prmkit.dsl.Diagnostic;
-import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.ir.LayoutModel;
+import io.prmkit.generator.GeneratorOptions;
+import io.prmkit.pipeline.Pipeline;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -22,7 +21,8 @@ import picocli.CommandLine.Spec;
 /**
  * {@code prmkit doc [SPEC...] -o DIR}: a static HTML reference of the spec (the bundled mlx5 spec
  * by default), with PRM-style bit diagrams, enum pages, back-links and a search box. Nothing is
- * written unless the spec compiles.
+ * written unless the spec passes what {@code check} checks (the pipeline's check: a page per
+ * structure has the same name limits as its class).
  */
 @Command(
         name = "doc",
@@ -56,14 +56,14 @@ public final class DocCommand implements Callable<Integer> {
         } catch (SpecInput.Failed e) {
             return PrmkitCli.INPUT_ERROR;
         }
-        CompileResult result;
+        // Checked as generate checks: a page per structure and per enum, so the same names and limits (issue 36 item 10).
+        Pipeline.Result result;
         try (Progress p = Progress.start("doc", () -> "compiling " + Words.plural(sources.size(), "file"))) {
-            result = PrmCompiler.compile(sources);
+            result = Pipeline.check(sources, List.of(), GeneratorOptions.defaults());
         }
         SpecInput.print(result.diagnostics(), sources, err);
-        if (result.model().isEmpty()) {
-            long errors = result.diagnostics().stream().filter(Diagnostic::isError).count();
-            SpecInput.say(spec, err, Words.plural(errors, "error") + ", nothing written");
+        if (result.hasErrors() || result.model().isEmpty()) {
+            SpecInput.say(spec, err, Words.plural(result.errorCount(), "error") + ", nothing written");
             return PrmkitCli.INPUT_ERROR;
         }
         LayoutModel model = result.model().get();

@@ -1,10 +1,8 @@
 package io.prmkit.cli;
 
-import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.Json;
 import io.prmkit.dsl.Words;
 import io.prmkit.dsl.ir.PrmPosition;
-import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.ir.Constant;
 import io.prmkit.dsl.ir.EnumLayout;
@@ -13,6 +11,7 @@ import io.prmkit.dsl.ir.Member;
 import io.prmkit.dsl.ir.MemberType;
 import io.prmkit.dsl.ir.Rule;
 import io.prmkit.dsl.ir.StructLayout;
+import io.prmkit.pipeline.Pipeline;
 import java.io.PrintWriter;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -69,12 +68,9 @@ public final class LayoutCommand implements Callable<Integer> {
         } catch (SpecInput.Failed e) {
             return PrmkitCli.INPUT_ERROR;
         }
-        CompileResult r = PrmCompiler.compile(files);
-        if (r.hasErrors() || r.model().isEmpty()) {
-            CheckCommand.report(r, files, err);
-            return 1;
-        }
-        if (!r.diagnostics().isEmpty()) CheckCommand.report(r, files, err);
+        Pipeline.Result r = Pipeline.compile(files, List.of());
+        CheckCommand.report(r, files, err);
+        if (r.hasErrors() || r.model().isEmpty()) return PrmkitCli.INPUT_ERROR;
         LayoutModel model = r.model().get();
         List<StructLayout> structs = model.structs();
         if (struct != null) {

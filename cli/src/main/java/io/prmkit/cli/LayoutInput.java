@@ -1,15 +1,12 @@
 package io.prmkit.cli;
 
-import io.prmkit.dsl.CompileResult;
 import io.prmkit.dsl.Diagnostic;
-import io.prmkit.dsl.PrmCompiler;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.Words;
-import io.prmkit.dsl.importer.IfcImporter;
 import io.prmkit.dsl.importer.ImportOptions;
-import io.prmkit.dsl.importer.ImportResult;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.pipeline.Inputs;
+import io.prmkit.pipeline.Pipeline;
 import java.io.IOException;
 import java.io.PrintWriter;
 import java.nio.file.Files;
@@ -43,14 +40,15 @@ final class LayoutInput {
         }
         Inputs.Read read = Inputs.headers(headers);
         failOnProblems(read, cmd, null);
-        ImportResult r = IfcImporter.importSources(read.files(), options);
-        List<Diagnostic> errors = r.notes().stream().filter(Diagnostic::isError).toList();
+        Pipeline.Result r = Pipeline.compile(List.of(), read.files(), options);
+        // The importer's notes (what it translated how) are import-ifc's to print; its errors stop here.
+        List<Diagnostic> errors = r.diagnostics().stream().filter(Diagnostic::isError).toList();
         SpecInput.print(errors, read.files(), err);
-        if (r.hasErrors()) {
+        if (r.hasErrors() || r.model().isEmpty()) {
             SpecInput.say(cmd, err, path + ": the header could not be imported (" + Words.plural(errors.size(), "error") + ")");
             throw new SpecInput.Failed();
         }
-        return r.model().orElseThrow(); // the importer compiled it
+        return r.model().get();
     }
 
     private static void failOnProblems(Inputs.Read read, CommandSpec cmd, String emptyFolder) throws SpecInput.Failed {
@@ -65,15 +63,23 @@ final class LayoutInput {
         throw new SpecInput.Failed();
     }
 
+    /**
+     * Specs compiled through the pipeline, as {@code check} compiles them; their diagnostics, warnings
+     * too, printed as {@code check} prints them. {@link SpecInput.Failed} when they do not compile.
+     */
     static LayoutModel compile(List<SourceFile> sources, String what, CommandSpec cmd) throws SpecInput.Failed {
+        return model(Pipeline.compile(sources, List.of()), sources, what, cmd);
+    }
+
+    /** The model of a pipeline result, its diagnostics printed as {@code check} prints them; {@link SpecInput.Failed} on errors. */
+    static LayoutModel model(Pipeline.Result r, List<SourceFile> sources, String what, CommandSpec cmd) throws SpecInput.Failed {
         PrintWriter err = cmd.commandLine().getErr();
-        CompileResult result = PrmCompiler.compile(sources);
-        SpecInput.print(result.errors(), sources, err);
-        if (result.model().isEmpty()) {
-            SpecInput.say(cmd, err, what + ": the spec does not compile (" + Words.plural(result.errors().size(), "error") + ")");
+        CheckCommand.report(r, sources, err);
+        if (r.hasErrors() || r.model().isEmpty()) {
+            SpecInput.say(cmd, err, what + ": the spec does not compile (" + Words.plural(r.errorCount(), "error") + ")");
             throw new SpecInput.Failed();
         }
-        return result.model().get();
+        return r.model().get();
     }
 
     /** The headers a path names: itself if it is a .h file, the mlx5_ifc*.h of a folder without .prm files. */

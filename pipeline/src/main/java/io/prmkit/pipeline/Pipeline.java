@@ -48,12 +48,23 @@ public final class Pipeline {
 
     /** Imports the headers into spec package {@code mlx5} and compiles them with the specs. */
     public static Result compile(List<SourceFile> specs, List<SourceFile> headers) {
+        return compile(specs, headers, ImportOptions.DEFAULTS);
+    }
+
+    /**
+     * Imports the headers with {@code options} and compiles them with the specs: the one way every
+     * front end turns spec text into a layout model ({@code check}, {@code generate}, {@code layout},
+     * {@code diff}, {@code doc}, {@code decode}, the Maven plugin). Headers alone are compiled once,
+     * by the importer, which answers with their model.
+     */
+    public static Result compile(List<SourceFile> specs, List<SourceFile> headers, ImportOptions options) {
         List<Diagnostic> diagnostics = new ArrayList<>();
         List<SourceFile> all = specs;
         if (!headers.isEmpty()) {
-            ImportResult imported = IfcImporter.importSources(headers, ImportOptions.DEFAULTS);
+            ImportResult imported = IfcImporter.importSources(headers, options);
             diagnostics.addAll(imported.notes());
             if (imported.hasErrors()) return new Result(diagnostics, Optional.empty(), List.of());
+            if (specs.isEmpty()) return new Result(diagnostics, imported.model(), List.of());
             all = new ArrayList<>(specs);
             all.addAll(imported.dslFiles());
         }
