@@ -84,21 +84,42 @@ final class Demo {
     }
 
     Result run() throws InterruptedException, CannotCapture {
+        try {
+            return runCapturing();
+        } finally {
+            synchronized (captureEnd) {
+                // a run that failed before finishCapture: no note at the JVM's exit
+                captureFinished = true;
+                if (signalNote != null && !interrupted) {
+                    try {
+                        Runtime.getRuntime().removeShutdownHook(signalNote);
+                    } catch (IllegalStateException shuttingDown) {
+                        // the hook finds the capture finished
+                    }
+                }
+            }
+        }
+    }
+
+    private Result runCapturing() throws InterruptedException, CannotCapture {
         TrafficMix mix = new TrafficMix(size, queues); // its flows each leave from one queue
         Port port = new Port(1);
         Wire wire = Wire.loopback(port);
         // Opened before bring-up: a capture that cannot even start fails the demo before it begins.
         if (pcap != null) {
+            PcapWriter w;
             try {
                 if (toStandardOutput(pcap)) {
                     // FileOutputStream.getChannel: a FileChannel over fd 1 writes the direct buffer with no copy (Channels.newChannel allocates)
-                    wire.tap(new PcapWriter(new FileOutputStream(FileDescriptor.out).getChannel(), PcapWriter.WALL_CLOCK));
+                    w = new PcapWriter(new FileOutputStream(FileDescriptor.out).getChannel(), PcapWriter.WALL_CLOCK);
+                    wire.tap(w);
                 } else {
-                    wire.tap(pcap);
+                    w = wire.tap(pcap);
                 }
             } catch (IOException e) {
                 throw new CannotCapture(cannotWrite(e));
             }
+            noteOnSignal(w);
         }
         List<String> commands = new ArrayList<>();
         long t0 = System.nanoTime();
@@ -322,6 +343,54 @@ final class Demo {
      * behind as a file that looks whole: a regular file is removed, and the problem is returned.
      */
     private String finishCapture(Wire wire) {
+        synchronized (captureEnd) {
+            if (interrupted) return ""; // the signal's note said what the capture holds; the JVM is going down
+            try {
+                Runtime.getRuntime().removeShutdownHook(signalNote);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs once this lock is free, and finds the capture finished
+            }
+            try {
+                return finishCaptureLocked(wire);
+            } finally {
+                captureFinished = true;
+            }
+        }
+    }
+
+    /** Guards the end of the capture: the run's own end, or a signal's (see {@link #noteOnSignal}). */
+    private final Object captureEnd = new Object();
+    private boolean captureFinished;
+    private boolean interrupted;
+    private Thread signalNote;
+
+    /**
+     * A run stopped by a signal (Ctrl-C, kill) while capturing: the JVM's shutdown hook closes the
+     * capture under the writer's lock, which waits out a record being written and writes the
+     * buffered records whole (frames sent after it are dropped), so the file ends at a record
+     * boundary; standard error then says so and how many frames it holds. A run that finished its
+     * capture has nothing to add.
+     */
+    private void noteOnSignal(PcapWriter w) {
+        signalNote = new Thread(() -> {
+            synchronized (captureEnd) {
+                if (captureFinished) return;
+                interrupted = true;
+                String what = toStandardOutput(pcap) ? "the capture on standard output" : "the capture " + pcap;
+                try {
+                    w.close();
+                    System.err.println("prmkit demo: interrupted: " + what + " holds the " + w.frames()
+                            + " frames written before the signal and ends at a record boundary (tshark reads it)");
+                } catch (IOException e) {
+                    System.err.println("prmkit demo: interrupted: " + what + " is incomplete (" + e.getMessage() + ")");
+                }
+                System.err.flush();
+            }
+        }, "prmkit-demo-signal");
+        Runtime.getRuntime().addShutdownHook(signalNote);
+    }
+
+    private String finishCaptureLocked(Wire wire) {
         try {
             wire.untap();
             return "";

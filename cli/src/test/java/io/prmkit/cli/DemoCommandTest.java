@@ -134,6 +134,44 @@ class DemoCommandTest {
         assertFalse(report.contains("cannot write"), report);
     }
 
+    /**
+     * A --pcap run stopped by a signal (SIGTERM, as kill and Ctrl-C's SIGINT end a JVM): the capture
+     * ends at a record boundary, every record whole, and standard error says so with the count of
+     * frames it holds (issue 36 item 9: it was cut there, silently).
+     */
+    @Test
+    void aSignalLeavesTheCaptureWholeAndSaysSo(@TempDir Path dir) throws Exception {
+        Path pcap = dir.resolve("cut.pcap");
+        Path err = dir.resolve("err.txt");
+        Child.Running p = Child.start(new ProcessBuilder(demoProcess("--packets", "100000000", "--pcap", pcap.toString()))
+                .redirectError(err.toFile()).redirectOutput(dir.resolve("out.txt").toFile()), Duration.ofMinutes(4));
+        long until = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+        // more than the writer's 1 MiB buffer: records have gone out and more are on their way
+        while ((!Files.exists(pcap) || Files.size(pcap) < (2 << 20)) && p.process().isAlive() && System.nanoTime() < until) Thread.sleep(20);
+        assertTrue(p.process().isAlive(), "the demo ended before the signal: " + Files.readString(err));
+        p.process().destroy(); // SIGTERM
+        int exit = p.finish().exit();
+        String report = Files.readString(err);
+        assertEquals(143, exit, report);
+        Matcher m = Pattern.compile("prmkit demo: interrupted: the capture " + Pattern.quote(pcap.toString())
+                + " holds the (\\d+) frames written before the signal and ends at a record boundary \\(tshark reads it\\)\n").matcher(report);
+        assertTrue(m.find(), report);
+        byte[] b = Files.readAllBytes(pcap);
+        java.nio.ByteBuffer buf = java.nio.ByteBuffer.wrap(b).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        assertEquals(0xa1b2c3d4, buf.getInt(0), "pcap magic");
+        long records = 0;
+        int at = 24;
+        while (at + 16 <= b.length) {
+            int incl = buf.getInt(at + 8);
+            assertTrue(incl > 0 && incl <= buf.getInt(at + 12), "record " + records + " at " + at + ": " + incl + " bytes");
+            at += 16 + incl;
+            records++;
+        }
+        assertEquals(b.length, at, "the file ends where its last record ends");
+        assertEquals(Long.parseLong(m.group(1)), records, report);
+        assertTrue(records > 1000, "records: " + records);
+    }
+
     private static List<String> demoProcess(String... args) {
         List<String> all = new java.util.ArrayList<>(List.of("demo"));
         all.addAll(List.of(args));
