@@ -164,6 +164,9 @@ public final class DecodeCommand implements Callable<Integer> {
             spec.commandLine().getErr().println("prmkit decode: reading the dump from the terminal; end it with Ctrl-D (or name a FILE)");
             spec.commandLine().getErr().flush();
         }
+        if (file.equals("-") && StandardInput.closedAtStart()) {
+            throw new Failure("standard input is closed, and the dump was to come from it: name the dump's FILE or pipe the dump in");
+        }
         InputFile in;
         try {
             in = file.equals("-") ? Inputs.read(System.in, source) : Inputs.read(Path.of(file), source);

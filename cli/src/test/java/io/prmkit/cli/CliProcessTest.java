@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.cli.PrmkitCliTest.Run;
 import io.prmkit.dsl.Child;
+import io.prmkit.dsl.HostTools;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -67,6 +68,29 @@ class CliProcessTest {
         p.process().getInputStream().close();
         assertEquals(StandardOutput.READER_GONE, p.finish().exit(), Files.readString(err));
         assertEquals("", Files.readString(err));
+    }
+
+    /**
+     * {@code prmkit decode cqe64 <&-}: standard input closed when prmkit starts. The JVM reuses
+     * descriptor 0 for its own lib/modules, which decode read as the dump ("larger than 8 MiB");
+     * now one sentence (issue 36 item 7).
+     */
+    @Test
+    void decodeWithStandardInputClosedSaysSo() throws Exception {
+        HostTools.requireSystem(Files.isExecutable(Path.of("/bin/sh")) && Files.isDirectory(Path.of("/proc/self/fd")),
+                "/bin/sh and /proc/self/fd", "closing standard input for a child, and seeing what descriptor 0 holds");
+        Path err = dir.resolve("err.txt");
+        List<String> command = new ArrayList<>(List.of("/bin/sh", "-c", "exec \"$@\" <&-", "sh"));
+        command.addAll(javaCommand(List.of("decode", "cqe64")));
+        Child.Result r = Child.run(new ProcessBuilder(command).redirectError(err.toFile()), Duration.ofMinutes(2));
+        assertEquals(1, r.exit(), Files.readString(err));
+        assertEquals("prmkit decode: standard input is closed, and the dump was to come from it: name the dump's FILE or pipe the dump in\n",
+                Files.readString(err));
+        // and an open standard input is still read
+        Child.Result piped = Child.run(new ProcessBuilder(javaCommand(List.of("decode", "cqe64"))).redirectError(err.toFile())
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))), Duration.ofMinutes(2));
+        assertEquals(1, piped.exit());
+        assertEquals("<stdin>: error: no hex bytes in the input\n", Files.readString(err));
     }
 
     /** {@code java ... PrmkitCli ARGS} on this test's JDK and class path: the real main in a process of its own. */

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -99,6 +100,30 @@ class InputProblemsTest {
         Run run = PrmkitCliTest.run("check", loop.toString());
         assertEquals(1, run.exitCode());
         assertEquals(loop + ": error: symbolic link loop\nprmkit check: 1 error reading the specs\n", run.err());
+    }
+
+    /**
+     * An output that is a symbolic link loop, or lies below one: one sentence naming the loop, for
+     * every command that writes (issue 36 item 7; generate said "cannot write to loop: /tmp/.../loop").
+     */
+    @Test
+    void anOutputThatIsASymbolicLinkLoopIsSaidSo() throws IOException {
+        Path loop = dir.resolve("loop");
+        Files.createSymbolicLink(loop, loop.getFileName());
+        Path spec = Files.writeString(dir.resolve("a.prm"), OK);
+        Path header = Files.writeString(dir.resolve("mlx5_ifc.h"), "struct mlx5_ifc_a_bits {\n\tu8 x[0x20];\n};\n");
+        for (String cmd : List.of("generate", "doc", "import-ifc")) {
+            Run run = PrmkitCliTest.run(cmd, cmd.equals("import-ifc") ? header.toString() : spec.toString(), "-o", loop.toString());
+            assertEquals(1, run.exitCode(), cmd + ": " + run.err());
+            assertEquals("prmkit " + cmd + ": cannot write to " + loop + ": symbolic link loop; nothing written\n", run.err(), cmd);
+            Path below = loop.resolve("sub");
+            run = PrmkitCliTest.run(cmd, cmd.equals("import-ifc") ? header.toString() : spec.toString(), "-o", below.toString());
+            assertEquals(1, run.exitCode(), cmd + ": " + run.err());
+            assertEquals("prmkit " + cmd + ": cannot write to " + below + ": " + loop + " is a symbolic link loop; nothing written\n", run.err(), cmd);
+        }
+        Run demo = PrmkitCliTest.run("demo", "--packets", "32", "--pcap", loop.toString());
+        assertEquals(1, demo.exitCode(), demo.err());
+        assertEquals(loop + ": error: cannot write: symbolic link loop\n", demo.err());
     }
 
     @Test

@@ -207,6 +207,11 @@ public final class Inputs {
             // OutputSync names the absolute path; the user gave this one, maybe relative
             return f.path().toAbsolutePath().normalize().equals(path.toAbsolutePath().normalize()) ? "is a file, not a folder" : f.getMessage();
         }
+        Path loop = symbolicLinkLoop(path);
+        if (loop != null) {
+            // Whatever the call failed with (an existing non-folder, too many levels): the loop is what the user can fix.
+            return loop.equals(path) ? "symbolic link loop" : asGiven(loop) + " is a symbolic link loop";
+        }
         if (e instanceof NoSuchFileException) {
             if (Files.isSymbolicLink(path)) {
                 try {
@@ -228,6 +233,21 @@ public final class Inputs {
         }
         String m = e.getMessage();
         return m == null || m.isBlank() ? "input/output error" : m;
+    }
+
+    /** {@code path}, or the nearest of its parents, when it is a symbolic link that leads back to itself; else null. */
+    private static Path symbolicLinkLoop(Path path) {
+        for (Path p = path; p != null; p = p.getParent()) {
+            if (!Files.isSymbolicLink(p)) continue;
+            try {
+                p.toRealPath();
+            } catch (FileSystemException f) {
+                if (f.getReason() != null && f.getReason().contains("symbolic links")) return p;
+            } catch (IOException ignored) {
+                // another problem: not a loop
+            }
+        }
+        return null;
     }
 
     private static String asGiven(Path p) {
