@@ -157,10 +157,8 @@ public final class Frames {
 
     /** Destination and source MAC (48-bit numbers) into the ethhdr at {@code off}. */
     static void putMacs(MemorySegment s, long off, long dst, long src) {
-        Ethhdr.h_dest_47_16$set(s, off, (int) (dst >>> 16));
-        Ethhdr.h_dest_15_0$setUnchecked(s, off, (int) dst);
-        Ethhdr.h_source_47_32$setUnchecked(s, off, (int) (src >>> 32));
-        Ethhdr.h_source_31_0$set(s, off, (int) src);
+        Ethhdr.dest_mac$set(s, off, dst);
+        Ethhdr.source_mac$set(s, off, src);
     }
 
     /** Ones' complement sum of {@code len} bytes (not folded, not inverted): a byte stream, whatever fields it covers. */

@@ -37,7 +37,7 @@ class BundledSpecTest {
         }
     }
 
-    private static List<SourceFile> bundled() throws IOException {
+    static List<SourceFile> bundled() throws IOException {
         List<SourceFile> files = new ArrayList<>();
         for (String path : index()) {
             try (InputStream in = BundledSpecTest.class.getResourceAsStream("/prm/" + path)) {

@@ -53,7 +53,7 @@ final class EnumEmitter {
             vdoc.add("<p>$L: $L. $L.\n", e.kind() == EnumLayout.Kind.FLAGS ? "Bit" : "Value", e.kind() == EnumLayout.Kind.FLAGS ? v.value()
                     : ScalarCode.hex64(v.value()).replace("L", ""), capitalize(Javadocs.origin(v.doc(), v.location())));
             TypeSpec body = TypeSpec.anonymousClassBuilder("$L, $L, $L",
-                    e.kind() == EnumLayout.Kind.FLAGS ? Long.toString(v.value()) : ScalarCode.hex64(v.value()),
+                    e.kind() == EnumLayout.Kind.FLAGS ? Long.toString(v.value()) : intValues(e) ? ScalarCode.hex32(v.value()) : ScalarCode.hex64(v.value()),
                     Javadocs.literal(v.doc().text()), Javadocs.literal(v.detail()))
                     .addJavadoc(vdoc.build())
                     .build();
@@ -68,8 +68,24 @@ final class EnumEmitter {
         return s.isEmpty() ? s : Character.toUpperCase(s.charAt(0)) + s.substring(1);
     }
 
+    /**
+     * Whether the enum's values are {@code int}s: every value fits 32 bits (a value of 2^31 or more is the
+     * raw bits, negative as an int, as a 32-bit field's getter returns it). Only enums with wider values
+     * are {@code long}.
+     */
+    static boolean intValues(EnumLayout e) {
+        return e.values().stream().allMatch(v -> (v.value() >>> 32) == 0);
+    }
+
+    /** {@code v.value} (of enum {@code e}) as the argument of a setter of a {@code width}-bit field. */
+    static String valueArg(EnumLayout e, int width) {
+        if (width == 1) return "v.value != 0";
+        if (width <= 32) return intValues(e) ? "v.value" : "(int) v.value";
+        return intValues(e) ? "(v.value & 0xffffffffL)" : "v.value";
+    }
+
     private void values(EnumLayout e, ClassName self, TypeSpec.Builder type) {
-        boolean intValues = e.values().stream().allMatch(v -> (v.value() >>> 32) == 0);
+        boolean intValues = intValues(e);
         for (EnumValue v : e.values()) {
             String id = Names.enumConstant(v.name());
             type.addField(FieldSpec.builder(intValues ? TypeName.INT : TypeName.LONG, id + "$VALUE", CONST)
@@ -77,14 +93,16 @@ final class EnumEmitter {
                     .initializer(intValues ? ScalarCode.hex32(v.value()) : ScalarCode.hex64(v.value()))
                     .build());
         }
-        type.addField(FieldSpec.builder(TypeName.LONG, "value", Modifier.PUBLIC, Modifier.FINAL)
-                .addJavadoc("The raw value (unsigned).\n").build());
+        TypeName vt = intValues ? TypeName.INT : TypeName.LONG;
+        type.addField(FieldSpec.builder(vt, "value", Modifier.PUBLIC, Modifier.FINAL)
+                .addJavadoc(intValues ? "The raw value, an {@code int} like the getter of a field of up to 32 bits (the raw bits of a 32-bit value).\n"
+                        : "The raw value (unsigned).\n").build());
         type.addField(FieldSpec.builder(String.class, "doc", Modifier.PUBLIC, Modifier.FINAL)
                 .addJavadoc("What the value means, from the spec; may be empty.\n").build());
         type.addField(FieldSpec.builder(String.class, "detail", Modifier.PUBLIC, Modifier.FINAL)
                 .addJavadoc("A longer explanation (e.g. the likely cause of an error syndrome); may be empty.\n").build());
         type.addMethod(MethodSpec.constructorBuilder()
-                .addParameter(TypeName.LONG, "value").addParameter(String.class, "doc").addParameter(String.class, "detail")
+                .addParameter(vt, "value").addParameter(String.class, "doc").addParameter(String.class, "detail")
                 .addStatement("this.value = value").addStatement("this.doc = doc").addStatement("this.detail = detail").build());
 
         boolean dense = e.values().stream().allMatch(v -> v.value() >= 0 && v.value() < DENSE_LIMIT);
@@ -104,7 +122,8 @@ final class EnumEmitter {
             of.addStatement("return value >= 0 && value < BY_VALUE.length ? BY_VALUE[(int) value] : null");
         } else {
             type.addField(FieldSpec.builder(long[].class, "SORTED_VALUES", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
-                    .initializer("values().length == 0 ? new long[0] : $T.stream(values()).mapToLong(c -> c.value).distinct().sorted().toArray()",
+                    .initializer("values().length == 0 ? new long[0] : $T.stream(values()).mapToLong(c -> " + (intValues ? "(c.value & 0xffffffffL)" : "c.value")
+                            + ").distinct().sorted().toArray()",
                             java.util.Arrays.class)
                     .build());
             type.addField(FieldSpec.builder(ArrayTypeName.of(self), "BY_SORTED_VALUE", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
@@ -113,7 +132,7 @@ final class EnumEmitter {
                     .addJavadoc("The constant for each of {@code SORTED_VALUES} (the first one, if several share a value).\n")
                     .addStatement("$T[] t = new $T[SORTED_VALUES.length]", self, self)
                     .beginControlFlow("for ($T c : values())", self)
-                    .addStatement("int i = $T.binarySearch(SORTED_VALUES, c.value)", java.util.Arrays.class)
+                    .addStatement("int i = $T.binarySearch(SORTED_VALUES, " + (intValues ? "(c.value & 0xffffffffL)" : "c.value") + ")", java.util.Arrays.class)
                     .addStatement("if (t[i] == null) t[i] = c")
                     .endControlFlow()
                     .addStatement("return t").build());
@@ -149,15 +168,16 @@ final class EnumEmitter {
         }
         type.addField(FieldSpec.builder(TypeName.INT, "bit", Modifier.PUBLIC, Modifier.FINAL)
                 .addJavadoc("The bit number, counted from the field's least significant bit.\n").build());
-        type.addField(FieldSpec.builder(TypeName.LONG, "mask", Modifier.PUBLIC, Modifier.FINAL)
-                .addJavadoc("{@code 1L << bit}.\n").build());
+        type.addField(FieldSpec.builder(intMasks ? TypeName.INT : TypeName.LONG, "mask", Modifier.PUBLIC, Modifier.FINAL)
+                .addJavadoc(intMasks ? "{@code 1 << bit}, an {@code int} like the getter of a field of up to 32 bits.\n" : "{@code 1L << bit}.\n").build());
+        String unsignedMask = intMasks ? "(c.mask & 0xffffffffL)" : "c.mask";
         type.addField(FieldSpec.builder(String.class, "doc", Modifier.PUBLIC, Modifier.FINAL)
                 .addJavadoc("What the flag means, from the spec; may be empty.\n").build());
         type.addField(FieldSpec.builder(String.class, "detail", Modifier.PUBLIC, Modifier.FINAL)
                 .addJavadoc("A longer explanation; may be empty.\n").build());
         type.addMethod(MethodSpec.constructorBuilder()
                 .addParameter(TypeName.INT, "bit").addParameter(String.class, "doc").addParameter(String.class, "detail")
-                .addStatement("this.bit = bit").addStatement("this.mask = 1L << bit").addStatement("this.doc = doc").addStatement("this.detail = detail")
+                .addStatement("this.bit = bit").addStatement(intMasks ? "this.mask = 1 << bit" : "this.mask = 1L << bit").addStatement("this.doc = doc").addStatement("this.detail = detail")
                 .build());
         TypeName set = ParameterizedTypeName.get(ClassName.get(EnumSet.class), self);
         type.addMethod(MethodSpec.methodBuilder("of").addModifiers(Modifier.PUBLIC, Modifier.STATIC)
@@ -165,14 +185,14 @@ final class EnumEmitter {
                 .returns(set).addParameter(TypeName.LONG, "bits")
                 .addStatement("$T s = $T.noneOf($T.class)", set, EnumSet.class, self)
                 .beginControlFlow("for ($T c : values())", self)
-                .addStatement("if ((bits & c.mask) != 0) s.add(c)")
+                .addStatement("if ((bits & " + unsignedMask + ") != 0) s.add(c)")
                 .endControlFlow()
                 .addStatement("return s").build());
         type.addMethod(MethodSpec.methodBuilder("maskOf").addModifiers(Modifier.PUBLIC, Modifier.STATIC)
                 .addJavadoc("The field value with exactly these flags set.\n")
                 .returns(TypeName.LONG).addParameter(ParameterizedTypeName.get(ClassName.get(Iterable.class), self), "flags")
                 .addStatement("long bits = 0")
-                .addStatement("for ($T c : flags) bits |= c.mask", self)
+                .addStatement("for ($T c : flags) bits |= " + unsignedMask, self)
                 .addStatement("return bits").build());
         type.addMethod(MethodSpec.methodBuilder("describe").addModifiers(Modifier.PUBLIC, Modifier.STATIC)
                 .addJavadoc("The set flags as {@code A|B}, unnamed set bits as a trailing hex mask; null when {@code bits} is 0.\n")
@@ -181,10 +201,10 @@ final class EnumEmitter {
                 .addStatement("$T sb = new $T()", StringBuilder.class, StringBuilder.class)
                 .addStatement("long rest = bits")
                 .beginControlFlow("for ($T c : values())", self)
-                .beginControlFlow("if ((bits & c.mask) != 0)")
+                .beginControlFlow("if ((bits & " + unsignedMask + ") != 0)")
                 .addStatement("if (sb.length() > 0) sb.append('|')")
                 .addStatement("sb.append(c.name())")
-                .addStatement("rest &= ~c.mask")
+                .addStatement("rest &= ~" + unsignedMask)
                 .endControlFlow()
                 .endControlFlow()
                 .addStatement("if (rest != 0) sb.append(sb.length() > 0 ? \"|0x\" : \"0x\").append($T.toHexString(rest))", Long.class)

@@ -87,6 +87,8 @@ final class StructEmitter {
             }
         }
 
+        new JoinEmitter(ctx).emit(struct, self, layout, methods, device);
+
         for (Rule r : struct.rules()) {
             CodeBlock expr = new RuleCode(struct, layout).compile(r.condition());
             methods.add(MethodSpec.methodBuilder(ruleMethod(r))
@@ -331,7 +333,7 @@ final class StructEmitter {
         if (enumClass != null) {
             EnumLayout e = en.get();
             boolean allFit = w == 64 || e.values().stream().allMatch(v -> (v.value() >>> w) == 0);
-            String cast = w == 1 ? "v.value != 0L" : w <= 32 ? "(int) v.value" : "v.value";
+            String cast = EnumEmitter.valueArg(e, w);
             String target = allFit ? "$L$$setUnchecked(s, offset, " + cast + ")" : "$L$$set(s, offset, " + cast + ")";
             out.add(method(id + "$set", about, "Writes constant {@code v} into {@code $L} of the structure at offset 0 of {@code s}.", m.name())
                     .addParameter(MEMORY_SEGMENT, "s").addParameter(enumClass, "v")
@@ -536,7 +538,21 @@ final class StructEmitter {
         }
         if (!rules.isEmpty()) b.unindent();
         b.add("),\n");
-        b.add("$L, $L, $S)", Javadocs.literal(struct.doc().text()), Javadocs.literal(struct.doc().prmRef()), Javadocs.source(struct.location()));
+        b.add("$L, $L, $S", Javadocs.literal(struct.doc().text()), Javadocs.literal(struct.doc().prmRef()), Javadocs.source(struct.location()));
+        if (!struct.joins().isEmpty()) {
+            b.add(",\n$T.of(", List.class).indent();
+            for (int i = 0; i < struct.joins().size(); i++) {
+                io.prmkit.dsl.ir.Join j = struct.joins().get(i);
+                b.add("\nnew $T($S, $L, $T.of(", layout.nestedClass("Join"), j.name(), j.bitWidth(), List.class);
+                for (int k = 0; k < j.parts().size(); k++) {
+                    b.add("$Lnew $T($S, $L)", k == 0 ? "" : ", ", layout.nestedClass("JoinPart"), j.parts().get(k).field(), j.parts().get(k).shift());
+                }
+                b.add("), $S, 0x$LL, $L, $S)$L", j.enumType().map(Object::toString).orElse(""), Long.toHexString(j.mask()), Javadocs.literal(j.doc().text()),
+                        Javadocs.source(j.location()), i + 1 < struct.joins().size() ? "," : "");
+            }
+            b.unindent().add(")");
+        }
+        b.add(")");
         return b.unindent().unindent().build();
     }
 

@@ -113,11 +113,13 @@ final class WriterEmitter {
         for (int k = 0; k < dwords; k++) if (held.first(k)) at.addStatement("$L = 0", held.name(k));
         w.addMethod(at.addStatement("return this").build());
 
+        List<Member> given = new java.util.ArrayList<>();
         for (Member m : struct.members()) {
             if (!settable(m, device)) continue;
             int width = ((MemberType.Bits) m.type()).width();
             long bit = m.bitOffset();
             if (width <= 32 ? (bit & 31) + width > 32 : (bit & 31) != 0) continue; // reported by StructEmitter
+            given.add(m);
             String id = Names.member(m.name());
             TypeName jt = ScalarCode.javaType(width);
             MethodSpec.Builder set = MethodSpec.methodBuilder(id).addModifiers(Modifier.PUBLIC).returns(writer)
@@ -145,7 +147,7 @@ final class WriterEmitter {
             Optional<EnumLayout> en = m.enumType().map(ctx::enumType);
             if (en.isPresent()) {
                 ClassName enumClass = ctx.className(en.get().name());
-                String arg = width == 1 ? "v.value != 0L" : width <= 32 ? "(int) v.value" : "v.value";
+                String arg = EnumEmitter.valueArg(en.get(), width);
                 w.addMethod(MethodSpec.methodBuilder(id).addModifiers(Modifier.PUBLIC).returns(writer)
                         .addJavadoc("Sets {@code $L} to constant {@code v}. ", m.name())
                         .addJavadoc(memberDoc.apply(m))
@@ -153,6 +155,8 @@ final class WriterEmitter {
                         .addStatement("return $L(" + arg + ")", id).build());
             }
         }
+
+        new JoinEmitter(ctx).writerSetters(struct, writer, layout, w, device, given);
 
         // The stores go through var handles of one layout covering the whole structure (64-bit words, an
         // odd last dword as 32 bits): such a handle checks the bounds of the enclosing layout, so every store

@@ -35,6 +35,7 @@ final class StructPage {
                 + "\u2026 continues in the next row</p>\n");
 
         fieldTable(s, refs, sb);
+        joins(s, sb);
         rules(s, sb);
         related(s, refs, sb);
         sb.append("</body>\n</html>\n");
@@ -106,6 +107,28 @@ final class StructPage {
     private static void note(StringBuilder d, String text) {
         if (d.length() > 0) d.append(' ');
         d.append("<span class=\"note\">").append(Html.esc(text)).append("</span>");
+    }
+
+    /** The joined fields: each whole value with the bits every part holds (the parts link to their rows). */
+    private static void joins(StructLayout s, StringBuilder sb) {
+        if (s.joins().isEmpty()) return;
+        sb.append("<h2>Joined fields</h2>\n<table class=\"joins\">\n<thead><tr><th>field</th><th>bits</th><th>parts</th><th>description</th></tr></thead>\n<tbody>\n");
+        for (io.prmkit.dsl.ir.Join j : s.joins()) {
+            sb.append("<tr id=\"j-").append(Html.esc(j.name())).append("\"><td class=\"name\">").append(Html.esc(j.name())).append("</td><td class=\"num\">")
+                    .append(j.bitWidth()).append("</td><td>");
+            for (int i = 0; i < j.parts().size(); i++) {
+                io.prmkit.dsl.ir.Join.Part p = j.parts().get(i);
+                int hi = p.shift() + p.width() - 1;
+                sb.append(i == 0 ? "" : ", ").append("<a href=\"#f-").append(Html.esc(p.field())).append("\">").append(Html.esc(p.field()))
+                        .append("</a> [").append(hi).append(hi == p.shift() ? "" : ":" + p.shift()).append("]");
+            }
+            int low = j.parts().get(j.parts().size() - 1).shift();
+            if (low > 0) sb.append(", [").append(low - 1).append(low == 1 ? "" : ":0").append("] zero");
+            sb.append("</td><td>").append(Html.esc(j.doc().text()));
+            j.enumType().ifPresent(e -> sb.append(" <a href=\"").append(Html.esc(Pages.fromPage(Pages.enumPage(e)))).append("\">").append(Html.esc(e.name())).append("</a>"));
+            sb.append("</td></tr>\n");
+        }
+        sb.append("</tbody>\n</table>\n");
     }
 
     private static void rules(StructLayout s, StringBuilder sb) {

@@ -206,7 +206,8 @@ public final class PrmLayout {
             List<Rule> rules,
             String doc,
             String prmRef,
-            String source) {
+            String source,
+            List<Join> joins) {
 
         public Struct {
             Objects.requireNonNull(name, "name == null");
@@ -216,6 +217,44 @@ public final class PrmLayout {
             Objects.requireNonNull(doc, "doc == null");
             Objects.requireNonNull(prmRef, "prmRef == null");
             Objects.requireNonNull(source, "source == null");
+            joins = List.copyOf(joins);
+        }
+
+        /** A structure without joined fields. */
+        public Struct(String name, boolean union, long sizeBytes, ByteOrder order, List<Field> fields, List<Rule> rules, String doc,
+                String prmRef, String source) {
+            this(name, union, sizeBytes, order, fields, rules, doc, prmRef, source, List.of());
+        }
+
+        /** The joined field with this name, if any. */
+        public Optional<Join> join(String joinName) {
+            for (Join j : joins) {
+                if (j.name().equals(joinName)) return Optional.of(j);
+            }
+            return Optional.empty();
+        }
+
+        /** Reads a joined field of the structure at {@code offset}: its parts put together. */
+        public long get(MemorySegment s, long offset, Join j) {
+            long v = 0;
+            for (JoinPart p : j.parts()) v |= get(s, offset, part(j, p)) << p.shift();
+            return v;
+        }
+
+        /**
+         * Writes a joined field regardless of its parts' access (for tools and device models), rejecting a
+         * value with bits no part holds (too wide, or below an aligned part); writes nothing then.
+         */
+        public void set(MemorySegment s, long offset, Join j, long value) {
+            if ((value & ~j.mask()) != 0) throw outsideParts(simpleName(), j.name(), j.mask(), value);
+            for (JoinPart p : j.parts()) {
+                Field f = part(j, p);
+                write(s, offset, f.bitOffset(), (int) f.bitWidth(), (value >>> p.shift()) & mask((int) f.bitWidth()));
+            }
+        }
+
+        private Field part(Join j, JoinPart p) {
+            return field(p.field()).orElseThrow(() -> new IllegalArgumentException(name + "." + j.name() + ": no part " + p.field()));
         }
 
         /** The name without the spec package, e.g. {@code wqe_ctrl_seg}. */
@@ -757,6 +796,38 @@ public final class PrmLayout {
         }
         if (shown < len) sb.append(" ...");
         return sb.toString();
+    }
+
+    /**
+     * A logical field the PRM splits over several bit fields of one structure ({@code mkc.access_mode} over
+     * {@code access_mode_4_2} and {@code access_mode_1_0}, a {@code _high}/{@code _low} pair). Bits of the
+     * value no part holds are zero.
+     *
+     * @param parts    most significant first
+     * @param enumType the spec name of the enum naming the whole value, or ""
+     * @param mask     the bits of the value the parts hold
+     */
+    public record Join(String name, int bitWidth, List<JoinPart> parts, String enumType, long mask, String doc, String source) {
+        public Join {
+            Objects.requireNonNull(name, "name == null");
+            parts = List.copyOf(parts);
+            Objects.requireNonNull(enumType, "enumType == null");
+            Objects.requireNonNull(doc, "doc == null");
+            Objects.requireNonNull(source, "source == null");
+        }
+    }
+
+    /** A part of a {@link Join}: bit field {@code field} holds the value's bits from {@code shift} up. */
+    public record JoinPart(String field, int shift) {
+        public JoinPart {
+            Objects.requireNonNull(field, "field == null");
+        }
+    }
+
+    /** What a joined field's checked setter throws for a value with bits no part holds. */
+    static IllegalArgumentException outsideParts(String struct, String field, long mask, long value) {
+        return new IllegalArgumentException(struct + "." + field + ": value " + Long.toUnsignedString(value) + " (0x" + Long.toHexString(value)
+                + ") has bits outside 0x" + Long.toHexString(mask) + ", the bits its parts hold");
     }
 
     /** The exception a checked setter throws; kept out of the accessors so they stay small. */

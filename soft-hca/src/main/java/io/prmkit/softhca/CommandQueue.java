@@ -105,14 +105,16 @@ final class CommandQueue {
         boolean misaligned = !(logsAsRead || logsZero) || ReservedBits.firstSet(InitSeg.layout(), scratch, 0, InitSeg.SIZE) != null;
         InitSeg.Device.log_cmdq_size$set(scratch, 0);
         InitSeg.Device.log_cmdq_stride$set(scratch, 0);
-        long address = addressHigh << Integer.SIZE | Integer.toUnsignedLong(scratch.get(BE_INT, ADDR_LOW_BYTE));
+        InitSeg.cmdq_phy_addr_high$set(scratch, (int) addressHigh);
+        long address = InitSeg.cmdq_phy_addr(scratch);
         long bytes = 1L << (logSize + logStride);
         if (misaligned || !iommu.isMapped(address, bytes)) {
             base = -1;
             initSeg.set("cmdq_phy_addr_low", 0);
-            initSeg.raiseHealth((int) HealthSyndrome.FW_INTERNAL_ERR.value,
+            initSeg.raiseHealth(HealthSyndrome.FW_INTERNAL_ERR$VALUE,
                     misaligned ? InitSegment.EXT_SYND_CMDQ_MISALIGNED : InitSegment.EXT_SYND_CMDQ_UNMAPPED);
-            tracer.line("cmdq registration refused: address 0x" + Long.toHexString(address) + (misaligned ? " not 4 KiB aligned" : " not mapped"));
+            tracer.line("cmdq registration refused: " + (misaligned ? "low dword 0x" + Integer.toHexString(value) + " not a 4 KiB aligned address"
+                    : "address 0x" + Long.toHexString(address) + " not mapped"));
             return;
         }
         initSeg.set("cmdq_phy_addr_low", InitSeg.cmdq_phy_addr_low(scratch));
@@ -146,7 +148,7 @@ final class CommandQueue {
         if (q < 0) {
             // A doorbell with no registered queue: nowhere to answer; the health buffer says why.
             ignored++;
-            initSeg.raiseHealth((int) HealthSyndrome.FW_INTERNAL_ERR.value, InitSegment.EXT_SYND_DOORBELL_NO_CMDQ);
+            initSeg.raiseHealth(HealthSyndrome.FW_INTERNAL_ERR$VALUE, InitSegment.EXT_SYND_DOORBELL_NO_CMDQ);
             return true;
         }
         if (slot >= 1 << logSize) {

@@ -45,8 +45,7 @@ final class InitSegment {
     synchronized int read32(long offset) {
         if (offset == InitSeg.internal_timer_h$BIT_OFFSET / 8 || offset == InitSeg.internal_timer_l$BIT_OFFSET / 8) {
             long ticks = (System.nanoTime() - startNanos) * frequencyMhz / 1000;
-            InitSeg.Device.internal_timer_h$set(seg, (int) (ticks >>> Integer.SIZE));
-            InitSeg.Device.internal_timer_l$set(seg, (int) ticks);
+            InitSeg.Device.internal_timer$set(seg, ticks);
         } else if (offset == InitSeg.real_time_h$BIT_OFFSET / 8 || offset == InitSeg.real_time_l$BIT_OFFSET / 8) {
             long now = System.currentTimeMillis();
             InitSeg.Device.real_time_h$set(seg, (int) (now / 1000));

@@ -79,12 +79,11 @@ public final class InitSegment {
      * also sets nic_interface to FULL_DRIVER (0) and makes the firmware read the queue.
      */
     public synchronized void setCmdqAddress(long busAddress) {
-        InitSeg.cmdq_phy_addr_high$set(shadow, (int) (busAddress >>> 32));
-        store(InitSeg.cmdq_phy_addr_high$BIT_OFFSET);
-        // A fresh dword: the read-only log sizes in it are written as 0, like Linux's iowrite32be of the address.
+        // A fresh low dword: the read-only log sizes in it are written as 0, like Linux's iowrite32be of the address.
         shadow.set(BE_INT, dword(InitSeg.cmdq_phy_addr_low$BIT_OFFSET), 0);
-        InitSeg.cmdq_phy_addr_low$set(shadow, (int) ((busAddress & 0xffff_ffffL) >>> (32 - InitSeg.cmdq_phy_addr_low$BIT_WIDTH)));
+        InitSeg.cmdq_phy_addr$set(shadow, busAddress); // both halves; the queue is 4 KiB aligned (the setter refuses other addresses)
         InitSeg.nic_interface$set(shadow, io.prmkit.mlx5.NicInterfaceMode.FULL_DRIVER);
+        store(InitSeg.cmdq_phy_addr_high$BIT_OFFSET);
         store(InitSeg.cmdq_phy_addr_low$BIT_OFFSET);
     }
 

@@ -293,8 +293,7 @@ public final class EthPort implements AutoCloseable {
         long addr = v;
         modifyVport(fs -> ModifyNicVportFieldSelect.permanent_address$set(fs, true), ctx -> {
             MemorySegment m = NicVportContext.permanent_address(ctx);
-            MacAddressLayout.mac_addr_47_32$set(m, (int) (addr >>> 32));
-            MacAddressLayout.mac_addr_31_0$set(m, (int) addr);
+            MacAddressLayout.mac_addr$set(m, addr);
         });
     }
 
@@ -308,7 +307,7 @@ public final class EthPort implements AutoCloseable {
     /** The vport's permanent MAC address (QUERY_NIC_VPORT_CONTEXT), as 6 bytes. */
     public byte[] macAddress() {
         MemorySegment mac = NicVportContext.permanent_address(vportContext());
-        long v = (long) MacAddressLayout.mac_addr_47_32(mac) << 32 | Integer.toUnsignedLong(MacAddressLayout.mac_addr_31_0(mac));
+        long v = MacAddressLayout.mac_addr(mac);
         byte[] b = new byte[6];
         for (int i = 0; i < 6; i++) b[i] = (byte) (v >>> (40 - 8 * i));
         return b;
@@ -414,15 +413,11 @@ public final class EthPort implements AutoCloseable {
                 TrafficCounter.packets(QueryVportCounterOut.received_eth_broadcast(v)), TrafficCounter.packets(QueryVportCounterOut.transmitted_eth_broadcast(v)),
                 TrafficCounter.packets(QueryVportCounterOut.received_errors(v)), TrafficCounter.packets(QueryVportCounterOut.transmit_errors(v)),
                 counter != null ? counter.outOfBuffer() : 0,
-                hiLo(Eth8023CntrsGrpDataLayout.a_frames_transmitted_ok_high(c), Eth8023CntrsGrpDataLayout.a_frames_transmitted_ok_low(c)),
-                hiLo(Eth8023CntrsGrpDataLayout.a_frames_received_ok_high(c), Eth8023CntrsGrpDataLayout.a_frames_received_ok_low(c)),
-                hiLo(Eth8023CntrsGrpDataLayout.a_octets_transmitted_ok_high(c), Eth8023CntrsGrpDataLayout.a_octets_transmitted_ok_low(c)),
-                hiLo(Eth8023CntrsGrpDataLayout.a_octets_received_ok_high(c), Eth8023CntrsGrpDataLayout.a_octets_received_ok_low(c)),
-                hiLo(Eth8023CntrsGrpDataLayout.a_frame_check_sequence_errors_high(c), Eth8023CntrsGrpDataLayout.a_frame_check_sequence_errors_low(c)));
-    }
-
-    private static long hiLo(int hi, int lo) {
-        return (long) hi << 32 | Integer.toUnsignedLong(lo);
+                Eth8023CntrsGrpDataLayout.a_frames_transmitted_ok(c),
+                Eth8023CntrsGrpDataLayout.a_frames_received_ok(c),
+                Eth8023CntrsGrpDataLayout.a_octets_transmitted_ok(c),
+                Eth8023CntrsGrpDataLayout.a_octets_received_ok(c),
+                Eth8023CntrsGrpDataLayout.a_frame_check_sequence_errors(c));
     }
 
     /**

@@ -28,9 +28,7 @@ public final class Mkey extends DeviceObject {
     public static Mkey physical(CommandTransport cmd, ProtectionDomain pd) {
         var in = PrmCommands.CREATE_MKEY.input();
         var mkc = CreateMkeyIn.memory_key_mkey_entry(in);
-        int mode = (int) MkcAccessMode.PA.value;
-        Mkc.access_mode_1_0$set(mkc, mode & ((1 << Mkc.access_mode_1_0$BIT_WIDTH) - 1));
-        Mkc.access_mode_4_2$set(mkc, mode >>> Mkc.access_mode_1_0$BIT_WIDTH);
+        Mkc.access_mode$set(mkc, MkcAccessMode.PA);
         Mkc.lw$set(mkc, true);
         Mkc.lr$set(mkc, true);
         Mkc.length64$set(mkc, true);
@@ -49,9 +47,7 @@ public final class Mkey extends DeviceObject {
     public static Mkey forUmr(CommandTransport cmd, ProtectionDomain pd, int klmEntries) {
         var in = PrmCommands.CREATE_MKEY.input();
         var mkc = CreateMkeyIn.memory_key_mkey_entry(in);
-        int mode = (int) MkcAccessMode.KLMS.value;
-        Mkc.access_mode_1_0$set(mkc, mode & ((1 << Mkc.access_mode_1_0$BIT_WIDTH) - 1));
-        Mkc.access_mode_4_2$set(mkc, mode >>> Mkc.access_mode_1_0$BIT_WIDTH);
+        Mkc.access_mode$set(mkc, MkcAccessMode.KLMS);
         Mkc.free$set(mkc, true);
         Mkc.umr_en$set(mkc, true);
         Mkc.lw$set(mkc, true);

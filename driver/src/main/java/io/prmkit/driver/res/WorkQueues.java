@@ -36,8 +36,7 @@ final class WorkQueues {
         for (long p = 0; p < pages; p++) {
             MemorySegment pas = Wq.pas$elem(in, at, p);
             long a = ring.busAddress(p * PAGE);
-            CmdPas.pa_h$set(pas, (int) (a >>> 32));
-            CmdPas.pa_l$set(pas, (int) ((a & 0xffff_ffffL) >>> (32 - CmdPas.pa_l$BIT_WIDTH)));
+            CmdPas.pa$set(pas, a);
         }
     }
 

@@ -52,7 +52,14 @@ structItem
     : member
     | inlineUnion
     | ruleDecl
+    | joinDecl
     ;
+
+// One logical field split over several bit fields of the structure: parts from the most significant,
+// each optionally with the bits of the whole value it holds ([hi:lo]); without any, the parts are
+// concatenated down to bit 0. 'join NAME;' alone is the kernel's NAME_high, NAME_low pair.
+joinDecl : JOIN name (ASSIGN joinPart (COMMA joinPart)*)? attribute* STRING? SEMI ;
+joinPart : name bitRange? ;
 
 inlineUnion : placement? UNION name? unionOption* LBRACE unionAlt* RBRACE ;
 unionOption
@@ -118,7 +125,7 @@ name
     : ID
     | SIZE | ORDER | BIG | LITTLE | GAPS | RESERVED | REF | SINCE | WIDTH | DETAIL
     | TAG | WHEN | RO | RW | WO | IN | OUT | RANGE | POW2 | LOG2 | MBZ | CAP
-    | COMMAND | REGISTER | OPCODE | OP_MOD | OLDEST | DATA | REG_ID | LAYOUT
+    | COMMAND | REGISTER | OPCODE | OP_MOD | OLDEST | DATA | REG_ID | LAYOUT | JOIN
     ;
 
 PACKAGE : 'package' ;
@@ -159,6 +166,7 @@ OLDEST  : 'oldest' ;
 DATA    : 'data' ;
 REG_ID  : 'id' ;
 LAYOUT  : 'layout' ;
+JOIN    : 'join' ;
 
 LBRACE : '{' ;
 RBRACE : '}' ;
@@ -167,6 +175,7 @@ RBRACK : ']' ;
 LPAREN : '(' ;
 RPAREN : ')' ;
 SEMI   : ';' ;
+COMMA  : ',' ;
 COLON  : ':' ;
 DOTDOT : '..' ;
 DOT    : '.' ;

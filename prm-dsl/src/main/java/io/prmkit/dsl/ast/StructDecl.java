@@ -20,7 +20,14 @@ public record StructDecl(
         String doc,
         List<Item> items,
         List<RuleDecl> rules,
+        List<JoinDecl> joins,
         SourceLocation location) implements Decl {
+
+    /** A structure without joins. */
+    public StructDecl(Name name, boolean union, Optional<Num> size, boolean littleEndian, boolean gapsReserved, String ref, String since,
+            String doc, List<Item> items, List<RuleDecl> rules, SourceLocation location) {
+        this(name, union, size, littleEndian, gapsReserved, ref, since, doc, items, rules, List.of(), location);
+    }
 
     public StructDecl {
         Objects.requireNonNull(name, "name == null");
@@ -30,6 +37,7 @@ public record StructDecl(
         Objects.requireNonNull(doc, "doc == null");
         items = List.copyOf(items);
         rules = List.copyOf(rules);
+        joins = List.copyOf(joins);
         Objects.requireNonNull(location, "location == null");
     }
 

@@ -20,6 +20,7 @@ import java.util.Optional;
  * @param byteOrder order of the bytes within each dword (big-endian for every PRM structure)
  * @param members   all members including reserved space
  * @param rules     cross-field rules
+ * @param joins     logical fields split over several bit fields ({@code access_mode_4_2}/{@code access_mode_1_0}, {@code _high}/{@code _low})
  * @param doc       one-line description and PRM reference
  * @param location  where it is declared
  */
@@ -30,8 +31,15 @@ public record StructLayout(
         ByteOrder byteOrder,
         List<Member> members,
         List<Rule> rules,
+        List<Join> joins,
         Doc doc,
         SourceLocation location) {
+
+    /** A structure without joins. */
+    public StructLayout(QualifiedName name, Kind kind, long sizeBytes, ByteOrder byteOrder, List<Member> members, List<Rule> rules,
+            Doc doc, SourceLocation location) {
+        this(name, kind, sizeBytes, byteOrder, members, rules, List.of(), doc, location);
+    }
 
     public enum Kind { STRUCT, UNION }
 
@@ -52,6 +60,21 @@ public record StructLayout(
             }
         }
         for (Rule r : rules) ruleFields(name, members, r, r.condition());
+        joins = List.copyOf(joins);
+        java.util.Map<String, Member> byName = new java.util.HashMap<>();
+        for (Member m : members) byName.putIfAbsent(m.name(), m);
+        java.util.Set<String> joined = new java.util.HashSet<>();
+        for (Join j : joins) {
+            if (!joined.add(j.name()) || byName.containsKey(j.name())) {
+                throw new IllegalArgumentException(name + "." + j.name() + ": a join's name is taken");
+            }
+            for (Join.Part p : j.parts()) {
+                Member m = byName.get(p.field());
+                if (m == null || !m.isScalar() || m.reserved() || m.bitWidth() != p.width()) {
+                    throw new IllegalArgumentException(name + "." + j.name() + ": part " + p.field() + " is not a " + p.width() + "-bit field of it");
+                }
+            }
+        }
     }
 
     /** Every field a rule reads is a bit field of this structure (the compiler resolves them so). */
@@ -82,6 +105,11 @@ public record StructLayout(
             if (m.name().equals(memberName)) return Optional.of(m);
         }
         return Optional.empty();
+    }
+
+    /** The join with this name, if any. */
+    public Optional<Join> join(String joinName) {
+        return joins.stream().filter(j -> j.name().equals(joinName)).findFirst();
     }
 
     /** The flexible trailing array, if the structure ends in one. */

@@ -17,6 +17,7 @@ import io.prmkit.dsl.ast.Num;
 import io.prmkit.dsl.ast.Placement;
 import io.prmkit.dsl.ast.QName;
 import io.prmkit.dsl.ast.RegisterDecl;
+import io.prmkit.dsl.ast.JoinDecl;
 import io.prmkit.dsl.ast.RuleDecl;
 import io.prmkit.dsl.ast.SpecFile;
 import io.prmkit.dsl.ast.StructDecl;
@@ -113,11 +114,14 @@ final class AstBuilder {
         }
         List<Item> items = new ArrayList<>();
         List<RuleDecl> rules = new ArrayList<>();
+        List<JoinDecl> joins = new ArrayList<>();
         for (PrmParser.StructItemContext it : structItems) {
             if (it.member() != null) {
                 items.add(member(it.member()));
             } else if (it.inlineUnion() != null) {
                 items.add(inlineUnion(it.inlineUnion()));
+            } else if (it.joinDecl() != null) {
+                joins.add(join(it.joinDecl()));
             } else {
                 rules.add(rule(it.ruleDecl()));
             }
@@ -125,7 +129,7 @@ final class AstBuilder {
         for (PrmParser.UnionAltContext a : alts) {
             items.add(unionAlt(a));
         }
-        return new StructDecl(name(nameCtx), union, size, little, gaps, ref, since, docComment(d), items, rules,
+        return new StructDecl(name(nameCtx), union, size, little, gaps, ref, since, docComment(d), items, rules, joins,
                 loc(d.getStart()));
     }
 
@@ -262,6 +266,22 @@ final class AstBuilder {
         String doc = m.STRING() != null ? string(m.STRING()) : docComment(m);
         return new MemberDecl(Optional.ofNullable(m.placement()).map(this::placement), name(m.name()),
                 Optional.ofNullable(m.typeSpec()).map(this::typeRef), attrs, doc, loc(m.name().getStart()));
+    }
+
+    private JoinDecl join(PrmParser.JoinDeclContext j) {
+        List<JoinDecl.Part> parts = new ArrayList<>();
+        for (PrmParser.JoinPartContext p : j.joinPart()) {
+            parts.add(new JoinDecl.Part(name(p.name()), Optional.ofNullable(p.bitRange()).map(this::bitRange), loc(p.getStart())));
+        }
+        List<Attr> attrs = new ArrayList<>();
+        for (PrmParser.AttributeContext a : j.attribute()) attrs.add(attr(a));
+        String doc = j.STRING() != null ? string(j.STRING()) : docComment(j);
+        return new JoinDecl(name(j.name()), parts, attrs, doc, loc(j.getStart()));
+    }
+
+    private Placement.BitRange bitRange(PrmParser.BitRangeContext r) {
+        List<TerminalNode> ints = r.INT();
+        return new Placement.BitRange(num(ints.get(0)), ints.size() > 1 ? Optional.of(num(ints.get(1))) : Optional.empty(), loc(r.getStart()));
     }
 
     private Placement placement(PrmParser.PlacementContext p) {

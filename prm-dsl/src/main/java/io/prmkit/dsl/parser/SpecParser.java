@@ -52,12 +52,27 @@ public final class SpecParser {
         int unaryRun = 0;
         boolean tooDeep = false;
         Set<Integer> badLines = new HashSet<>();
+        // ',' separates the parts of a join and nothing else: elsewhere it stays the lexical error it was
+        int previous = PrmLexer.SEMI;
+        boolean inJoin = false;
         for (Token t = lexer.nextToken(); ; t = lexer.nextToken()) {
             // lexical errors stop the file at the same count as syntax errors (1,000 lines of '@@' gave 1,000)
             if (!diags.isEmpty()) badLines.add(diags.get(diags.size() - 1).location().line());
             if (badLines.size() >= SyntaxErrorListener.MAX_SYNTAX_ERRORS) return new Result(Optional.empty(), onePerLine(diags));
             SourceLocation at = new SourceLocation(file, t.getLine(), t.getCharPositionInLine() + 1);
+            if (t.getType() == PrmLexer.JOIN && (previous == PrmLexer.SEMI || previous == PrmLexer.LBRACE || previous == PrmLexer.RBRACE)) {
+                inJoin = true;
+            } else if (t.getType() == PrmLexer.SEMI || t.getType() == PrmLexer.LBRACE || t.getType() == PrmLexer.RBRACE) {
+                inJoin = false;
+            }
+            if (t.getChannel() == Token.DEFAULT_CHANNEL) previous = t.getType();
             switch (t.getType()) {
+                case PrmLexer.COMMA -> {
+                    if (!inJoin) {
+                        diags.add(Diagnostic.error(at, "unexpected character ','; members and enum values end with ';'"));
+                        continue;
+                    }
+                }
                 case PrmLexer.BAD_CHAR -> {
                     diags.add(Diagnostic.error(at, "unexpected character " + describeChar(t.getText())
                             + (t.getText().equals(",") ? "; members and enum values end with ';'" : "")));

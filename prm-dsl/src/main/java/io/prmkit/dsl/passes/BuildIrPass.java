@@ -53,7 +53,7 @@ final class BuildIrPass implements Pass {
                         m.constraints, m.capability, variant, m.selector, m.doc, m.location));
             }
             structs.add(new StructLayout(c.qualifiedName(s), s.union() ? StructLayout.Kind.UNION : StructLayout.Kind.STRUCT,
-                    lay.sizeBits / 8, s.littleEndian() ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN, members, lay.rules,
+                    lay.sizeBits / 8, s.littleEndian() ? ByteOrder.LITTLE_ENDIAN : ByteOrder.BIG_ENDIAN, members, lay.rules, lay.joins,
                     new Doc(s.doc(), s.ref(), s.since()), s.location()));
         }
         structs.sort(Comparator.comparing(StructLayout::name));

@@ -25,6 +25,8 @@ final class Layout {
     final List<Span> spans = new ArrayList<>();
     /** Cross-field rules, resolved by the rules pass. */
     final List<io.prmkit.dsl.ir.Rule> rules = new ArrayList<>();
+    /** Joined fields, resolved by the joins pass. */
+    final List<io.prmkit.dsl.ir.Join> joins = new ArrayList<>();
     /** Whether any member or inline union was placed with an offset. */
     boolean positioned;
     /** The flexible trailing array, if any. */

@@ -22,6 +22,7 @@ public final class Passes {
                 new CoveragePass(),
                 new MembersPass(),
                 new RulesPass(),
+                new JoinsPass(),
                 new CommandsPass(),
                 new BuildIrPass());
     }

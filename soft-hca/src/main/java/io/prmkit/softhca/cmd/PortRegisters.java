@@ -12,7 +12,6 @@ import io.prmkit.mlx5.PtysReg;
 import io.prmkit.mlx5.EthProto;
 import io.prmkit.mlx5.PrmLayout;
 import io.prmkit.mlx5.RegisterId;
-import io.prmkit.softhca.device.DeviceFields;
 import io.prmkit.softhca.device.Port;
 import io.prmkit.softhca.wire.PortCounters;
 import java.lang.foreign.MemorySegment;
@@ -169,9 +168,8 @@ final class PortRegisters {
         if (localPort != 1) throw c.fail(Syndrome.BAD_REGISTER_FIELD, "local_port " + localPort + " (the device has port 1)");
     }
 
-    /** A 64-bit PPCNT counter as its _high and _low dwords. */
+    /** A 64-bit PPCNT counter, which the spec joins from its two dwords. */
     private static void put(PrmLayout.Struct l, MemorySegment s, long at, String name, long v) {
-        DeviceFields.set(l, s, at, name + "_high", v >>> Integer.SIZE);
-        DeviceFields.set(l, s, at, name + "_low", v & 0xffff_ffffL);
+        l.set(s, at, l.join(name).orElseThrow(() -> new IllegalArgumentException(l.name() + " joins no counter " + name)), v);
     }
 }

@@ -146,7 +146,7 @@ final class ResourceCommands {
         MemorySegment mkc = Support.copy(c.in, CreateMkeyIn.memory_key_mkey_entry$BYTE_OFFSET, Mkc.SIZE);
         Support.checkCount(c, hca, hca.objects.mkeys.size(), "log_max_mkey");
         if (!hca.pds.contains(Mkc.pd(mkc))) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + Mkc.pd(mkc));
-        int mode = Mkc.access_mode_4_2(mkc) << Mkc.access_mode_1_0$BIT_WIDTH | Mkc.access_mode_1_0(mkc);
+        int mode = Mkc.access_mode(mkc);
         long octwords = Integer.toUnsignedLong(CreateMkeyIn.translations_octword_actual_size(c.in));
         long tableBytes = octwords * 16;
         if (c.inLength() < CreateMkeyIn.klm_pas_mtt$BYTE_OFFSET + tableBytes) {

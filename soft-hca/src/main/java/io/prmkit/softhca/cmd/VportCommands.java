@@ -79,8 +79,7 @@ final class VportCommands {
         NicVportContext.roce_en$set(ctx, p.roceEn);
         NicVportContext.min_wqe_inline_mode$set(ctx, p.minWqeInlineMode);
         long mac = NicVportContext.permanent_address$BYTE_OFFSET;
-        MacAddressLayout.mac_addr_47_32$set(ctx, mac, (int) (p.permanentAddress >>> Integer.SIZE));
-        MacAddressLayout.mac_addr_31_0$set(ctx, mac, (int) p.permanentAddress);
+        MacAddressLayout.mac_addr$set(ctx, mac, p.permanentAddress);
     }
 
     private void modifyContext(Command c) {
@@ -112,7 +111,7 @@ final class VportCommands {
         if (ModifyNicVportFieldSelect.min_inline(c.in, sel)) p.minWqeInlineMode = NicVportContext.min_wqe_inline_mode(ctx);
         if (ModifyNicVportFieldSelect.permanent_address(c.in, sel)) {
             long mac = NicVportContext.permanent_address$BYTE_OFFSET;
-            p.permanentAddress = (long) MacAddressLayout.mac_addr_47_32(ctx, mac) << Integer.SIZE | Integer.toUnsignedLong(MacAddressLayout.mac_addr_31_0(ctx, mac));
+            p.permanentAddress = MacAddressLayout.mac_addr(ctx, mac);
         }
     }
 

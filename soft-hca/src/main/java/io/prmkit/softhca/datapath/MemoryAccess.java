@@ -21,12 +21,12 @@ import java.lang.foreign.MemorySegment;
  */
 final class MemoryAccess {
     static final int OK = 0;
-    static final int PROT = (int) CqeErrorSyndrome.LOCAL_PROT_ERR.value;
+    static final int PROT = CqeErrorSyndrome.LOCAL_PROT_ERR$VALUE;
     /** An indirect (KLM) key may point at direct keys only: one level of indirection. */
     private static final int MAX_DEPTH = 2;
-    private static final int PA = (int) MkcAccessMode.PA.value;
-    private static final int MTT = (int) MkcAccessMode.MTT.value;
-    private static final int KLMS = (int) MkcAccessMode.KLMS.value;
+    private static final int PA = MkcAccessMode.PA$VALUE;
+    private static final int MTT = MkcAccessMode.MTT$VALUE;
+    private static final int KLMS = MkcAccessMode.KLMS$VALUE;
 
     private final DeviceObjects objects;
     private final Iommu iommu;
@@ -83,7 +83,7 @@ final class MemoryAccess {
             lw = Mkc.lw(mkc);
             length64 = Mkc.length64(mkc);
             pd = Mkc.pd(mkc);
-            mode = Mkc.access_mode_4_2(mkc) << 2 | Mkc.access_mode_1_0(mkc);
+            mode = Mkc.access_mode(mkc);
             start = Mkc.start_addr(mkc);
             len = Mkc.len(mkc);
         }
@@ -137,7 +137,7 @@ final class MemoryAccess {
             long idx = (addr >>> shift) - first;
             if (idx < 0 || idx >= entries) return PROT;
             long off = idx * CmdPas.SIZE;
-            long page = ((long) CmdPas.pa_h(mtt, off) << 32) | ((long) CmdPas.pa_l(mtt, off) << 12);
+            long page = CmdPas.pa(mtt, off);
             int chunk = (int) Math.min(len, (pageMask + 1) - (addr & pageMask));
             int r = dma((page & ~pageMask) + (addr & pageMask), chunk, buf, bufOff, write);
             if (r != OK) return r;

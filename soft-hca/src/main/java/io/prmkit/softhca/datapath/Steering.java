@@ -132,11 +132,8 @@ final class Steering {
         filled = true;
         long o = FteMatchParam.outer_headers$BYTE_OFFSET;
         FteMatchSetLyr24.clear(pkt, o);
-        FteMatchSetLyr24.dmac_47_16$setUnchecked(pkt, o, Ethhdr.h_dest_47_16(fr, off));
-        FteMatchSetLyr24.dmac_15_0$setUnchecked(pkt, o, Ethhdr.h_dest_15_0(fr, off));
-        long smac = ParsedFrame.smac(fr, off); // fte splits it 32 + 16, ethhdr 16 + 32
-        FteMatchSetLyr24.smac_47_16$setUnchecked(pkt, o, (int) (smac >>> 16));
-        FteMatchSetLyr24.smac_15_0$setUnchecked(pkt, o, (int) smac);
+        FteMatchSetLyr24.dmac$setUnchecked(pkt, o, Ethhdr.dest_mac(fr, off));
+        FteMatchSetLyr24.smac$setUnchecked(pkt, o, Ethhdr.source_mac(fr, off)); // fte splits it 32 + 16, ethhdr 16 + 32
         FteMatchSetLyr24.ethertype$setUnchecked(pkt, o, f.ethertype);
         if (f.vlanCount > 0) {
             long tag = off + Ethernet.ETH_HLEN; // the outer tag

@@ -246,12 +246,12 @@ public final class ParsedFrame {
 
     /** Destination MAC as a 48-bit number. */
     public static long dmac(MemorySegment s, long off) {
-        return (Ethhdr.h_dest_47_16(s, off) & 0xffffffffL) << 16 | Ethhdr.h_dest_15_0(s, off);
+        return Ethhdr.dest_mac(s, off);
     }
 
     /** Source MAC as a 48-bit number. */
     public static long smac(MemorySegment s, long off) {
-        return (long) Ethhdr.h_source_47_32(s, off) << 32 | (Ethhdr.h_source_31_0(s, off) & 0xffffffffL);
+        return Ethhdr.source_mac(s, off);
     }
 
     public static boolean isMulticast(long mac) {
