@@ -34,6 +34,7 @@ public final class DocSite {
         files.put("index.html", IndexPage.render(model, title));
         files.put("style.css", resource("style.css"));
         files.put("search.js", resource("search.js"));
+        if (!model.commands().isEmpty()) files.put(CommandsPage.PATH, CommandsPage.render(model, title));
         for (StructLayout s : model.structs()) files.put(Pages.struct(s.name()), StructPage.render(s, refs, title));
         for (EnumLayout e : model.enums()) files.put(Pages.enumPage(e.name()), EnumPage.render(e, refs, title));
         return files;
@@ -62,7 +63,7 @@ public final class DocSite {
 
     /** Only names the site itself produces: never a path that leaves the folder or points elsewhere. */
     private static boolean isOurs(String name) {
-        return name.matches("(index\\.html|style\\.css|search\\.js|(structs|enums)/[A-Za-z0-9_.]+\\.html)") && !name.contains("..");
+        return name.matches("(index\\.html|commands\\.html|style\\.css|search\\.js|(structs|enums)/[A-Za-z0-9_.]+\\.html)") && !name.contains("..");
     }
 
     static String resource(String name) {

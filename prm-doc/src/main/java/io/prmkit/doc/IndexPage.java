@@ -27,7 +27,12 @@ final class IndexPage {
         sb.append("<p class=\"meta\">").append(model.structs().size()).append(" structures, ")
                 .append(model.enums().stream().filter(e -> e.kind() == EnumLayout.Kind.ENUM).count()).append(" enums, ")
                 .append(model.enums().stream().filter(e -> e.kind() == EnumLayout.Kind.FLAGS).count()).append(" flag sets, ")
-                .append(model.constants().size()).append(" constants</p>\n");
+                .append(model.constants().size()).append(" constants");
+        if (!model.commands().isEmpty()) {
+            sb.append("; <a href=\"").append(CommandsPage.PATH).append("\">").append(model.commands().size()).append(" commands, ")
+                    .append(model.registers().size()).append(" registers</a>");
+        }
+        sb.append("</p>\n");
         sb.append("<p class=\"search\"><label for=\"q\">Search</label> <input id=\"q\" type=\"search\" autocomplete=\"off\" "
                 + "placeholder=\"structure, field or enum value, e.g. cqe_syndrome or log_cq_size\"> <span id=\"count\"></span></p>\n");
         sb.append("<noscript><p>The search box needs JavaScript; the lists below work without it.</p></noscript>\n");

@@ -51,7 +51,7 @@ class DocSiteTest {
     @Test
     void everyStructureAndEnumHasAPageAndTheIndexListsThem() {
         LayoutModel model = BundledSpec.model();
-        assertEquals(3 + model.structs().size() + model.enums().size(), SITE.size());
+        assertEquals(4 + model.structs().size() + model.enums().size(), SITE.size());
         String index = page("index.html");
         model.structs().forEach(s -> assertTrue(index.contains("href=\"structs/" + s.name() + ".html\""), s.name()::toString));
         model.enums().forEach(e -> assertTrue(index.contains("href=\"enums/" + e.name() + ".html\""), e.name()::toString));
@@ -148,6 +148,35 @@ class DocSiteTest {
         assertTrue(e.contains("<th>likely cause</th>"));
         assertTrue(e.contains("The lkey does not cover the address range"));
         assertTrue(e.contains("href=\"../structs/mlx5.err_cqe.html#f-syndrome\""), "used by err_cqe.syndrome");
+    }
+
+    /** commands.html: every command with opcode, structures (linked), op_mod values, oldest input length; every register. */
+    @Test
+    void theCommandsPageListsEveryCommandAndRegister() {
+        LayoutModel model = BundledSpec.model();
+        String c = page("commands.html");
+        assertTrue(page("index.html").contains("href=\"commands.html\""), "the index links to it");
+        for (var k : model.commands()) {
+            Matcher row = Pattern.compile("<tr id=\"c-" + k.name().name() + "\"><td class=\"num\">0x" + Long.toHexString(k.opcode()) + "</td>.*?</tr>").matcher(c);
+            assertTrue(row.find(), k.name()::toString);
+            assertTrue(row.group().contains("href=\"structs/" + k.in() + ".html\"") && row.group().contains("href=\"structs/" + k.out() + ".html\""),
+                    k.name()::toString);
+        }
+        for (var r : model.registers()) assertTrue(c.contains("<tr id=\"r-" + r.name().name() + "\"><td class=\"num\">0x" + Long.toHexString(r.id())), r.name()::toString);
+        Matcher init = Pattern.compile("<tr id=\"c-INIT_HCA\">.*?</tr>").matcher(c);
+        assertTrue(init.find());
+        assertTrue(init.group().contains("<td class=\"num\">0x10 bytes</td>"), init.group());
+        Matcher reg = Pattern.compile("<tr id=\"c-ACCESS_REG\">.*?</tr>").matcher(c);
+        assertTrue(reg.find());
+        assertTrue(reg.group().contains("<code>WRITE</code>=0x0") && reg.group().contains("<code>READ</code>=0x1"), reg.group());
+    }
+
+    @Test
+    void joinedFieldsAreListedWithTheBitsOfEachPart() {
+        String mkc = page("structs/mlx5.mkc.html");
+        assertTrue(mkc.contains("<tr id=\"j-access_mode\"><td class=\"name\">access_mode</td><td class=\"num\">5</td><td>"
+                + "<a href=\"#f-access_mode_4_2\">access_mode_4_2</a> [4:2], <a href=\"#f-access_mode_1_0\">access_mode_1_0</a> [1:0]</td>"), mkc);
+        assertTrue(page("structs/mlx5.init_seg.html").contains("<a href=\"#f-cmdq_phy_addr_low\">cmdq_phy_addr_low</a> [31:12], [11:0] zero"));
     }
 
     @Test

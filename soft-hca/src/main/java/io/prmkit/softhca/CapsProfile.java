@@ -1,20 +1,12 @@
 package io.prmkit.softhca;
 
 import io.prmkit.hex.HexInput;
-import io.prmkit.mlx5.AtomicCaps;
-import io.prmkit.mlx5.CmdHcaCap;
-import io.prmkit.mlx5.CmdHcaCap2;
-import io.prmkit.mlx5.ESwitchCap;
-import io.prmkit.mlx5.FlowTableEswitchCap;
-import io.prmkit.mlx5.FlowTableNicCap;
 import io.prmkit.mlx5.HcaCapType;
 import io.prmkit.mlx5.HcaCapUnion;
-import io.prmkit.mlx5.PerProtocolNetworkingOffloadCaps;
 import io.prmkit.mlx5.PrmLayout;
 import io.prmkit.mlx5.QueryAdapterOut;
 import io.prmkit.mlx5.QueryAdapterParamBlock;
 import io.prmkit.mlx5.QueryHcaCapOut;
-import io.prmkit.mlx5.RoceCap;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -47,9 +39,9 @@ public final class CapsProfile {
      * no FDB), like general 2 (the card has no {@code hca_cap_2}).
      */
     public static final int[] TYPES = {
-        (int) HcaCapType.GENERAL.value, (int) HcaCapType.ETHERNET_OFFLOADS.value, (int) HcaCapType.ATOMIC.value,
-        (int) HcaCapType.ROCE.value, (int) HcaCapType.FLOW_TABLE.value, (int) HcaCapType.ESWITCH_FLOW_TABLE.value,
-        (int) HcaCapType.ESWITCH.value, (int) HcaCapType.GENERAL_2.value};
+        HcaCapType.GENERAL$VALUE, HcaCapType.ETHERNET_OFFLOADS$VALUE, HcaCapType.ATOMIC$VALUE,
+        HcaCapType.ROCE$VALUE, HcaCapType.FLOW_TABLE$VALUE, HcaCapType.ESWITCH_FLOW_TABLE$VALUE,
+        HcaCapType.ESWITCH$VALUE, HcaCapType.GENERAL_2$VALUE};
 
     /** The ConnectX-4's page requests: 6 boot pages, 12,868 init pages (about 50 MiB), no regular pages. */
     public static final int CX4_BOOT_PAGES = 6;
@@ -67,19 +59,26 @@ public final class CapsProfile {
         this.pages = pages;
     }
 
-    /** The layout of the capability page of {@code type}, or null for a type the device does not answer. */
+    /**
+     * The layout of the capability page of {@code type}, or null for a type the device does not answer.
+     * Which layout a type has is the spec's: the alternatives of {@code hca_cap_union} (the page
+     * QUERY_HCA_CAP returns) carry their cap type as their {@code when} value; which types are
+     * answered is the device's ({@link #TYPES}).
+     */
     public static PrmLayout.Struct layoutOf(int type) {
-        return switch (type) {
-            case HcaCapType.GENERAL$VALUE -> CmdHcaCap.layout();
-            case HcaCapType.ETHERNET_OFFLOADS$VALUE -> PerProtocolNetworkingOffloadCaps.layout();
-            case HcaCapType.ATOMIC$VALUE -> AtomicCaps.layout();
-            case HcaCapType.ROCE$VALUE -> RoceCap.layout();
-            case HcaCapType.FLOW_TABLE$VALUE -> FlowTableNicCap.layout();
-            case HcaCapType.ESWITCH_FLOW_TABLE$VALUE -> FlowTableEswitchCap.layout();
-            case HcaCapType.ESWITCH$VALUE -> ESwitchCap.layout();
-            case HcaCapType.GENERAL_2$VALUE -> CmdHcaCap2.layout();
-            default -> null;
-        };
+        if (java.util.Arrays.stream(TYPES).noneMatch(t -> t == type)) return null;
+        return capPageLayout(type);
+    }
+
+    /** The alternative of {@code hca_cap_union} whose {@code when} value is {@code type}, or null. */
+    static PrmLayout.Struct capPageLayout(int type) {
+        for (PrmLayout.Field f : HcaCapUnion.layout().fields()) {
+            if (f.kind() == PrmLayout.Kind.STRUCT && f.variant().isPresent() && f.variant().get().tag().isPresent()
+                    && f.variant().get().tag().getAsLong() == type) {
+                return f.target().orElse(null);
+            }
+        }
+        return null;
     }
 
     /** A raw QUERY_HCA_CAP output file: {@code query_hca_cap_<type>_<cur|max>.<ext>}, type as hca_cap_type names it. */

@@ -2,6 +2,7 @@ package io.prmkit.softhca;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -34,6 +35,22 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CapsProfileTest {
     private static final Pattern SECTION = Pattern.compile("## (\\w+) \\(cap type (\\d+), (max|current)\\)");
+
+    /** The cap type -> page layout relation is the spec's (hca_cap_union's 'when' values); which types are answered is the device's. */
+    @Test
+    void capPageLayoutsComeFromTheSpec() {
+        java.util.Map<io.prmkit.mlx5.HcaCapType, String> want = java.util.Map.of(
+                io.prmkit.mlx5.HcaCapType.GENERAL, "mlx5.cmd_hca_cap", io.prmkit.mlx5.HcaCapType.ETHERNET_OFFLOADS, "mlx5.per_protocol_networking_offload_caps",
+                io.prmkit.mlx5.HcaCapType.ATOMIC, "mlx5.atomic_caps", io.prmkit.mlx5.HcaCapType.ROCE, "mlx5.roce_cap",
+                io.prmkit.mlx5.HcaCapType.FLOW_TABLE, "mlx5.flow_table_nic_cap", io.prmkit.mlx5.HcaCapType.ESWITCH_FLOW_TABLE, "mlx5.flow_table_eswitch_cap",
+                io.prmkit.mlx5.HcaCapType.ESWITCH, "mlx5.e_switch_cap", io.prmkit.mlx5.HcaCapType.GENERAL_2, "mlx5.cmd_hca_cap_2");
+        assertEquals(want.size(), CapsProfile.TYPES.length);
+        for (var e : want.entrySet()) assertEquals(e.getValue(), CapsProfile.layoutOf((int) e.getKey().value).name(), e.getKey().name());
+        int odp = (int) io.prmkit.mlx5.HcaCapType.ODP.value;
+        assertEquals("mlx5.odp_cap", CapsProfile.capPageLayout(odp).name(), "the spec knows ODP's page");
+        assertNull(CapsProfile.layoutOf(odp), "the device does not answer ODP");
+        assertNull(CapsProfile.capPageLayout(0x7ffe));
+    }
 
     @Test
     void everyFieldOfTheCardsDecodingIsInTheRawPages() throws Exception {
