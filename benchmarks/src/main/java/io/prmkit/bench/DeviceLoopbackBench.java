@@ -111,7 +111,7 @@ public class DeviceLoopbackBench {
         dp = new SoftDatapath(ctx, port);
         Wire.loopback(port);
         MemorySegment mkc = MemorySegment.ofArray(new byte[(int) Mkc.SIZE]);
-        Mkc.access_mode_1_0$set(mkc, (int) MkcAccessMode.PA.value);
+        Mkc.access_mode_1_0$set(mkc, MkcAccessMode.PA$VALUE);
         Mkc.lr$set(mkc, true);
         Mkc.lw$set(mkc, true);
         Mkc.length64$set(mkc, true);
@@ -137,7 +137,7 @@ public class DeviceLoopbackBench {
         Wq.log_wq_sz$set(sqc, wq, LOG);
         Wq.pd$set(sqc, wq, PD);
         Wq.dbr_addr$set(sqc, wq, map(sqDb));
-        objects.sqs.put(20, new Queues.Sq(20, sqc, ring(sq), (int) SqState.RDY.value));
+        objects.sqs.put(20, new Queues.Sq(20, sqc, ring(sq), SqState.RDY$VALUE));
         rq = mem(16L * N);
         rqDb = mem(64);
         bufs = mem(2048L * N);
@@ -149,7 +149,7 @@ public class DeviceLoopbackBench {
         Wq.log_wq_stride$set(rqc, rw, 4);
         Wq.pd$set(rqc, rw, PD);
         Wq.dbr_addr$set(rqc, rw, map(rqDb));
-        objects.rqs.put(30, new Queues.Rq(30, rqc, ring(rq), (int) RqState.RDY.value));
+        objects.rqs.put(30, new Queues.Rq(30, rqc, ring(rq), RqState.RDY$VALUE));
         for (int i = 0; i < N; i++) WqeDataSeg.writer(rq, i * 16L).byte_count(2048).lkey(lkey).addr(bufBus + 2048L * i).write();
         posted = N;
         WqDoorbellRecord.receive_counter$set(rqDb, posted & 0xffff);

@@ -402,7 +402,7 @@ public final class SoftHca implements AutoCloseable {
         } catch (Throwable t) {
             // A bug in the model: keep it for the tests, and die like firmware does.
             error = t;
-            fatal((int) HealthSyndrome.FW_INTERNAL_ERR.value, InitSegment.EXT_SYND_DEVICE_EXCEPTION);
+            fatal(HealthSyndrome.FW_INTERNAL_ERR$VALUE, InitSegment.EXT_SYND_DEVICE_EXCEPTION);
             return false;
         }
     }
@@ -429,7 +429,7 @@ public final class SoftHca implements AutoCloseable {
 
     void pageRequest(int pages) {
         hca.regularPages = Math.max(-(hca.bootPages + hca.initPages), hca.regularPages + pages);
-        events.post((int) EqeType.PAGE_REQUEST.value, 0, e -> {
+        events.post(EqeType.PAGE_REQUEST$VALUE, 0, e -> {
             Eqe.Device.func_id$set(e, 0);
             Eqe.Device.num_pages$set(e, pages);
         });
@@ -442,7 +442,7 @@ public final class SoftHca implements AutoCloseable {
         }
         objects.port.linkUp = up;
         PortChangeSubtype sub = up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN;
-        events.post((int) EqeType.PORT_CHANGE.value, (int) sub.value, e -> Eqe.Device.port_num$set(e, 1));
+        events.post(EqeType.PORT_CHANGE$VALUE, (int) sub.value, e -> Eqe.Device.port_num$set(e, 1));
     }
 
     InitSegment initSegment() {

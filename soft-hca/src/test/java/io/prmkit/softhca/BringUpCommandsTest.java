@@ -92,7 +92,7 @@ class BringUpCommandsTest {
             assertEquals(0x18, CmdHcaCap.log_max_cq(cur));
             assertEquals(0x3, CmdHcaCap.cmdif_checksum(max));
             assertEquals(0x0, CmdHcaCap.cmdif_checksum(cur));
-            MemorySegment setCap = header(CmdOpcode.SET_HCA_CAP, SetHcaCapIn.SIZE, (int) SetHcaCapOpMod.GENERAL_DEVICE.value);
+            MemorySegment setCap = header(CmdOpcode.SET_HCA_CAP, SetHcaCapIn.SIZE, SetHcaCapOpMod.GENERAL_DEVICE$VALUE);
             MemorySegment.copy(cur, 0, setCap, SetHcaCapIn.capability$BYTE_OFFSET, 0x1000);
             CmdHcaCap.log_max_qp$set(setCap, SetHcaCapIn.capability$BYTE_OFFSET, 0x12);
             h.exec(setCap, SetHcaCapOut.SIZE).ok();

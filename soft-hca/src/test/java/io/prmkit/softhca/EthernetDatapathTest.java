@@ -126,7 +126,7 @@ class EthernetDatapathTest {
             Sqc.min_wqe_inline_mode$set(sq, sc, 1);
             wq(sq, sc + Sqc.wq$BYTE_OFFSET, sqRing, sqDb, 6, 6);
             sqn = CreateSqOut.sqn(h.exec(sq, CreateSqOut.SIZE).ok().out());
-            Objs.modifySq(h, sqn, (int) SqState.RST.value, (int) SqState.RDY.value).ok();
+            Objs.modifySq(h, sqn, SqState.RST$VALUE, SqState.RDY$VALUE).ok();
             rqRing = dma(4096);
             rqDb = dma(64);
             MemorySegment rq = header(CmdOpcode.CREATE_RQ, CreateRqIn.SIZE + 8);
@@ -135,7 +135,7 @@ class EthernetDatapathTest {
             Rqc.counter_set_id$set(rq, rc, counter);
             wq(rq, rc + Rqc.wq$BYTE_OFFSET, rqRing, rqDb, 6, 4);
             rqn = CreateRqOut.rqn(h.exec(rq, CreateRqOut.SIZE).ok().out());
-            Objs.modifyRq(h, rqn, (int) RqState.RST.value, (int) RqState.RDY.value).ok();
+            Objs.modifyRq(h, rqn, RqState.RST$VALUE, RqState.RDY$VALUE).ok();
             int tirn = Objs.tir(h, Objs.tirDirectIn(td, rqn));
             int table = Objs.flowTable(h, Objs.flowTableIn(FlowTableType.NIC_RX, 4, 0));
             int group = Objs.flowGroup(h, Objs.flowGroupIn(table, 0, 15));
@@ -539,8 +539,8 @@ class EthernetDatapathTest {
             assertEquals(1, ErrCqe.wqe_counter(err));
             assertEquals(CqeErrorSyndrome.LOCAL_PROT_ERR.value, ErrCqe.syndrome(err));
             // the SQ is in ERR: MODIFY_SQ RDY->RDY is refused, ERR->RST->RDY brings it back
-            Objs.modifySq(e.h, e.sqn, (int) SqState.ERR.value, (int) SqState.RST.value).ok();
-            Objs.modifySq(e.h, e.sqn, (int) SqState.RST.value, (int) SqState.RDY.value).ok();
+            Objs.modifySq(e.h, e.sqn, SqState.ERR$VALUE, SqState.RST$VALUE).ok();
+            Objs.modifySq(e.h, e.sqn, SqState.RST$VALUE, SqState.RDY$VALUE).ok();
             e.pc = 0;
             e.send(f);
             e.h.hca.runUntilIdle();

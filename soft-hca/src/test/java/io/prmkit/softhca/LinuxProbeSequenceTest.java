@@ -166,7 +166,7 @@ class LinuxProbeSequenceTest {
             MemorySegment q = header(CmdOpcode.QUERY_PAGES, QueryPagesIn.SIZE, (int) mod.value);
             int n = QueryPagesOut.num_pages(send(who, q, QueryPagesOut.SIZE));
             DmaRegion r = dma(4096L * n);
-            MemorySegment give = header(CmdOpcode.MANAGE_PAGES, ManagePagesIn.SIZE + 8L * n, (int) ManagePagesOpMod.ALLOCATION_SUCCESS.value);
+            MemorySegment give = header(CmdOpcode.MANAGE_PAGES, ManagePagesIn.SIZE + 8L * n, ManagePagesOpMod.ALLOCATION_SUCCESS$VALUE);
             ManagePagesIn.input_num_entries$set(give, n);
             for (int i = 0; i < n; i++) ManagePagesIn.pas$set(give, i, r.busAddress(4096L * i));
             send(who, give, ManagePagesOut.SIZE);
@@ -229,7 +229,7 @@ class LinuxProbeSequenceTest {
         MemorySegment[] general = l.caps(setup + "/handle_hca_cap", HcaCapType.GENERAL$VALUE);
         assertEquals(0xe, CmdHcaCap.log_max_qp(general[0]));
         assertEquals(0x17, CmdHcaCap.log_max_qp(general[1]));
-        MemorySegment setCap = header(CmdOpcode.SET_HCA_CAP, SetHcaCapIn.SIZE, (int) SetHcaCapOpMod.GENERAL_DEVICE.value);
+        MemorySegment setCap = header(CmdOpcode.SET_HCA_CAP, SetHcaCapIn.SIZE, SetHcaCapOpMod.GENERAL_DEVICE$VALUE);
         long cap = SetHcaCapIn.capability$BYTE_OFFSET;
         MemorySegment.copy(general[0], 0, setCap, cap, 0x1000);
         CmdHcaCap.pkey_table_size$set(setCap, cap, 0); // to_fw_pkey_sz(128)
@@ -330,7 +330,7 @@ class LinuxProbeSequenceTest {
                         AllocTransportDomainOut.SIZE));
         MemorySegment mkey = header(CmdOpcode.CREATE_MKEY, CreateMkeyIn.SIZE);
         long mkc = CreateMkeyIn.memory_key_mkey_entry$BYTE_OFFSET;
-        Mkc.access_mode_1_0$set(mkey, mkc, (int) MkcAccessMode.PA.value);
+        Mkc.access_mode_1_0$set(mkey, mkc, MkcAccessMode.PA$VALUE);
         Mkc.lw$set(mkey, mkc, true);
         Mkc.lr$set(mkey, mkc, true);
         Mkc.pd$set(mkey, mkc, pd);
@@ -369,7 +369,7 @@ class LinuxProbeSequenceTest {
             PaosReg.admin_status$set(d, 1);
             PaosReg.ase$set(d, true);
         });
-        MemorySegment state = header(CmdOpcode.QUERY_VPORT_STATE, QueryVportStateIn.SIZE, (int) VportStateOpMod.VNIC_VPORT.value);
+        MemorySegment state = header(CmdOpcode.QUERY_VPORT_STATE, QueryVportStateIn.SIZE, VportStateOpMod.VNIC_VPORT$VALUE);
         int vportState = QueryVportStateOut.state(l.send("mlx5e_update_carrier/mlx5_query_vport_oper_state", state, QueryVportStateOut.SIZE));
         assertEquals(1, vportState, "the loopback cable is in: link up");
 

@@ -389,7 +389,7 @@ class ObjectCommandsTest {
         try (TestHost h = up()) {
             Base b = Base.of(h);
             int sqn = Objs.sq(h, Objs.sqIn(h, b.cqn, b.tisn, b.pd, b.uar));
-            int rst = (int) SqState.RST.value, rdy = (int) SqState.RDY.value, err = (int) SqState.ERR.value;
+            int rst = SqState.RST$VALUE, rdy = SqState.RDY$VALUE, err = SqState.ERR$VALUE;
             assertFails(Objs.modifySq(h, sqn, rst, err), Syndrome.BAD_STATE_TRANSITION, CmdOpcode.MODIFY_SQ);
             assertFails(Objs.modifySq(h, sqn, rdy, err), Syndrome.CURRENT_STATE_MISMATCH, CmdOpcode.MODIFY_SQ);
             Objs.modifySq(h, sqn, rst, rdy).ok();
@@ -427,7 +427,7 @@ class ObjectCommandsTest {
             in = Objs.sqIn(h, b.cqn, b.tisn + 5, b.pd, b.uar);
             assertFails(h.exec(in, CreateSqOut.SIZE), Syndrome.BAD_REFERENCE, CmdOpcode.CREATE_SQ);
             in = Objs.sqIn(h, b.cqn, b.tisn, b.pd, b.uar);
-            Sqc.state$set(in, ctx, (int) SqState.RDY.value);
+            Sqc.state$set(in, ctx, SqState.RDY$VALUE);
             assertFails(h.exec(in, CreateSqOut.SIZE), Syndrome.BAD_FIELD, CmdOpcode.CREATE_SQ);
             in = Objs.sqIn(h, b.cqn, b.tisn, b.pd, b.uar);
             Wq.log_wq_stride$set(in, wq, 7); // send WQE basic blocks are 64 bytes
@@ -454,7 +454,7 @@ class ObjectCommandsTest {
             MemorySegment rmp = Objs.rqIn(h, b.cqn, b.pd, 0);
             Rqc.mem_rq_type$set(rmp, CreateRqIn.ctx$BYTE_OFFSET, 1);
             assertFails(h.exec(rmp, CreateRqOut.SIZE), Syndrome.BAD_FIELD, CmdOpcode.CREATE_RQ);
-            int rst = (int) RqState.RST.value, rdy = (int) RqState.RDY.value;
+            int rst = RqState.RST$VALUE, rdy = RqState.RDY$VALUE;
             Objs.modifyRq(h, rq1, rst, rdy).ok();
             assertFails(Objs.modifyRq(h, rq1, rst, rdy), Syndrome.CURRENT_STATE_MISMATCH, CmdOpcode.MODIFY_RQ);
             MemorySegment q = header(CmdOpcode.QUERY_RQ, QueryRqIn.SIZE);

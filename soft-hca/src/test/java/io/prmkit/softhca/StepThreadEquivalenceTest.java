@@ -28,9 +28,9 @@ class StepThreadEquivalenceTest {
             ObjectCommandsTest.Base b = ObjectCommandsTest.Base.of(h);
             log.add(b.toString());
             int sqn = Objs.sq(h, Objs.sqIn(h, b.cqn(), b.tisn(), b.pd(), b.uar()));
-            rec.accept(Objs.modifySq(h, sqn, (int) SqState.RST.value, (int) SqState.ERR.value));
-            rec.accept(Objs.modifySq(h, sqn, (int) SqState.RST.value, (int) SqState.RDY.value));
-            rec.accept(Objs.modifySq(h, sqn, (int) SqState.RST.value, (int) SqState.RDY.value));
+            rec.accept(Objs.modifySq(h, sqn, SqState.RST$VALUE, SqState.ERR$VALUE));
+            rec.accept(Objs.modifySq(h, sqn, SqState.RST$VALUE, SqState.RDY$VALUE));
+            rec.accept(Objs.modifySq(h, sqn, SqState.RST$VALUE, SqState.RDY$VALUE));
             int rq = Objs.rq(h, Objs.rqIn(h, b.cqn(), b.pd(), 0));
             int rqt = Objs.rqt(h, rq, rq);
             rec.accept(h.exec(Objs.tirIndirectIn(b.td(), rqt), io.prmkit.mlx5.CreateTirOut.SIZE));

@@ -343,7 +343,7 @@ class TxQueueTest {
         assertArrayEquals(FakeSq.insertTag(expected[0], 0x6007), w.get(0).frame(), "tag inserted into the inline copy");
         assertEquals(22, w.get(0).inlineSize());
         assertEquals(l3l4, w.get(0).csFlags());
-        assertEquals((int) EthCsFlags.L4_CSUM.mask, w.get(1).csFlags(), "IPv6 has no header checksum");
+        assertEquals(EthCsFlags.L4_CSUM$MASK, w.get(1).csFlags(), "IPv6 has no header checksum");
         assertEquals(SendWqeOpcode.LSO$VALUE, w.get(2).opcode());
         assertEquals(1000, w.get(2).mss());
         assertEquals(14 + 20 + 20, w.get(2).inlineSize(), "LSO inlines all L2-L4 headers");

@@ -70,7 +70,7 @@ public final class Commands {
                 }
             }
             spec.handler().run(c);
-            setStatus(c.out, (int) CmdStatus.OK.value, 0);
+            setStatus(c.out, CmdStatus.OK$VALUE, 0);
         } catch (CommandError e) {
             c.out.fill((byte) 0);
             setStatus(c.out, e.status, e.syndrome);

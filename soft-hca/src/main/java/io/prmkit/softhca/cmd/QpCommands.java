@@ -115,7 +115,7 @@ final class QpCommands {
         int qpn = hca.nextNumber("qp", 0x1000);
         snd.users++;
         rcv.users++;
-        hca.objects.qps.put(qpn, new Objects.Qp(qpn, qpc, ring, (int) QpState.RST.value));
+        hca.objects.qps.put(qpn, new Objects.Qp(qpn, qpc, ring, QpState.RST$VALUE));
         CreateQpOut.Device.qpn$set(c.out, qpn);
     }
 

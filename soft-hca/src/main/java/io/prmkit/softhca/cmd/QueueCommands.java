@@ -243,7 +243,7 @@ final class QueueCommands {
         Queues.Ring ring = workQueue(c, sqc, Sqc.wq$BYTE_OFFSET, at + Sqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, true);
         int sqn = hca.nextNumber("sq", 0x800);
         cq.users++;
-        hca.objects.sqs.put(sqn, new Queues.Sq(sqn, sqc, ring, (int) SqState.RST.value));
+        hca.objects.sqs.put(sqn, new Queues.Sq(sqn, sqc, ring, SqState.RST$VALUE));
         CreateSqOut.Device.sqn$set(c.out, sqn);
     }
 
@@ -255,7 +255,7 @@ final class QueueCommands {
 
     /** The SQ/RQ state machine: RST->RDY, RDY->RDY, RDY->ERR, RDY->RST, ERR->RST. */
     static boolean legal(int from, int to) {
-        int rst = (int) SqState.RST.value, rdy = (int) SqState.RDY.value, err = (int) SqState.ERR.value;
+        int rst = SqState.RST$VALUE, rdy = SqState.RDY$VALUE, err = SqState.ERR$VALUE;
         return (from == rst && to == rdy) || (from == rdy && (to == rdy || to == err || to == rst)) || (from == err && to == rst);
     }
 
@@ -298,7 +298,7 @@ final class QueueCommands {
         Queues.Ring ring = workQueue(c, rqc, Rqc.wq$BYTE_OFFSET, at + Rqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, false);
         int rqn = hca.nextNumber("rq", 0xc00);
         cq.users++;
-        hca.objects.rqs.put(rqn, new Queues.Rq(rqn, rqc, ring, (int) RqState.RST.value));
+        hca.objects.rqs.put(rqn, new Queues.Rq(rqn, rqc, ring, RqState.RST$VALUE));
         CreateRqOut.Device.rqn$set(c.out, rqn);
     }
 

@@ -196,7 +196,7 @@ final class CqState {
     private boolean fail(CqErrorSyndrome why) {
         failed = true;
         int cqnv = cqn;
-        post(() -> ctx.events().post((int) EqeType.CQ_ERROR.value, 0, e -> {
+        post(() -> ctx.events().post(EqeType.CQ_ERROR$VALUE, 0, e -> {
             Eqe.Device.cq_error_cqn$set(e, cqnv);
             Eqe.Device.cq_error_syndrome$set(e, why);
         }));
@@ -378,7 +378,7 @@ final class CqState {
         Queues.Eq eq = ctx.objects().eqs.get(Cqc.c_eqn_or_apu_element(cq.cqc));
         if (eq == null) return;
         int cqnv = cqn;
-        post(() -> ctx.events().post(eq, (int) EqeType.COMP.value, 0, e -> Eqe.Device.cqn$set(e, cqnv)));
+        post(() -> ctx.events().post(eq, EqeType.COMP$VALUE, 0, e -> Eqe.Device.cqn$set(e, cqnv)));
     }
 
     /** The arm doorbell (UAR 0x20): an event for the next completion, at once if CQEs beyond {@code ci} exist. */

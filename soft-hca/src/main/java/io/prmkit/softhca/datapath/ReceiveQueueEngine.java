@@ -225,6 +225,6 @@ final class ReceiveQueueEngine {
             if (r != MemoryAccess.OK) return r;
             done += chunk;
         }
-        return done == n ? MemoryAccess.OK : (int) CqeErrorSyndrome.LOCAL_LENGTH_ERR.value;
+        return done == n ? MemoryAccess.OK : CqeErrorSyndrome.LOCAL_LENGTH_ERR$VALUE;
     }
 }

@@ -48,9 +48,9 @@ final class SendQueueEngine {
     static final int MAX_LSO = 256 * 1024;
     static final int HEADROOM = 16;
     static final int OK = 0;
-    static final int QP_OP = (int) CqeErrorSyndrome.LOCAL_QP_OP_ERR.value;
-    static final int LENGTH = (int) CqeErrorSyndrome.LOCAL_LENGTH_ERR.value;
-    static final int PROT = (int) CqeErrorSyndrome.LOCAL_PROT_ERR.value;
+    static final int QP_OP = CqeErrorSyndrome.LOCAL_QP_OP_ERR$VALUE;
+    static final int LENGTH = CqeErrorSyndrome.LOCAL_LENGTH_ERR$VALUE;
+    static final int PROT = CqeErrorSyndrome.LOCAL_PROT_ERR$VALUE;
     // Vendor syndromes (err_cqe.vendor_err_synd) the model reports; ours, documented in docs/soft-hca.md.
     static final int VENDOR_BAD_DS = 0x01;
     static final int VENDOR_BAD_OPCODE = 0x02;
@@ -179,7 +179,7 @@ final class SendQueueEngine {
         if (c != null) {
             try {
                 if (c.reserve()) {
-                    c.errBody().syndrome((int) CqeErrorSyndrome.WR_FLUSH_ERR.value).s_wqe_opcode(opcode).qpn(sqn).wqe_counter(pc).write();
+                    c.errBody().syndrome(CqeErrorSyndrome.WR_FLUSH_ERR$VALUE).s_wqe_opcode(opcode).qpn(sqn).wqe_counter(pc).write();
                     c.publish(CqeOpcode.REQ_ERR, false);
                 }
             } catch (IllegalStateException e) {

@@ -461,7 +461,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
             ctx.objects().port.linkUp = up;
             int num = port.number();
             int sub = (int) (up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN).value;
-            CqState.post(() -> ctx.events().post((int) EqeType.PORT_CHANGE.value, sub, e -> Eqe.Device.port_num$set(e, num)));
+            CqState.post(() -> ctx.events().post(EqeType.PORT_CHANGE$VALUE, sub, e -> Eqe.Device.port_num$set(e, num)));
         }
         return did;
     }

@@ -24,8 +24,8 @@ import java.lang.foreign.MemorySegment;
  */
 final class Umr {
     static final int OK = 0;
-    private static final int QP_OP = (int) CqeErrorSyndrome.LOCAL_QP_OP_ERR.value;
-    private static final int PROT = (int) CqeErrorSyndrome.LOCAL_PROT_ERR.value;
+    private static final int QP_OP = CqeErrorSyndrome.LOCAL_QP_OP_ERR$VALUE;
+    private static final int PROT = CqeErrorSyndrome.LOCAL_PROT_ERR$VALUE;
     private static final long CTRL = WqeCtrlSeg.SIZE;
     private static final long UMR_CTRL = CTRL;
     private static final long MKEY_SEG = UMR_CTRL + WqeUmrCtrlSeg.SIZE;

@@ -112,7 +112,7 @@ public final class Events {
 
     /** Convenience: the command-completion event for slots {@code vector}. */
     public boolean commandCompleted(int slotVector) {
-        return post((int) EqeType.CMD.value, 0,
+        return post(EqeType.CMD$VALUE, 0,
                 e -> Eqe.Device.cmd_vector$set(e, slotVector));
     }
 }

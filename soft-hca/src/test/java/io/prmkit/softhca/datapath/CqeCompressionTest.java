@@ -62,7 +62,7 @@ class CqeCompressionTest {
                 Cqc.mini_cqe_res_format$set(rxCq.cq.cqc, format);
                 Cqc.cqe_comp_en$set(txCq.cq.cqc, true); // the device writes send completions plain anyway
             }
-            sq = h.new Sq(20, 6, 10, (int) InlineMode.L2.value);
+            sq = h.new Sq(20, 6, 10, InlineMode.L2$VALUE);
             rq = h.new Rq(30, logRq, 11, bufSize, 2, true);
             h.objects.qCounters.put(2, new Objects.QCounter(2));
             // RSS over one RQ: every UDP flow gets its own Toeplitz hash in the CQE

@@ -32,7 +32,7 @@ class DatapathTest {
     final Harness.Eq eq = h.new Eq(1, 4, 7, EqeType.COMP.value, EqeType.CQ_ERROR.value, EqeType.PORT_CHANGE.value);
     final Harness.Cq txCq = h.new Cq(10, 4, 1);
     final Harness.Cq rxCq = h.new Cq(11, 4, 1);
-    final Harness.Sq sq = h.new Sq(20, 4, 10, (int) InlineMode.L2.value);
+    final Harness.Sq sq = h.new Sq(20, 4, 10, InlineMode.L2$VALUE);
     final Harness.Rq rq = h.new Rq(30, 4, 11, 2048, 2, true);
     final int lkey = h.paKey(1, true, true);
     final Harness.Mem tx = h.dma(64 * 1024);
@@ -143,7 +143,7 @@ class DatapathTest {
 
     @Test
     void aFrameWholeInTheWqeMeetsEveryInlineMode() {
-        Harness.Sq full = h.new Sq(21, 4, 10, (int) InlineMode.TCP_UDP.value);
+        Harness.Sq full = h.new Sq(21, 4, 10, InlineMode.TCP_UDP$VALUE);
         rq.post(1, lkey);
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 7, 8, TestFrames.payload(22, 5));
         full.send(lkey, tx.bus(), f.length, put(f, 0), f.length, 0, true);
@@ -223,9 +223,9 @@ class DatapathTest {
         assertEquals(1, rxCq.drain().size());
         assertTrue(txCq.drain().isEmpty());
         // ERR -> RST -> RDY (what MODIFY_SQ does): counters restart at 0
-        sq.sq.state = (int) SqState.RST.value;
+        sq.sq.state = SqState.RST$VALUE;
         sq.sq.consumerCounter = 0;
-        sq.sq.state = (int) SqState.RDY.value;
+        sq.sq.state = SqState.RDY$VALUE;
         sq.pc = 0;
         sq.send(lkey, tx.bus(), f.length, host, 18, 0, true);
         sq.ring();
@@ -290,7 +290,7 @@ class DatapathTest {
             MemorySegment e = onlyError();
             assertEquals(CqeErrorSyndrome.LOCAL_PROT_ERR.value, ErrCqe.syndrome(e));
             assertEquals(sq.pc - 1, ErrCqe.wqe_counter(e));
-            sq.sq.state = (int) SqState.RDY.value;
+            sq.sq.state = SqState.RDY$VALUE;
         }
         assertEquals(1, h.iommu.faults());
     }
@@ -432,7 +432,7 @@ class DatapathTest {
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[50]);
         MemorySegment host = put(f, 0);
         rq.post(8, lkey);
-        h.dp.failWqe(20, 3, (int) CqeErrorSyndrome.LOCAL_LENGTH_ERR.value);
+        h.dp.failWqe(20, 3, CqeErrorSyndrome.LOCAL_LENGTH_ERR$VALUE);
         for (int i = 0; i < 4; i++) sq.send(lkey, tx.bus(), f.length, host, 18, 0, true);
         sq.ring();
         h.poll();

@@ -82,7 +82,7 @@ final class Harness {
     /** A PA memory key over everything (length64) with local read and write, PD {@link #PD}. */
     int paKey(int index, boolean lr, boolean lw) {
         MemorySegment mkc = MemorySegment.ofArray(new byte[(int) Mkc.SIZE]);
-        Mkc.access_mode_1_0$set(mkc, (int) MkcAccessMode.PA.value);
+        Mkc.access_mode_1_0$set(mkc, MkcAccessMode.PA$VALUE);
         Mkc.lr$set(mkc, lr);
         Mkc.lw$set(mkc, lw);
         Mkc.length64$set(mkc, true);
@@ -189,14 +189,14 @@ final class Harness {
             MemorySegment sqc = MemorySegment.ofArray(new byte[(int) Sqc.SIZE]);
             Sqc.cqn$set(sqc, cqn);
             Sqc.min_wqe_inline_mode$set(sqc, inlineMode);
-            Sqc.state$set(sqc, (int) SqState.RDY.value);
+            Sqc.state$set(sqc, SqState.RDY$VALUE);
             Sqc.reg_umr$set(sqc, true);
             long wq = Sqc.wq$BYTE_OFFSET;
             Wq.log_wq_sz$set(sqc, wq, logSize);
             Wq.log_wq_stride$set(sqc, wq, 6);
             Wq.pd$set(sqc, wq, PD);
             Wq.dbr_addr$set(sqc, wq, dbr.bus);
-            sq = new Queues.Sq(sqn, sqc, Harness.ring(ring, 64L << logSize), (int) SqState.RDY.value);
+            sq = new Queues.Sq(sqn, sqc, Harness.ring(ring, 64L << logSize), SqState.RDY$VALUE);
             objects.sqs.put(sqn, sq);
         }
 
@@ -279,7 +279,7 @@ final class Harness {
             buffers = dma((long) bufSize << logSize);
             MemorySegment rqc = MemorySegment.ofArray(new byte[(int) Rqc.SIZE]);
             Rqc.cqn$set(rqc, cqn);
-            Rqc.state$set(rqc, (int) RqState.RDY.value);
+            Rqc.state$set(rqc, RqState.RDY$VALUE);
             Rqc.counter_set_id$set(rqc, counterSet);
             Rqc.vsd$set(rqc, !stripVlan);
             long wq = Rqc.wq$BYTE_OFFSET;
@@ -287,7 +287,7 @@ final class Harness {
             Wq.log_wq_stride$set(rqc, wq, 4);
             Wq.pd$set(rqc, wq, PD);
             Wq.dbr_addr$set(rqc, wq, dbr.bus);
-            rq = new Queues.Rq(rqn, rqc, ring(ring, 16L << logSize), (int) RqState.RDY.value);
+            rq = new Queues.Rq(rqn, rqc, ring(ring, 16L << logSize), RqState.RDY$VALUE);
             objects.rqs.put(rqn, rq);
         }
 
@@ -310,7 +310,7 @@ final class Harness {
 
     void directTir(int tirn, int rqn) {
         MemorySegment tirc = MemorySegment.ofArray(new byte[(int) Tirc.SIZE]);
-        Tirc.disp_type$set(tirc, (int) TirDispType.DIRECT.value);
+        Tirc.disp_type$set(tirc, TirDispType.DIRECT$VALUE);
         Tirc.inline_rqn$set(tirc, rqn);
         objects.tirs.put(tirn, new Objects.Tir(tirn, tirc));
     }

@@ -22,7 +22,7 @@ class MtuTest {
     final Harness.Eq eq = h.new Eq(1, 4, 7, EqeType.COMP.value);
     final Harness.Cq txCq = h.new Cq(10, 4, 1);
     final Harness.Cq rxCq = h.new Cq(11, 4, 1);
-    final Harness.Sq sq = h.new Sq(20, 4, 10, (int) InlineMode.L2.value);
+    final Harness.Sq sq = h.new Sq(20, 4, 10, InlineMode.L2$VALUE);
     final Harness.Rq rq = h.new Rq(30, 4, 11, 16384, 2, true);
     final int lkey = h.paKey(1, true, true);
     final Harness.Mem tx = h.dma(16384);

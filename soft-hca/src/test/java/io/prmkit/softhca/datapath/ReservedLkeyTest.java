@@ -25,7 +25,7 @@ class ReservedLkeyTest {
     final Harness.Eq eq = h.new Eq(1, 4, 7, EqeType.COMP.value);
     final Harness.Cq txCq = h.new Cq(10, 4, 1);
     final Harness.Cq rxCq = h.new Cq(11, 4, 1);
-    final Harness.Sq sq = h.new Sq(20, 4, 10, (int) InlineMode.L2.value);
+    final Harness.Sq sq = h.new Sq(20, 4, 10, InlineMode.L2$VALUE);
     final Harness.Rq rq = h.new Rq(30, 4, 11, 2048, 2, true);
     final int rxKey = h.paKey(2, true, true);
     final Harness.Mem tx = h.dma(4096);
@@ -41,7 +41,7 @@ class ReservedLkeyTest {
     /** A PA mkey at index 1 with key byte 0, as CREATE_MKEY would make it: key 0x100. */
     int keyIndex1Byte0(boolean lr) {
         MemorySegment mkc = MemorySegment.ofArray(new byte[(int) Mkc.SIZE]);
-        Mkc.access_mode_1_0$set(mkc, (int) MkcAccessMode.PA.value);
+        Mkc.access_mode_1_0$set(mkc, MkcAccessMode.PA$VALUE);
         Mkc.lr$set(mkc, lr);
         Mkc.lw$set(mkc, true);
         Mkc.length64$set(mkc, true);

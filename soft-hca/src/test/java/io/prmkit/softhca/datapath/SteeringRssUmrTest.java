@@ -40,7 +40,7 @@ import org.junit.jupiter.api.Test;
 class SteeringRssUmrTest {
     final Harness h = new Harness();
     final Harness.Cq txCq = h.new Cq(10, 6, 1);
-    final Harness.Sq sq = h.new Sq(20, 6, 10, (int) InlineMode.NONE.value);
+    final Harness.Sq sq = h.new Sq(20, 6, 10, InlineMode.NONE$VALUE);
     final int lkey = h.paKey(1, true, true);
     final Harness.Mem tx = h.dma(64 * 1024);
 
@@ -190,7 +190,7 @@ class SteeringRssUmrTest {
     /** An indirect (KLM) key with umr_en, free until a UMR fills it. */
     int klmKey(int index, boolean umrEn) {
         MemorySegment mkc = MemorySegment.ofArray(new byte[(int) Mkc.SIZE]);
-        Mkc.access_mode_1_0$set(mkc, (int) MkcAccessMode.KLMS.value);
+        Mkc.access_mode_1_0$set(mkc, MkcAccessMode.KLMS$VALUE);
         Mkc.umr_en$set(mkc, umrEn);
         Mkc.free$set(mkc, true);
         Mkc.pd$set(mkc, Harness.PD);

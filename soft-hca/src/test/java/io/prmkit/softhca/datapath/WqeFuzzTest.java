@@ -141,7 +141,7 @@ class WqeFuzzTest {
         io.prmkit.softhca.CqeDecoder rxDecoder = new io.prmkit.softhca.CqeDecoder(rxCq.ring.seg(), 12, rxCq.dbr.seg(),
                 io.prmkit.mlx5.MiniCqeResFormat.CSUM$VALUE);
         int rxCounter = 0;
-        Harness.Sq sq = h.new Sq(20, LOG_SQ, 10, (int) InlineMode.L2.value);
+        Harness.Sq sq = h.new Sq(20, LOG_SQ, 10, InlineMode.L2$VALUE);
         int lkey = h.paKey(1, true, true);
         Harness.Rq rq = h.new Rq(30, 10, 11, 2048, 2, true);
         h.objects.qCounters.put(2, new Objects.QCounter(2));
@@ -149,7 +149,7 @@ class WqeFuzzTest {
         h.catchAll(50, 40);
         rq.post(1024, lkey);
         MemorySegment kmkc = MemorySegment.ofArray(new byte[(int) Mkc.SIZE]);
-        Mkc.access_mode_1_0$set(kmkc, (int) MkcAccessMode.KLMS.value);
+        Mkc.access_mode_1_0$set(kmkc, MkcAccessMode.KLMS$VALUE);
         Mkc.umr_en$set(kmkc, true);
         Mkc.pd$set(kmkc, Harness.PD);
         h.objects.mkeys.put(9, new Objects.Mkey(9 << 8, kmkc, null));
@@ -193,9 +193,9 @@ class WqeFuzzTest {
                 assertEquals(pc, ErrCqe.wqe_counter(c), where);
                 assertEquals(SqState.ERR.value, sq.sq.state, where);
                 // ERR -> RST -> RDY, as the driver's recovery does
-                sq.sq.state = (int) SqState.RST.value;
+                sq.sq.state = SqState.RST$VALUE;
                 sq.sq.consumerCounter = 0;
-                sq.sq.state = (int) SqState.RDY.value;
+                sq.sq.state = SqState.RDY$VALUE;
                 sq.pc = 0;
             }
             // receive side: every RX CQE is a packet or a receive error; keep the RQ stocked
