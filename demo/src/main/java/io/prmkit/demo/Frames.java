@@ -8,7 +8,6 @@ import io.prmkit.net.Tcphdr;
 import io.prmkit.net.Udphdr;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * Builds test traffic (Ethernet + IPv4/IPv6 + UDP/TCP, payload a pattern of the frame's sequence
@@ -20,9 +19,9 @@ public final class Frames {
     private Frames() {}
 
     /** Payload and checksum words: byte streams in network order, not header fields. */
-    static final ValueLayout.OfShort BE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    static final ValueLayout.OfInt BE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    static final ValueLayout.OfShort BE16 = io.prmkit.net.PrmLayout.BE_SHORT;
+    static final ValueLayout.OfInt BE32 = io.prmkit.net.PrmLayout.BE_INT;
+    static final ValueLayout.OfLong BE64 = io.prmkit.net.PrmLayout.BE_LONG;
 
     public static final long DST_MAC = 0x02_00_00_00_00_02L;
     public static final long SRC_MAC = 0x02_00_00_00_00_01L;

@@ -36,13 +36,22 @@ import java.util.function.Predicate;
 public final class PrmLayout {
     private PrmLayout() {}
 
-    static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
-    static final ValueLayout.OfShort BE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    static final ValueLayout.OfShort LE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
-    static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    // The byte-order layouts of the accessors, public so code beside them (a driver's doorbells, a device
+    // model's registers, a checksum) reads and writes raw words with the same layouts instead of its own.
+    /** A byte. */
+    public static final ValueLayout.OfByte BYTE = ValueLayout.JAVA_BYTE;
+    /** A big-endian (network order, PRM) 16-bit word at any byte offset. */
+    public static final ValueLayout.OfShort BE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    /** A big-endian (network order, PRM) dword at any byte offset. */
+    public static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    /** A big-endian (network order, PRM) 64-bit word at any byte offset. */
+    public static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    /** A little-endian 16-bit word at any byte offset. */
+    public static final ValueLayout.OfShort LE_SHORT = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** A little-endian dword at any byte offset. */
+    public static final ValueLayout.OfInt LE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
+    /** A little-endian 64-bit word at any byte offset. */
+    public static final ValueLayout.OfLong LE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN);
 
     /** Most elements of a flexible array that {@link Struct#dump} prints. */
     static final int DUMP_FLEX_LIMIT = 64;
@@ -825,42 +834,44 @@ public final class PrmLayout {
     }
 
     /** What a joined field's checked setter throws for a value with bits no part holds. */
-    static IllegalArgumentException outsideParts(String struct, String field, long mask, long value) {
+    public static IllegalArgumentException outsideParts(String struct, String field, long mask, long value) {
         return new IllegalArgumentException(struct + "." + field + ": value " + Long.toUnsignedString(value) + " (0x" + Long.toHexString(value)
                 + ") has bits outside 0x" + Long.toHexString(mask) + ", the bits its parts hold");
     }
 
+    // The cold paths and the rule arithmetic of generated accessors: public for generated code, not an API of their own.
+
     /** The exception a checked setter throws; kept out of the accessors so they stay small. */
-    static IllegalArgumentException outOfRange(String struct, String field, int width, long value) {
+    public static IllegalArgumentException outOfRange(String struct, String field, int width, long value) {
         return new IllegalArgumentException(struct + "." + field + ": value " + value + " (0x" + Long.toHexString(value)
                 + ") does not fit in " + width + (width == 1 ? " bit" : " bits") + " (0.." + Long.toUnsignedString(mask(width)) + ")");
     }
 
-    static IllegalArgumentException tooLong(String struct, String field, int length, int given) {
+    public static IllegalArgumentException tooLong(String struct, String field, int length, int given) {
         return new IllegalArgumentException(struct + "." + field + ": " + given + " bytes do not fit in " + length);
     }
 
-    static IllegalArgumentException tooShort(String struct, String field, int length, int given) {
+    public static IllegalArgumentException tooShort(String struct, String field, int length, int given) {
         return new IllegalArgumentException(struct + "." + field + ": destination of " + given + " bytes is shorter than " + length);
     }
 
     // Rule arithmetic on unsigned 64-bit values (the spec's rule semantics).
-    static long div(long a, long b) {
+    public static long div(long a, long b) {
         if (b == 0) throw new ArithmeticException("division by zero");
         return Long.divideUnsigned(a, b);
     }
 
-    static long rem(long a, long b) {
+    public static long rem(long a, long b) {
         if (b == 0) throw new ArithmeticException("division by zero");
         return Long.remainderUnsigned(a, b);
     }
 
     /** Logical shifts: a count of 64 or more shifts every bit out (Java's operators mask the count). */
-    static long shl(long v, long n) {
+    public static long shl(long v, long n) {
         return Long.compareUnsigned(n, 64) >= 0 ? 0 : v << n;
     }
 
-    static long shr(long v, long n) {
+    public static long shr(long v, long n) {
         return Long.compareUnsigned(n, 64) >= 0 ? 0 : v >>> n;
     }
 }

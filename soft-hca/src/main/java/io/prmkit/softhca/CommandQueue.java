@@ -1,5 +1,7 @@
 package io.prmkit.softhca;
 
+import static io.prmkit.mlx5.PrmLayout.BE_INT;
+
 import io.prmkit.mlx5.CmdHcaCap;
 import io.prmkit.mlx5.CmdMailboxBlock;
 import io.prmkit.mlx5.CmdOpcode;
@@ -21,7 +23,6 @@ import io.prmkit.softhca.device.Iommu;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -43,7 +44,6 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class CommandQueue {
     /** Most mailbox blocks one chain may have (2 MiB of command data); longer lengths are BAD_*_LENGTH. */
     static final int MAX_BLOCKS = 4096;
-    private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
     private static final long BLOCK_DATA = CmdMailboxBlock.mailbox_data$LENGTH;
     private static final long INLINE = CmdQueueEntry.command_input_inline_data$LENGTH;
     /** Byte offset of the dword that holds cmdq_phy_addr_low (the field starts at its bit 31). */

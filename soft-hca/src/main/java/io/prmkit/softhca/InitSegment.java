@@ -1,11 +1,11 @@
 package io.prmkit.softhca;
 
+import static io.prmkit.mlx5.PrmLayout.BE_INT;
+
 import io.prmkit.mlx5.HealthBuffer;
 import io.prmkit.mlx5.InitSeg;
 import io.prmkit.softhca.device.DeviceFields;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * The initialization segment (PRM "Initialization Segment", BAR 0 offset 0): the bytes the driver
@@ -14,7 +14,6 @@ import java.nio.ByteOrder;
  * reads on its threads while the device writes on its own.
  */
 final class InitSegment {
-    private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     /** Ext syndromes of the soft device's own health events (health_buffer.ext_synd), all ours. */
     static final int EXT_SYND_CMDQ_MISALIGNED = 0x5c01;

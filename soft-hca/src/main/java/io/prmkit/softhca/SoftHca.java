@@ -19,8 +19,6 @@ import io.prmkit.softhca.device.DeviceObjects;
 import io.prmkit.softhca.device.Events;
 import io.prmkit.softhca.device.Iommu;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
@@ -392,7 +390,7 @@ public final class SoftHca implements AutoCloseable {
             if (polled != null) did |= polled.poll();
             for (int[] db; (db = eqDoorbells.poll()) != null; ) {
                 MemorySegment word = MemorySegment.ofArray(new int[1]);
-                word.set(ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN), 0, db[1]);
+                word.set(io.prmkit.mlx5.PrmLayout.BE_INT, 0, db[1]);
                 events.doorbell(EqDoorbell.eqn(word), EqDoorbell.consumer_index(word), db[2] != 0);
                 did = true;
             }

@@ -1,5 +1,7 @@
 package io.prmkit.driver.core;
 
+import static io.prmkit.mlx5.PrmLayout.BE_INT;
+
 import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.mlx5.AllocUarOut;
 import io.prmkit.mlx5.DeallocUarIn;
@@ -8,8 +10,6 @@ import io.prmkit.mlx5.UarPage;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.platform.Mmio;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * A User Access Region (PRM "UAR"): one 4 KiB doorbell page. Allocated by ALLOC_UAR ({@link
@@ -22,7 +22,6 @@ import java.nio.ByteOrder;
 public final class Uar implements AutoCloseable {
 
     public static final long PAGE = 4096;
-    private static final ValueLayout.OfInt BE_INT = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
 
     private final Mmio bar;
     private final int index;

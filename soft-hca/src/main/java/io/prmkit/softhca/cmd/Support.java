@@ -5,13 +5,12 @@ import io.prmkit.softhca.device.DeviceFields;
 import io.prmkit.softhca.device.Queues;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /** Helpers the command handlers share: capability limits, context copies, page lists. */
 final class Support {
     private Support() {}
 
-    static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    static final ValueLayout.OfLong BE_LONG = io.prmkit.mlx5.PrmLayout.BE_LONG;
 
     /** The value of a general capability field (current page). */
     static long cap(HcaState hca, String field) {

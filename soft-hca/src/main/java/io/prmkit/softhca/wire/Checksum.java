@@ -4,7 +4,6 @@ import io.prmkit.net.Iphdr;
 import io.prmkit.net.Ipv6hdr;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.nio.ByteOrder;
 
 /**
  * The Internet checksum (RFC 1071): a ones-complement sum of 16-bit big-endian words. The sum runs
@@ -13,9 +12,9 @@ import java.nio.ByteOrder;
  */
 public final class Checksum {
 
-    static final ValueLayout.OfShort BE16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    static final ValueLayout.OfInt BE32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
-    static final ValueLayout.OfLong BE64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    static final ValueLayout.OfShort BE16 = io.prmkit.net.PrmLayout.BE_SHORT;
+    static final ValueLayout.OfInt BE32 = io.prmkit.net.PrmLayout.BE_INT;
+    static final ValueLayout.OfLong BE64 = io.prmkit.net.PrmLayout.BE_LONG;
 
     private Checksum() {}
 
