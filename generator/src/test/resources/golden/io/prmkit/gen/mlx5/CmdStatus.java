@@ -15,34 +15,34 @@ public enum CmdStatus {
      * Success.
      * <p>Value: 0x0. Spec cmd.prm:40.
      */
-    OK(0x0L, "Success", ""),
+    OK(0x0, "Success", ""),
 
     /**
      * Internal error.
      * <p>firmware bug or device in a bad state; check the syndrome
      * <p>Value: 0x1. Spec cmd.prm:41.
      */
-    INTERNAL_ERR(0x1L, "Internal error", "firmware bug or device in a bad state; check the syndrome"),
+    INTERNAL_ERR(0x1, "Internal error", "firmware bug or device in a bad state; check the syndrome"),
 
     /**
      * Bad operation.
      * <p>opcode not supported by this firmware
      * <p>Value: 0x2. Spec cmd.prm:42.
      */
-    BAD_OP(0x2L, "Bad operation", "opcode not supported by this firmware"),
+    BAD_OP(0x2, "Bad operation", "opcode not supported by this firmware"),
 
     /**
      * Bad parameter.
      * <p>a field value is out of range; the syndrome names it
      * <p>Value: 0x3. Spec cmd.prm:43.
      */
-    BAD_PARAM(0x3L, "Bad parameter", "a field value is out of range; the syndrome names it"),
+    BAD_PARAM(0x3, "Bad parameter", "a field value is out of range; the syndrome names it"),
 
     /**
      * Exceeds a limit.
      * <p>Value: 0x40. Spec cmd.prm:44.
      */
-    EXCEED_LIM(0x40L, "Exceeds a limit", "");
+    EXCEED_LIM(0x40, "Exceeds a limit", "");
 
     /**
      * The value of {@link #OK}, for comparing with raw field values and in {@code switch}.
@@ -72,9 +72,9 @@ public enum CmdStatus {
     private static final CmdStatus[] BY_VALUE = byValue();
 
     /**
-     * The raw value (unsigned).
+     * The raw value, an {@code int} like the getter of a field of up to 32 bits (the raw bits of a 32-bit value).
      */
-    public final long value;
+    public final int value;
 
     /**
      * What the value means, from the spec; may be empty.
@@ -86,7 +86,7 @@ public enum CmdStatus {
      */
     public final String detail;
 
-    CmdStatus(long value, String doc, String detail) {
+    CmdStatus(int value, String doc, String detail) {
         this.value = value;
         this.doc = doc;
         this.detail = detail;

@@ -15,25 +15,25 @@ public enum CompletionMode {
      * CQE only on error.
      * <p>Value: 0x0. Spec &lt;none&gt;:0.
      */
-    CQE_ON_ERROR(0x0L, "CQE only on error", ""),
+    CQE_ON_ERROR(0x0, "CQE only on error", ""),
 
     /**
      * CQE only on the first error.
      * <p>Value: 0x1. Spec &lt;none&gt;:0.
      */
-    CQE_ON_FIRST_ERROR(0x1L, "CQE only on the first error", ""),
+    CQE_ON_FIRST_ERROR(0x1, "CQE only on the first error", ""),
 
     /**
      * CQE always.
      * <p>Value: 0x2. Spec &lt;none&gt;:0.
      */
-    CQE_ALWAYS(0x2L, "CQE always", ""),
+    CQE_ALWAYS(0x2, "CQE always", ""),
 
     /**
      * CQE and EQE.
      * <p>Value: 0x3. Spec &lt;none&gt;:0.
      */
-    CQE_AND_EQE(0x3L, "CQE and EQE", "");
+    CQE_AND_EQE(0x3, "CQE and EQE", "");
 
     /**
      * The value of {@link #CQE_ON_ERROR}, for comparing with raw field values and in {@code switch}.
@@ -58,9 +58,9 @@ public enum CompletionMode {
     private static final CompletionMode[] BY_VALUE = byValue();
 
     /**
-     * The raw value (unsigned).
+     * The raw value, an {@code int} like the getter of a field of up to 32 bits (the raw bits of a 32-bit value).
      */
-    public final long value;
+    public final int value;
 
     /**
      * What the value means, from the spec; may be empty.
@@ -72,7 +72,7 @@ public enum CompletionMode {
      */
     public final String detail;
 
-    CompletionMode(long value, String doc, String detail) {
+    CompletionMode(int value, String doc, String detail) {
         this.value = value;
         this.doc = doc;
         this.detail = detail;

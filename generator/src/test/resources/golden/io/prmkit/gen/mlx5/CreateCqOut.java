@@ -219,7 +219,7 @@ public final class CreateCqOut {
          * Writes constant {@code v} into {@code status} of the structure at byte {@code offset} of {@code s}. Device side of {@link CreateCqOut#status(MemorySegment, long)}.
          */
         public static void status$set(MemorySegment s, long offset, CmdStatus v) {
-            status$setUnchecked(s, offset, (int) v.value);
+            status$setUnchecked(s, offset, v.value);
         }
 
         /**
@@ -398,7 +398,7 @@ public final class CreateCqOut {
              * Sets {@code status} to constant {@code v}. See {@link CreateCqOut#status(MemorySegment, long)}.
              */
             public Writer status(CmdStatus v) {
-                return status((int) v.value);
+                return status(v.value);
             }
 
             /**

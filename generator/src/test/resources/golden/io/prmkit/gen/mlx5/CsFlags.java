@@ -64,9 +64,9 @@ public enum CsFlags {
     public final int bit;
 
     /**
-     * {@code 1L << bit}.
+     * {@code 1 << bit}, an {@code int} like the getter of a field of up to 32 bits.
      */
-    public final long mask;
+    public final int mask;
 
     /**
      * What the flag means, from the spec; may be empty.
@@ -80,7 +80,7 @@ public enum CsFlags {
 
     CsFlags(int bit, String doc, String detail) {
         this.bit = bit;
-        this.mask = 1L << bit;
+        this.mask = 1 << bit;
         this.doc = doc;
         this.detail = detail;
     }
@@ -91,7 +91,7 @@ public enum CsFlags {
     public static EnumSet<CsFlags> of(long bits) {
         EnumSet<CsFlags> s = EnumSet.noneOf(CsFlags.class);
         for (CsFlags c : values()) {
-            if ((bits & c.mask) != 0) s.add(c);
+            if ((bits & (c.mask & 0xffffffffL)) != 0) s.add(c);
         }
         return s;
     }
@@ -101,7 +101,7 @@ public enum CsFlags {
      */
     public static long maskOf(Iterable<CsFlags> flags) {
         long bits = 0;
-        for (CsFlags c : flags) bits |= c.mask;
+        for (CsFlags c : flags) bits |= (c.mask & 0xffffffffL);
         return bits;
     }
 
@@ -113,10 +113,10 @@ public enum CsFlags {
         StringBuilder sb = new StringBuilder();
         long rest = bits;
         for (CsFlags c : values()) {
-            if ((bits & c.mask) != 0) {
+            if ((bits & (c.mask & 0xffffffffL)) != 0) {
                 if (sb.length() > 0) sb.append('|');
                 sb.append(c.name());
-                rest &= ~c.mask;
+                rest &= ~(c.mask & 0xffffffffL);
             }
         }
         if (rest != 0) sb.append(sb.length() > 0 ? "|0x" : "0x").append(Long.toHexString(rest));

@@ -499,7 +499,7 @@ public final class MiniCqe {
          * Writes constant {@code v} into {@code opcode} of the structure at byte {@code offset} of {@code s}. Device side of {@link MiniCqe#opcode(MemorySegment, long)}.
          */
         public static void opcode$set(MemorySegment s, long offset, SendWqeOpcode v) {
-            opcode$setUnchecked(s, offset, (int) v.value);
+            opcode$setUnchecked(s, offset, v.value);
         }
 
         /**
@@ -731,7 +731,7 @@ public final class MiniCqe {
              * Sets {@code opcode} to constant {@code v}. See {@link MiniCqe#opcode(MemorySegment, long)}.
              */
             public Writer opcode(SendWqeOpcode v) {
-                return opcode((int) v.value);
+                return opcode(v.value);
             }
 
             /**

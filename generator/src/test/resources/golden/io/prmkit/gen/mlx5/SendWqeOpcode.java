@@ -15,37 +15,37 @@ public enum SendWqeOpcode {
      * No operation.
      * <p>Value: 0x0. Spec wqe.prm:3.
      */
-    NOP(0x0L, "No operation", ""),
+    NOP(0x0, "No operation", ""),
 
     /**
      * Send.
      * <p>Value: 0xa. Spec wqe.prm:4.
      */
-    SEND(0xaL, "Send", ""),
+    SEND(0xa, "Send", ""),
 
     /**
      * Large send offload (TSO).
      * <p>Value: 0xe. Spec wqe.prm:5.
      */
-    LSO(0xeL, "Large send offload (TSO)", ""),
+    LSO(0xe, "Large send offload (TSO)", ""),
 
     /**
      * RDMA write.
      * <p>Value: 0x8. Spec wqe.prm:6.
      */
-    RDMA_WRITE(0x8L, "RDMA write", ""),
+    RDMA_WRITE(0x8, "RDMA write", ""),
 
     /**
      * User memory registration.
      * <p>Value: 0x25. Spec wqe.prm:7.
      */
-    UMR(0x25L, "User memory registration", ""),
+    UMR(0x25, "User memory registration", ""),
 
     /**
      * Enhanced multi-packet send.
      * <p>Value: 0x29. Spec wqe.prm:8.
      */
-    ENHANCED_MPSW(0x29L, "Enhanced multi-packet send", "");
+    ENHANCED_MPSW(0x29, "Enhanced multi-packet send", "");
 
     /**
      * The value of {@link #NOP}, for comparing with raw field values and in {@code switch}.
@@ -80,9 +80,9 @@ public enum SendWqeOpcode {
     private static final SendWqeOpcode[] BY_VALUE = byValue();
 
     /**
-     * The raw value (unsigned).
+     * The raw value, an {@code int} like the getter of a field of up to 32 bits (the raw bits of a 32-bit value).
      */
-    public final long value;
+    public final int value;
 
     /**
      * What the value means, from the spec; may be empty.
@@ -94,7 +94,7 @@ public enum SendWqeOpcode {
      */
     public final String detail;
 
-    SendWqeOpcode(long value, String doc, String detail) {
+    SendWqeOpcode(int value, String doc, String detail) {
         this.value = value;
         this.doc = doc;
         this.detail = detail;

@@ -16,20 +16,20 @@ public enum SyndromeClass {
      * No syndrome.
      * <p>Value: 0x0. Spec &lt;none&gt;:0.
      */
-    NONE(0x0L, "No syndrome", ""),
+    NONE(0x0, "No syndrome", ""),
 
     /**
      * Queue error.
      * <p>Value: 0x10000. Spec &lt;none&gt;:0.
      */
-    QUEUE(0x10000L, "Queue error", ""),
+    QUEUE(0x10000, "Queue error", ""),
 
     /**
      * Fatal error.
      * <p>reset the device
      * <p>Value: 0xffffffff. Spec cmd.prm:52.
      */
-    FATAL(0xffffffffL, "Fatal error", "reset the device");
+    FATAL(0xffffffff, "Fatal error", "reset the device");
 
     /**
      * The value of {@link #NONE}, for comparing with raw field values and in {@code switch}.
@@ -46,14 +46,14 @@ public enum SyndromeClass {
      */
     public static final int FATAL$VALUE = 0xffffffff;
 
-    private static final long[] SORTED_VALUES = values().length == 0 ? new long[0] : Arrays.stream(values()).mapToLong(c -> c.value).distinct().sorted().toArray();
+    private static final long[] SORTED_VALUES = values().length == 0 ? new long[0] : Arrays.stream(values()).mapToLong(c -> (c.value & 0xffffffffL)).distinct().sorted().toArray();
 
     private static final SyndromeClass[] BY_SORTED_VALUE = bySortedValue();
 
     /**
-     * The raw value (unsigned).
+     * The raw value, an {@code int} like the getter of a field of up to 32 bits (the raw bits of a 32-bit value).
      */
-    public final long value;
+    public final int value;
 
     /**
      * What the value means, from the spec; may be empty.
@@ -65,7 +65,7 @@ public enum SyndromeClass {
      */
     public final String detail;
 
-    SyndromeClass(long value, String doc, String detail) {
+    SyndromeClass(int value, String doc, String detail) {
         this.value = value;
         this.doc = doc;
         this.detail = detail;
@@ -77,7 +77,7 @@ public enum SyndromeClass {
     private static SyndromeClass[] bySortedValue() {
         SyndromeClass[] t = new SyndromeClass[SORTED_VALUES.length];
         for (SyndromeClass c : values()) {
-            int i = Arrays.binarySearch(SORTED_VALUES, c.value);
+            int i = Arrays.binarySearch(SORTED_VALUES, (c.value & 0xffffffffL));
             if (t[i] == null) t[i] = c;
         }
         return t;

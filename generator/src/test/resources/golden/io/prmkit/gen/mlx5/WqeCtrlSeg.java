@@ -305,7 +305,7 @@ public final class WqeCtrlSeg {
      * Writes constant {@code v} into {@code opcode} of the structure at byte {@code offset} of {@code s}. See {@link #opcode(MemorySegment, long)}.
      */
     public static void opcode$set(MemorySegment s, long offset, SendWqeOpcode v) {
-        opcode$setUnchecked(s, offset, (int) v.value);
+        opcode$setUnchecked(s, offset, v.value);
     }
 
     /**
@@ -571,7 +571,7 @@ public final class WqeCtrlSeg {
      * Writes constant {@code v} into {@code ce} of the structure at byte {@code offset} of {@code s}. See {@link #ce(MemorySegment, long)}.
      */
     public static void ce$set(MemorySegment s, long offset, CompletionMode v) {
-        ce$setUnchecked(s, offset, (int) v.value);
+        ce$setUnchecked(s, offset, v.value);
     }
 
     /**
@@ -861,7 +861,7 @@ public final class WqeCtrlSeg {
          * Sets {@code opcode} to constant {@code v}. See {@link WqeCtrlSeg#opcode(MemorySegment, long)}.
          */
         public Writer opcode(SendWqeOpcode v) {
-            return opcode((int) v.value);
+            return opcode(v.value);
         }
 
         /**
@@ -913,7 +913,7 @@ public final class WqeCtrlSeg {
          * Sets {@code ce} to constant {@code v}. See {@link WqeCtrlSeg#ce(MemorySegment, long)}.
          */
         public Writer ce(CompletionMode v) {
-            return ce((int) v.value);
+            return ce(v.value);
         }
 
         /**
