@@ -116,7 +116,7 @@ final class EnumEmitter {
             type.addMethod(MethodSpec.methodBuilder("byValue").addModifiers(Modifier.PRIVATE, Modifier.STATIC).returns(ArrayTypeName.of(self))
                     .addStatement("$T[] t = new $T[$L]", self, self, max + 1)
                     .beginControlFlow("for ($T c : values())", self)
-                    .addStatement("if (t[(int) c.value] == null) t[(int) c.value] = c")
+                    .addStatement(intValues ? "if (t[c.value] == null) t[c.value] = c" : "if (t[(int) c.value] == null) t[(int) c.value] = c")
                     .endControlFlow()
                     .addStatement("return t").build());
             of.addStatement("return value >= 0 && value < BY_VALUE.length ? BY_VALUE[(int) value] : null");

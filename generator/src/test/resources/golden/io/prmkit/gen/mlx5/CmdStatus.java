@@ -95,7 +95,7 @@ public enum CmdStatus {
     private static CmdStatus[] byValue() {
         CmdStatus[] t = new CmdStatus[65];
         for (CmdStatus c : values()) {
-            if (t[(int) c.value] == null) t[(int) c.value] = c;
+            if (t[c.value] == null) t[c.value] = c;
         }
         return t;
     }

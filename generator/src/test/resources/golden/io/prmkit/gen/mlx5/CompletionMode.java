@@ -81,7 +81,7 @@ public enum CompletionMode {
     private static CompletionMode[] byValue() {
         CompletionMode[] t = new CompletionMode[4];
         for (CompletionMode c : values()) {
-            if (t[(int) c.value] == null) t[(int) c.value] = c;
+            if (t[c.value] == null) t[c.value] = c;
         }
         return t;
     }

@@ -103,7 +103,7 @@ public enum SendWqeOpcode {
     private static SendWqeOpcode[] byValue() {
         SendWqeOpcode[] t = new SendWqeOpcode[42];
         for (SendWqeOpcode c : values()) {
-            if (t[(int) c.value] == null) t[(int) c.value] = c;
+            if (t[c.value] == null) t[c.value] = c;
         }
         return t;
     }
