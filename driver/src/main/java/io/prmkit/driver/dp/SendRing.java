@@ -7,7 +7,6 @@ import io.prmkit.platform.Mmio;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 
 /**
  * Software's side of one send queue's work queue (PRM "Send Queue", "Doorbells"): a ring of 64-byte
@@ -30,7 +29,7 @@ final class SendRing {
     /** {@link #slotInfo}: bits holding a WQE's size in WQEBBs (WQEs of up to 31). */
     static final int WQEBB_BITS = 5;
     static final int WQEBBS = (1 << WQEBB_BITS) - 1;
-    private static final ValueLayout.OfLong BE_LONG = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(ByteOrder.BIG_ENDIAN);
+    private static final ValueLayout.OfLong BE_LONG = io.prmkit.mlx5.PrmLayout.BE_LONG;
 
     final MemorySegment wqes;
     final int size;

@@ -45,8 +45,8 @@ public final class TxQueue implements AutoCloseable {
      */
     public static final int DEFAULT_INLINE_MAX = (int) (2 * SendWqe.WQEBB - WqeCtrlSeg.SIZE - WqeEthSeg.inline_hdr_start$BYTE_OFFSET);
 
-    private static final int CS_L3 = (int) EthCsFlags.L3_CSUM.mask;
-    private static final int CS_L4 = (int) EthCsFlags.L4_CSUM.mask;
+    private static final int CS_L3 = EthCsFlags.L3_CSUM$MASK;
+    private static final int CS_L4 = EthCsFlags.L4_CSUM$MASK;
     private static final int CQE_ALWAYS = CompletionMode.CQE_ALWAYS$VALUE;
     private static final int CQE_ON_ERROR = CompletionMode.CQE_ON_ERROR$VALUE;
     /** A WQE's tag in {@link SendRing#slotInfo}: bit 0 the buffer is of another pool, above it handle + 1. */

@@ -39,10 +39,8 @@ public final class DeviceFields {
         }
     }
 
-    private static final java.lang.foreign.ValueLayout.OfLong BE_LONG =
-            java.lang.foreign.ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
-    private static final java.lang.foreign.ValueLayout.OfInt BE_INT =
-            java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
+    private static final java.lang.foreign.ValueLayout.OfLong BE_LONG = io.prmkit.mlx5.PrmLayout.BE_LONG;
+    private static final java.lang.foreign.ValueLayout.OfInt BE_INT = io.prmkit.mlx5.PrmLayout.BE_INT;
 
     public static long get(PrmLayout.Struct layout, MemorySegment s, long offset, String name) {
         return layout.get(s, offset, field(layout, name));
