@@ -249,6 +249,16 @@ public final class CapsProfile {
         return with(0, field, value, true, true);
     }
 
+    /**
+     * A copy with DEVX turned on, as a ConnectX-5 or later reports it and as rdma-core's DEVX and
+     * mlx5_vfio need it: user contexts ({@code log_max_uctx} 8), umems ({@code log_max_umem} 16) and
+     * umems of uid 0 ({@code umem_uid_0}, which mlx5_vfio requires). The ConnectX-4 of
+     * {@link #connectX4()} (firmware 14.12) has none of them.
+     */
+    public CapsProfile withDevx() {
+        return withGeneral("log_max_uctx", 8).withGeneral("log_max_umem", 16).withGeneral("umem_uid_0", 1);
+    }
+
     private static Map<Integer, byte[]> copy(Map<Integer, byte[]> m) {
         Map<Integer, byte[]> c = new TreeMap<>();
         m.forEach((k, v) -> c.put(k, v.clone()));

@@ -277,7 +277,7 @@ public final class SoftHca implements AutoCloseable {
 
     /**
      * Objects the function holds now, by kind (eq, cq, sq, rq, qp, mkey, tis, tir, rqt, flow_table,
-     * q_counter, pd, transport_domain, uar), only the kinds with any: for leak checks. Read it while
+     * q_counter, pd, transport_domain, uar, umem, uctx), only the kinds with any: for leak checks. Read it while
      * no command is running.
      */
     public synchronized java.util.Map<String, Integer> liveObjects() {
@@ -299,6 +299,8 @@ public final class SoftHca implements AutoCloseable {
         put.accept("pd", hca.pds.size());
         put.accept("transport_domain", hca.transportDomains.size());
         put.accept("uar", hca.uars.size());
+        put.accept("umem", objects.umems.size());
+        put.accept("uctx", objects.uctxs.size());
         return m;
     }
 

@@ -82,6 +82,12 @@ class EthernetDatapathTest {
         final List<DmaRegion> keep = new ArrayList<>();
         final int uar, pd, td, lkey, eqn, txCqn, rxCqn, sqn, rqn, counter;
         final DmaRegion eqRing, txCq, txCqDb, rxCq, rxCqDb, sqRing, sqDb, rqRing, rqDb, buffers, data;
+        /**
+         * CQ, SQ and RQ rings and doorbell records in umems (CREATE_UMEM) named by id and offset, as
+         * DEVX users give them: each ring is the second page of a two-page umem whose first page is
+         * another one, each doorbell record the start of a one-page umem.
+         */
+        final boolean umems;
         int eqCi, txCc, rxCc, pc, posted;
 
         Eth(SoftHca.Options options, ExecutionMode mode) {
@@ -90,6 +96,11 @@ class EthernetDatapathTest {
 
         /** With {@code rxCompression} ≥ 0 the receive CQ has CQE compression on, minis in that {@code mini_cqe_res_format}. */
         Eth(SoftHca.Options options, ExecutionMode mode, int rxCompression) {
+            this(options, mode, rxCompression, false);
+        }
+
+        Eth(SoftHca.Options options, ExecutionMode mode, int rxCompression, boolean umems) {
+            this.umems = umems;
             h = TestHost.started(options, mode);
             keep.addAll(Cmds.bringUp(h));
             uar = Objs.uar(h);
@@ -164,8 +175,16 @@ class EthernetDatapathTest {
             Cqc.log_cq_size$set(in, c, 6);
             Cqc.uar_page$set(in, c, uar);
             Cqc.c_eqn_or_apu_element$set(in, c, eqn);
-            Cqc.dbr_addr$set(in, c, db.busAddress());
-            CreateCqIn.pas$set(in, 0, ring.busAddress());
+            if (umems) {
+                CreateCqIn.cq_umem_valid$set(in, true);
+                CreateCqIn.cq_umem_id$set(in, UmemCommandsTest.umem(h, dma(4096), ring));
+                CreateCqIn.cq_umem_offset$set(in, 4096);
+                Cqc.dbr_umem_valid$set(in, c, true);
+                Cqc.dbr_umem_id$set(in, c, UmemCommandsTest.umem(h, db));
+            } else {
+                Cqc.dbr_addr$set(in, c, db.busAddress());
+                CreateCqIn.pas$set(in, 0, ring.busAddress());
+            }
             if (compression >= 0) {
                 Cqc.cqe_comp_en$set(in, c, true);
                 Cqc.mini_cqe_res_format$set(in, c, compression);
@@ -177,9 +196,17 @@ class EthernetDatapathTest {
             Wq.wq_type$set(in, wq, WqType.CYCLIC);
             Wq.pd$set(in, wq, pd);
             Wq.uar_page$set(in, wq, uar);
-            Wq.dbr_addr$set(in, wq, db.busAddress());
             Wq.log_wq_stride$set(in, wq, logStride);
             Wq.log_wq_sz$set(in, wq, logSize);
+            if (umems) {
+                Wq.wq_umem_valid$set(in, wq, true);
+                Wq.wq_umem_id$set(in, wq, UmemCommandsTest.umem(h, dma(4096), ring));
+                Wq.wq_umem_offset$set(in, wq, 4096);
+                Wq.dbr_umem_valid$set(in, wq, true);
+                Wq.dbr_umem_id$set(in, wq, UmemCommandsTest.umem(h, db));
+                return;
+            }
+            Wq.dbr_addr$set(in, wq, db.busAddress());
             MemorySegment pas = Wq.pas$elem(in, wq, 0);
             CmdPas.pa_h$set(pas, (int) (ring.busAddress() >>> 32));
             CmdPas.pa_l$setUnchecked(pas, (int) (ring.busAddress() >>> 12));
@@ -276,7 +303,12 @@ class EthernetDatapathTest {
     record Outcome(List<String> cqes, List<byte[]> frames) {}
 
     Outcome loopbackRun(ExecutionMode mode) {
-        try (Eth e = new Eth(new SoftHca.Options(), mode)) {
+        return loopbackRun(mode, false);
+    }
+
+    Outcome loopbackRun(ExecutionMode mode, boolean umems) {
+        SoftHca.Options options = umems ? new SoftHca.Options().caps(CapsProfile.defaults().withDevx()) : new SoftHca.Options();
+        try (Eth e = new Eth(options, mode, -1, umems)) {
             e.postRx(4);
             List<String> seen = new ArrayList<>();
             List<byte[]> frames = new ArrayList<>();
@@ -344,6 +376,21 @@ class EthernetDatapathTest {
     void framesLoopBackThroughCommandsDoorbellsAndRings(ExecutionMode mode) {
         Outcome o = loopbackRun(mode);
         assertEquals("vport tx 5 rx 4", o.cqes().get(o.cqes().size() - 1));
+    }
+
+    /**
+     * The same traffic with every CQ, SQ and RQ ring and doorbell record in a umem (DEVX): the
+     * device reads WQEs and doorbell records and writes CQEs where the umems' MTT entries point
+     * (through the IOMMU), so the completions and frames are the same as with page lists.
+     */
+    @ParameterizedTest
+    @EnumSource(ExecutionMode.class)
+    void framesLoopBackThroughRingsAndDoorbellRecordsInUmems(ExecutionMode mode) {
+        Outcome plain = loopbackRun(mode, false);
+        Outcome umem = loopbackRun(mode, true);
+        assertEquals(plain.cqes(), umem.cqes());
+        assertEquals(plain.frames().size(), umem.frames().size());
+        for (int i = 0; i < plain.frames().size(); i++) assertArrayEquals(plain.frames().get(i), umem.frames().get(i));
     }
 
     @Test

@@ -13,18 +13,30 @@ public final class Command {
     public final int opMod;
     public final MemorySegment in;
     public final MemorySegment out;
+    /** The user context (DEVX uid) in the input header, 0 when the command's input has no uid field. */
+    public final int uid;
 
     public Command(int slot, int opcode, int opMod, MemorySegment in, MemorySegment out) {
+        this(slot, opcode, opMod, in, out, 0);
+    }
+
+    private Command(int slot, int opcode, int opMod, MemorySegment in, MemorySegment out, int uid) {
         this.slot = slot;
         this.opcode = opcode;
         this.opMod = opMod;
         this.in = in;
         this.out = out;
+        this.uid = uid;
     }
 
     /** The same command with {@code input} in place of its input (a zero-padded older layout). */
     public Command withInput(MemorySegment input) {
-        return new Command(slot, opcode, opMod, input, out);
+        return new Command(slot, opcode, opMod, input, out, uid);
+    }
+
+    /** The same command as issued by user context {@code uid}. */
+    public Command withUid(int uid) {
+        return new Command(slot, opcode, opMod, in, out, uid);
     }
 
     public long inLength() {

@@ -15,8 +15,9 @@ import java.util.TreeMap;
  * {@code PrmCommands}), and their common checks: input and output at least as long as the
  * command's structures (BAD_INP_LEN / BAD_OUTP_LEN; an input may be as short as the command's
  * declared oldest length, {@code oldestInputBytes()}, and the bytes it lacks read as 0), no reserved bit set in
- * the input (delivery status RES_FLD_NOT_CLR_ERR, found from the spec's metadata), the function in
- * the state the command needs (BAD_SYS_STATE). Any other opcode: BAD_OP.
+ * the input (delivery status RES_FLD_NOT_CLR_ERR, found from the spec's metadata), a non-zero uid in
+ * the header naming a user context (DEVX; {@link DevxCommands}), the function in the state the
+ * command needs (BAD_SYS_STATE). Any other opcode: BAD_OP.
  */
 public final class Commands {
     private final Map<Integer, CommandSpec> specs = new TreeMap<>();
@@ -32,6 +33,7 @@ public final class Commands {
         FlowCommands.register(specs, hca);
         VportCommands.register(specs, hca);
         QpCommands.register(specs, hca);
+        DevxCommands.register(specs, hca);
     }
 
     /** The implemented commands by opcode (for docs and tests). */
@@ -59,6 +61,12 @@ public final class Commands {
             }
             String reserved = ReservedBits.firstSet(command.in(), c.in, 0, command.inBytes());
             if (reserved != null) throw new DeliveryError(reserved);
+            MemorySegment input = c.in;
+            int uid = command.in().field("uid").map(f -> (int) command.in().get(input, 0, f)).orElse(0);
+            if (uid != 0) {
+                if (!hca.objects.uctxs.containsKey(uid)) throw c.fail(Syndrome.BAD_UID, "uid " + uid + " names no user context");
+                c = c.withUid(uid);
+            }
             switch (spec.phase()) {
                 case ANY -> {}
                 case ENABLED -> {

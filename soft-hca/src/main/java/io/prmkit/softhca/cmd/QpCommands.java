@@ -85,6 +85,7 @@ final class QpCommands {
     private Objects.Qp qp(Command c, int qpn) {
         Objects.Qp qp = hca.objects.qps.get(qpn);
         if (qp == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "QP " + qpn);
+        DevxCommands.checkOwner(hca, c, "qp", qpn);
         return qp;
     }
 
@@ -107,15 +108,25 @@ final class QpCommands {
         Support.checkLogSize(c, hca, Qpc.log_sq_size(qpc), "log_max_qp_sz");
         Support.checkLogSize(c, hca, Qpc.log_rq_size(qpc), "log_max_qp_sz");
         if (Qpc.page_offset(qpc) != 0) throw c.fail(Syndrome.BAD_FIELD, "page_offset " + Qpc.page_offset(qpc));
-        Support.checkDoorbellRecord(c, hca, Qpc.dbr_addr(qpc));
+        java.util.List<Objects.Umem> uses = new java.util.ArrayList<>();
+        long dbr = Qpc.dbr_addr(qpc);
+        if (Qpc.dbr_umem_valid(qpc)) dbr = DevxCommands.doorbellRecord(c, hca, Qpc.dbr_umem_id(qpc), dbr, uses, "QP");
+        else Support.checkDoorbellRecord(c, hca, dbr);
         // RQ WQEs are 16 << log_rq_stride bytes, SQ WQE basic blocks 64 bytes; the RQ comes first in the buffer.
         long rq = (1L << Qpc.log_rq_size(qpc)) * (16L << Qpc.log_rq_stride(qpc));
         long sq = Qpc.no_sq(qpc) ? 0 : (1L << Qpc.log_sq_size(qpc)) * 64;
-        Queues.Ring ring = Support.ring(c, hca, CreateQpIn.pas$BYTE_OFFSET, rq + sq, Qpc.log_page_size(qpc));
+        Queues.Ring ring = CreateQpIn.wq_umem_valid(c.in)
+                ? DevxCommands.ring(c, hca, CreateQpIn.wq_umem_id(c.in), CreateQpIn.wq_umem_offset(c.in), rq + sq, false, uses, "QP buffer")
+                : Support.ring(c, hca, CreateQpIn.pas$BYTE_OFFSET, rq + sq, Qpc.log_page_size(qpc));
         int qpn = hca.nextNumber("qp", 0x1000);
         snd.users++;
         rcv.users++;
-        hca.objects.qps.put(qpn, new Objects.Qp(qpn, qpc, ring, QpState.RST$VALUE));
+        Objects.Qp qp = new Objects.Qp(qpn, qpc, ring, QpState.RST$VALUE);
+        qp.dbr = dbr;
+        qp.umems.addAll(uses);
+        DevxCommands.hold(uses);
+        hca.objects.qps.put(qpn, qp);
+        DevxCommands.own(hca, c, "qp", qpn);
         CreateQpOut.Device.qpn$set(c.out, qpn);
     }
 
@@ -212,6 +223,8 @@ final class QpCommands {
         Queues.Cq rcv = hca.objects.cqs.get(Qpc.cqn_rcv(qp.qpc));
         if (snd != null) snd.users--;
         if (rcv != null) rcv.users--;
+        DevxCommands.release(qp.umems);
+        DevxCommands.disown(hca, "qp", qp.qpn);
     }
 
     /** Reads the common fields of the modify inputs through their layout metadata. */

@@ -45,6 +45,8 @@ import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import io.prmkit.softhca.device.Objects;
 import io.prmkit.softhca.device.Queues;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -152,11 +154,20 @@ final class QueueCommands {
         if (size == null) throw c.fail(Syndrome.BAD_FIELD, "cqe_sz " + Cqc.cqe_sz(cqc));
         if (Cqc.cqe_comp_en(cqc)) checkCompression(c, cqc, size);
         checkPageOffset(c, Cqc.page_offset(cqc));
-        Support.checkDoorbellRecord(c, hca, Cqc.dbr_addr(cqc));
+        List<Objects.Umem> uses = new ArrayList<>();
+        long dbr = doorbellRecord(c, Cqc.dbr_umem_valid(cqc), Cqc.dbr_umem_id(cqc), Cqc.dbr_addr(cqc), uses, "CQ");
         long stride = size == CqeSize.BYTES_64 ? 64 : 128;
-        Queues.Ring ring = Support.ring(c, hca, CreateCqIn.pas$BYTE_OFFSET, (1L << Cqc.log_cq_size(cqc)) * stride, Cqc.log_page_size(cqc));
+        long bytes = (1L << Cqc.log_cq_size(cqc)) * stride;
+        Queues.Ring ring = CreateCqIn.cq_umem_valid(c.in)
+                ? DevxCommands.ring(c, hca, CreateCqIn.cq_umem_id(c.in), CreateCqIn.cq_umem_offset(c.in), bytes, true, uses, "CQ buffer")
+                : Support.ring(c, hca, CreateCqIn.pas$BYTE_OFFSET, bytes, Cqc.log_page_size(cqc));
         int cqn = hca.nextNumber("cq", 0x400);
-        hca.objects.cqs.put(cqn, new Queues.Cq(cqn, cqc, ring));
+        Queues.Cq cq = new Queues.Cq(cqn, cqc, ring);
+        cq.dbr = dbr;
+        cq.umems.addAll(uses);
+        DevxCommands.hold(uses);
+        hca.objects.cqs.put(cqn, cq);
+        DevxCommands.own(hca, c, "cq", cqn);
         CreateCqOut.Device.cqn$set(c.out, cqn);
     }
 
@@ -176,9 +187,21 @@ final class QueueCommands {
         if (format == MiniCqeResFormat.CSUM_STRIDX) throw c.fail(Syndrome.BAD_FIELD, "mini_cqe_res_format CSUM_STRIDX needs a striding RQ, which is not modelled (use HASH or CSUM)");
     }
 
+    /**
+     * The bus address of a context's doorbell record: {@code dbr} itself, or with {@code inUmem} the
+     * offset {@code dbr} in umem {@code umemId} (recorded in {@code uses}).
+     */
+    private long doorbellRecord(Command c, boolean inUmem, int umemId, long dbr, List<Objects.Umem> uses, String what) {
+        if (inUmem) return DevxCommands.doorbellRecord(c, hca, umemId, dbr, uses, what);
+        Support.checkDoorbellRecord(c, hca, dbr);
+        return dbr;
+    }
+
+    /** The CQ {@code cqn} for a command that destroys, modifies or queries it (of the command's uid). */
     private Queues.Cq cq(Command c, int cqn) {
         Queues.Cq cq = hca.objects.cqs.get(cqn);
         if (cq == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "CQ " + cqn);
+        DevxCommands.checkOwner(hca, c, "cq", cqn);
         return cq;
     }
 
@@ -186,6 +209,8 @@ final class QueueCommands {
         Queues.Cq cq = cq(c, DestroyCqIn.cqn(c.in));
         if (cq.users > 0) throw c.fail(Syndrome.OBJECT_IN_USE, "CQ " + cq.cqn + " serves " + cq.users + " queues");
         hca.objects.cqs.remove(cq.cqn);
+        DevxCommands.release(cq.umems);
+        DevxCommands.disown(hca, "cq", cq.cqn);
     }
 
     private void queryCq(Command c) {
@@ -215,8 +240,12 @@ final class QueueCommands {
 
     // ---- SQ / RQ ----
 
-    /** Checks the work queue part of an SQ or RQ context at {@code wq} of {@code ctx}; returns its ring. */
-    private Queues.Ring workQueue(Command c, MemorySegment ctx, long wq, long pasOffset, boolean send) {
+    /**
+     * Checks the work queue part of an SQ or RQ context at {@code wq} of {@code ctx}; returns its ring
+     * (from the page list, or from its umem with wq_umem_valid) and puts the doorbell record's bus
+     * address in {@code dbr[0]}; the umems used go to {@code uses}.
+     */
+    private Queues.Ring workQueue(Command c, MemorySegment ctx, long wq, long pasOffset, boolean send, long[] dbr, List<Objects.Umem> uses) {
         if (Wq.wq_type$enum(ctx, wq) != WqType.CYCLIC) throw c.fail(Syndrome.BAD_FIELD, "wq_type " + Wq.wq_type(ctx, wq) + " (only cyclic)");
         if (!hca.pds.contains(Wq.pd(ctx, wq))) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + Wq.pd(ctx, wq));
         int stride = Wq.log_wq_stride(ctx, wq);
@@ -225,8 +254,10 @@ final class QueueCommands {
         if (stride < Support.cap(hca, min) || stride > Support.cap(hca, max)) throw c.fail(Syndrome.BAD_FIELD, "log_wq_stride " + stride);
         Support.checkLogSize(c, hca, Wq.log_wq_sz(ctx, wq), "log_max_wq_sz");
         checkPageOffset(c, Wq.page_offset(ctx, wq));
-        Support.checkDoorbellRecord(c, hca, Wq.dbr_addr(ctx, wq));
+        String what = send ? "SQ" : "RQ";
+        dbr[0] = doorbellRecord(c, Wq.dbr_umem_valid(ctx, wq), Wq.dbr_umem_id(ctx, wq), Wq.dbr_addr(ctx, wq), uses, what);
         long bytes = (1L << Wq.log_wq_sz(ctx, wq)) << stride;
+        if (Wq.wq_umem_valid(ctx, wq)) return DevxCommands.ring(c, hca, Wq.wq_umem_id(ctx, wq), Wq.wq_umem_offset(ctx, wq), bytes, false, uses, what + " buffer");
         return Support.ring(c, hca, pasOffset, bytes, Wq.log_wq_pg_sz(ctx, wq));
     }
 
@@ -240,16 +271,24 @@ final class QueueCommands {
         if (Sqc.tis_lst_sz(sqc) != 1) throw c.fail(Syndrome.BAD_FIELD, "tis_lst_sz " + Sqc.tis_lst_sz(sqc) + " (one TIS)");
         if (!hca.objects.tises.containsKey(Sqc.tis_num_0(sqc))) throw c.fail(Syndrome.BAD_REFERENCE, "TIS " + Sqc.tis_num_0(sqc));
         checkUar(c, Wq.uar_page(sqc, Sqc.wq$BYTE_OFFSET));
-        Queues.Ring ring = workQueue(c, sqc, Sqc.wq$BYTE_OFFSET, at + Sqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, true);
+        long[] dbr = new long[1];
+        List<Objects.Umem> uses = new ArrayList<>();
+        Queues.Ring ring = workQueue(c, sqc, Sqc.wq$BYTE_OFFSET, at + Sqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, true, dbr, uses);
         int sqn = hca.nextNumber("sq", 0x800);
         cq.users++;
-        hca.objects.sqs.put(sqn, new Queues.Sq(sqn, sqc, ring, SqState.RST$VALUE));
+        Queues.Sq sq = new Queues.Sq(sqn, sqc, ring, SqState.RST$VALUE);
+        sq.dbr = dbr[0];
+        sq.umems.addAll(uses);
+        DevxCommands.hold(uses);
+        hca.objects.sqs.put(sqn, sq);
+        DevxCommands.own(hca, c, "sq", sqn);
         CreateSqOut.Device.sqn$set(c.out, sqn);
     }
 
     private Queues.Sq sq(Command c, int sqn) {
         Queues.Sq sq = hca.objects.sqs.get(sqn);
         if (sq == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "SQ " + sqn);
+        DevxCommands.checkOwner(hca, c, "sq", sqn);
         return sq;
     }
 
@@ -283,6 +322,8 @@ final class QueueCommands {
         hca.objects.sqs.remove(sq.sqn);
         Queues.Cq cq = hca.objects.cqs.get(Sqc.cqn(sq.sqc));
         if (cq != null) cq.users--;
+        DevxCommands.release(sq.umems);
+        DevxCommands.disown(hca, "sq", sq.sqn);
     }
 
     private void createRq(Command c) {
@@ -295,16 +336,24 @@ final class QueueCommands {
         if (cq == null) throw c.fail(Syndrome.BAD_REFERENCE, "CQ " + Rqc.cqn(rqc));
         int counter = Rqc.counter_set_id(rqc);
         if (counter != 0 && !hca.objects.qCounters.containsKey(counter)) throw c.fail(Syndrome.BAD_REFERENCE, "Q counter " + counter);
-        Queues.Ring ring = workQueue(c, rqc, Rqc.wq$BYTE_OFFSET, at + Rqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, false);
+        long[] dbr = new long[1];
+        List<Objects.Umem> uses = new ArrayList<>();
+        Queues.Ring ring = workQueue(c, rqc, Rqc.wq$BYTE_OFFSET, at + Rqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, false, dbr, uses);
         int rqn = hca.nextNumber("rq", 0xc00);
         cq.users++;
-        hca.objects.rqs.put(rqn, new Queues.Rq(rqn, rqc, ring, RqState.RST$VALUE));
+        Queues.Rq rq = new Queues.Rq(rqn, rqc, ring, RqState.RST$VALUE);
+        rq.dbr = dbr[0];
+        rq.umems.addAll(uses);
+        DevxCommands.hold(uses);
+        hca.objects.rqs.put(rqn, rq);
+        DevxCommands.own(hca, c, "rq", rqn);
         CreateRqOut.Device.rqn$set(c.out, rqn);
     }
 
     private Queues.Rq rq(Command c, int rqn) {
         Queues.Rq rq = hca.objects.rqs.get(rqn);
         if (rq == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQ " + rqn);
+        DevxCommands.checkOwner(hca, c, "rq", rqn);
         return rq;
     }
 
@@ -352,5 +401,7 @@ final class QueueCommands {
         hca.objects.rqs.remove(rq.rqn);
         Queues.Cq cq = hca.objects.cqs.get(Rqc.cqn(rq.rqc));
         if (cq != null) cq.users--;
+        DevxCommands.release(rq.umems);
+        DevxCommands.disown(hca, "rq", rq.rqn);
     }
 }

@@ -74,28 +74,33 @@ final class ResourceCommands {
         Support.checkCount(c, hca, hca.pds.size(), "log_max_pd");
         int pd = hca.nextNumber("pd", 1);
         hca.pds.add(pd);
+        DevxCommands.own(hca, c, "pd", pd);
         AllocPdOut.Device.pd$set(c.out, pd);
     }
 
     private void deallocPd(Command c) {
         int pd = DeallocPdIn.pd(c.in);
         if (!hca.pds.contains(pd)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "PD " + pd);
+        DevxCommands.checkOwner(hca, c, "pd", pd);
         for (Objects.Mkey m : hca.objects.mkeys.values()) {
             if (Mkc.pd(m.mkc) == pd) throw c.fail(Syndrome.OBJECT_IN_USE, "PD " + pd + " used by mkey 0x" + Integer.toHexString(m.key));
         }
         hca.pds.remove(pd);
+        DevxCommands.disown(hca, "pd", pd);
     }
 
     private void allocTd(Command c) {
         Support.checkCount(c, hca, hca.transportDomains.size(), "log_max_transport_domain");
         int td = hca.nextNumber("td", 1);
         hca.transportDomains.add(td);
+        DevxCommands.own(hca, c, "transport_domain", td);
         AllocTransportDomainOut.Device.transport_domain$set(c.out, td);
     }
 
     private void deallocTd(Command c) {
         int td = DeallocTransportDomainIn.transport_domain(c.in);
         if (!hca.transportDomains.contains(td)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "transport domain " + td);
+        DevxCommands.checkOwner(hca, c, "transport_domain", td);
         if (!hca.objects.tises.isEmpty() || !hca.objects.tirs.isEmpty()) {
             for (var t : hca.objects.tises.values()) {
                 if (io.prmkit.mlx5.Tisc.transport_domain(t.tisc()) == td) throw c.fail(Syndrome.OBJECT_IN_USE, "TIS " + t.tisn());
@@ -105,6 +110,7 @@ final class ResourceCommands {
             }
         }
         hca.transportDomains.remove(td);
+        DevxCommands.disown(hca, "transport_domain", td);
     }
 
     private void allocQCounter(Command c) {
@@ -113,6 +119,7 @@ final class ResourceCommands {
         for (int id = 1; id <= max; id++) {
             if (!hca.objects.qCounters.containsKey(id)) {
                 hca.objects.qCounters.put(id, new Objects.QCounter(id));
+                DevxCommands.own(hca, c, "q_counter", id);
                 AllocQCounterOut.Device.counter_set_id$set(c.out, id);
                 return;
             }
@@ -122,13 +129,17 @@ final class ResourceCommands {
 
     private void deallocQCounter(Command c) {
         int id = DeallocQCounterIn.counter_set_id(c.in);
-        if (hca.objects.qCounters.remove(id) == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "Q counter " + id);
+        if (!hca.objects.qCounters.containsKey(id)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "Q counter " + id);
+        DevxCommands.checkOwner(hca, c, "q_counter", id);
+        hca.objects.qCounters.remove(id);
+        DevxCommands.disown(hca, "q_counter", id);
     }
 
     private void queryQCounter(Command c) {
         int id = QueryQCounterIn.counter_set_id(c.in);
         Objects.QCounter q = hca.objects.qCounters.get(id);
         if (q == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "Q counter " + id);
+        DevxCommands.checkOwner(hca, c, "q_counter", id);
         QueryQCounterOut.Device.out_of_buffer$set(c.out, (int) q.outOfBuffer);
         QueryQCounterOut.Device.rx_write_requests$set(c.out, (int) q.rxWritePackets);
         if (QueryQCounterIn.clear_(c.in)) {
@@ -179,6 +190,7 @@ final class ResourceCommands {
         if (index < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "every mkey index is in use");
         int key = index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc);
         hca.objects.mkeys.put(index, new Objects.Mkey(key, mkc, table));
+        DevxCommands.own(hca, c, "mkey", index);
         CreateMkeyOut.Device.mkey_index$set(c.out, index);
     }
 
@@ -186,6 +198,7 @@ final class ResourceCommands {
     private void queryMkey(Command c) {
         Objects.Mkey m = hca.objects.mkeys.get(QueryMkeyIn.mkey_index(c.in));
         if (m == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "mkey index 0x" + Integer.toHexString(QueryMkeyIn.mkey_index(c.in)));
+        DevxCommands.checkOwner(hca, c, "mkey", QueryMkeyIn.mkey_index(c.in));
         MemorySegment.copy(m.mkc, 0, c.out, QueryMkeyOut.memory_key_mkey_entry$BYTE_OFFSET, Mkc.SIZE);
         long table = QueryMkeyOut.bsf0_klm0_pas_mtt0_1$BYTE_OFFSET;
         long room = QueryMkeyOut.bsf0_klm0_pas_mtt0_1$LENGTH + QueryMkeyOut.bsf1_klm1_pas_mtt2_3$LENGTH;
@@ -194,6 +207,9 @@ final class ResourceCommands {
 
     private void destroyMkey(Command c) {
         int index = DestroyMkeyIn.mkey_index(c.in);
-        if (hca.objects.mkeys.remove(index) == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "mkey index 0x" + Integer.toHexString(index));
+        if (!hca.objects.mkeys.containsKey(index)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "mkey index 0x" + Integer.toHexString(index));
+        DevxCommands.checkOwner(hca, c, "mkey", index);
+        hca.objects.mkeys.remove(index);
+        DevxCommands.disown(hca, "mkey", index);
     }
 }

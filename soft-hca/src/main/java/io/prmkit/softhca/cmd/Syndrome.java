@@ -42,6 +42,9 @@ public enum Syndrome {
     INDEX_IN_USE(0x20, CmdStatus.BAD_PARAM_ERR, "a flow index or group range already taken"),
     MTU_ABOVE_PORT(0x21, CmdStatus.BAD_PARAM_ERR, "path or vport MTU above what the port supports"),
     OPT_PARAM_NOT_ALLOWED(0x22, CmdStatus.BAD_PARAM_ERR, "opt_param_mask names a field this transition does not take"),
+    BAD_UID(0x23, CmdStatus.BAD_PARAM_ERR, "the header's uid names no user context, or uid 0 where the device does not allow it (umem_uid_0)"),
+    NOT_OWNER(0x24, CmdStatus.BAD_RES_ERR, "the object belongs to another user context (the uid it was created with)"),
+    UMEM_RANGE(0x25, CmdStatus.BAD_PARAM_ERR, "a buffer or doorbell record lies outside its umem, is misaligned, or uses a umem it may not"),
     INJECTED(0xff, CmdStatus.INT_ERR, "fault injected by the test");
 
     public final int reason;

@@ -68,21 +68,25 @@ final class TransportCommands {
         }
         int tisn = hca.nextNumber("tis", 1);
         hca.objects.tises.put(tisn, new Objects.Tis(tisn, tisc));
+        DevxCommands.own(hca, c, "tis", tisn);
         CreateTisOut.Device.tisn$set(c.out, tisn);
     }
 
     private void destroyTis(Command c) {
         int tisn = DestroyTisIn.tisn(c.in);
         if (!hca.objects.tises.containsKey(tisn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + tisn);
+        DevxCommands.checkOwner(hca, c, "tis", tisn);
         for (Queues.Sq sq : hca.objects.sqs.values()) {
             if (io.prmkit.mlx5.Sqc.tis_num_0(sq.sqc) == tisn) throw c.fail(Syndrome.OBJECT_IN_USE, "TIS " + tisn + " used by SQ " + sq.sqn);
         }
         hca.objects.tises.remove(tisn);
+        DevxCommands.disown(hca, "tis", tisn);
     }
 
     private void queryTis(Command c) {
         Objects.Tis t = hca.objects.tises.get(QueryTisIn.tisn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + QueryTisIn.tisn(c.in));
+        DevxCommands.checkOwner(hca, c, "tis", QueryTisIn.tisn(c.in));
         MemorySegment.copy(t.tisc(), 0, c.out, QueryTisOut.tis_context$BYTE_OFFSET, Tisc.SIZE);
     }
 
@@ -90,6 +94,7 @@ final class TransportCommands {
     private void modifyTis(Command c) {
         Objects.Tis t = hca.objects.tises.get(io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
+        DevxCommands.checkOwner(hca, c, "tis", io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
         long mask = io.prmkit.mlx5.ModifyTisIn.bitmask$BYTE_OFFSET;
         long ctx = io.prmkit.mlx5.ModifyTisIn.ctx$BYTE_OFFSET;
         if (io.prmkit.mlx5.ModifyTisBitmask.prio(c.in, mask)) Tisc.prio$set(t.tisc(), Tisc.prio(c.in, ctx));
@@ -105,6 +110,7 @@ final class TransportCommands {
     private void modifyTir(Command c) {
         Objects.Tir t = hca.objects.tirs.get(io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIR " + io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
+        DevxCommands.checkOwner(hca, c, "tir", io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
         long mask = io.prmkit.mlx5.ModifyTirIn.bitmask$BYTE_OFFSET;
         long ctx = io.prmkit.mlx5.ModifyTirIn.ctx$BYTE_OFFSET;
         if (io.prmkit.mlx5.ModifyTirBitmask.packet_merge(c.in, mask)) throw c.fail(Syndrome.BAD_FIELD, "LRO (packet merge) is not modelled");
@@ -142,19 +148,23 @@ final class TransportCommands {
         if (Tirc.packet_merge_mask(tirc) != 0) throw c.fail(Syndrome.BAD_FIELD, "LRO (packet_merge_mask) is not modelled");
         int tirn = hca.nextNumber("tir", 1);
         hca.objects.tirs.put(tirn, new Objects.Tir(tirn, tirc));
+        DevxCommands.own(hca, c, "tir", tirn);
         CreateTirOut.Device.tirn$set(c.out, tirn);
     }
 
     private void destroyTir(Command c) {
         int tirn = DestroyTirIn.tirn(c.in);
         if (!hca.objects.tirs.containsKey(tirn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIR " + tirn);
+        DevxCommands.checkOwner(hca, c, "tir", tirn);
         if (FlowCommands.tirInUse(hca, tirn)) throw c.fail(Syndrome.OBJECT_IN_USE, "TIR " + tirn + " is a flow destination");
         hca.objects.tirs.remove(tirn);
+        DevxCommands.disown(hca, "tir", tirn);
     }
 
     private void queryTir(Command c) {
         Objects.Tir t = hca.objects.tirs.get(QueryTirIn.tirn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIR " + QueryTirIn.tirn(c.in));
+        DevxCommands.checkOwner(hca, c, "tir", QueryTirIn.tirn(c.in));
         MemorySegment.copy(t.tirc(), 0, c.out, QueryTirOut.tir_context$BYTE_OFFSET, Tirc.SIZE);
     }
 
@@ -181,12 +191,14 @@ final class TransportCommands {
         int[] rqns = rqList(c, at);
         int rqtn = hca.nextNumber("rqt", 1);
         hca.objects.rqts.put(rqtn, new Objects.Rqt(rqtn, Support.copy(c.in, at, Rqtc.SIZE), rqns));
+        DevxCommands.own(hca, c, "rqt", rqtn);
         CreateRqtOut.Device.rqtn$set(c.out, rqtn);
     }
 
     private void modifyRqt(Command c) {
         Objects.Rqt t = hca.objects.rqts.get(ModifyRqtIn.rqtn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + ModifyRqtIn.rqtn(c.in));
+        DevxCommands.checkOwner(hca, c, "rqt", ModifyRqtIn.rqtn(c.in));
         if (RqtBitmask.rqn_list(c.in, ModifyRqtIn.bitmask$BYTE_OFFSET)) {
             long at = ModifyRqtIn.ctx$BYTE_OFFSET;
             int[] rqns = rqList(c, at);
@@ -199,17 +211,20 @@ final class TransportCommands {
     private void destroyRqt(Command c) {
         int rqtn = DestroyRqtIn.rqtn(c.in);
         if (!hca.objects.rqts.containsKey(rqtn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + rqtn);
+        DevxCommands.checkOwner(hca, c, "rqt", rqtn);
         for (Objects.Tir t : hca.objects.tirs.values()) {
             if (Tirc.disp_type$enum(t.tirc()) == TirDispType.INDIRECT && Tirc.indirect_table(t.tirc()) == rqtn) {
                 throw c.fail(Syndrome.OBJECT_IN_USE, "RQT " + rqtn + " used by TIR " + t.tirn());
             }
         }
         hca.objects.rqts.remove(rqtn);
+        DevxCommands.disown(hca, "rqt", rqtn);
     }
 
     private void queryRqt(Command c) {
         Objects.Rqt t = hca.objects.rqts.get(QueryRqtIn.rqtn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + QueryRqtIn.rqtn(c.in));
+        DevxCommands.checkOwner(hca, c, "rqt", QueryRqtIn.rqtn(c.in));
         long at = QueryRqtOut.rqt_context$BYTE_OFFSET;
         MemorySegment.copy(t.rqtc, 0, c.out, at, Rqtc.SIZE);
         long room = (c.outLength() - at - Rqtc.rq_num$BYTE_OFFSET) / RqNum.SIZE;

@@ -116,7 +116,7 @@ final class CqState {
         // 128-byte CQEs carry the 64-byte CQE in their second half (cq.h); padded ones in the first.
         this.cqeOffset = sz == CqeSize.BYTES_128.value ? 64 : 0;
         this.ring = new RingView(cq.ring, stride * size, ctx.iommu());
-        this.dbr = ctx.iommu().slice(Cqc.dbr_addr(cq.cqc), CqDoorbellRecord.SIZE);
+        this.dbr = ctx.iommu().slice(cq.dbr, CqDoorbellRecord.SIZE);
         MemorySegment caps = ctx.currentCaps().apply(0);
         int max = caps == null ? DEFAULT_MAX_SESSION : CmdHcaCap.cqe_compression_max_num(caps);
         this.compress = Cqc.cqe_comp_en(cq.cqc) && max >= 2 && stride == Cqe64.SIZE;

@@ -70,7 +70,7 @@ final class ReceiveQueueEngine {
         this.mask = (1 << logSize) - 1;
         this.stride = 1 << Wq.log_wq_stride(rqc, wq);
         this.ring = new RingView(rq.ring, (long) stride << logSize, ctx.iommu());
-        this.dbr = ctx.iommu().slice(Wq.dbr_addr(rqc, wq), WqDoorbellRecord.SIZE);
+        this.dbr = ctx.iommu().slice(rq.dbr, WqDoorbellRecord.SIZE);
         this.pd = Wq.pd(rqc, wq);
         this.rlky = Rqc.rlky(rqc);
         this.stripVlan = !Rqc.vsd(rqc);

@@ -112,7 +112,7 @@ final class SendQueueEngine {
         this.logSize = Wq.log_wq_sz(sqc, wq);
         this.mask = (1 << logSize) - 1;
         this.ring = new RingView(sq.ring, 64L << logSize, ctx.iommu());
-        this.dbr = ctx.iommu().slice(Wq.dbr_addr(sqc, wq), WqDoorbellRecord.SIZE);
+        this.dbr = ctx.iommu().slice(sq.dbr, WqDoorbellRecord.SIZE);
         this.pd = Wq.pd(sqc, wq);
         this.rlky = Sqc.rlky(sqc);
         this.minInline = Sqc.min_wqe_inline_mode(sqc);

@@ -24,6 +24,15 @@ public final class DeviceObjects {
     /** Flow counters by id: {packets, octets}, counted by the datapath. */
     public final Map<Integer, long[]> flowCounters = new HashMap<>();
     public final Objects.VportCounters vportCounters = new Objects.VportCounters();
+    /** User memory by umem id. */
+    public final Map<Integer, Objects.Umem> umems = new HashMap<>();
+    /** User contexts (DEVX) by uid: their {@code uctx.cap}. */
+    public final Map<Integer, Integer> uctxs = new HashMap<>();
+    /**
+     * Objects created with a non-zero uid, by kind ("cq", "sq", ...) and number: the uid that owns
+     * them. An object not listed belongs to uid 0.
+     */
+    public final Map<String, Map<Integer, Integer>> owners = new HashMap<>();
     public final Port port = new Port();
     /** NIC RX root flow table id (SET_FLOW_TABLE_ROOT), or -1. */
     public int nicRxRoot = -1;
@@ -63,6 +72,9 @@ public final class DeviceObjects {
         flowTables.clear();
         qCounters.clear();
         flowCounters.clear();
+        umems.clear();
+        uctxs.clear();
+        owners.clear();
         nicRxRoot = -1;
         nicTxRoot = -1;
     }

@@ -41,12 +41,64 @@ public final class Objects {
         public final MemorySegment qpc;
         public final Queues.Ring ring;
         public int state;
+        /** Bus address of the doorbell record: {@code qpc.dbr_addr}, or resolved in its umem. */
+        public long dbr;
+        /** The umems its buffer and doorbell record are in (released when it goes). */
+        public final java.util.List<Umem> umems = new java.util.ArrayList<>();
 
         public Qp(int qpn, MemorySegment qpc, Queues.Ring ring, int state) {
             this.qpn = qpn;
             this.qpc = qpc;
             this.ring = ring;
             this.state = state;
+            this.dbr = io.prmkit.mlx5.Qpc.dbr_addr(qpc);
+        }
+    }
+
+    /**
+     * User memory (CREATE_UMEM, PRM "UMEM"): {@code pages} MTT entries of {@code 4 KiB << logPageSize}
+     * bytes each, as bus addresses (DMA goes through the IOMMU like any other), the region starting
+     * {@code pageOffset} bytes into the first. Contexts name it by id and an offset from its start.
+     * {@code users} counts the rings and doorbell records that refer to it (it cannot go while any do).
+     */
+    public static final class Umem {
+        public final int id;
+        /** The user context it belongs to (0: the privileged driver). */
+        public final int uid;
+        public final long[] pages;
+        public final int logPageSize;
+        public final long pageOffset;
+        /** Every MTT entry has wr_en: the device may write it (CQ buffers need that). */
+        public final boolean writable;
+        public int users;
+
+        public Umem(int id, int uid, long[] pages, int logPageSize, long pageOffset, boolean writable) {
+            this.id = id;
+            this.uid = uid;
+            this.pages = pages;
+            this.logPageSize = logPageSize;
+            this.pageOffset = pageOffset;
+            this.writable = writable;
+        }
+
+        public long pageSize() {
+            return 4096L << logPageSize;
+        }
+
+        /** Bytes from the region's start to the end of its last page. */
+        public long bytes() {
+            return pages.length * pageSize() - pageOffset;
+        }
+
+        /** The bus address of byte {@code offset} of the region (offset below {@link #bytes()}). */
+        public long busAddress(long offset) {
+            long o = offset + pageOffset;
+            return pages[(int) (o / pageSize())] + o % pageSize();
+        }
+
+        /** The region from {@code offset} on as a ring (its page list, with the offset into the first page). */
+        public Queues.Ring ring(long offset) {
+            return new Queues.Ring(pages, logPageSize, pageOffset + offset);
         }
     }
 

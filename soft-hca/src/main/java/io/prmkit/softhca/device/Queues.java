@@ -1,6 +1,12 @@
 package io.prmkit.softhca.device;
 
+import io.prmkit.mlx5.Cqc;
+import io.prmkit.mlx5.Rqc;
+import io.prmkit.mlx5.Sqc;
+import io.prmkit.mlx5.Wq;
 import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * Queue objects created by commands (PRM chapters "Event Queues", "Completion Queues", "Send and
@@ -60,11 +66,16 @@ public final class Queues {
         public boolean armed;
         /** SQs, RQs and QPs that report into this CQ (a CQ in use cannot be destroyed). */
         public int users;
+        /** Bus address of the doorbell record: {@code cqc.dbr_addr}, or resolved in its umem. */
+        public long dbr;
+        /** The umems its ring and doorbell record are in (released when it goes). */
+        public final List<Objects.Umem> umems = new ArrayList<>();
 
         public Cq(int cqn, MemorySegment cqc, Ring ring) {
             this.cqn = cqn;
             this.cqc = cqc;
             this.ring = ring;
+            this.dbr = Cqc.dbr_addr(cqc);
         }
     }
 
@@ -76,12 +87,17 @@ public final class Queues {
         public int state;
         /** WQEBBs consumed (the datapath's counter, compared with the doorbell record). */
         public int consumerCounter;
+        /** Bus address of the doorbell record: {@code sqc.wq.dbr_addr}, or resolved in its umem. */
+        public long dbr;
+        /** The umems its ring and doorbell record are in (released when it goes). */
+        public final List<Objects.Umem> umems = new ArrayList<>();
 
         public Sq(int sqn, MemorySegment sqc, Ring ring, int state) {
             this.sqn = sqn;
             this.sqc = sqc;
             this.ring = ring;
             this.state = state;
+            this.dbr = Wq.dbr_addr(sqc, Sqc.wq$BYTE_OFFSET);
         }
     }
 
@@ -92,12 +108,17 @@ public final class Queues {
         public final Ring ring;
         public int state;
         public int consumerCounter;
+        /** Bus address of the doorbell record: {@code rqc.wq.dbr_addr}, or resolved in its umem. */
+        public long dbr;
+        /** The umems its ring and doorbell record are in (released when it goes). */
+        public final List<Objects.Umem> umems = new ArrayList<>();
 
         public Rq(int rqn, MemorySegment rqc, Ring ring, int state) {
             this.rqn = rqn;
             this.rqc = rqc;
             this.ring = ring;
             this.state = state;
+            this.dbr = Wq.dbr_addr(rqc, Rqc.wq$BYTE_OFFSET);
         }
     }
 }
