@@ -85,9 +85,12 @@ class EthernetDatapathTest {
         /**
          * CQ, SQ and RQ rings and doorbell records in umems (CREATE_UMEM) named by id and offset, as
          * DEVX users give them: each ring is the second page of a two-page umem whose first page is
-         * another one, each doorbell record the start of a one-page umem.
+         * another one, each doorbell record the start of a one-page umem; frame buffers are reached
+         * through an MTT mkey translated by a umem (mkey_umem_valid), at virtual addresses.
          */
         final boolean umems;
+        /** The virtual address the umem mkey of the frame buffers starts at (any will do; the umem says where the bytes are). */
+        static final long UMEM_VA = 0x7f12_3400_0000L;
         int eqCi, txCc, rxCc, pc, posted;
 
         Eth(SoftHca.Options options, ExecutionMode mode) {
@@ -107,8 +110,24 @@ class EthernetDatapathTest {
             pd = Objs.pd(h);
             td = Objs.td(h);
             counter = Objs.qCounter(h);
-            MemorySegment mk = ObjectCommandsTest.mkeyIn(pd, MkcAccessMode.PA, 0);
-            Mkc.length64$set(mk, CreateMkeyIn.memory_key_mkey_entry$BYTE_OFFSET, true);
+            buffers = dma(64 * 2048);
+            data = dma(64 * 1024);
+            MemorySegment mk;
+            if (umems) {
+                // one umem over the frame buffers and the send data, an MTT mkey on it from UMEM_VA
+                long[] pages = new long[(int) ((buffers.size() + data.size()) / 4096)];
+                for (int i = 0; i < pages.length; i++) pages[i] = i < buffers.size() / 4096 ? buffers.busAddress(i * 4096L) : data.busAddress(i * 4096L - buffers.size());
+                mk = ObjectCommandsTest.mkeyIn(pd, MkcAccessMode.MTT, 0);
+                long m = CreateMkeyIn.memory_key_mkey_entry$BYTE_OFFSET;
+                Mkc.start_addr$set(mk, m, UMEM_VA);
+                Mkc.len$set(mk, m, buffers.size() + data.size());
+                Mkc.log_page_size$set(mk, m, 12);
+                CreateMkeyIn.mkey_umem_valid$set(mk, true);
+                CreateMkeyIn.mkey_umem_id$set(mk, UmemCommandsTest.umem(h, pages));
+            } else {
+                mk = ObjectCommandsTest.mkeyIn(pd, MkcAccessMode.PA, 0);
+                Mkc.length64$set(mk, CreateMkeyIn.memory_key_mkey_entry$BYTE_OFFSET, true);
+            }
             lkey = CreateMkeyOut.mkey_index(h.exec(mk, CreateMkeyOut.SIZE).ok().out()) << 8 | 0x42;
             eqRing = dma(4096);
             for (int i = 0; i < 64; i++) Eqe.Device.owner$set(eqRing.segment(), i * 64L, true);
@@ -155,8 +174,12 @@ class EthernetDatapathTest {
             SetFlowTableRootIn.table_type$set(root, FlowTableType.NIC_RX);
             SetFlowTableRootIn.table_id$set(root, table);
             h.exec(root, SetFlowTableRootOut.SIZE).ok();
-            buffers = dma(64 * 2048);
-            data = dma(64 * 1024);
+        }
+
+        /** The address a WQE gives for byte {@code off} of {@code r} (buffers or data): its bus address, or its place behind {@link #lkey} when that is a umem mkey. */
+        long addr(DmaRegion r, long off) {
+            if (!umems) return r.busAddress(off);
+            return UMEM_VA + (r == buffers ? 0 : buffers.size()) + off;
         }
 
         DmaRegion dma(long size) {
@@ -216,7 +239,7 @@ class EthernetDatapathTest {
         void postRx(int n) {
             for (int i = 0; i < n; i++) {
                 int slot = posted & 63;
-                WqeDataSeg.writer(rqRing.segment(), slot * 16L).byte_count(2048).lkey(lkey).addr(buffers.busAddress(slot * 2048L)).write();
+                WqeDataSeg.writer(rqRing.segment(), slot * 16L).byte_count(2048).lkey(lkey).addr(addr(buffers, slot * 2048L)).write();
                 posted++;
             }
             VarHandle.storeStoreFence();
@@ -231,7 +254,7 @@ class EthernetDatapathTest {
             WqeCtrlSeg.writer(r, o).opcode(SendWqeOpcode.SEND).wqe_index(pc & 0xffff).qpn(sqn).ds(4).ce(CompletionMode.CQE_ALWAYS).write();
             WqeEthSeg.writer(r, o + 16).inline_hdr_sz(18).cs_flags(EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK).write();
             MemorySegment.copy(frame, 0, r, ValueLayout.JAVA_BYTE, o + 16 + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, 18);
-            WqeDataSeg.writer(r, o + 48).byte_count(frame.length - 18).lkey(lkey).addr(data.busAddress(18)).write();
+            WqeDataSeg.writer(r, o + 48).byte_count(frame.length - 18).lkey(lkey).addr(addr(data, 18)).write();
             pc++;
             VarHandle.storeStoreFence();
             WqDoorbellRecord.send_counter$set(sqDb.segment(), pc & 0xffff);

@@ -59,6 +59,12 @@ class UmemCommandsTest {
 
     /** A CREATE_UMEM input of uid {@code uid} over {@code pages} (4 KiB each, read and write), the region from {@code pageOffset}. */
     static MemorySegment umemIn(int uid, long pageOffset, boolean writable, DmaRegion... pages) {
+        long[] bus = new long[pages.length];
+        for (int i = 0; i < pages.length; i++) bus[i] = pages[i].busAddress();
+        return umemIn(uid, pageOffset, writable, bus);
+    }
+
+    static MemorySegment umemIn(int uid, long pageOffset, boolean writable, long... pages) {
         MemorySegment in = header(CmdOpcode.CREATE_UMEM, CreateUmemIn.SIZE + Mtt.SIZE * pages.length);
         CreateUmemIn.uid$set(in, uid);
         long u = CreateUmemIn.umem$BYTE_OFFSET;
@@ -67,7 +73,7 @@ class UmemCommandsTest {
         Umem.num_of_mtt$set(in, u, pages.length);
         for (int i = 0; i < pages.length; i++) {
             long e = u + Umem.mtt$BYTE_OFFSET + (long) i * Mtt.SIZE;
-            long pa = pages[i].busAddress();
+            long pa = pages[i];
             Mtt.ptag_63_32$set(in, e, (int) (pa >>> 32));
             Mtt.ptag_31_8$set(in, e, (int) (pa >>> 8) & 0xffffff);
             Mtt.rd_en$set(in, e, true);
@@ -78,6 +84,11 @@ class UmemCommandsTest {
 
     /** Registers {@code pages} as one umem of uid 0; its id. */
     static int umem(TestHost h, DmaRegion... pages) {
+        return CreateUmemOut.umem_id(h.exec(umemIn(0, 0, true, pages), CreateUmemOut.SIZE).ok().out());
+    }
+
+    /** Registers the 4 KiB pages at these bus addresses as one umem of uid 0; its id. */
+    static int umem(TestHost h, long... pages) {
         return CreateUmemOut.umem_id(h.exec(umemIn(0, 0, true, pages), CreateUmemOut.SIZE).ok().out());
     }
 

@@ -190,6 +190,18 @@ final class DevxCommands {
         return u.busAddress(offset);
     }
 
+    /**
+     * The umem {@code id} that translates an mkey whose byte 0 is at {@code offset} of it and which is
+     * {@code len} bytes long (-1: length64, unchecked); pages are checked when the datapath uses them.
+     */
+    static Objects.Umem translation(Command c, HcaState hca, int id, long offset, long len) {
+        Objects.Umem u = umem(c, hca, id, "mkey");
+        if (offset < 0 || offset > u.bytes() || (len >= 0 && len > u.bytes() - offset)) {
+            throw c.fail(Syndrome.UMEM_RANGE, "mkey of 0x" + Long.toHexString(len) + " bytes from offset 0x" + Long.toHexString(offset) + " outside umem " + id + " (0x" + Long.toHexString(u.bytes()) + " bytes)");
+        }
+        return u;
+    }
+
     /** Takes the references a created object holds (only once the whole command has succeeded). */
     static void hold(List<Objects.Umem> uses) {
         for (Objects.Umem u : uses) u.users++;

@@ -159,7 +159,8 @@ final class ResourceCommands {
         if (!hca.pds.contains(Mkc.pd(mkc))) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + Mkc.pd(mkc));
         int mode = Mkc.access_mode(mkc);
         long octwords = Integer.toUnsignedLong(CreateMkeyIn.translations_octword_actual_size(c.in));
-        long tableBytes = octwords * 16;
+        // a umem translates the key itself: DPDK and UCX give the octword count but no entries
+        long tableBytes = CreateMkeyIn.mkey_umem_valid(c.in) ? 0 : octwords * 16;
         if (c.inLength() < CreateMkeyIn.klm_pas_mtt$BYTE_OFFSET + tableBytes) {
             throw c.fail(Syndrome.INPUT_TOO_SHORT, octwords + " translation octwords");
         }
@@ -167,7 +168,12 @@ final class ResourceCommands {
             throw c.fail(Syndrome.BAD_FIELD, "translations_octword_actual_size above translations_octword_size");
         }
         MemorySegment table = Support.copy(c.in, CreateMkeyIn.klm_pas_mtt$BYTE_OFFSET, tableBytes);
-        if (mode == MkcAccessMode.PA.value) {
+        Objects.Umem umem = null;
+        if (CreateMkeyIn.mkey_umem_valid(c.in)) {
+            if (mode != MkcAccessMode.MTT.value) throw c.fail(Syndrome.BAD_FIELD, "mkey_umem_valid with access mode " + mode + " (MTT only)");
+            umem = DevxCommands.translation(c, hca, CreateMkeyIn.mkey_umem_id(c.in), CreateMkeyIn.mkey_umem_offset(c.in),
+                    Mkc.length64(mkc) ? -1 : Mkc.len(mkc));
+        } else if (mode == MkcAccessMode.PA.value) {
             if (octwords != 0) throw c.fail(Syndrome.BAD_FIELD, "PA mkey with a translation table");
         } else if (mode == MkcAccessMode.MTT.value) {
             long page = 1L << Mkc.log_page_size(mkc);
@@ -189,7 +195,13 @@ final class ResourceCommands {
         int index = hca.nextNumber("mkey", 1, (1 << CreateMkeyOut.mkey_index$BIT_WIDTH) - 1, hca.objects.mkeys::containsKey);
         if (index < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "every mkey index is in use");
         int key = index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc);
-        hca.objects.mkeys.put(index, new Objects.Mkey(key, mkc, table));
+        Objects.Mkey mkey = new Objects.Mkey(key, mkc, table);
+        if (umem != null) {
+            mkey.umem = umem;
+            mkey.umemOffset = CreateMkeyIn.mkey_umem_offset(c.in);
+            umem.users++;
+        }
+        hca.objects.mkeys.put(index, mkey);
         DevxCommands.own(hca, c, "mkey", index);
         CreateMkeyOut.Device.mkey_index$set(c.out, index);
     }
@@ -209,7 +221,8 @@ final class ResourceCommands {
         int index = DestroyMkeyIn.mkey_index(c.in);
         if (!hca.objects.mkeys.containsKey(index)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "mkey index 0x" + Integer.toHexString(index));
         DevxCommands.checkOwner(hca, c, "mkey", index);
-        hca.objects.mkeys.remove(index);
+        Objects.Mkey gone = hca.objects.mkeys.remove(index);
+        if (gone.umem != null) gone.umem.users--;
         DevxCommands.disown(hca, "mkey", index);
     }
 }

@@ -121,9 +121,26 @@ final class MemoryAccess {
             if (r == OK && depth == 0) remember(key, k, pd, write);
             return r;
         }
+        if (mode == MTT && m.umem != null) return viaUmem(m, addr - start, len, buf, bufOff, write);
         if (mode == MTT) return viaMtt(m, addr, len, buf, bufOff, write);
         if (mode == KLMS && depth + 1 < MAX_DEPTH) return viaKlm(m, addr, len, buf, bufOff, write, pd, depth);
         return PROT;
+    }
+
+    /** A key translated by a umem (DEVX): byte {@code off} of the key is byte {@code umemOffset + off} of the umem. */
+    private int viaUmem(Objects.Mkey m, long off, int len, MemorySegment buf, long bufOff, boolean write) {
+        Objects.Umem u = m.umem;
+        long at = m.umemOffset + off;
+        if (at < 0 || at > u.bytes() - len) return PROT;
+        while (len > 0) {
+            int chunk = (int) Math.min(len, u.pageSize() - (at + u.pageOffset) % u.pageSize());
+            int r = dma(u.busAddress(at), chunk, buf, bufOff, write);
+            if (r != OK) return r;
+            at += chunk;
+            bufOff += chunk;
+            len -= chunk;
+        }
+        return OK;
     }
 
     private int viaMtt(Objects.Mkey m, long addr, int len, MemorySegment buf, long bufOff, boolean write) {

@@ -20,6 +20,9 @@ public final class Objects {
         public final int key;
         public final MemorySegment mkc;
         public MemorySegment translation;
+        /** With {@code mkey_umem_valid}: the umem that translates it, byte {@code start_addr + x} at {@code umemOffset + x} of it. */
+        public Umem umem;
+        public long umemOffset;
 
         public Mkey(int key, MemorySegment mkc, MemorySegment translation) {
             this.key = key;
