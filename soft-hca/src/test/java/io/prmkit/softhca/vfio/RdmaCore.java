@@ -32,6 +32,8 @@ final class RdmaCore {
     final MethodHandle generalCmd;
     final MethodHandle objCreate;
     final MethodHandle objDestroy;
+    final MethodHandle objQuery;
+    final MethodHandle objModify;
     final MethodHandle allocUar;
     final MethodHandle freeUar;
     final MethodHandle queryEqn;
@@ -52,6 +54,8 @@ final class RdmaCore {
         generalCmd = bind(mlx5, "mlx5dv_devx_general_cmd", FunctionDescriptor.of(I, A, A, L, A, L), e);
         objCreate = bind(mlx5, "mlx5dv_devx_obj_create", FunctionDescriptor.of(A, A, A, L, A, L), e);
         objDestroy = bind(mlx5, "mlx5dv_devx_obj_destroy", FunctionDescriptor.of(I, A), e);
+        objQuery = bind(mlx5, "mlx5dv_devx_obj_query", FunctionDescriptor.of(I, A, A, L, A, L), e);
+        objModify = bind(mlx5, "mlx5dv_devx_obj_modify", FunctionDescriptor.of(I, A, A, L, A, L), e);
         allocUar = bind(mlx5, "mlx5dv_devx_alloc_uar", FunctionDescriptor.of(A, A, I), e);
         freeUar = bind(mlx5, "mlx5dv_devx_free_uar", FunctionDescriptor.ofVoid(A), e);
         queryEqn = bind(mlx5, "mlx5dv_devx_query_eqn", FunctionDescriptor.of(I, A, I, A), e);

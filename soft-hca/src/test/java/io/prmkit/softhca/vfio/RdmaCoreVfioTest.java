@@ -88,6 +88,43 @@ class RdmaCoreVfioTest {
         assertTrue(has("STEP devx_query_eqn ok"), "mlx5dv_devx_query_eqn");
     }
 
+    /**
+     * A DEVX application's queues on umems (issue 35's DEVX sequence, here through rdma-core itself):
+     * every call succeeds, the commands mlx5_vfio sent for them are these, in this order, each OK,
+     * the queries read back the states and umem ids, and the objects are all gone afterwards.
+     */
+    @Test
+    void devxQueuesOnUmemsAreCreatedModifiedQueriedAndDestroyed() {
+        List<String> steps = List.of("devx_umem_reg cq", "devx_umem_reg doorbell_records", "devx_umem_reg sq", "devx_umem_reg rq", "devx_umem_reg qp",
+                "devx_obj_create CREATE_CQ", "devx_obj_query QUERY_CQ", "devx_obj_create ALLOC_TRANSPORT_DOMAIN", "devx_obj_create CREATE_TIS",
+                "devx_obj_create CREATE_SQ", "devx_obj_modify MODIFY_SQ RST->RDY", "devx_obj_query QUERY_SQ", "devx_obj_create CREATE_RQ",
+                "devx_obj_modify MODIFY_RQ RST->RDY", "devx_obj_query QUERY_RQ", "devx_obj_create CREATE_QP", "devx_obj_modify RST2INIT_QP",
+                "devx_obj_modify INIT2RTR_QP", "devx_obj_modify RTR2RTS_QP", "devx_obj_query QUERY_QP", "devx_obj_destroy CREATE_QP",
+                "devx_obj_destroy CREATE_RQ", "devx_obj_destroy CREATE_SQ", "devx_obj_destroy CREATE_TIS", "devx_obj_destroy ALLOC_TRANSPORT_DOMAIN",
+                "devx_obj_destroy CREATE_CQ", "devx_umem_dereg", "devx_umem_dereg", "devx_umem_dereg", "devx_umem_dereg", "devx_umem_dereg");
+        List<String> seen = lines.stream().filter(l -> l.startsWith("STEP devx_umem") || (l.startsWith("STEP devx_obj") && !l.contains(" PD") && !l.contains("ALLOC_PD")))
+                .map(l -> l.substring(5, l.indexOf(l.contains(" ok") ? " ok" : " FAILED"))).toList();
+        assertEquals(steps, seen, "the DEVX calls");
+        List<String> failed = lines.stream().filter(l -> (l.startsWith("STEP devx_umem") || l.startsWith("STEP devx_obj")) && l.contains(" FAILED")).toList();
+        assertEquals(List.of(), failed, "DEVX calls that failed");
+        assertTrue(has("STEP devx_obj_query QUERY_CQ ok log_cq_size=6 dbr_umem_id=2"), "the CQ context as created");
+        assertTrue(has("STEP devx_obj_query QUERY_SQ ok state=1 wq_umem_id=3"), "the SQ in RDY on its umem");
+        assertTrue(has("STEP devx_obj_query QUERY_RQ ok state=1 wq_umem_id=4"), "the RQ in RDY on its umem");
+        assertTrue(has("STEP devx_obj_query QUERY_QP ok state=3 dbr_umem_id=2"), "the QP in RTS, its doorbell record in the doorbell umem");
+        // what mlx5_vfio sent for them, between the EQ number and the PD's release
+        List<String> cmds = lines.stream().filter(l -> l.startsWith("CMD ")).map(l -> l.substring(4, l.indexOf(" op_mod="))).toList();
+        int from = cmds.indexOf("CREATE_UMEM"), to = cmds.lastIndexOf("DESTROY_UMEM");
+        assertTrue(from > 0 && to > from, "commands: " + cmds);
+        assertEquals(List.of("CREATE_UMEM", "CREATE_UMEM", "CREATE_UMEM", "CREATE_UMEM", "CREATE_UMEM", "CREATE_CQ", "QUERY_CQ",
+                "ALLOC_TRANSPORT_DOMAIN", "CREATE_TIS", "CREATE_SQ", "MODIFY_SQ", "QUERY_SQ", "CREATE_RQ", "MODIFY_RQ", "QUERY_RQ", "CREATE_QP",
+                "RST2INIT_QP", "INIT2RTR_QP", "RTR2RTS_QP", "QUERY_QP", "DESTROY_QP", "DESTROY_RQ", "DESTROY_SQ", "DESTROY_TIS",
+                "DEALLOC_TRANSPORT_DOMAIN", "DESTROY_CQ", "DESTROY_UMEM", "DESTROY_UMEM", "DESTROY_UMEM", "DESTROY_UMEM", "DESTROY_UMEM"),
+                cmds.subList(from, to + 1), "the commands of the DEVX queues");
+        // left: mlx5_vfio's own EQ and UAR, and the PD the test frees after
+        assertTrue(has("LIVE_AFTER_DEVX {eq=1, pd=1, uar=1}"), "objects after the DEVX queues: "
+                + lines.stream().filter(l -> l.startsWith("LIVE_AFTER_DEVX")).toList());
+    }
+
     @Test
     void teardownLeavesNothingAndNoCommandFailed() {
         assertTrue(has("STEP close_device ok"), "ibv_close_device");
