@@ -28,7 +28,6 @@ import io.prmkit.mlx5.DestroyUctxOut;
 import io.prmkit.mlx5.DestroyUmemIn;
 import io.prmkit.mlx5.DestroyUmemOut;
 import io.prmkit.mlx5.Mtt;
-import io.prmkit.mlx5.NopIn;
 import io.prmkit.mlx5.QpServiceType;
 import io.prmkit.mlx5.Qpc;
 import io.prmkit.mlx5.QueryCqIn;
@@ -191,11 +190,17 @@ class UmemCommandsTest {
             destroyUmem(h, 0, shared).ok();
             assertFalse(h.hca.liveObjects().containsKey("uctx"));
             assertFalse(h.hca.liveObjects().containsKey("umem"));
-            // a uid in a command whose header has none is a reserved bit (no output at all)
+            // every command carries the uid where general_obj_in_cmd_hdr has it, even one whose own
+            // structure calls those bits reserved (the kernel's DEVX sets it in QUERY_* and general commands)
             MemorySegment issi = header(CmdOpcode.QUERY_ISSI, io.prmkit.mlx5.QueryIssiIn.SIZE);
-            NopIn.opcode$set(issi, CmdOpcode.QUERY_ISSI);
-            issi.set(java.lang.foreign.ValueLayout.JAVA_BYTE, 3, (byte) 1); // low byte of header bits 15:0, reserved in query_issi_in
-            assertTrue(h.exec(issi, io.prmkit.mlx5.QueryIssiOut.SIZE).delivery() != 0);
+            io.prmkit.mlx5.GeneralObjInCmdHdr.uid$set(issi, uid);
+            Cmds.assertFails(h.exec(issi, io.prmkit.mlx5.QueryIssiOut.SIZE), Syndrome.BAD_UID, CmdOpcode.QUERY_ISSI);
+            int again = uctx(h);
+            io.prmkit.mlx5.GeneralObjInCmdHdr.uid$set(issi, again);
+            h.exec(issi, io.prmkit.mlx5.QueryIssiOut.SIZE).ok();
+            MemorySegment d2 = header(CmdOpcode.DESTROY_UCTX, DestroyUctxIn.SIZE);
+            DestroyUctxIn.uid$set(d2, again);
+            h.exec(d2, DestroyUctxOut.SIZE).ok();
         }
     }
 

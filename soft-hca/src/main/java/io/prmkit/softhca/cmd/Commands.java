@@ -2,6 +2,7 @@ package io.prmkit.softhca.cmd;
 
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdStatus;
+import io.prmkit.mlx5.GeneralObjInCmdHdr;
 import io.prmkit.mlx5.NopOut;
 import io.prmkit.mlx5.PrmLayout;
 import java.lang.foreign.Arena;
@@ -59,10 +60,17 @@ public final class Commands {
             if (c.outLength() < command.outBytes()) {
                 throw c.fail(Syndrome.OUTPUT_TOO_SHORT, c.outLength() + " < " + command.outBytes());
             }
-            String reserved = ReservedBits.firstSet(command.in(), c.in, 0, command.inBytes());
+            // The uid: where general_obj_in_cmd_hdr has it, in every command (the kernel's DEVX sets it in
+            // each command a user context sends, QUERY_CQ and QUERY_HCA_CAP included, whose own
+            // structures call those bits reserved), so the reserved-bit check leaves it out.
+            int uid = GeneralObjInCmdHdr.uid(c.in);
+            MemorySegment checked = c.in;
+            if (uid != 0 && command.in().field("uid").isEmpty()) {
+                checked = Arena.ofAuto().allocate(c.inLength(), 8).copyFrom(c.in);
+                GeneralObjInCmdHdr.uid$set(checked, 0);
+            }
+            String reserved = ReservedBits.firstSet(command.in(), checked, 0, command.inBytes());
             if (reserved != null) throw new DeliveryError(reserved);
-            MemorySegment input = c.in;
-            int uid = command.in().field("uid").map(f -> (int) command.in().get(input, 0, f)).orElse(0);
             if (uid != 0) {
                 if (!hca.objects.uctxs.containsKey(uid)) throw c.fail(Syndrome.BAD_UID, "uid " + uid + " names no user context");
                 c = c.withUid(uid);
