@@ -117,19 +117,41 @@ class LinuxProbeSequenceTest {
         final TestHost h;
         final List<Sent> sent = new ArrayList<>();
         final List<DmaRegion> keep = new ArrayList<>();
+        /** Every output, in order, to compare runs. */
+        final List<byte[]> answers = new ArrayList<>();
+        /** Send every input at its command's oldest accepted length (the spec's declaration), as an older driver would. */
+        final boolean oldest;
+        /** Inputs shortened, and the bytes dropped that were not zero (fields an older driver does not have). */
+        int shortened, droppedNonZero;
 
         Linux(TestHost h) {
+            this(h, false);
+        }
+
+        Linux(TestHost h, boolean oldest) {
             this.h = h;
+            this.oldest = oldest;
         }
 
         MemorySegment send(String who, MemorySegment in, long outLen) {
             CmdOpcode op = CmdOpcode.of(io.prmkit.mlx5.NopIn.opcode(in));
             int opMod = io.prmkit.mlx5.NopIn.op_mod(in);
+            io.prmkit.mlx5.PrmLayout.Command declared = io.prmkit.mlx5.PrmCommands.byOpcode((int) op.value);
+            // an input of exactly the structure (no trailing page list or register data) shrinks to the oldest length
+            if (oldest && declared != null && declared.oldestInputBytes() < declared.inBytes() && in.byteSize() == declared.inBytes()) {
+                for (long i = declared.oldestInputBytes(); i < in.byteSize(); i++) if (in.get(ValueLayout.JAVA_BYTE, i) != 0) droppedNonZero++;
+                MemorySegment older = TestHost.in(declared.oldestInputBytes());
+                MemorySegment.copy(in, 0, older, 0, older.byteSize());
+                in = older;
+                shortened++;
+            }
+            MemorySegment input = in;
             sent.add(new Sent(who, op, opMod, in.byteSize(), outLen));
             TestHost.Result r = h.exec(in, outLen);
             assertEquals(0, r.delivery(), () -> who + ": " + op + " delivery status " + r.delivery());
-            assertEquals(0, r.status(), () -> who + ": " + op + " op_mod 0x" + Integer.toHexString(opMod) + " in=" + in.byteSize()
+            assertEquals(0, r.status(), () -> who + ": " + op + " op_mod 0x" + Integer.toHexString(opMod) + " in=" + input.byteSize()
                     + " status 0x" + Integer.toHexString(r.status()) + " " + io.prmkit.softhca.cmd.Syndrome.describe(r.syndrome()));
+            answers.add(r.out().toArray(ValueLayout.JAVA_BYTE));
             return r.out();
         }
 
@@ -204,6 +226,44 @@ class LinuxProbeSequenceTest {
             run(l);
             assertFalse(h.hca.isFatal());
             assertNull(h.hca.error());
+            l.keep.forEach(DmaRegion::close);
+        }
+    }
+
+    /**
+     * The same sequence with every input at the oldest length its command's declaration accepts
+     * (of the commands Linux sends here, INIT_HCA's 16 bytes, as the ConnectX-4 took from older
+     * kernels; every other command's oldest is its whole structure): the same answers, byte for byte,
+     * as the run with today's lengths.
+     */
+    @Test
+    void theSameSequenceAtTheOldestAcceptedLengthsGetsTheSameAnswers() {
+        List<byte[]> today;
+        List<Sent> sentToday;
+        try (TestHost h = TestHost.started(new SoftHca.Options().caps(CapsProfile.connectX4()), ExecutionMode.STEP)) {
+            Linux l = new Linux(h);
+            run(l);
+            today = l.answers;
+            sentToday = l.sent;
+            l.keep.forEach(DmaRegion::close);
+        }
+        try (TestHost h = TestHost.started(new SoftHca.Options().caps(CapsProfile.connectX4()), ExecutionMode.STEP)) {
+            Linux l = new Linux(h, true);
+            run(l);
+            List<String> older = io.prmkit.mlx5.PrmCommands.all().stream().filter(c -> c.oldestInputBytes() < c.inBytes())
+                    .map(io.prmkit.mlx5.PrmLayout.Command::simpleName).toList();
+            assertTrue(older.contains("INIT_HCA"), "the spec declares INIT_HCA's older input: " + older);
+            long sentOlder = l.sent.stream().filter(x -> older.contains(x.op().name())).count();
+            assertEquals(sentOlder, l.shortened, "every command with an older input was sent at that length");
+            assertTrue(l.shortened >= 1);
+            assertEquals(0, l.droppedNonZero, "Linux 6.1 leaves the newer fields of these commands 0 on this card");
+            assertEquals(sentToday.size(), l.sent.size());
+            assertEquals(today.size(), l.answers.size());
+            for (int i = 0; i < today.size(); i++) {
+                int at = i;
+                org.junit.jupiter.api.Assertions.assertArrayEquals(today.get(i), l.answers.get(i), () -> "answer to " + sentToday.get(at));
+            }
+            assertFalse(h.hca.isFatal());
             l.keep.forEach(DmaRegion::close);
         }
     }
