@@ -60,12 +60,15 @@ public final class Commands {
             if (c.outLength() < command.outBytes()) {
                 throw c.fail(Syndrome.OUTPUT_TOO_SHORT, c.outLength() + " < " + command.outBytes());
             }
-            // The uid: where general_obj_in_cmd_hdr has it, in every command (the kernel's DEVX sets it in
-            // each command a user context sends, QUERY_CQ and QUERY_HCA_CAP included, whose own
-            // structures call those bits reserved), so the reserved-bit check leaves it out.
-            int uid = GeneralObjInCmdHdr.uid(c.in);
+            // The uid: where general_obj_in_cmd_hdr has it. On a function with user contexts, in every
+            // command (the kernel's DEVX sets it in each command a user context sends, QUERY_CQ and
+            // QUERY_HCA_CAP included, whose own structures call those bits reserved), so the
+            // reserved-bit check leaves it out; without them, only where the input names a uid.
+            boolean named = command.in().field("uid").isPresent();
+            boolean userContexts = Support.cap(hca, "log_max_uctx") != 0;
+            int uid = named || userContexts ? GeneralObjInCmdHdr.uid(c.in) : 0;
             MemorySegment checked = c.in;
-            if (uid != 0 && command.in().field("uid").isEmpty()) {
+            if (uid != 0 && !named) {
                 checked = Arena.ofAuto().allocate(c.inLength(), 8).copyFrom(c.in);
                 GeneralObjInCmdHdr.uid$set(checked, 0);
             }
