@@ -73,8 +73,7 @@ class UmemCommandsTest {
         for (int i = 0; i < pages.length; i++) {
             long e = u + Umem.mtt$BYTE_OFFSET + (long) i * Mtt.SIZE;
             long pa = pages[i];
-            Mtt.ptag_63_32$set(in, e, (int) (pa >>> 32));
-            Mtt.ptag_31_8$set(in, e, (int) (pa >>> 8) & 0xffffff);
+            Mtt.ptag$set(in, e, pa);
             Mtt.rd_en$set(in, e, true);
             Mtt.wr_en$set(in, e, writable);
         }
@@ -242,7 +241,7 @@ class UmemCommandsTest {
             // MTT entries: aligned to the page, as many as num_of_mtt says
             MemorySegment mis = umemIn(0, 0, true, Objs.page(h));
             long e = CreateUmemIn.umem$BYTE_OFFSET + Umem.mtt$BYTE_OFFSET;
-            Mtt.ptag_31_8$set(mis, e, Mtt.ptag_31_8(mis, e) | 0x1); // + 0x100 bytes
+            Mtt.ptag$set(mis, e, Mtt.ptag(mis, e) + 0x100);
             Cmds.assertFails(h.exec(mis, CreateUmemOut.SIZE), Syndrome.BAD_PAGE_ADDRESS, CmdOpcode.CREATE_UMEM);
             MemorySegment more = umemIn(0, 0, true, Objs.page(h));
             Umem.num_of_mtt$set(more, CreateUmemIn.umem$BYTE_OFFSET, 2);

@@ -127,7 +127,7 @@ final class DevxCommands {
             long e = mttAt + (long) i * Mtt.SIZE;
             if (!Mtt.rd_en(c.in, e) && !Mtt.wr_en(c.in, e)) throw c.fail(Syndrome.BAD_FIELD, "MTT " + i + " allows neither read nor write");
             writable &= Mtt.wr_en(c.in, e);
-            long pa = Integer.toUnsignedLong(Mtt.ptag_63_32(c.in, e)) << 32 | (long) Mtt.ptag_31_8(c.in, e) << 8; // address bits 63:32 and 31:8
+            long pa = Mtt.ptag(c.in, e);
             if (pa % pageSize != 0) throw c.fail(Syndrome.BAD_PAGE_ADDRESS, "MTT " + i + " at 0x" + Long.toHexString(pa) + " is not aligned to the " + pageSize + "-byte page");
             pages[i] = pa;
         }
