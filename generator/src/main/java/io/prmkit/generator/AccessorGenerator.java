@@ -76,6 +76,13 @@ public final class AccessorGenerator {
         Map<String, List<RegisterLayout>> registersByPackage = new LinkedHashMap<>();
         for (RegisterLayout r : model.registers()) registersByPackage.computeIfAbsent(ctx.javaPackage(r.name()), k -> new ArrayList<>()).add(r);
         registersByPackage.forEach((pkg, list) -> put(files, commands.registers(pkg, list, commandsByName)));
+        Map<String, List<io.prmkit.dsl.ir.WqeLayout>> wqesByPackage = new LinkedHashMap<>();
+        for (io.prmkit.dsl.ir.WqeLayout w : model.wqes()) wqesByPackage.computeIfAbsent(ctx.javaPackage(w.name()), k -> new ArrayList<>()).add(w);
+        WqesEmitter wqes = new WqesEmitter(ctx);
+        wqesByPackage.forEach((pkg, list) -> {
+            put(files, wqes.emit(pkg, list));
+            files.putIfAbsent(path(ClassName.get(pkg, GeneratorContext.LAYOUT_CLASS)), support.emit(pkg));
+        });
 
         List<GeneratedFile> out = new ArrayList<>();
         files.forEach((path, text) -> out.add(new GeneratedFile(path, text)));

@@ -32,9 +32,12 @@ final class RuleCode {
             };
         }
         Expr.Binary b = (Expr.Binary) e;
-        CodeBlock l = compile(b.left());
-        CodeBlock r = compile(b.right());
-        return switch (b.op()) {
+        return binary(b.op(), compile(b.left()), compile(b.right()), layout);
+    }
+
+    /** {@code l op r} on unsigned 64-bit values; shifts and division through {@code layout}'s helpers. */
+    static CodeBlock binary(Expr.BinaryOp op, CodeBlock l, CodeBlock r, ClassName layout) {
+        return switch (op) {
             case OR -> CodeBlock.of("($L != 0L || $L != 0L ? 1L : 0L)", l, r);
             case AND -> CodeBlock.of("($L != 0L && $L != 0L ? 1L : 0L)", l, r);
             case EQ -> CodeBlock.of("($L == $L ? 1L : 0L)", l, r);

@@ -3,12 +3,15 @@ package io.prmkit.layout;
 // java.lang types imported explicitly: a generated class of the same name in this package (a struct
 // named "string" or "long") would otherwise shadow them.
 import java.lang.ArithmeticException;
+import java.lang.Byte;
 import java.lang.FunctionalInterface;
 import java.lang.IllegalArgumentException;
 import java.lang.Integer;
 import java.lang.Long;
 import java.lang.Math;
 import java.lang.Override;
+import java.lang.RuntimeException;
+import java.lang.Short;
 import java.lang.String;
 import java.lang.StringBuilder;
 import java.lang.foreign.MemorySegment;
@@ -762,6 +765,611 @@ public final class PrmLayout {
         }
     }
 
+
+    /**
+     * A work queue entry as the spec declares it: segments in order, the bytes the device reads, the
+     * values its rules need from the device, and its rules across segments. The generated
+     * {@code PrmWqes} holds one per declaration. {@link #check} walks a WQE in memory segment by
+     * segment (each starts where the previous ended, rounded up to 16 bytes; an optional one when its
+     * condition holds; inline bytes possibly starting inside an earlier segment; a repeated segment's
+     * elements to the end of the WQE, each the first alternative whose condition holds) and evaluates
+     * every rule, a rule over an alternative once per element of it.
+     */
+    public static final class Wqe {
+        /** An expression of the spec compiled to Java over a walk: segment fields through the generated getters. */
+        @FunctionalInterface
+        public interface Expr {
+            long eval(View v);
+        }
+
+        /** What a segment is. */
+        public enum SegmentKind { STRUCT, INLINE, REPEATED }
+
+        /**
+         * One segment of a WQE declaration; {@code slot} numbers segments and alternatives in declaration order
+         * (the index generated expressions read them by).
+         */
+        public static final class Segment {
+            final String name;
+            final SegmentKind kind;
+            final Struct struct;
+            final Expr size;
+            final Expr when;
+            final int atSlot;
+            final long atOffset;
+            final List<Segment> alternatives;
+            final String doc;
+            int slot = -1;
+            Segment parent;
+
+            private Segment(String name, SegmentKind kind, Struct struct, Expr size, Expr when, int atSlot, long atOffset, List<Segment> alternatives,
+                            String doc) {
+                this.name = Objects.requireNonNull(name, "name == null");
+                this.kind = kind;
+                this.struct = struct;
+                this.size = size;
+                this.when = when;
+                this.atSlot = atSlot;
+                this.atOffset = atOffset;
+                this.alternatives = List.copyOf(alternatives);
+                this.doc = Objects.requireNonNull(doc, "doc == null");
+            }
+
+            /** A structure; {@code size} (bytes, over its own fields) and {@code when} may be null. */
+            public static Segment struct(String name, Struct struct, Expr size, Expr when, String doc) {
+                return new Segment(name, SegmentKind.STRUCT, Objects.requireNonNull(struct, "struct == null"), size, when, -1, 0, List.of(), doc);
+            }
+
+            /** Inline bytes, padded to 16; from {@code atOffset} of segment {@code atSlot} (or -1: after the previous segment). */
+            public static Segment inline(String name, Expr bytes, int atSlot, long atOffset, Expr when, String doc) {
+                return new Segment(name, SegmentKind.INLINE, null, Objects.requireNonNull(bytes, "bytes == null"), when, atSlot, atOffset, List.of(), doc);
+            }
+
+            /** Elements to the end of the WQE, each the first alternative whose condition holds. */
+            public static Segment repeated(String name, String doc, Segment... alternatives) {
+                return new Segment(name, SegmentKind.REPEATED, null, null, null, -1, 0, List.of(alternatives), doc);
+            }
+
+            public String name() { return name; }
+
+            public SegmentKind kind() { return kind; }
+
+            /** The structure (STRUCT segments and alternatives), or null. */
+            public Struct struct() { return struct; }
+
+            public List<Segment> alternatives() { return alternatives; }
+
+            public boolean optional() { return when != null; }
+
+            public String doc() { return doc; }
+        }
+
+        /** A value a WQE's rules need from the device; with {@code lookup}, a structure found by key. */
+        public record Given(String name, Struct lookup, String enumType, String doc) {
+            public Given {
+                Objects.requireNonNull(name, "name == null");
+                Objects.requireNonNull(enumType, "enumType == null");
+                Objects.requireNonNull(doc, "doc == null");
+            }
+        }
+
+        /**
+         * A rule across segments. {@code reads} names what it reads, for reports: {@code seg.field},
+         * a given's name, {@code given.field} (a lookup, by the key it was given last), {@code bytes(seg)},
+         * {@code count(seg)} or {@code header_end(seg)}. {@code alternative}: the slot of the alternative
+         * whose elements it holds for, or -1.
+         */
+        public record Rule(String name, String expression, String message, String source, int alternative, List<String> reads, Expr check) {
+            public Rule {
+                Objects.requireNonNull(name, "name == null");
+                Objects.requireNonNull(expression, "expression == null");
+                Objects.requireNonNull(message, "message == null");
+                Objects.requireNonNull(source, "source == null");
+                reads = List.copyOf(reads);
+                Objects.requireNonNull(check, "check == null");
+            }
+        }
+
+        /** The values a check may read from the device; immutable, {@link #with} makes a copy. */
+        public static final class Context {
+            private static final Context NONE = new Context(new java.util.HashMap<>(), new java.util.HashMap<>());
+            final java.util.Map<String, Long> values;
+            final java.util.Map<String, LongFunction<MemorySegment>> lookups;
+
+            private Context(java.util.Map<String, Long> values, java.util.Map<String, LongFunction<MemorySegment>> lookups) {
+                this.values = values;
+                this.lookups = lookups;
+            }
+
+            /** No values: rules that need one are not checked. */
+            public static Context none() { return NONE; }
+
+            /** This context and given {@code name} = {@code value}. */
+            public Context with(String name, long value) {
+                java.util.Map<String, Long> v = new java.util.HashMap<>(values);
+                v.put(Objects.requireNonNull(name, "name == null"), value);
+                return new Context(v, lookups);
+            }
+
+            /** This context and lookup given {@code name}: the structure for a key, or null when the device has none. */
+            public Context with(String name, LongFunction<MemorySegment> byKey) {
+                java.util.Map<String, LongFunction<MemorySegment>> l = new java.util.HashMap<>(lookups);
+                l.put(Objects.requireNonNull(name, "name == null"), Objects.requireNonNull(byKey, "byKey == null"));
+                return new Context(values, l);
+            }
+        }
+
+        /** Thrown (preallocated, without a stack trace) when an expression reads what the walk does not have. */
+        static final class Missing extends java.lang.RuntimeException {
+            String what;
+
+            Missing() {
+                super(null, null, false, false);
+            }
+        }
+
+        /** A walk over one WQE: where each segment (the current element, for an alternative) is, and the context. */
+        public static final class View {
+            final MemorySegment s;
+            final long[] at;
+            final long[] len;
+            final boolean[] present;
+            final long[] headerEnd;
+            final int[] count;
+            final long[] givens;
+            final boolean[] haveGiven;
+            final LongFunction<MemorySegment>[] lookups;
+            final long[] lastKey;
+            final Wqe wqe;
+            final Missing missing = new Missing();
+            long base;
+
+            @SuppressWarnings("unchecked")
+            View(Wqe wqe, MemorySegment s, Context ctx) {
+                this.wqe = wqe;
+                this.s = s;
+                int n = wqe.slots.size();
+                at = new long[n];
+                len = new long[n];
+                present = new boolean[n];
+                headerEnd = new long[n];
+                count = new int[n];
+                int g = wqe.givens.size();
+                givens = new long[g];
+                haveGiven = new boolean[g];
+                lookups = new LongFunction[g];
+                lastKey = new long[g];
+                for (int i = 0; i < g; i++) {
+                    Given gv = wqe.givens.get(i);
+                    if (gv.lookup() != null) {
+                        lookups[i] = ctx.lookups.get(gv.name());
+                    } else {
+                        Long v = ctx.values.get(gv.name());
+                        haveGiven[i] = v != null;
+                        givens[i] = v == null ? 0 : v;
+                    }
+                }
+            }
+
+            /** The memory the WQE is in. */
+            public MemorySegment s() { return s; }
+
+            /** Where segment {@code slot} (or the current element of an alternative) starts in {@link #s()}. */
+            public long at(int slot) {
+                if (!present[slot]) throw missing("segment " + wqe.slots.get(slot).name + " (not in this WQE)");
+                return at[slot];
+            }
+
+            /** Bytes of inline segment {@code slot}; 0 when it is absent. */
+            public long bytes(int slot) {
+                return present[slot] ? len[slot] : 0;
+            }
+
+            /** Elements of repeated segment (or alternative) {@code slot}. */
+            public long count(int slot) {
+                return count[slot];
+            }
+
+            /** Given {@code i}'s value. */
+            public long given(int i) {
+                if (!haveGiven[i]) throw missing(wqe.givens.get(i).name());
+                return givens[i];
+            }
+
+            /** The structure lookup given {@code i} holds for {@code key}, at offset 0. */
+            public MemorySegment lookup(int i, long key) {
+                LongFunction<MemorySegment> f = lookups[i];
+                MemorySegment m = f == null ? null : f.apply(key);
+                if (m == null) throw missing(wqe.givens.get(i).name() + "(" + hex(key) + ")");
+                lastKey[i] = key;
+                return m;
+            }
+
+            /**
+             * Where the frame's headers up to {@code level} end in inline segment {@code slot}'s bytes: 0
+             * nothing; 1 Ethernet and its VLAN tags; 2 and the IPv4/IPv6 header; 3 and the TCP/UDP header. One
+             * past the bytes when they end before a length can be read.
+             */
+            public long headerEnd(int slot, long level) {
+                long n = bytes(slot);
+                long r = present[slot] ? frameHeaderEnd(s, at[slot], n, level) : (level == 0 ? 0 : 1);
+                headerEnd[slot] = r;
+                return r;
+            }
+
+            private Missing missing(String what) {
+                missing.what = what;
+                return missing;
+            }
+        }
+
+        /** Ethernet, VLAN (0x8100, 0x88a8), IPv4 (0x0800), IPv6 (0x86dd), TCP (6), UDP (17): the header lengths header_end reads. */
+        static long frameHeaderEnd(MemorySegment s, long o, long n, long level) {
+            if (level == 0) return 0;
+            long l2 = 14;
+            if (n < l2) return n + 1;
+            int type = Short.toUnsignedInt(s.get(BE_SHORT, o + 12));
+            while (type == 0x8100 || type == 0x88a8) {
+                if (n < l2 + 4) return n + 1;
+                type = Short.toUnsignedInt(s.get(BE_SHORT, o + l2 + 2));
+                l2 += 4;
+            }
+            if (level == 1 || (type != 0x0800 && type != 0x86dd)) return l2;
+            long l3;
+            int proto;
+            if (type == 0x0800) {
+                if (n < l2 + 10) return n + 1;
+                l3 = (s.get(BYTE, o + l2) & 0x0f) * 4L;
+                proto = Byte.toUnsignedInt(s.get(BYTE, o + l2 + 9));
+            } else {
+                if (n < l2 + 7) return n + 1;
+                l3 = 40;
+                proto = Byte.toUnsignedInt(s.get(BYTE, o + l2 + 6));
+            }
+            long l4at = l2 + l3;
+            if (level == 2 || (proto != 6 && proto != 17)) return l4at;
+            if (proto == 17) return l4at + 8;
+            if (n < l4at + 13) return n + 1;
+            return l4at + ((Byte.toUnsignedInt(s.get(BYTE, o + l4at + 12)) >>> 4) * 4L);
+        }
+
+        /** A segment as a check placed it: an alternative's element has its alternative's name and its index in the run. */
+        public record Placed(String segment, String alternative, int element, Struct struct, long offset, long bytes) {
+            /** {@code eth}, {@code data[2] (pointer)}. */
+            public String label() {
+                return alternative == null ? segment : segment + "[" + element + "] (" + alternative + ")";
+            }
+        }
+
+        /** A broken rule: its name, message and expression, the values it read ({@code eth.mss = 0}), and where (an element, or ""). */
+        public record Broken(String rule, String message, String expression, List<String> values, String where) {
+            @Override
+            public String toString() {
+                return rule + (where.isEmpty() ? "" : " at " + where) + ": " + message + (values.isEmpty() ? "" : " (" + String.join(", ", values) + ")");
+            }
+        }
+
+        /**
+         * What a check found: the segments placed, the WQE's size (-1 when a given it needs is missing),
+         * the broken rules, the rules not checked (and why), and whether the bytes ended before the WQE.
+         */
+        public record Report(String wqe, List<Placed> segments, long size, List<Broken> broken, List<String> unchecked, String truncated) {
+            public boolean ok() {
+                return broken.isEmpty();
+            }
+        }
+
+        private final String name;
+        private final Expr size;
+        private final String sizeExpression;
+        private final String sizeMessage;
+        private final Expr match;
+        private final List<Given> givens;
+        private final List<Segment> segments;
+        private final List<Rule> rules;
+        private final String doc;
+        private final String prmRef;
+        private final String source;
+        final List<Segment> slots = new ArrayList<>();
+        private final int leading;
+
+        /**
+         * @param size           the WQE's bytes; reads the leading fixed structures and givens
+         * @param sizeExpression the size in spec syntax
+         * @param match          whether a WQE is one this declaration describes, or null
+         */
+        public Wqe(String name, Expr size, String sizeExpression, String sizeMessage, Expr match, List<Given> givens, List<Segment> segments,
+                   List<Rule> rules, String doc, String prmRef, String source) {
+            this.name = Objects.requireNonNull(name, "name == null");
+            this.size = Objects.requireNonNull(size, "size == null");
+            this.sizeExpression = Objects.requireNonNull(sizeExpression, "sizeExpression == null");
+            this.sizeMessage = Objects.requireNonNull(sizeMessage, "sizeMessage == null");
+            this.match = match;
+            this.givens = List.copyOf(givens);
+            this.segments = List.copyOf(segments);
+            this.rules = List.copyOf(rules);
+            this.doc = Objects.requireNonNull(doc, "doc == null");
+            this.prmRef = Objects.requireNonNull(prmRef, "prmRef == null");
+            this.source = Objects.requireNonNull(source, "source == null");
+            for (Segment s : this.segments) {
+                if (s.slot >= 0) throw new IllegalArgumentException(name + ": segment " + s.name + " belongs to another WQE");
+                s.slot = slots.size();
+                slots.add(s);
+                for (Segment a : s.alternatives) {
+                    a.slot = slots.size();
+                    a.parent = s;
+                    slots.add(a);
+                }
+            }
+            int n = 0;
+            while (n < this.segments.size() && this.segments.get(n).kind == SegmentKind.STRUCT && this.segments.get(n).when == null
+                    && this.segments.get(n).size == null) n++;
+            leading = n;
+        }
+
+        /** The spec name, e.g. {@code mlx5.tx_wqe}. */
+        public String name() { return name; }
+
+        public String simpleName() {
+            int i = name.lastIndexOf('.');
+            return i < 0 ? name : name.substring(i + 1);
+        }
+
+        public List<Segment> segments() { return segments; }
+
+        public List<Given> givens() { return givens; }
+
+        public List<Rule> rules() { return rules; }
+
+        public String sizeExpression() { return sizeExpression; }
+
+        public String sizeMessage() { return sizeMessage; }
+
+        public String doc() { return doc; }
+
+        public String prmRef() { return prmRef; }
+
+        public String source() { return source; }
+
+        /** Bytes of the leading fixed structures: what {@link #matches} and the size need. */
+        public long headerBytes() {
+            long b = 0;
+            for (int i = 0; i < leading; i++) b += align(segments.get(i).struct.sizeBytes());
+            return b;
+        }
+
+        /** Whether the WQE at {@code offset} is one this declaration describes (false when it says nothing, or the bytes are too few). */
+        public boolean matches(MemorySegment s, long offset) {
+            if (match == null || s.byteSize() - offset < headerBytes()) return false;
+            View v = new View(this, s, Context.none());
+            placeLeading(v, offset);
+            try {
+                return match.eval(v) != 0;
+            } catch (Missing m) {
+                return false;
+            }
+        }
+
+        private long placeLeading(View v, long offset) {
+            long cursor = offset;
+            for (int i = 0; i < leading; i++) {
+                Segment g = segments.get(i);
+                v.at[g.slot] = cursor;
+                v.present[g.slot] = true;
+                cursor += align(g.struct.sizeBytes());
+            }
+            return cursor;
+        }
+
+        static long align(long bytes) {
+            return (bytes + 15) & ~15L;
+        }
+
+        /**
+         * Walks the WQE at {@code offset} of {@code s} (at most {@code available} bytes of it) and checks
+         * every rule. Never throws for any bytes: what cannot be read is reported.
+         */
+        public Report check(MemorySegment s, long offset, long available, Context ctx) {
+            Objects.requireNonNull(ctx, "ctx == null");
+            long limit = offset + Math.max(0, Math.min(available, s.byteSize() - offset));
+            View v = new View(this, s, ctx);
+            v.base = offset;
+            List<Placed> placed = new ArrayList<>();
+            List<Broken> broken = new ArrayList<>();
+            List<String> unchecked = new ArrayList<>();
+            String truncated = null;
+            long wqeSize = -1;
+            long cursor = offset;
+            boolean sized = false;
+            for (int i = 0; i < segments.size() && truncated == null; i++) {
+                Segment g = segments.get(i);
+                if (i == leading) {
+                    wqeSize = size(v, unchecked);
+                    sized = true;
+                }
+                long end = wqeSize >= 0 ? Math.min(limit, offset + wqeSize) : limit;
+                try {
+                    if (g.when != null && g.when.eval(v) == 0) continue;
+                    switch (g.kind) {
+                        case STRUCT -> {
+                            if (cursor + g.struct.sizeBytes() > limit) {
+                                truncated = "the bytes end inside segment " + g.name + " (at 0x" + Long.toHexString(cursor - offset) + ")";
+                                break;
+                            }
+                            v.at[g.slot] = cursor;
+                            v.present[g.slot] = true;
+                            long b = g.size == null ? g.struct.sizeBytes() : g.size.eval(v);
+                            placed.add(new Placed(g.name, null, -1, g.struct, cursor - offset, b));
+                            cursor += align(b);
+                        }
+                        case INLINE -> {
+                            long n = g.size.eval(v);
+                            long start = g.atSlot >= 0 ? v.at(g.atSlot) + g.atOffset : cursor;
+                            if (n < 0 || start + n > limit) {
+                                truncated = "the bytes end inside inline segment " + g.name + " (" + n + " bytes from 0x" + Long.toHexString(start - offset) + ")";
+                                break;
+                            }
+                            v.at[g.slot] = start;
+                            v.len[g.slot] = n;
+                            v.present[g.slot] = true;
+                            placed.add(new Placed(g.name, null, -1, null, start - offset, n));
+                            cursor = Math.max(cursor, offset + align(start + n - offset));
+                        }
+                        case REPEATED -> {
+                            int element = 0;
+                            v.present[g.slot] = true;
+                            while (cursor < end && truncated == null) {
+                                Segment chosen = null;
+                                for (Segment a : g.alternatives) {
+                                    if (cursor + a.struct.sizeBytes() > limit) continue;
+                                    v.at[a.slot] = cursor;
+                                    v.present[a.slot] = true;
+                                    if (a.when == null || a.when.eval(v) != 0) {
+                                        chosen = a;
+                                        break;
+                                    }
+                                }
+                                if (chosen == null) {
+                                    truncated = "the bytes end inside element " + element + " of " + g.name + " (at 0x" + Long.toHexString(cursor - offset) + ")";
+                                    break;
+                                }
+                                long b = chosen.size == null ? chosen.struct.sizeBytes() : chosen.size.eval(v);
+                                placed.add(new Placed(g.name, chosen.name, element, chosen.struct, cursor - offset, b));
+                                v.count[chosen.slot]++;
+                                v.count[g.slot]++;
+                                element++;
+                                cursor += Math.max(16, align(b));
+                            }
+                        }
+                    }
+                } catch (Missing m) {
+                    truncated = "segment " + g.name + " cannot be placed: it needs " + m.what;
+                }
+            }
+            if (!sized) wqeSize = size(v, unchecked);
+            if (wqeSize >= 0 && cursor - offset > wqeSize) {
+                broken.add(new Broken("size", sizeMessage, sizeExpression, sizeValues(v, wqeSize, cursor - offset, placed), ""));
+            }
+            if (truncated == null && wqeSize > limit - offset) {
+                truncated = "the WQE is " + wqeSize + " bytes (" + sizeExpression + "), the bytes given hold " + (limit - offset);
+            }
+            for (Rule r : rules) evaluate(v, r, placed, broken, unchecked);
+            return new Report(name, List.copyOf(placed), wqeSize, List.copyOf(broken), List.copyOf(unchecked), truncated == null ? "" : truncated);
+        }
+
+        private long size(View v, List<String> unchecked) {
+            try {
+                return size.eval(v);
+            } catch (Missing m) {
+                unchecked.add("size: needs " + m.what);
+                return -1;
+            }
+        }
+
+        private List<String> sizeValues(View v, long wqeSize, long need, List<Placed> placed) {
+            List<String> out = new ArrayList<>();
+            out.add(sizeExpression + " = " + wqeSize + " bytes");
+            out.add("the segments need " + need);
+            StringBuilder sb = new StringBuilder();
+            for (Placed p : placed) {
+                if (sb.length() > 0) sb.append(", ");
+                sb.append(p.label()).append(" 0x").append(Long.toHexString(p.offset())).append("..0x").append(Long.toHexString(p.offset() + Math.max(1, p.bytes()) - 1));
+            }
+            if (sb.length() > 0) out.add(sb.toString());
+            return out;
+        }
+
+        private void evaluate(View v, Rule r, List<Placed> placed, List<Broken> broken, List<String> unchecked) {
+            if (r.alternative() < 0) {
+                once(v, r, "", broken, unchecked);
+                return;
+            }
+            Segment alt = slots.get(r.alternative());
+            for (Placed p : placed) {
+                if (!alt.name.equals(p.alternative())) continue;
+                v.at[alt.slot] = v.base + p.offset();
+                v.present[alt.slot] = true;
+                if (!once(v, r, p.label(), broken, unchecked)) return;
+            }
+        }
+
+        /** Evaluates {@code r} once; false when it could not be (reported as unchecked). */
+        private boolean once(View v, Rule r, String where, List<Broken> broken, List<String> unchecked) {
+            try {
+                if (r.check().eval(v) != 0) return true;
+                broken.add(new Broken(r.name(), r.message(), r.expression(), values(v, r), where));
+                return true;
+            } catch (Missing m) {
+                unchecked.add(r.name() + ": needs " + m.what);
+                return false;
+            } catch (ArithmeticException e) {
+                broken.add(new Broken(r.name(), r.message() + " (" + e.getMessage() + ")", r.expression(), values(v, r), where));
+                return true;
+            }
+        }
+
+        /** What rule {@code r} read, by name and value, as far as it can be read. */
+        private List<String> values(View v, Rule r) {
+            List<String> out = new ArrayList<>();
+            for (String read : r.reads()) {
+                try {
+                    out.add(read + " = " + value(v, read));
+                } catch (RuntimeException e) {
+                    out.add(read + " = ?");
+                }
+            }
+            return out;
+        }
+
+        private String value(View v, String read) {
+            int paren = read.indexOf('(');
+            if (paren > 0) {
+                String fn = read.substring(0, paren);
+                Segment g = slot(read.substring(paren + 1, read.length() - 1));
+                long x = switch (fn) {
+                    case "bytes" -> v.bytes(g.slot);
+                    case "count" -> v.count(g.slot);
+                    default -> v.headerEnd[g.slot];
+                };
+                return Long.toString(x);
+            }
+            int dot = read.indexOf('.');
+            if (dot < 0) {
+                for (int i = 0; i < givens.size(); i++) {
+                    if (givens.get(i).name().equals(read)) return named(v.given(i), null);
+                }
+                return "?";
+            }
+            String head = read.substring(0, dot);
+            String field = read.substring(dot + 1);
+            for (int i = 0; i < givens.size(); i++) {
+                Given gv = givens.get(i);
+                if (gv.name().equals(head) && gv.lookup() != null) {
+                    Field f = gv.lookup().field(field).orElseThrow();
+                    long key = v.lastKey[i];
+                    return "(" + hex(key) + ") " + named(gv.lookup().get(v.lookup(i, key), 0, f), f);
+                }
+            }
+            Segment g = slot(head);
+            Field f = g.struct.field(field).orElseThrow();
+            return named(g.struct.get(v.s, v.at(g.slot), f), f);
+        }
+
+        private static String named(long value, Field f) {
+            String n = f == null ? null : f.nameOf(value);
+            return (value >= 0 && value < 10 ? Long.toString(value) : hex(value)) + (n == null ? "" : " (" + n + ")");
+        }
+
+        private Segment slot(String segment) {
+            for (Segment g : slots) if (g.name.equals(segment)) return g;
+            throw new IllegalArgumentException(name + " has no segment " + segment);
+        }
+
+        @Override
+        public String toString() {
+            return simpleName();
+        }
+    }
 
     /** The PRM position of {@code width} bits at {@code bit}: {@code dword 0x04 [23:16]} or {@code bytes 0x08..0x0f}. */
     static String position(long bit, long width) {

@@ -15,7 +15,24 @@ decl
     | CONST name ASSIGN INT STRING? SEMI                    # constDecl
     | COMMAND name declOption* LBRACE commandClause* RBRACE # commandDecl
     | REGISTER name declOption* LBRACE registerClause* RBRACE # registerDecl
+    | WQE name declOption* LBRACE wqeItem* RBRACE           # wqeDecl
     ;
+
+// A WQE, read like the PRM's WQE tables: its segments in order (a structure, optional with 'when';
+// inline bytes padded to 16; a repeated run of alternatives to the end of the WQE), its size in
+// bytes (what the device reads), the values its rules need from the device (a capability or
+// context field; a memory key's context by key) and rules across segments. See docs/dsl.md.
+wqeItem
+    : SIZE expr STRING SEMI                                             # wqeSize
+    | MATCH expr SEMI                                                   # wqeMatch
+    | GIVEN name (COLON qname)? (ENUM qname)? STRING? SEMI              # wqeGiven
+    | name COLON qname (SIZE expr)? (WHEN expr)? STRING? SEMI           # wqeSegment
+    | name COLON INLINE expr (AT qname)? (WHEN expr)? STRING? SEMI      # wqeInline
+    | name COLON REPEATED LBRACE wqeAlternative* RBRACE STRING? SEMI    # wqeRepeated
+    | ruleDecl                                                          # wqeRule
+    ;
+
+wqeAlternative : name COLON qname (SIZE expr)? (WHEN expr)? STRING? SEMI ;
 
 // A command: its opcode (a value of the enum of the input's opcode field; the command's own name
 // when omitted), input structure (and the oldest input length a device accepts), output
@@ -113,6 +130,7 @@ expr
     | expr op=ANDAND expr                                 # binaryExpr
     | expr op=OROR expr                                   # binaryExpr
     | INT                                                 # intExpr
+    | name LPAREN expr (COMMA expr)* RPAREN (DOT name)?   # callExpr
     | qname                                               # nameExpr
     ;
 
@@ -126,6 +144,7 @@ name
     | SIZE | ORDER | BIG | LITTLE | GAPS | RESERVED | REF | SINCE | WIDTH | DETAIL
     | TAG | WHEN | RO | RW | WO | IN | OUT | RANGE | POW2 | LOG2 | MBZ | CAP
     | COMMAND | REGISTER | OPCODE | OP_MOD | OLDEST | DATA | REG_ID | LAYOUT | JOIN
+    | WQE | GIVEN | INLINE | REPEATED | AT | MATCH
     ;
 
 PACKAGE : 'package' ;
@@ -167,6 +186,12 @@ DATA    : 'data' ;
 REG_ID  : 'id' ;
 LAYOUT  : 'layout' ;
 JOIN    : 'join' ;
+WQE     : 'wqe' ;
+GIVEN   : 'given' ;
+INLINE  : 'inline' ;
+REPEATED: 'repeated' ;
+AT      : 'at' ;
+MATCH   : 'match' ;
 
 LBRACE : '{' ;
 RBRACE : '}' ;

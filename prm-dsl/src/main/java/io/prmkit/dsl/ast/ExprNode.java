@@ -45,4 +45,14 @@ public sealed interface ExprNode {
             Objects.requireNonNull(location, "location == null");
         }
     }
+
+    /** {@code f(a, b)} or {@code f(a).field}: a lookup of a given or a built-in; location is the name's. */
+    record Call(Name function, java.util.List<ExprNode> args, java.util.Optional<Name> field, SourceLocation location) implements ExprNode {
+        public Call {
+            Objects.requireNonNull(function, "function == null");
+            args = java.util.List.copyOf(args);
+            Objects.requireNonNull(field, "field == null");
+            Objects.requireNonNull(location, "location == null");
+        }
+    }
 }

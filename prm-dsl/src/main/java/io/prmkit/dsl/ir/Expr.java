@@ -42,6 +42,75 @@ public sealed interface Expr {
         }
     }
 
+    /** A WQE rule's field of a segment (or of the current element of a repeated segment's alternative). */
+    record SegmentField(String segment, String field) implements Expr {
+        public SegmentField {
+            Objects.requireNonNull(segment, "segment == null");
+            Objects.requireNonNull(field, "field == null");
+        }
+
+        @Override
+        public String source() {
+            return segment + "." + field;
+        }
+    }
+
+    /** A WQE rule's value from the device ({@code given NAME}). */
+    record GivenValue(String given) implements Expr {
+        public GivenValue {
+            Objects.requireNonNull(given, "given == null");
+        }
+
+        @Override
+        public String source() {
+            return given;
+        }
+    }
+
+    /** A field of the structure a WQE's lookup given holds for a key: {@code mkey(pointer.lkey).len}. */
+    record Lookup(String given, Expr key, String field) implements Expr {
+        public Lookup {
+            Objects.requireNonNull(given, "given == null");
+            Objects.requireNonNull(key, "key == null");
+            Objects.requireNonNull(field, "field == null");
+        }
+
+        @Override
+        public String source() {
+            return given + "(" + key.source() + ")." + field;
+        }
+    }
+
+    /**
+     * A WQE built-in over a segment: {@code count(seg)} elements of a repeated segment (or of one of its
+     * alternatives), {@code bytes(seg)} of an inline segment, {@code header_end(seg, level)} where the
+     * frame's headers up to {@code level} end in an inline segment's bytes (docs/dsl.md).
+     */
+    record Builtin(Function function, String segment, java.util.Optional<Expr> arg) implements Expr {
+        public Builtin {
+            Objects.requireNonNull(function, "function == null");
+            Objects.requireNonNull(segment, "segment == null");
+            Objects.requireNonNull(arg, "arg == null");
+            if (arg.isPresent() != (function == Function.HEADER_END)) throw new IllegalArgumentException(function + ": wrong arguments");
+        }
+
+        @Override
+        public String source() {
+            return function.word + "(" + segment + arg.map(a -> ", " + a.source()).orElse("") + ")";
+        }
+    }
+
+    /** The WQE built-ins. */
+    enum Function {
+        COUNT("count"), BYTES("bytes"), HEADER_END("header_end");
+
+        public final String word;
+
+        Function(String word) {
+            this.word = word;
+        }
+    }
+
     record Unary(UnaryOp op, Expr operand) implements Expr {
         public Unary {
             Objects.requireNonNull(op, "op == null");

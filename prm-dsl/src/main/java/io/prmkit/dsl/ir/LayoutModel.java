@@ -13,11 +13,17 @@ import java.util.Optional;
  * layout and carrying command are in the model, and no two registers share an id.
  */
 public record LayoutModel(List<StructLayout> structs, List<EnumLayout> enums, List<Constant> constants,
-                          List<CommandLayout> commands, List<RegisterLayout> registers) {
+                          List<CommandLayout> commands, List<RegisterLayout> registers, List<WqeLayout> wqes) {
 
-    /** A model without commands or registers. */
+    /** A model without commands, registers or WQEs. */
     public LayoutModel(List<StructLayout> structs, List<EnumLayout> enums, List<Constant> constants) {
-        this(structs, enums, constants, List.of(), List.of());
+        this(structs, enums, constants, List.of(), List.of(), List.of());
+    }
+
+    /** A model without WQEs. */
+    public LayoutModel(List<StructLayout> structs, List<EnumLayout> enums, List<Constant> constants,
+                       List<CommandLayout> commands, List<RegisterLayout> registers) {
+        this(structs, enums, constants, commands, registers, List.of());
     }
 
     public LayoutModel {
@@ -26,6 +32,7 @@ public record LayoutModel(List<StructLayout> structs, List<EnumLayout> enums, Li
         constants = List.copyOf(constants);
         commands = List.copyOf(commands);
         registers = List.copyOf(registers);
+        wqes = List.copyOf(wqes);
         java.util.Map<QualifiedName, EnumLayout> named = new java.util.HashMap<>();
         for (EnumLayout e : enums) named.put(e.name(), e);
         java.util.Map<QualifiedName, StructLayout> declared = new java.util.HashMap<>();
@@ -73,6 +80,26 @@ public record LayoutModel(List<StructLayout> structs, List<EnumLayout> enums, Li
             RegisterLayout same = byId.put(r.command() + ":" + r.id(), r);
             if (same != null) throw new IllegalArgumentException(r.name() + " and " + same.name() + " share register id 0x" + Long.toHexString(r.id()));
         }
+        for (WqeLayout w : wqes) wqeStructs(w, declared);
+    }
+
+    /** Every structure a WQE's segments and lookups name is in the model. */
+    private static void wqeStructs(WqeLayout w, java.util.Map<QualifiedName, StructLayout> declared) {
+        List<QualifiedName> used = new java.util.ArrayList<>();
+        for (WqeLayout.Segment s : w.segments()) {
+            s.struct().ifPresent(used::add);
+            s.alternatives().forEach(a -> a.struct().ifPresent(used::add));
+        }
+        w.givens().forEach(g -> g.lookup().ifPresent(used::add));
+        for (QualifiedName q : used) {
+            if (!declared.containsKey(q)) throw new IllegalArgumentException(w.name() + " uses " + q + ", which is not a structure of the model");
+        }
+    }
+
+    /** The WQE with this simple name, if exactly one package declares it. */
+    public Optional<WqeLayout> wqe(String simpleName) {
+        List<WqeLayout> hits = wqes.stream().filter(w -> w.name().name().equals(simpleName)).toList();
+        return hits.size() == 1 ? Optional.of(hits.get(0)) : Optional.empty();
     }
 
     private static void sized(String what, QualifiedName name, long bytes, java.util.Map<QualifiedName, StructLayout> declared) {

@@ -83,6 +83,8 @@ public record StructLayout(
             if (members.stream().noneMatch(m -> m.name().equals(f.field()) && m.isScalar())) {
                 throw new IllegalArgumentException("rule " + r.name() + " of " + name + " reads " + f.field() + ", which is not a bit field of it");
             }
+        } else if (e instanceof Expr.SegmentField || e instanceof Expr.GivenValue || e instanceof Expr.Lookup || e instanceof Expr.Builtin) {
+            throw new IllegalArgumentException("rule " + r.name() + " of " + name + " reads " + e.source() + ", which only a WQE's rule can");
         } else if (e instanceof Expr.Unary u) {
             ruleFields(name, members, r, u.operand());
         } else if (e instanceof Expr.Binary b) {

@@ -8,6 +8,7 @@ import io.prmkit.dsl.ast.ConstDecl;
 import io.prmkit.dsl.ast.Decl;
 import io.prmkit.dsl.ast.EnumDecl;
 import io.prmkit.dsl.ast.ExprNode;
+import io.prmkit.dsl.ast.WqeDecl;
 import io.prmkit.dsl.ast.GroupAlt;
 import io.prmkit.dsl.ast.InlineUnion;
 import io.prmkit.dsl.ast.Item;
@@ -75,6 +76,8 @@ final class AstBuilder {
             return commandDecl(c);
         } else if (d instanceof PrmParser.RegisterDeclContext r) {
             return registerDecl(r);
+        } else if (d instanceof PrmParser.WqeDeclContext w) {
+            return wqeDecl(w);
         } else {
             PrmParser.ConstDeclContext c = (PrmParser.ConstDeclContext) d;
             String doc = c.STRING() != null ? string(c.STRING()) : docComment(d);
@@ -189,6 +192,55 @@ final class AstBuilder {
         }
         return new CommandDecl(name(c.name()), opcode, in, oldest, out, opModEnum, opModValues, carries, rs[0], rs[1],
                 docComment(c), loc(c.getStart()));
+    }
+
+    private WqeDecl wqeDecl(PrmParser.WqeDeclContext w) {
+        String[] rs = refSince(w.declOption(), "wqe");
+        Optional<ExprNode> size = Optional.empty();
+        String sizeMessage = "";
+        SourceLocation sizeAt = loc(w.getStart());
+        Optional<ExprNode> match = Optional.empty();
+        List<WqeDecl.Given> givens = new ArrayList<>();
+        List<WqeDecl.Segment> segments = new ArrayList<>();
+        List<RuleDecl> rules = new ArrayList<>();
+        List<String> seen = new ArrayList<>();
+        for (PrmParser.WqeItemContext it : w.wqeItem()) {
+            if (it instanceof PrmParser.WqeSizeContext z) {
+                once(seen, z, "wqe '" + w.name().getText() + "'");
+                size = Optional.of(expr(z.expr(), 0));
+                sizeMessage = string(z.STRING());
+                sizeAt = loc(z.getStart());
+            } else if (it instanceof PrmParser.WqeMatchContext m) {
+                once(seen, m, "wqe '" + w.name().getText() + "'");
+                match = Optional.of(expr(m.expr(), 0));
+            } else if (it instanceof PrmParser.WqeGivenContext g) {
+                givens.add(new WqeDecl.Given(name(g.name()), Optional.ofNullable(g.qname(0)).filter(q -> g.COLON() != null).map(this::qname),
+                        Optional.ofNullable(g.ENUM()).map(e -> qname(g.qname(g.COLON() != null ? 1 : 0))),
+                        g.STRING() != null ? string(g.STRING()) : docComment(g), loc(g.getStart())));
+            } else if (it instanceof PrmParser.WqeSegmentContext g) {
+                segments.add(new WqeDecl.Segment(name(g.name()), WqeDecl.Kind.STRUCT, Optional.of(qname(g.qname())),
+                        Optional.ofNullable(g.SIZE()).map(x -> expr(g.expr(0), 0)), Optional.empty(),
+                        Optional.ofNullable(g.WHEN()).map(x -> expr(g.expr(g.SIZE() != null ? 1 : 0), 0)), List.of(),
+                        g.STRING() != null ? string(g.STRING()) : docComment(g), loc(g.getStart())));
+            } else if (it instanceof PrmParser.WqeInlineContext g) {
+                segments.add(new WqeDecl.Segment(name(g.name()), WqeDecl.Kind.INLINE, Optional.empty(), Optional.of(expr(g.expr(0), 0)),
+                        Optional.ofNullable(g.qname()).map(this::qname), Optional.ofNullable(g.WHEN()).map(x -> expr(g.expr(1), 0)), List.of(),
+                        g.STRING() != null ? string(g.STRING()) : docComment(g), loc(g.getStart())));
+            } else if (it instanceof PrmParser.WqeRepeatedContext g) {
+                List<WqeDecl.Segment> alts = new ArrayList<>();
+                for (PrmParser.WqeAlternativeContext a : g.wqeAlternative()) {
+                    alts.add(new WqeDecl.Segment(name(a.name()), WqeDecl.Kind.STRUCT, Optional.of(qname(a.qname())),
+                            Optional.ofNullable(a.SIZE()).map(x -> expr(a.expr(0), 0)), Optional.empty(),
+                            Optional.ofNullable(a.WHEN()).map(x -> expr(a.expr(a.SIZE() != null ? 1 : 0), 0)), List.of(),
+                            a.STRING() != null ? string(a.STRING()) : docComment(a), loc(a.getStart())));
+                }
+                segments.add(new WqeDecl.Segment(name(g.name()), WqeDecl.Kind.REPEATED, Optional.empty(), Optional.empty(), Optional.empty(),
+                        Optional.empty(), alts, g.STRING() != null ? string(g.STRING()) : docComment(g), loc(g.getStart())));
+            } else {
+                rules.add(rule(((PrmParser.WqeRuleContext) it).ruleDecl()));
+            }
+        }
+        return new WqeDecl(name(w.name()), size, sizeMessage, sizeAt, match, givens, segments, rules, rs[0], rs[1], docComment(w), loc(w.getStart()));
     }
 
     private RegisterDecl registerDecl(PrmParser.RegisterDeclContext r) {
@@ -378,6 +430,10 @@ final class AstBuilder {
             return new ExprNode.Binary(op, expr(b.expr(0), depth + 1), expr(b.expr(1), depth + 1), loc(b.op));
         } else if (e instanceof PrmParser.IntExprContext i) {
             return new ExprNode.IntLit(num(i.INT()));
+        } else if (e instanceof PrmParser.CallExprContext k) {
+            List<ExprNode> args = new ArrayList<>();
+            for (PrmParser.ExprContext a : k.expr()) args.add(expr(a, depth + 1));
+            return new ExprNode.Call(name(k.name(0)), args, Optional.ofNullable(k.name().size() > 1 ? name(k.name(1)) : null), loc(k.getStart()));
         } else {
             return new ExprNode.NameRef(qname(((PrmParser.NameExprContext) e).qname()));
         }

@@ -52,7 +52,7 @@ public final class SpecParser {
         int unaryRun = 0;
         boolean tooDeep = false;
         Set<Integer> badLines = new HashSet<>();
-        // ',' separates the parts of a join and nothing else: elsewhere it stays the lexical error it was
+        // ',' separates the parts of a join and a call's arguments and nothing else: elsewhere it stays the lexical error it was
         int previous = PrmLexer.SEMI;
         boolean inJoin = false;
         for (Token t = lexer.nextToken(); ; t = lexer.nextToken()) {
@@ -68,7 +68,7 @@ public final class SpecParser {
             if (t.getChannel() == Token.DEFAULT_CHANNEL) previous = t.getType();
             switch (t.getType()) {
                 case PrmLexer.COMMA -> {
-                    if (!inJoin) {
+                    if (!inJoin && depth == 0) { // or between a call's arguments in a WQE rule
                         diags.add(Diagnostic.error(at, "unexpected character ','; members and enum values end with ';'"));
                         continue;
                     }

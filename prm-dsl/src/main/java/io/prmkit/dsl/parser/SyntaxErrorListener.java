@@ -163,7 +163,8 @@ final class SyntaxErrorListener extends BaseErrorListener {
 
     private static boolean isDeclarationKeyword(int type) {
         return type == PrmLexer.STRUCT || type == PrmLexer.UNION || type == PrmLexer.ENUM || type == PrmLexer.FLAGS
-                || type == PrmLexer.CONST || type == PrmLexer.COMMAND || type == PrmLexer.REGISTER;
+                || type == PrmLexer.CONST || type == PrmLexer.COMMAND || type == PrmLexer.REGISTER
+                || type == PrmLexer.WQE;
     }
 
     private static boolean isStructuralKeyword(int type) {
@@ -205,7 +206,7 @@ final class SyntaxErrorListener extends BaseErrorListener {
         if (set.contains(PrmLexer.SEMI)) words.add(tokenWord(PrmLexer.SEMI));
         for (int type : set.toList()) {
             if (type == PrmLexer.SEMI) continue;
-            if (type == PrmLexer.ID || (type > PrmLexer.RULE && type <= PrmLexer.LAYOUT && set.contains(PrmLexer.ID))) {
+            if (type == PrmLexer.ID || (type > PrmLexer.RULE && type <= PrmLexer.MATCH && set.contains(PrmLexer.ID))) {
                 if (!name) words.add("a name");
                 name = true;
                 continue;
@@ -213,7 +214,7 @@ final class SyntaxErrorListener extends BaseErrorListener {
             words.add(tokenWord(type));
         }
         if (words.isEmpty()) return "something else";
-        if (words.size() > 8) return String.join(", ", words.subList(0, 8)) + ", ...";
+        if (words.size() > 9) return String.join(", ", words.subList(0, 9)) + ", ...";
         if (words.size() == 1) return words.get(0);
         return String.join(", ", words.subList(0, words.size() - 1)) + " or " + words.get(words.size() - 1);
     }

@@ -69,7 +69,9 @@ final class BuildIrPass implements Pass {
         commands.sort(Comparator.comparing(CommandLayout::name));
         List<RegisterLayout> registers = new ArrayList<>(c.registers.values());
         registers.sort(Comparator.comparing(RegisterLayout::name));
-        c.model = new LayoutModel(structs, enums, constants, commands, registers);
+        List<io.prmkit.dsl.ir.WqeLayout> wqes = new ArrayList<>(c.wqes.values());
+        wqes.sort(Comparator.comparing(io.prmkit.dsl.ir.WqeLayout::name));
+        c.model = new LayoutModel(structs, enums, constants, commands, registers, wqes);
         return List.of();
     }
 }

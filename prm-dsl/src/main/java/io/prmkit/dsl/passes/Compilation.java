@@ -48,6 +48,8 @@ public final class Compilation {
     /** Resolved commands and registers (those without errors). */
     final Map<io.prmkit.dsl.ast.CommandDecl, io.prmkit.dsl.ir.CommandLayout> commands = new IdentityHashMap<>();
     final Map<io.prmkit.dsl.ast.RegisterDecl, io.prmkit.dsl.ir.RegisterLayout> registers = new IdentityHashMap<>();
+    /** Resolved WQEs (those without errors). */
+    final Map<io.prmkit.dsl.ast.WqeDecl, io.prmkit.dsl.ir.WqeLayout> wqes = new IdentityHashMap<>();
 
     LayoutModel model;
 

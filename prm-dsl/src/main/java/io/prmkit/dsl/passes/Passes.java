@@ -24,6 +24,7 @@ public final class Passes {
                 new RulesPass(),
                 new JoinsPass(),
                 new CommandsPass(),
+                new WqesPass(),
                 new BuildIrPass());
     }
 

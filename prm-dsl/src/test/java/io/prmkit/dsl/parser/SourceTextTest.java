@@ -27,6 +27,7 @@ class SourceTextTest {
     void whereALongListIsCutTheSemicolonIsStillInIt() {
         org.antlr.v4.runtime.misc.IntervalSet set = org.antlr.v4.runtime.misc.IntervalSet.of(PrmLexer.PACKAGE, PrmLexer.RULE);
         set.add(PrmLexer.SEMI);
+        set.add(PrmLexer.LBRACE);
         String words = SyntaxErrorListener.describe(set);
         assertTrue(words.startsWith("';', ") && words.endsWith(", ..."), words);
     }

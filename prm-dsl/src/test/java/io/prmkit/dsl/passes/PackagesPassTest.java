@@ -58,6 +58,6 @@ class PackagesPassTest {
     @Test
     void stopAfterUnknownPassIsRejected() {
         assertThrows(IllegalArgumentException.class, () -> PrmCompiler.compile(List.of(new SourceFile("t", "package p;")), "nope"));
-        assertEquals(List.of("packages", "enums", "types", "layout", "coverage", "members", "rules", "joins", "commands", "ir"), Passes.names());
+        assertEquals(List.of("packages", "enums", "types", "layout", "coverage", "members", "rules", "joins", "commands", "wqes", "ir"), Passes.names());
     }
 }
