@@ -49,9 +49,11 @@ import picocli.CommandLine.Spec;
             "  prmkit decode wqe_ctrl_seg wqe.hex",
             "  prmkit decode --cqe cqe.txt           # cqe64, or err_cqe + syndrome",
             "  prmkit decode --command mailbox.hex   # the opcode's input structure",
-            "  prmkit decode --output CREATE_CQ out.hex"},
+            "  prmkit decode --output CREATE_CQ out.hex",
+            "  prmkit decode --wqe --given min_wqe_inline_mode=L2 wqe.hex",
+            "  prmkit decode --sq --pc 0x1c ring.hex   # WQEs up to the counter"},
         exitCodeListHeading = "%nExit codes:%n",
-        exitCodeList = {"0:decoded (validate() findings do not change it)", "1:bad input: an unreadable file, bad hex, an unknown structure or opcode, too few bytes"})
+        exitCodeList = {"0:decoded (validate() findings and broken WQE rules do not change it)", "1:bad input: an unreadable file, bad hex, an unknown structure or opcode, too few bytes"})
 public final class DecodeCommand implements Callable<Integer> {
     @Spec
     CommandSpec spec;
@@ -78,6 +80,25 @@ public final class DecodeCommand implements Callable<Integer> {
             description = "With --cqe: 64 or 128 (a 128-byte CQE holds its cqe64 in the second half). Default: ${DEFAULT-VALUE}.")
     int cqeSize;
 
+    @Option(names = "--wqe", description = "The bytes are one WQE, walked segment by segment with the spec's WQE declaration "
+            + "(the one whose match holds, or name it: --wqe rx_wqe_cyc FILE); each broken rule is explained.")
+    boolean wqe;
+
+    @Option(names = "--sq", description = "The bytes are a send queue ring of 64-byte basic blocks; its WQEs from --cc up to "
+            + "the producer counter --pc are decoded as --wqe does.")
+    boolean sq;
+
+    @Option(names = "--pc", paramLabel = "COUNTER", description = "With --sq: the producer counter (basic blocks posted).")
+    String pc;
+
+    @Option(names = "--cc", paramLabel = "COUNTER",
+            description = "With --sq: the counter of the first WQE to decode. Default: a ring's length before --pc, or 0.")
+    String cc;
+
+    @Option(names = "--given", paramLabel = "NAME=VALUE", description = "With --wqe or --sq: a value the WQE's rules need "
+            + "from the device, e.g. min_wqe_inline_mode=L2 or 'mkey(0x1234).len=4096'. Rules without theirs are not checked.")
+    List<String> givens = new ArrayList<>();
+
     @Option(names = "--le-groups",
             description = "Multi-byte hex groups were printed as little-endian numbers (print_hex_dump with groupsize > 1 on x86, xxd -e).")
     boolean littleEndianGroups;
@@ -103,8 +124,17 @@ public final class DecodeCommand implements Callable<Integer> {
     public Integer call() {
         out = spec.commandLine().getOut();
         PrintWriter err = spec.commandLine().getErr();
-        int modes = (command ? 1 : 0) + (output != null ? 1 : 0) + (cqe ? 1 : 0);
-        if (modes > 1) throw new ParameterException(spec.commandLine(), "--command, --output and --cqe exclude each other");
+        int modes = (command ? 1 : 0) + (output != null ? 1 : 0) + (cqe ? 1 : 0) + (wqe ? 1 : 0) + (sq ? 1 : 0);
+        if (modes > 1) throw new ParameterException(spec.commandLine(), "--command, --output, --cqe, --wqe and --sq exclude each other");
+        if (!sq && (pc != null || cc != null)) throw new ParameterException(spec.commandLine(), "--pc and --cc apply to --sq only");
+        if (sq && pc == null) throw new ParameterException(spec.commandLine(), "--sq needs the producer counter: --pc COUNTER");
+        if (!wqe && !sq && !givens.isEmpty()) throw new ParameterException(spec.commandLine(), "--given applies to --wqe and --sq only");
+        if (wqe && args.size() == 2) return decodeWqe(err, args.get(0), args.get(1));
+        if (wqe || sq) {
+            if (args.size() > 1) throw new ParameterException(spec.commandLine(), "with --wqe the arguments are [WQE] FILE, with --sq FILE (got "
+                    + String.join(" ", args) + ")");
+            return decodeWqe(err, null, args.isEmpty() ? "-" : args.get(0));
+        }
         if (modes == 0 && args.isEmpty()) {
             throw new ParameterException(spec.commandLine(),
                     "name the structure to decode as (e.g. prmkit decode wqe_eth_seg FILE), or use --command, --output or --cqe");
@@ -138,6 +168,41 @@ public final class DecodeCommand implements Callable<Integer> {
             }
             out.flush();
             return PrmkitCli.OK;
+        } catch (Failure e) {
+            out.flush();
+            if (e.located) {
+                err.println(e.getMessage());
+                err.flush();
+            } else {
+                SpecInput.say(spec, err, e.getMessage());
+            }
+            return PrmkitCli.INPUT_ERROR;
+        }
+    }
+
+    /** {@code --wqe [NAME] FILE} and {@code --sq FILE}. */
+    private Integer decodeWqe(PrintWriter err, String name, String file) {
+        try {
+            model = SpecInput.bundledModel(spec);
+        } catch (SpecInput.Failed e) {
+            return PrmkitCli.INPUT_ERROR;
+        }
+        try {
+            WqeDecoder d = new WqeDecoder(out, model, givens);
+            // Names and numbers first: a misspelt WQE must not wait for a dump typed at the terminal.
+            io.prmkit.mlx5.PrmLayout.Wqe named = name == null ? null : d.named(name);
+            Long pcValue = pc == null ? null : WqeDecoder.number(pc, "--pc");
+            Long ccValue = cc == null ? null : WqeDecoder.number(cc, "--cc");
+            if (named != null) d.context(named);
+            byte[] bytes = read(file);
+            if (sq) d.decodeRing(bytes, pcValue, ccValue);
+            else d.decodeOne(bytes, named);
+            out.flush();
+            return PrmkitCli.OK;
+        } catch (WqeDecoder.Bad e) {
+            out.flush();
+            SpecInput.say(spec, err, e.getMessage());
+            return PrmkitCli.INPUT_ERROR;
         } catch (Failure e) {
             out.flush();
             if (e.located) {

@@ -57,7 +57,8 @@ class WqeRulesTest {
 
     static PrmLayout.Wqe.Context context(InlineMode mode) {
         MemorySegment m = mkc();
-        return PrmLayout.Wqe.Context.none().with("min_wqe_inline_mode", mode.value).with("mkey", k -> k == LKEY ? m : null);
+        return PrmLayout.Wqe.Context.none().with("min_wqe_inline_mode", mode.value).with("mkey", k -> k == LKEY ? m : null)
+                .with("wqe_counter", 0).with("sqn", 0x42);
     }
 
     static List<String> broken(PrmLayout.Wqe.Report r) {
@@ -97,7 +98,7 @@ class WqeRulesTest {
         assertEquals(List.of("size"), broken(r));
         PrmLayout.Wqe.Broken b = r.broken().get(0);
         assertTrue(b.message().startsWith("ctrl.ds counts the 16-byte units of the whole WQE"), b.message());
-        assertEquals(List.of("(ctrl.ds * 16) = 32 bytes", "the segments need 48", "ctrl 0x0..0xf, eth 0x10..0x1f, headers 0x1e..0x2f"), b.values());
+        assertEquals(List.of("ctrl.ds * 16 = 32 bytes", "the segments need 48", "ctrl 0x0..0xf, eth 0x10..0x1f, headers 0x1e..0x2f"), b.values());
         // with ds 3 the WQE ends after the headers: a frame all in its inline headers, the data segment not part of it
         WqeCtrlSeg.ds$set(w, 0, 3);
         PrmLayout.Wqe.Report three = PrmWqes.TX_WQE.check(w, 0, 128, context(InlineMode.L2));
@@ -140,7 +141,7 @@ class WqeRulesTest {
         PrmLayout.Wqe.Broken b = r.broken().get(0);
         assertEquals("data[0] (pointer)", b.where());
         assertTrue(b.values().contains("pointer.addr = 0x1f80"), b.values().toString());
-        assertTrue(b.values().contains("mkey.len = (0x1234) 0x1000"), b.values().toString());
+        assertTrue(b.values().contains("mkey(0x1234).len = 0x1000"), b.values().toString());
         WqeDataSeg.addr$set(w, 48, MKEY_START - 1);
         assertEquals(List.of("data_in_mkey"), broken(PrmWqes.TX_WQE.check(w, 0, 128, context(InlineMode.L2))));
     }
@@ -149,7 +150,17 @@ class WqeRulesTest {
     void rulesWithoutTheValuesTheyNeedAreNotChecked() {
         PrmLayout.Wqe.Report r = PrmWqes.TX_WQE.check(send(), 0, 128, PrmLayout.Wqe.Context.none());
         assertEquals(List.of(), r.broken());
-        assertEquals(List.of("min_inline: needs min_wqe_inline_mode", "data_in_mkey: needs mkey(0x1234)"), r.unchecked());
+        assertEquals(List.of("wqe_index_is_counter: needs wqe_counter", "qpn_is_sq: needs sqn", "min_inline: needs min_wqe_inline_mode",
+                "data_in_mkey: needs mkey(0x1234)"), r.unchecked());
+    }
+
+    @Test
+    void theWqeIndexIsTheProducerCounterAndTheQpnTheQueue() {
+        MemorySegment w = send();
+        assertEquals(List.of("wqe_index_is_counter", "qpn_is_sq"),
+                broken(PrmWqes.TX_WQE.check(w, 0, 128, context(InlineMode.L2).with("wqe_counter", 0x10005).with("sqn", 7))));
+        WqeCtrlSeg.wqe_index$set(w, 0, 5);
+        assertEquals(List.of(), broken(PrmWqes.TX_WQE.check(w, 0, 128, context(InlineMode.L2).with("wqe_counter", 0x10005))));
     }
 
     @Test

@@ -48,7 +48,7 @@ final class WqesEmitter {
             String id = w.name().name().toUpperCase(Locale.ROOT);
             Slots slots = new Slots(w, layout);
             CodeBlock.Builder init = CodeBlock.builder().add("new $T($S, $L, $S, $L,\n", wqe, w.name().toString(), lambda(slots, w.size(), null),
-                    w.size().source(), Javadocs.literal(w.sizeMessage())).indent().indent();
+                    bare(w.size().source()), Javadocs.literal(w.sizeMessage())).indent().indent();
             init.add("$L,\n", w.match().map(m -> lambda(slots, m, null)).orElse(CodeBlock.of("null")));
             init.add("$T.of(", List.class);
             for (int i = 0; i < w.givens().size(); i++) {
@@ -67,7 +67,7 @@ final class WqesEmitter {
                 Reads reads = new Reads(slots.alternatives);
                 reads.walk(r.condition());
                 int alt = reads.alternative == null ? -1 : slots.index(reads.alternative);
-                init.add("$L\n    new $T.Rule($S, $S, $L, $S, $L, $T.of($L),\n        $L)", i == 0 ? "" : ",", wqe, r.name(), r.condition().source(),
+                init.add("$L\n    new $T.Rule($S, $S, $L, $S, $L, $T.of($L),\n        $L)", i == 0 ? "" : ",", wqe, r.name(), bare(r.condition().source()),
                         Javadocs.literal(r.message()), Javadocs.source(r.location()), alt, List.class,
                         String.join(", ", reads.names.stream().map(n -> "\"" + n + "\"").toList()), lambda(slots, r.condition(), null));
             }
@@ -94,6 +94,18 @@ final class WqesEmitter {
                 .beginControlFlow("for ($T w : ALL$$)", wqe).addStatement("if (w.matches(s, offset)) return w").endControlFlow()
                 .addStatement("return null").build());
         return JavaFile.builder(javaPackage, type.build()).indent("    ").skipJavaLangImports(true).build();
+    }
+
+    /** {@code (a * b)} as {@code a * b}: the outer parentheses a binary's source has. */
+    static String bare(String source) {
+        if (!source.startsWith("(") || !source.endsWith(")")) return source;
+        int depth = 0;
+        for (int i = 0; i < source.length() - 1; i++) {
+            char c = source.charAt(i);
+            if (c == '(') depth++;
+            else if (c == ')' && --depth == 0) return source; // the first '(' closes before the end: (a) + (b)
+        }
+        return source.substring(1, source.length() - 1);
     }
 
     private CodeBlock segment(Slots slots, WqeLayout.Segment s, ClassName wqe) {

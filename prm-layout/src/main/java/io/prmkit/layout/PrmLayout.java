@@ -901,6 +901,7 @@ public final class PrmLayout {
 
         /** Thrown (preallocated, without a stack trace) when an expression reads what the walk does not have. */
         static final class Missing extends java.lang.RuntimeException {
+            private static final long serialVersionUID = 1L;
             String what;
 
             Missing() {
@@ -918,13 +919,12 @@ public final class PrmLayout {
             final int[] count;
             final long[] givens;
             final boolean[] haveGiven;
-            final LongFunction<MemorySegment>[] lookups;
+            final List<LongFunction<MemorySegment>> lookups;
             final long[] lastKey;
             final Wqe wqe;
             final Missing missing = new Missing();
             long base;
 
-            @SuppressWarnings("unchecked")
             View(Wqe wqe, MemorySegment s, Context ctx) {
                 this.wqe = wqe;
                 this.s = s;
@@ -937,13 +937,12 @@ public final class PrmLayout {
                 int g = wqe.givens.size();
                 givens = new long[g];
                 haveGiven = new boolean[g];
-                lookups = new LongFunction[g];
+                lookups = new ArrayList<>(g);
                 lastKey = new long[g];
                 for (int i = 0; i < g; i++) {
                     Given gv = wqe.givens.get(i);
-                    if (gv.lookup() != null) {
-                        lookups[i] = ctx.lookups.get(gv.name());
-                    } else {
+                    lookups.add(gv.lookup() != null ? ctx.lookups.get(gv.name()) : null);
+                    if (gv.lookup() == null) {
                         Long v = ctx.values.get(gv.name());
                         haveGiven[i] = v != null;
                         givens[i] = v == null ? 0 : v;
@@ -978,7 +977,7 @@ public final class PrmLayout {
 
             /** The structure lookup given {@code i} holds for {@code key}, at offset 0. */
             public MemorySegment lookup(int i, long key) {
-                LongFunction<MemorySegment> f = lookups[i];
+                LongFunction<MemorySegment> f = lookups.get(i);
                 MemorySegment m = f == null ? null : f.apply(key);
                 if (m == null) throw missing(wqe.givens.get(i).name() + "(" + hex(key) + ")");
                 lastKey[i] = key;
@@ -1312,10 +1311,17 @@ public final class PrmLayout {
         private List<String> values(View v, Rule r) {
             List<String> out = new ArrayList<>();
             for (String read : r.reads()) {
+                String shown = read;
+                int dot = read.indexOf('.');
+                for (int i = 0; i < givens.size() && dot > 0 && read.indexOf('(') < 0; i++) {
+                    if (givens.get(i).lookup() != null && givens.get(i).name().equals(read.substring(0, dot))) {
+                        shown = read.substring(0, dot) + "(" + hex(v.lastKey[i]) + ")" + read.substring(dot);
+                    }
+                }
                 try {
-                    out.add(read + " = " + value(v, read));
+                    out.add(shown + " = " + value(v, read));
                 } catch (RuntimeException e) {
-                    out.add(read + " = ?");
+                    out.add(shown + " = ?");
                 }
             }
             return out;
@@ -1347,7 +1353,7 @@ public final class PrmLayout {
                 if (gv.name().equals(head) && gv.lookup() != null) {
                     Field f = gv.lookup().field(field).orElseThrow();
                     long key = v.lastKey[i];
-                    return "(" + hex(key) + ") " + named(gv.lookup().get(v.lookup(i, key), 0, f), f);
+                    return named(gv.lookup().get(v.lookup(i, key), 0, f), f);
                 }
             }
             Segment g = slot(head);
