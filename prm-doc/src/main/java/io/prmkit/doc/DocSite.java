@@ -18,7 +18,7 @@ import java.util.TreeMap;
 /**
  * A browsable PRM reference for a layout model: {@code index.html} (every structure, enum and
  * flag set, with a search box), one page per structure under {@code structs/} with its bit
- * diagram, one page per enum or flag set under {@code enums/}, {@code style.css} and
+ * diagram, one page per enum or flag set under {@code enums/}, one per WQE under {@code wqes/} (its segments), {@code style.css} and
  * {@code search.js}. Plain HTML and CSS that reads from {@code file://}; the output depends on
  * the model only (no dates, sorted names, {@code \n} line endings), so equal specs give
  * byte-identical sites.
@@ -37,6 +37,9 @@ public final class DocSite {
         if (!model.commands().isEmpty()) files.put(CommandsPage.PATH, CommandsPage.render(model, title));
         for (StructLayout s : model.structs()) files.put(Pages.struct(s.name()), StructPage.render(s, refs, title));
         for (EnumLayout e : model.enums()) files.put(Pages.enumPage(e.name()), EnumPage.render(e, refs, title));
+        java.util.Map<io.prmkit.dsl.ir.QualifiedName, StructLayout> structs = new java.util.HashMap<>();
+        model.structs().forEach(s -> structs.put(s.name(), s));
+        for (io.prmkit.dsl.ir.WqeLayout w : model.wqes()) files.put(Pages.wqe(w.name()), WqePage.render(w, structs, title));
         return files;
     }
 
@@ -63,7 +66,7 @@ public final class DocSite {
 
     /** Only names the site itself produces: never a path that leaves the folder or points elsewhere. */
     private static boolean isOurs(String name) {
-        return name.matches("(index\\.html|commands\\.html|style\\.css|search\\.js|(structs|enums)/[A-Za-z0-9_.]+\\.html)") && !name.contains("..");
+        return name.matches("(index\\.html|commands\\.html|style\\.css|search\\.js|(structs|enums|wqes)/[A-Za-z0-9_.]+\\.html)") && !name.contains("..");
     }
 
     static String resource(String name) {

@@ -45,6 +45,17 @@ final class IndexPage {
                     s.doc().text(), names);
         }
         sb.append("</ul>\n</section>\n");
+        if (!model.wqes().isEmpty()) {
+            sb.append("<section id=\"wqes\">\n<h2>WQEs</h2>\n<ul class=\"entries\">\n");
+            for (io.prmkit.dsl.ir.WqeLayout w : model.wqes()) {
+                Set<String> names = new TreeSet<>();
+                w.segments().forEach(s -> names.add(lower(s.name())));
+                w.rules().forEach(r -> names.add(lower(r.name())));
+                entry(sb, Pages.wqe(w.name()), w.name().name(), String.join(", ", w.segments().stream().map(io.prmkit.dsl.ir.WqeLayout.Segment::name).toList()),
+                        w.doc().text(), names);
+            }
+            sb.append("</ul>\n</section>\n");
+        }
         enums(sb, model.enums(), EnumLayout.Kind.ENUM, "enums", "Enums");
         enums(sb, model.enums(), EnumLayout.Kind.FLAGS, "flags", "Flag sets");
         if (!model.constants().isEmpty()) {

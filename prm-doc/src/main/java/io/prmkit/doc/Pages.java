@@ -15,6 +15,10 @@ final class Pages {
         return "enums/" + file(n);
     }
 
+    static String wqe(QualifiedName n) {
+        return "wqes/" + file(n);
+    }
+
     /** A link from a page in {@code structs/} or {@code enums/} to another page. */
     static String fromPage(String target) {
         return "../" + target;

@@ -49,10 +49,29 @@ class DocSiteTest {
     }
 
     @Test
+    void aWqeIsDrawnAsItsSegmentsWithItsRules() {
+        String p = page("wqes/mlx5.tx_wqe.html");
+        // the strip: ctrl and eth one DS each at 0x00 and 0x10, then the variable inline headers and the repeated data
+        Matcher strip = Pattern.compile("<span class=\"n\">([a-z_]+)</span><span class=\"u\">([^<]*)</span>").matcher(p);
+        List<String> cells = new ArrayList<>();
+        while (strip.find()) cells.add(strip.group(1) + ": " + strip.group(2));
+        assertEquals(List.of("ctrl: 0x00, 1 DS unit", "eth: 0x10, 1 DS unit", "headers: variable", "data: to the end"), cells);
+        assertTrue(p.contains("<a href=\"../structs/mlx5.wqe_eth_seg.html\">wqe_eth_seg</a> (0x10 bytes)"), p);
+        assertTrue(p.contains("inline bytes, from eth.inline_hdr_start (0x0e of eth)"), p);
+        assertTrue(p.contains("<td class=\"name\">data.pointer</td>"), p);
+        assertTrue(p.contains("when <code>(inline_data.inline_flag == 1)</code>"), p);
+        assertTrue(p.contains("<tr id=\"r-lso_needs_mss\"><td class=\"name\">lso_needs_mss</td>"), p);
+        assertTrue(p.contains("<a href=\"../enums/mlx5.inline_mode.html\">inline_mode</a>"), p);
+        String umr = page("wqes/mlx5.umr_wqe.html");
+        assertTrue(umr.contains("<span class=\"n\">mkc</span><span class=\"u\">0x40, 4 DS units</span>"), umr);
+    }
+
+    @Test
     void everyStructureAndEnumHasAPageAndTheIndexListsThem() {
         LayoutModel model = BundledSpec.model();
-        assertEquals(4 + model.structs().size() + model.enums().size(), SITE.size());
+        assertEquals(4 + model.structs().size() + model.enums().size() + model.wqes().size(), SITE.size());
         String index = page("index.html");
+        model.wqes().forEach(w -> assertTrue(index.contains("href=\"wqes/" + w.name() + ".html\""), w.name()::toString));
         model.structs().forEach(s -> assertTrue(index.contains("href=\"structs/" + s.name() + ".html\""), s.name()::toString));
         model.enums().forEach(e -> assertTrue(index.contains("href=\"enums/" + e.name() + ".html\""), e.name()::toString));
     }
