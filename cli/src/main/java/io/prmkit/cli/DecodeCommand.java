@@ -137,7 +137,7 @@ public final class DecodeCommand implements Callable<Integer> {
         }
         if (modes == 0 && args.isEmpty()) {
             throw new ParameterException(spec.commandLine(),
-                    "name the structure to decode as (e.g. prmkit decode wqe_eth_seg FILE), or use --command, --output or --cqe");
+                    "name the structure to decode as (e.g. prmkit decode wqe_eth_seg FILE), or use --command, --output, --cqe, --wqe or --sq");
         }
         if (!cqe && spec.commandLine().getParseResult().hasMatchedOption("--cqe-size")) {
             throw new ParameterException(spec.commandLine(), "--cqe-size applies to --cqe only (prmkit decode --cqe --cqe-size 128 FILE)");

@@ -292,7 +292,7 @@ class DecodeCommandTest {
         assertError(tmp + ": error: is a folder, not a file", "decode", "--cqe", tmp.toString());
         Run usage = PrmkitCliTest.run("decode", "--cqe", "--command", file("00"));
         assertEquals(2, usage.exitCode());
-        assertTrue(usage.err().startsWith("prmkit decode: --command, --output and --cqe exclude each other\n"), usage.err());
+        assertTrue(usage.err().startsWith("prmkit decode: --command, --output, --cqe, --wqe and --sq exclude each other\n"), usage.err());
         Run nothing = PrmkitCliTest.run("decode");
         assertEquals(2, nothing.exitCode());
         assertTrue(nothing.err().startsWith("prmkit decode: name the structure to decode as"), nothing.err());
