@@ -73,10 +73,7 @@ public final class Faults {
      * {@code syndrome} (vendor syndrome 0x7f), and the SQ goes to ERR.
      */
     public Faults failWqe(int sqn, long nth, io.prmkit.mlx5.CqeErrorSyndrome syndrome) {
-        if (!(device.datapath() instanceof io.prmkit.softhca.datapath.SoftDatapath dp)) {
-            throw new IllegalStateException("WQE faults need the soft datapath");
-        }
-        dp.failWqe(sqn, nth, (int) syndrome.value);
+        device.datapath().failWqe(sqn, nth, (int) syndrome.value);
         return this;
     }
 

@@ -222,7 +222,7 @@ public final class SoftHca implements AutoCloseable {
         queue = new CommandQueue(iommu, commands, hca, initSeg, faults, tracer, o.logCmdqSize, o.logCmdqStride);
         DeviceContext dctx = new DeviceContext(iommu, objects, events, hca.capsCurrent::get, this::wake);
         datapath = o.datapath != null ? Objects.requireNonNull(o.datapath.apply(dctx)) : new io.prmkit.softhca.datapath.SoftDatapath(dctx, port);
-        if (o.trace != null && datapath instanceof io.prmkit.softhca.datapath.SoftDatapath sd) sd.trace(o.trace);
+        if (o.trace != null) datapath.trace(o.trace);
         if (o.loopback) io.prmkit.softhca.wire.Wire.loopback(port);
         bar0 = new Bar0(this, FIRST_UAR, o.uars);
         polled = o.busBar != null ? new PolledBar(o.busBar, bar0, initSeg, hca.uars) : null;
@@ -436,10 +436,7 @@ public final class SoftHca implements AutoCloseable {
     }
 
     void link(boolean up) {
-        if (port.wire() != null && datapath instanceof io.prmkit.softhca.datapath.SoftDatapath) {
-            port.wire().setCarrier(up); // the datapath's link listener posts the port change event
-            return;
-        }
+        if (datapath.setCarrier(up)) return; // the datapath's link listener posts the port change event
         objects.port.linkUp = up;
         PortChangeSubtype sub = up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN;
         events.post(EqeType.PORT_CHANGE$VALUE, (int) sub.value, e -> Eqe.Device.port_num$set(e, 1));

@@ -116,10 +116,20 @@ public final class SoftDatapath implements Datapath, FrameSink {
         return port;
     }
 
+    /** The wire port's carrier changes become port change events ({@link #linkChanged}). */
+    @Override
+    public boolean setCarrier(boolean up) {
+        io.prmkit.softhca.wire.Wire w = port.wire();
+        if (w == null) return false;
+        w.setCarrier(up);
+        return true;
+    }
+
     /**
      * Sends a line per compressed CQE session written, and per failed WQE its syndrome and control
      * segment, to {@code sink} (the device's trace; null: none).
      */
+    @Override
     public void trace(java.util.function.Consumer<String> sink) {
         sessions.trace = sink;
     }
@@ -472,6 +482,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
      * Makes the {@code nth} WQE (1 = the next one) that SQ {@code sqn} executes from now on fail with
      * an error CQE of {@code syndrome} (vendor syndrome 0x7f), as a device fault would.
      */
+    @Override
     public void failWqe(int sqn, long nth, int syndrome) {
         lock.lock();
         try {
