@@ -167,11 +167,12 @@ public class DeviceLoopbackBench {
         t.entries.put(0, new Objects.FlowEntry(0, 1, fc));
         objects.flowTables.put(50, t);
         objects.nicRxRoot = 50;
-        // 64-byte UDP frames (without FCS, 60 on the wire + 4): addresses, IPv4, UDP
+        // 64-byte UDP frames (without FCS, 60 on the wire + 4): addresses (to the vport's default MAC
+        // 02:00:00:00:00:01, which it takes without promiscuous mode), IPv4, UDP
         frame = mem(4096);
         long frameBus = map(frame);
         byte[] f = new byte[60];
-        f[0] = 2; f[5] = 2; f[6] = 2; f[11] = 1; f[12] = 8; f[14] = 0x45; f[17] = 46; f[22] = 64; f[23] = 17;
+        f[0] = 2; f[5] = 1; f[6] = 2; f[11] = 2; f[12] = 8; f[14] = 0x45; f[17] = 46; f[22] = 64; f[23] = 17;
         MemorySegment.copy(f, 0, frame, ValueLayout.JAVA_BYTE, 0, f.length);
         for (int i = 0; i < N; i++) {
             long o = 64L * i;

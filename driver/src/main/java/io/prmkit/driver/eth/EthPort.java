@@ -23,6 +23,7 @@ import io.prmkit.driver.res.TransportDomain;
 import io.prmkit.mlx5.AccessRegisterOpMod;
 import io.prmkit.mlx5.CmdHcaCap;
 import io.prmkit.mlx5.EqeType;
+import io.prmkit.mlx5.Eth2863CntrsGrpDataLayout;
 import io.prmkit.mlx5.Eth8023CntrsGrpDataLayout;
 import io.prmkit.mlx5.EthCntrsGrpDataLayoutAuto;
 import io.prmkit.mlx5.InlineMode;
@@ -405,6 +406,11 @@ public final class EthPort implements AutoCloseable {
             PpcntReg.grp$set(reg, PpcntGrp.IEEE_802_3);
         });
         MemorySegment c = EthCntrsGrpDataLayoutAuto.eth_802_3_cntrs_grp_data_layout(PpcntReg.counter_set(ppcnt));
+        var rfc2863 = cmd.accessRegister(PrmRegisters.PPCNT, AccessRegisterOpMod.READ.value, reg -> {
+            PpcntReg.local_port$set(reg, 1);
+            PpcntReg.grp$set(reg, PpcntGrp.RFC_2863);
+        });
+        MemorySegment d = EthCntrsGrpDataLayoutAuto.eth_2863_cntrs_grp_data_layout(PpcntReg.counter_set(rfc2863));
 
         return new PortStats(
                 TrafficCounter.packets(QueryVportCounterOut.received_eth_unicast(v)), TrafficCounter.octets(QueryVportCounterOut.received_eth_unicast(v)),
@@ -417,7 +423,8 @@ public final class EthPort implements AutoCloseable {
                 Eth8023CntrsGrpDataLayout.a_frames_received_ok(c),
                 Eth8023CntrsGrpDataLayout.a_octets_transmitted_ok(c),
                 Eth8023CntrsGrpDataLayout.a_octets_received_ok(c),
-                Eth8023CntrsGrpDataLayout.a_frame_check_sequence_errors(c));
+                Eth8023CntrsGrpDataLayout.a_frame_check_sequence_errors(c),
+                Eth2863CntrsGrpDataLayout.if_in_discards(d));
     }
 
     /**

@@ -15,6 +15,7 @@ import io.prmkit.mlx5.QueryVportStateIn;
 import io.prmkit.mlx5.QueryVportStateOut;
 import io.prmkit.mlx5.TrafficCounter;
 import io.prmkit.mlx5.VportOperState;
+import io.prmkit.mlx5.VportListType;
 import io.prmkit.mlx5.VportStateOpMod;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
@@ -25,8 +26,10 @@ import java.util.Map;
 
 /**
  * PRM chapter "NIC vport": the function's own vport only (other_vport is BAD_PARAM): state, the
- * NIC vport context (MTU, permanent MAC, promiscuous modes, loopback blocks, minimum inline mode;
- * address lists are accepted and not used) and the vport traffic counters.
+ * NIC vport context (MTU, permanent MAC, promiscuous modes, the unicast and multicast address
+ * lists, loopback blocks, minimum inline mode; a VLAN list is accepted and not used) and the vport
+ * traffic counters. The MACs and promiscuous modes decide which received frames the vport takes
+ * ({@code device.Port.accepts}).
  */
 final class VportCommands {
     private final HcaState hca;
@@ -80,6 +83,43 @@ final class VportCommands {
         NicVportContext.min_wqe_inline_mode$set(ctx, p.minWqeInlineMode);
         long mac = NicVportContext.permanent_address$BYTE_OFFSET;
         MacAddressLayout.mac_addr$set(ctx, mac, p.permanentAddress);
+        // The address list the query asked for, as many entries as the output holds.
+        VportListType type = QueryNicVportContextIn.allowed_list_type$enum(c.in);
+        long[] list = type == VportListType.UC ? p.ucAddresses : type == VportListType.MC ? p.mcAddresses : new long[0];
+        int room = (int) Math.max(0, (c.outLength() - at - NicVportContext.current_uc_mac_address$BYTE_OFFSET) / LIST_ENTRY);
+        int n = Math.min(list.length, room);
+        NicVportContext.allowed_list_type$set(c.out, at, QueryNicVportContextIn.allowed_list_type(c.in));
+        NicVportContext.allowed_list_size$set(c.out, at, n);
+        for (int i = 0; i < n; i++) {
+            long e = at + NicVportContext.current_uc_mac_address$BYTE_OFFSET + (long) i * LIST_ENTRY;
+            MacAddressLayout.mac_addr$set(c.out, e, list[i]);
+        }
+    }
+
+    /** One entry of {@code current_uc_mac_address} (a {@code mac_address_layout}). */
+    private static final long LIST_ENTRY = NicVportContext.current_uc_mac_address$ELEMENT_BITS / Byte.SIZE;
+
+    /**
+     * The address list of a MODIFY_NIC_VPORT_CONTEXT with {@code addresses_list}: {@code allowed_list_size}
+     * entries after the context, no more than the caps' {@code log_max_current_uc_list} /
+     * {@code log_max_current_mc_list} allow, inside the input. Null for a VLAN list (not modelled).
+     */
+    private long[] addressList(Command c, MemorySegment ctx) {
+        VportListType type = NicVportContext.allowed_list_type$enum(ctx);
+        if (type == null) throw c.fail(Syndrome.BAD_FIELD, "allowed_list_type " + NicVportContext.allowed_list_type(ctx));
+        if (type == VportListType.VLAN) return null;
+        int n = NicVportContext.allowed_list_size(ctx);
+        MemorySegment general = hca.capsCurrent.get(0);
+        int log = type == VportListType.UC ? CmdHcaCap.log_max_current_uc_list(general) : CmdHcaCap.log_max_current_mc_list(general);
+        if (n > 1 << log) throw c.fail(Syndrome.SIZE_ABOVE_MAX, type + " list of " + n + " addresses (at most " + (1 << log) + ")");
+        long first = ModifyNicVportContextIn.nic_vport_context$BYTE_OFFSET + NicVportContext.current_uc_mac_address$BYTE_OFFSET;
+        if (first + n * LIST_ENTRY > c.inLength()) throw c.fail(Syndrome.INPUT_TOO_SHORT, n + " list entries do not fit an input of " + c.inLength() + " bytes");
+        long[] list = new long[n];
+        for (int i = 0; i < n; i++) {
+            long e = first + i * LIST_ENTRY;
+            list[i] = MacAddressLayout.mac_addr(c.in, e);
+        }
+        return list;
     }
 
     private void modifyContext(Command c) {
@@ -98,6 +138,11 @@ final class VportCommands {
         }
         if (ModifyNicVportFieldSelect.min_inline(c.in, sel) && InlineMode.of(NicVportContext.min_wqe_inline_mode(ctx)) == null) {
             throw c.fail(Syndrome.BAD_FIELD, "min_wqe_inline_mode " + NicVportContext.min_wqe_inline_mode(ctx));
+        }
+        long[] list = ModifyNicVportFieldSelect.addresses_list(c.in, sel) ? addressList(c, ctx) : null;
+        if (list != null) {
+            if (NicVportContext.allowed_list_type$enum(ctx) == VportListType.UC) p.ucAddresses = list;
+            else p.mcAddresses = list;
         }
         if (ModifyNicVportFieldSelect.mtu(c.in, sel)) p.vportMtu = NicVportContext.mtu(ctx);
         if (ModifyNicVportFieldSelect.promisc(c.in, sel)) {

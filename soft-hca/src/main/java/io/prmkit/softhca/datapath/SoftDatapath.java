@@ -99,6 +99,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     private final java.util.concurrent.atomic.AtomicLong inTail = new java.util.concurrent.atomic.AtomicLong();
     /** Error injection set by {@link #failWqe}: SQ number, WQEs to let pass, syndrome. */
     private final Map<Integer, long[]> injections = new HashMap<>();
+    private long vportFiltered;
 
     public SoftDatapath(DeviceContext ctx, Port port) {
         this.ctx = ctx;
@@ -319,6 +320,12 @@ public final class SoftDatapath implements Datapath, FrameSink {
     }
 
     private void rx(MemorySegment frame, long off, int len, long dmac) {
+        if (!ctx.objects().port.accepts(dmac)) {
+            // Not for this vport (its MACs and promiscuous modes): dropped before steering.
+            vportFiltered++;
+            port.counters().rxDiscards++;
+            return;
+        }
         revalidate();
         ParsedFrame f = rxParsed.parse(frame, off, len, true);
         steering.frame(f, frame, off);
@@ -501,6 +508,11 @@ public final class SoftDatapath implements Datapath, FrameSink {
     /** Frames from a joined peer this device has taken from its inbox, each one steered and delivered or dropped. */
     public long peerFramesTaken() {
         return inHead.get();
+    }
+
+    /** Frames the vport did not take (not to its MACs, no promiscuous mode for them). */
+    public long vportFiltered() {
+        return vportFiltered;
     }
 
     /** Frames received but dropped (no steering match, no TIR/RQ, no WQE). */

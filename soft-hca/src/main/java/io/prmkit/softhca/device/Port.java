@@ -22,6 +22,9 @@ public final class Port {
     /** NIC vport context: permanent MAC address (48 bits). */
     public long permanentAddress = 0x02_00_00_00_00_01L;
     public boolean promiscUc, promiscMc, promiscAll;
+    /** NIC vport context address lists (allowed_list_type UC and MC): MAC addresses as 48-bit numbers. */
+    public long[] ucAddresses = new long[0];
+    public long[] mcAddresses = new long[0];
     /**
      * The wire port's frame counters, set by the datapath when it owns a wire port; PPCNT reads them
      * (all zero while null).
@@ -44,6 +47,25 @@ public final class Port {
     /** The IP MTU the hardware MTU leaves room for (admin_mtu less Ethernet header, one VLAN tag, FCS). */
     public int ipMtu() {
         return adminMtu - io.prmkit.softhca.wire.Port.HW_MTU_OVERHEAD;
+    }
+
+    /**
+     * Whether the vport takes a frame to {@code dmac} (the NIC vport context as the soft HCA reads it;
+     * the PRM names the modes, the order of the checks is ours): {@code promisc_all} takes every
+     * frame; broadcast is always taken; a unicast frame when it is to the permanent address or an
+     * address of the UC list, or with {@code promisc_uc}; a multicast frame when its address is in
+     * the MC list, or with {@code promisc_mc}. A frame the vport does not take is dropped before
+     * steering and counted as an inbound discard.
+     */
+    public boolean accepts(long dmac) {
+        if (promiscAll || io.prmkit.softhca.wire.ParsedFrame.isBroadcast(dmac)) return true;
+        if (io.prmkit.softhca.wire.ParsedFrame.isMulticast(dmac)) return promiscMc || contains(mcAddresses, dmac);
+        return promiscUc || dmac == permanentAddress || contains(ucAddresses, dmac);
+    }
+
+    private static boolean contains(long[] list, long mac) {
+        for (long a : list) if (a == mac) return true;
+        return false;
     }
 
     /** Operational state: up when the link is up and the port is administratively up. */

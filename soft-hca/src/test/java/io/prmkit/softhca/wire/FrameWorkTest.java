@@ -236,8 +236,8 @@ class FrameWorkTest {
         assertEquals(80, p.dstPort);
         assertEquals(10, p.payloadLength);
         assertEquals(0, p.vlanCount);
-        assertEquals(0x0200_0000_0002L, ParsedFrame.dmac(seg(f, 0), 0));
-        assertEquals(0x0200_0000_0001L, ParsedFrame.smac(seg(f, 0), 0));
+        assertEquals(0x0200_0000_0001L, ParsedFrame.dmac(seg(f, 0), 0));
+        assertEquals(0x0200_0000_0002L, ParsedFrame.smac(seg(f, 0), 0));
     }
 
     @Test

@@ -6,8 +6,8 @@ import java.nio.ByteBuffer;
 public final class TestFrames {
     private TestFrames() {}
 
-    public static final byte[] DMAC = {0x02, 0x00, 0x00, 0x00, 0x00, 0x02};
-    public static final byte[] SMAC = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01};
+    public static final byte[] DMAC = {0x02, 0x00, 0x00, 0x00, 0x00, 0x01}; // the soft HCA's default permanent address
+    public static final byte[] SMAC = {0x02, 0x00, 0x00, 0x00, 0x00, 0x02};
 
     public static byte[] ipv4(int proto, int sport, int dport, byte[] payload) {
         return ipv4(DMAC, proto, new byte[] {10, 0, 0, 1}, new byte[] {10, 0, 0, 2}, sport, dport, payload, 0);
