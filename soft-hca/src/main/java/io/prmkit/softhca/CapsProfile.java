@@ -1,6 +1,7 @@
 package io.prmkit.softhca;
 
 import io.prmkit.hex.HexInput;
+import io.prmkit.softhca.cmd.CapTypes;
 import io.prmkit.mlx5.HcaCapType;
 import io.prmkit.mlx5.HcaCapUnion;
 import io.prmkit.mlx5.PrmLayout;
@@ -32,16 +33,8 @@ import java.util.stream.Stream;
  */
 public final class CapsProfile {
 
-    /**
-     * Cap types the device answers (others: BAD_PARAM). The eswitch types are there because Linux
-     * reads them on every function that is an eswitch manager, as the ConnectX-4 is; the card's
-     * pages of them were not captured, so they are all zero (no eswitch features: Linux creates
-     * no FDB), like general 2 (the card has no {@code hca_cap_2}).
-     */
-    public static final int[] TYPES = {
-        HcaCapType.GENERAL$VALUE, HcaCapType.ETHERNET_OFFLOADS$VALUE, HcaCapType.ATOMIC$VALUE,
-        HcaCapType.ROCE$VALUE, HcaCapType.FLOW_TABLE$VALUE, HcaCapType.ESWITCH_FLOW_TABLE$VALUE,
-        HcaCapType.ESWITCH$VALUE, HcaCapType.GENERAL_2$VALUE};
+    /** Cap types the device answers (others: BAD_PARAM); see {@link CapTypes}. */
+    public static final int[] TYPES = CapTypes.types();
 
     /** The ConnectX-4's page requests: 6 boot pages, 12,868 init pages (about 50 MiB), no regular pages. */
     public static final int CX4_BOOT_PAGES = 6;
@@ -66,19 +59,12 @@ public final class CapsProfile {
      * answered is the device's ({@link #TYPES}).
      */
     public static PrmLayout.Struct layoutOf(int type) {
-        if (java.util.Arrays.stream(TYPES).noneMatch(t -> t == type)) return null;
-        return capPageLayout(type);
+        return CapTypes.layoutOf(type);
     }
 
     /** The alternative of {@code hca_cap_union} whose {@code when} value is {@code type}, or null. */
     static PrmLayout.Struct capPageLayout(int type) {
-        for (PrmLayout.Field f : HcaCapUnion.layout().fields()) {
-            if (f.kind() == PrmLayout.Kind.STRUCT && f.variant().isPresent() && f.variant().get().tag().isPresent()
-                    && f.variant().get().tag().getAsLong() == type) {
-                return f.target().orElse(null);
-            }
-        }
-        return null;
+        return CapTypes.capPageLayout(type);
     }
 
     /** A raw QUERY_HCA_CAP output file: {@code query_hca_cap_<type>_<cur|max>.<ext>}, type as hca_cap_type names it. */

@@ -215,7 +215,7 @@ public final class SoftHca implements AutoCloseable {
         events = new Events(objects, iommu, interrupts::raise);
         MemorySegment general = MemorySegment.ofArray(caps.current(0));
         initSeg = new InitSegment(14, 12, 1220, o.logCmdqSize, o.logCmdqStride, o.initializingPolls, CmdHcaCap.device_frequency_mhz(general));
-        hca = new HcaState(iommu, objects, events, caps, caps.bootPages(), caps.initPages(), caps.regularPages(), FIRST_UAR, o.uars);
+        hca = new HcaState(iommu, objects, events, caps::max, caps::current, caps.adapter(), caps.bootPages(), caps.initPages(), caps.regularPages(), FIRST_UAR, o.uars);
         Tracer tracer = new Tracer(o.trace);
         Commands commands = new Commands(hca, o.vectors);
         tracer.commands(commands);

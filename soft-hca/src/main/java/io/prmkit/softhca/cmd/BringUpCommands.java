@@ -22,7 +22,6 @@ import io.prmkit.mlx5.TeardownHcaIn;
 import io.prmkit.mlx5.TeardownHcaOut;
 import io.prmkit.mlx5.TeardownHcaProfile;
 import io.prmkit.mlx5.TeardownHcaState;
-import io.prmkit.softhca.CapsProfile;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
@@ -217,7 +216,7 @@ final class BringUpCommands {
             }
             default -> throw c.fail(Syndrome.BAD_CAP_TYPE, mod.name() + " is not settable");
         }
-        PrmLayout.Struct layout = CapsProfile.layoutOf(type);
+        PrmLayout.Struct layout = CapTypes.layoutOf(type);
         MemorySegment cur = hca.capsCurrent.get(type);
         MemorySegment max = hca.capsMax.get(type);
         long base = SetHcaCapIn.capability$BYTE_OFFSET;

@@ -1,6 +1,5 @@
 package io.prmkit.softhca.cmd;
 
-import io.prmkit.softhca.CapsProfile;
 import io.prmkit.softhca.device.DeviceObjects;
 import io.prmkit.softhca.device.Events;
 import io.prmkit.softhca.device.Iommu;
@@ -56,7 +55,12 @@ public final class HcaState {
     public final Set<Integer> transportDomains = new HashSet<>();
     private final Map<String, Integer> next = new TreeMap<>();
 
-    public HcaState(Iommu iommu, DeviceObjects objects, Events events, CapsProfile caps, int bootPages, int initPages, int regularPages,
+    /**
+     * {@code max} and {@code current} give the capability page of each type of {@link CapTypes}
+     * (copied), {@code adapter} the QUERY_ADAPTER block.
+     */
+    public HcaState(Iommu iommu, DeviceObjects objects, Events events, java.util.function.IntFunction<byte[]> max,
+            java.util.function.IntFunction<byte[]> current, byte[] adapter, int bootPages, int initPages, int regularPages,
             int firstUar, int uarCount) {
         this.iommu = iommu;
         this.objects = objects;
@@ -66,10 +70,10 @@ public final class HcaState {
         this.regularPages = regularPages;
         this.firstUar = firstUar;
         this.uarCount = uarCount;
-        this.adapter = MemorySegment.ofArray(caps.adapter());
-        for (int t : CapsProfile.TYPES) {
-            capsMax.put(t, MemorySegment.ofArray(caps.max(t)));
-            capsCurrent.put(t, MemorySegment.ofArray(caps.current(t)));
+        this.adapter = MemorySegment.ofArray(adapter.clone());
+        for (int t : CapTypes.TYPES) {
+            capsMax.put(t, MemorySegment.ofArray(max.apply(t).clone()));
+            capsCurrent.put(t, MemorySegment.ofArray(current.apply(t).clone()));
         }
     }
 
