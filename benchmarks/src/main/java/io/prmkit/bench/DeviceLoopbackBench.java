@@ -34,7 +34,7 @@ import io.prmkit.softhca.device.DeviceContext;
 import io.prmkit.softhca.device.DeviceObjects;
 import io.prmkit.softhca.device.Events;
 import io.prmkit.softhca.device.Iommu;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.device.Queues;
 import io.prmkit.softhca.wire.Port;
 import io.prmkit.softhca.wire.Wire;
@@ -116,7 +116,7 @@ public class DeviceLoopbackBench {
         Mkc.lw$set(mkc, true);
         Mkc.length64$set(mkc, true);
         Mkc.pd$set(mkc, PD);
-        objects.mkeys.put(1, new Objects.Mkey(0x100 | 0x42, mkc, null));
+        objects.mkeys.put(1, new Resources.Mkey(0x100 | 0x42, mkc, null));
         int lkey = 0x142;
         txCq = mem(64L * N);
         txCqDb = mem(64);
@@ -156,15 +156,15 @@ public class DeviceLoopbackBench {
         MemorySegment tirc = MemorySegment.ofArray(new byte[(int) Tirc.SIZE]);
         Tirc.disp_type$set(tirc, TirDispType.DIRECT);
         Tirc.inline_rqn$set(tirc, 30);
-        objects.tirs.put(40, new Objects.Tir(40, tirc));
-        Objects.FlowTable t = new Objects.FlowTable(50, 0, MemorySegment.ofArray(new byte[(int) FlowTableContext.SIZE]), 16);
-        t.groups.put(1, new Objects.FlowGroup(1, 0, 15, 0, MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE])));
+        objects.tirs.put(40, new Resources.Tir(40, tirc));
+        Resources.FlowTable t = new Resources.FlowTable(50, 0, MemorySegment.ofArray(new byte[(int) FlowTableContext.SIZE]), 16);
+        t.groups.put(1, new Resources.FlowGroup(1, 0, 15, 0, MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE])));
         MemorySegment fc = MemorySegment.ofArray(new byte[(int) (FlowContext.destination$BYTE_OFFSET + 16)]);
         FlowContext.action$set(fc, FlowContextAction.FWD_DEST$MASK);
         FlowContext.destination_list_size$set(fc, 1);
         DestFormatStruct.destination_type$set(fc, FlowContext.destination$BYTE_OFFSET, FlowDestinationType.TIR);
         DestFormatStruct.destination_id$set(fc, FlowContext.destination$BYTE_OFFSET, 40);
-        t.entries.put(0, new Objects.FlowEntry(0, 1, fc));
+        t.entries.put(0, new Resources.FlowEntry(0, 1, fc));
         objects.flowTables.put(50, t);
         objects.nicRxRoot = 50;
         // 64-byte UDP frames (without FCS, 60 on the wire + 4): addresses (to the vport's default MAC

@@ -55,7 +55,7 @@ final class CommandQueue {
     private final Iommu iommu;
     private final Commands commands;
     private final HcaState hca;
-    private final InitSegment initSeg;
+    private final SoftInitSegment initSeg;
     private final Faults faults;
     private final Tracer tracer;
     private final int logSize;
@@ -66,7 +66,7 @@ final class CommandQueue {
     private long completed;
     private long ignored;
 
-    CommandQueue(Iommu iommu, Commands commands, HcaState hca, InitSegment initSeg, Faults faults, Tracer tracer, int logSize, int logStride) {
+    CommandQueue(Iommu iommu, Commands commands, HcaState hca, SoftInitSegment initSeg, Faults faults, Tracer tracer, int logSize, int logStride) {
         this.iommu = iommu;
         this.commands = commands;
         this.hca = hca;
@@ -112,7 +112,7 @@ final class CommandQueue {
             base = -1;
             initSeg.set("cmdq_phy_addr_low", 0);
             initSeg.raiseHealth(HealthSyndrome.FW_INTERNAL_ERR$VALUE,
-                    misaligned ? InitSegment.EXT_SYND_CMDQ_MISALIGNED : InitSegment.EXT_SYND_CMDQ_UNMAPPED);
+                    misaligned ? SoftInitSegment.EXT_SYND_CMDQ_MISALIGNED : SoftInitSegment.EXT_SYND_CMDQ_UNMAPPED);
             tracer.line("cmdq registration refused: " + (misaligned ? "low dword 0x" + Integer.toHexString(value) + " not a 4 KiB aligned address"
                     : "address 0x" + Long.toHexString(address) + " not mapped"));
             return;
@@ -148,7 +148,7 @@ final class CommandQueue {
         if (q < 0) {
             // A doorbell with no registered queue: nowhere to answer; the health buffer says why.
             ignored++;
-            initSeg.raiseHealth(HealthSyndrome.FW_INTERNAL_ERR$VALUE, InitSegment.EXT_SYND_DOORBELL_NO_CMDQ);
+            initSeg.raiseHealth(HealthSyndrome.FW_INTERNAL_ERR$VALUE, SoftInitSegment.EXT_SYND_DOORBELL_NO_CMDQ);
             return true;
         }
         if (slot >= 1 << logSize) {

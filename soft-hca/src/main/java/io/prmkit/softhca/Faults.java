@@ -37,7 +37,7 @@ public final class Faults {
 
     /** Raises a fatal health syndrome: the device stops (no more completions, the heartbeat stops). */
     public Faults fatal(HealthSyndrome syndrome) {
-        device.submit(() -> device.fatal((int) syndrome.value, InitSegment.EXT_SYND_INJECTED));
+        device.submit(() -> device.fatal((int) syndrome.value, SoftInitSegment.EXT_SYND_INJECTED));
         return this;
     }
 

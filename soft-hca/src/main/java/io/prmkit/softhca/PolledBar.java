@@ -46,13 +46,13 @@ final class PolledBar {
 
     private final MemorySegment bar;
     private final Bar0 trap;
-    private final InitSegment initSeg;
+    private final SoftInitSegment initSeg;
     private final Set<Integer> uars;
     private int lastHigh;
     private int lastLow;
     private long lastMirror;
 
-    PolledBar(MemorySegment bar, Bar0 trap, InitSegment initSeg, Set<Integer> uars) {
+    PolledBar(MemorySegment bar, Bar0 trap, SoftInitSegment initSeg, Set<Integer> uars) {
         if (bar.byteSize() < trap.size()) {
             throw new IllegalArgumentException("BAR memory of " + bar.byteSize() + " bytes is smaller than BAR 0 (" + trap.size() + " bytes)");
         }

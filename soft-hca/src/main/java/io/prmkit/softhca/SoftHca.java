@@ -184,7 +184,7 @@ public final class SoftHca implements AutoCloseable {
     private final SoftInterrupts interrupts;
     private final SoftDma dma;
     private final Events events;
-    private final InitSegment initSeg;
+    private final SoftInitSegment initSeg;
     private final HcaState hca;
     private final CommandQueue queue;
     private final Datapath datapath;
@@ -214,7 +214,7 @@ public final class SoftHca implements AutoCloseable {
         dma = new SoftDma(iommu, o.dmaLimit);
         events = new Events(objects, iommu, interrupts::raise);
         MemorySegment general = MemorySegment.ofArray(caps.current(0));
-        initSeg = new InitSegment(14, 12, 1220, o.logCmdqSize, o.logCmdqStride, o.initializingPolls, CmdHcaCap.device_frequency_mhz(general));
+        initSeg = new SoftInitSegment(14, 12, 1220, o.logCmdqSize, o.logCmdqStride, o.initializingPolls, CmdHcaCap.device_frequency_mhz(general));
         hca = new HcaState(iommu, objects, events, caps::max, caps::current, caps.adapter(), caps.bootPages(), caps.initPages(), caps.regularPages(), FIRST_UAR, o.uars);
         Tracer tracer = new Tracer(o.trace);
         Commands commands = new Commands(hca, o.vectors);
@@ -402,7 +402,7 @@ public final class SoftHca implements AutoCloseable {
         } catch (Throwable t) {
             // A bug in the model: keep it for the tests, and die like firmware does.
             error = t;
-            fatal(HealthSyndrome.FW_INTERNAL_ERR$VALUE, InitSegment.EXT_SYND_DEVICE_EXCEPTION);
+            fatal(HealthSyndrome.FW_INTERNAL_ERR$VALUE, SoftInitSegment.EXT_SYND_DEVICE_EXCEPTION);
             return false;
         }
     }
@@ -442,7 +442,7 @@ public final class SoftHca implements AutoCloseable {
         events.post(EqeType.PORT_CHANGE$VALUE, (int) sub.value, e -> Eqe.Device.port_num$set(e, 1));
     }
 
-    InitSegment initSegment() {
+    SoftInitSegment initSegment() {
         return initSeg;
     }
 

@@ -11,7 +11,7 @@ import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.mlx5.Uctx;
 import io.prmkit.mlx5.Umem;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.device.Queues;
 import java.util.HashMap;
 import java.util.List;
@@ -133,13 +133,13 @@ final class DevxCommands {
         }
         int id = hca.nextNumber("umem", 1, 0xffffff, hca.objects.umems::containsKey);
         if (id < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "umem ids");
-        hca.objects.umems.put(id, new Objects.Umem(id, c.uid, pages, logPageSize, pageOffset, writable));
+        hca.objects.umems.put(id, new Resources.Umem(id, c.uid, pages, logPageSize, pageOffset, writable));
         own(hca, c, "umem", id);
         CreateUmemOut.Device.umem_id$set(c.out, id);
     }
 
     private void destroyUmem(Command c) {
-        Objects.Umem u = hca.objects.umems.get(DestroyUmemIn.umem_id(c.in));
+        Resources.Umem u = hca.objects.umems.get(DestroyUmemIn.umem_id(c.in));
         if (u == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "umem " + DestroyUmemIn.umem_id(c.in));
         checkOwner(hca, c, "umem", u.id);
         if (u.users > 0) throw c.fail(Syndrome.OBJECT_IN_USE, "umem " + u.id + " holds " + u.users + " rings or doorbell records");
@@ -148,15 +148,15 @@ final class DevxCommands {
     }
 
     /** The umem {@code id} for a context of command {@code c}: it must exist and be of the command's uid. */
-    private static Objects.Umem umem(Command c, HcaState hca, int id, String what) {
-        Objects.Umem u = hca.objects.umems.get(id);
+    private static Resources.Umem umem(Command c, HcaState hca, int id, String what) {
+        Resources.Umem u = hca.objects.umems.get(id);
         if (u == null) throw c.fail(Syndrome.BAD_REFERENCE, what + " umem " + id);
         if (u.uid != c.uid) throw c.fail(Syndrome.UMEM_RANGE, what + " umem " + id + " belongs to uid " + u.uid + ", the command has uid " + c.uid);
         return u;
     }
 
     /** Refuses a range of a umem that is not inside it or not mapped for DMA. */
-    private static void checkRange(Command c, HcaState hca, Objects.Umem u, long offset, long bytes, String what) {
+    private static void checkRange(Command c, HcaState hca, Resources.Umem u, long offset, long bytes, String what) {
         if (offset < 0 || bytes > u.bytes() || offset > u.bytes() - bytes) {
             throw c.fail(Syndrome.UMEM_RANGE, what + " bytes 0x" + Long.toHexString(offset) + "+0x" + Long.toHexString(bytes) + " outside umem " + u.id + " (0x" + Long.toHexString(u.bytes()) + " bytes)");
         }
@@ -172,8 +172,8 @@ final class DevxCommands {
      * A ring of {@code bytes} bytes at {@code offset} of umem {@code id} (aligned to 64 bytes: the
      * device reads and writes whole entries), recorded in {@code uses}.
      */
-    static Queues.Ring ring(Command c, HcaState hca, int id, long offset, long bytes, boolean deviceWrites, List<Objects.Umem> uses, String what) {
-        Objects.Umem u = umem(c, hca, id, what);
+    static Queues.Ring ring(Command c, HcaState hca, int id, long offset, long bytes, boolean deviceWrites, List<Resources.Umem> uses, String what) {
+        Resources.Umem u = umem(c, hca, id, what);
         if ((u.pageOffset + offset) % 64 != 0) throw c.fail(Syndrome.UMEM_RANGE, what + " at offset 0x" + Long.toHexString(offset) + " of umem " + id + " is not 64-byte aligned");
         if (deviceWrites && !u.writable) throw c.fail(Syndrome.UMEM_RANGE, what + " in umem " + id + ", whose MTT entries do not allow writes (wr_en)");
         checkRange(c, hca, u, offset, bytes, what);
@@ -182,8 +182,8 @@ final class DevxCommands {
     }
 
     /** The bus address of the 8-byte doorbell record at {@code offset} of umem {@code id}, recorded in {@code uses}. */
-    static long doorbellRecord(Command c, HcaState hca, int id, long offset, List<Objects.Umem> uses, String what) {
-        Objects.Umem u = umem(c, hca, id, what);
+    static long doorbellRecord(Command c, HcaState hca, int id, long offset, List<Resources.Umem> uses, String what) {
+        Resources.Umem u = umem(c, hca, id, what);
         if ((u.pageOffset + offset) % 8 != 0) throw c.fail(Syndrome.UMEM_RANGE, what + " doorbell record at offset 0x" + Long.toHexString(offset) + " of umem " + id + " is not 8-byte aligned");
         checkRange(c, hca, u, offset, 8, what + " doorbell record");
         uses.add(u);
@@ -194,8 +194,8 @@ final class DevxCommands {
      * The umem {@code id} that translates an mkey whose byte 0 is at {@code offset} of it and which is
      * {@code len} bytes long (-1: length64, unchecked); pages are checked when the datapath uses them.
      */
-    static Objects.Umem translation(Command c, HcaState hca, int id, long offset, long len) {
-        Objects.Umem u = umem(c, hca, id, "mkey");
+    static Resources.Umem translation(Command c, HcaState hca, int id, long offset, long len) {
+        Resources.Umem u = umem(c, hca, id, "mkey");
         if (offset < 0 || offset > u.bytes() || (len >= 0 && len > u.bytes() - offset)) {
             throw c.fail(Syndrome.UMEM_RANGE, "mkey of 0x" + Long.toHexString(len) + " bytes from offset 0x" + Long.toHexString(offset) + " outside umem " + id + " (0x" + Long.toHexString(u.bytes()) + " bytes)");
         }
@@ -203,12 +203,12 @@ final class DevxCommands {
     }
 
     /** Takes the references a created object holds (only once the whole command has succeeded). */
-    static void hold(List<Objects.Umem> uses) {
-        for (Objects.Umem u : uses) u.users++;
+    static void hold(List<Resources.Umem> uses) {
+        for (Resources.Umem u : uses) u.users++;
     }
 
     /** Gives back the references of a destroyed object. */
-    static void release(List<Objects.Umem> uses) {
-        for (Objects.Umem u : uses) u.users--;
+    static void release(List<Resources.Umem> uses) {
+        for (Resources.Umem u : uses) u.users--;
     }
 }

@@ -31,7 +31,7 @@ import io.prmkit.mlx5.SetFteOpMod;
 import io.prmkit.mlx5.TrafficCounter;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
 import java.util.Map;
@@ -70,8 +70,8 @@ final class FlowCommands {
 
     /** Whether any flow entry forwards to TIR {@code tirn}. */
     static boolean tirInUse(HcaState hca, int tirn) {
-        for (Objects.FlowTable t : hca.objects.flowTables.values()) {
-            for (Objects.FlowEntry e : t.entries.values()) {
+        for (Resources.FlowTable t : hca.objects.flowTables.values()) {
+            for (Resources.FlowEntry e : t.entries.values()) {
                 MemorySegment fc = e.flowContext();
                 int n = FlowContext.destination_list_size(fc);
                 for (int i = 0; i < n; i++) {
@@ -93,8 +93,8 @@ final class FlowCommands {
         return hca.capsCurrent.get((int) io.prmkit.mlx5.HcaCapType.FLOW_TABLE.value).asSlice(at, FlowTablePropLayout.SIZE);
     }
 
-    private Objects.FlowTable table(Command c, int type, int id) {
-        Objects.FlowTable t = hca.objects.flowTables.get(id);
+    private Resources.FlowTable table(Command c, int type, int id) {
+        Resources.FlowTable t = hca.objects.flowTables.get(id);
         if (t == null || t.tableType != type) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow table " + id + " of type " + type);
         return t;
     }
@@ -118,7 +118,7 @@ final class FlowCommands {
         if (FlowTableContext.level(ftc) > FlowTablePropLayout.max_ft_level(p)) throw c.fail(Syndrome.BAD_FIELD, "level " + FlowTableContext.level(ftc));
         FlowTableMissAction miss = FlowTableContext.table_miss_action$enum(ftc);
         if (miss == FlowTableMissAction.FWD) {
-            Objects.FlowTable next = hca.objects.flowTables.get(FlowTableContext.table_miss_id(ftc));
+            Resources.FlowTable next = hca.objects.flowTables.get(FlowTableContext.table_miss_id(ftc));
             if (next == null || next.tableType != type) throw c.fail(Syndrome.BAD_REFERENCE, "miss table " + FlowTableContext.table_miss_id(ftc));
         } else if (miss != FlowTableMissAction.DEF) {
             throw c.fail(Syndrome.BAD_FIELD, "table_miss_action " + FlowTableContext.table_miss_action(ftc));
@@ -127,15 +127,15 @@ final class FlowCommands {
             throw c.fail(Syndrome.BAD_FIELD, "reformat, decap and software-owned tables are not modelled");
         }
         int id = hca.nextNumber("flow_table", 1);
-        hca.objects.flowTables.put(id, new Objects.FlowTable(id, type, ftc, 1 << FlowTableContext.log_size(ftc)));
+        hca.objects.flowTables.put(id, new Resources.FlowTable(id, type, ftc, 1 << FlowTableContext.log_size(ftc)));
         CreateFlowTableOut.Device.table_id$set(c.out, id);
     }
 
     private void destroyTable(Command c) {
-        Objects.FlowTable t = table(c, DestroyFlowTableIn.table_type(c.in), DestroyFlowTableIn.table_id(c.in));
+        Resources.FlowTable t = table(c, DestroyFlowTableIn.table_type(c.in), DestroyFlowTableIn.table_id(c.in));
         if (hca.objects.nicRxRoot == t.tableId || hca.objects.nicTxRoot == t.tableId) throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " is a root");
         if (!t.groups.isEmpty()) throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " still has " + t.groups.size() + " groups");
-        for (Objects.FlowTable o : hca.objects.flowTables.values()) {
+        for (Resources.FlowTable o : hca.objects.flowTables.values()) {
             if (FlowTableContext.table_miss_action$enum(o.context) == FlowTableMissAction.FWD && FlowTableContext.table_miss_id(o.context) == t.tableId) {
                 throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " is the miss table of " + o.tableId);
             }
@@ -144,12 +144,12 @@ final class FlowCommands {
     }
 
     private void createGroup(Command c) {
-        Objects.FlowTable t = table(c, CreateFlowGroupIn.table_type(c.in), CreateFlowGroupIn.table_id(c.in));
+        Resources.FlowTable t = table(c, CreateFlowGroupIn.table_type(c.in), CreateFlowGroupIn.table_id(c.in));
         if (CreateFlowGroupIn.group_type$enum(c.in) != FlowGroupType.TCAM_SUBTABLE) throw c.fail(Syndrome.BAD_FIELD, "group_type (TCAM only)");
         long start = Integer.toUnsignedLong(CreateFlowGroupIn.start_flow_index(c.in));
         long end = Integer.toUnsignedLong(CreateFlowGroupIn.end_flow_index(c.in));
         if (start > end || end >= t.size) throw c.fail(Syndrome.BAD_INDEX, "group " + start + ".." + end + " in a table of " + t.size);
-        for (Objects.FlowGroup g : t.groups.values()) {
+        for (Resources.FlowGroup g : t.groups.values()) {
             if (start <= g.end() && g.start() <= end) throw c.fail(Syndrome.INDEX_IN_USE, "overlaps group " + g.groupId());
         }
         int enable = CreateFlowGroupIn.match_criteria_enable(c.in);
@@ -158,27 +158,27 @@ final class FlowCommands {
         }
         MemorySegment criteria = Support.copy(c.in, CreateFlowGroupIn.match_criteria$BYTE_OFFSET, FteMatchParam.SIZE);
         int id = hca.nextNumber("flow_group", 1);
-        t.groups.put(id, new Objects.FlowGroup(id, (int) start, (int) end, enable, criteria));
+        t.groups.put(id, new Resources.FlowGroup(id, (int) start, (int) end, enable, criteria));
         CreateFlowGroupOut.Device.group_id$set(c.out, id);
     }
 
     private void destroyGroup(Command c) {
-        Objects.FlowTable t = table(c, DestroyFlowGroupIn.table_type(c.in), DestroyFlowGroupIn.table_id(c.in));
+        Resources.FlowTable t = table(c, DestroyFlowGroupIn.table_type(c.in), DestroyFlowGroupIn.table_id(c.in));
         int id = DestroyFlowGroupIn.group_id(c.in);
-        Objects.FlowGroup g = t.groups.get(id);
+        Resources.FlowGroup g = t.groups.get(id);
         if (g == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "group " + id);
         if (!t.entries.subMap(g.start(), true, g.end(), true).isEmpty()) throw c.fail(Syndrome.OBJECT_IN_USE, "group " + id + " still has entries");
         t.groups.remove(id);
     }
 
     private void setEntry(Command c) {
-        Objects.FlowTable t = table(c, SetFteIn.table_type(c.in), SetFteIn.table_id(c.in));
+        Resources.FlowTable t = table(c, SetFteIn.table_type(c.in), SetFteIn.table_id(c.in));
         SetFteOpMod mod = SetFteIn.op_mod$enum(c.in);
         if (mod == null) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod 0x" + Integer.toHexString(c.opMod));
         long index = Integer.toUnsignedLong(SetFteIn.flow_index(c.in));
         long fc = SetFteIn.flow_context$BYTE_OFFSET;
         int groupId = FlowContext.group_id(c.in, fc);
-        Objects.FlowGroup g = t.groups.get(groupId);
+        Resources.FlowGroup g = t.groups.get(groupId);
         if (g == null) throw c.fail(Syndrome.BAD_REFERENCE, "group " + groupId);
         if (index < g.start() || index > g.end()) throw c.fail(Syndrome.BAD_INDEX, "flow_index " + index + " outside group " + g.start() + ".." + g.end());
         boolean exists = t.entries.containsKey((int) index);
@@ -206,7 +206,7 @@ final class FlowCommands {
             if (type == FlowDestinationType.TIR) {
                 if (!hca.objects.tirs.containsKey(id)) throw c.fail(Syndrome.BAD_REFERENCE, "TIR " + id);
             } else if (type == FlowDestinationType.FLOW_TABLE) {
-                Objects.FlowTable next = hca.objects.flowTables.get(id);
+                Resources.FlowTable next = hca.objects.flowTables.get(id);
                 if (next == null || next.tableType != t.tableType) throw c.fail(Syndrome.BAD_REFERENCE, "flow table " + id);
                 if (FlowTableContext.level(next.context) <= level && !SetFteIn.ignore_flow_level(c.in)) {
                     throw c.fail(Syndrome.BAD_FIELD, "flow table " + id + " is not deeper than level " + level);
@@ -220,11 +220,11 @@ final class FlowCommands {
             if (!hca.objects.flowCounters.containsKey(id)) throw c.fail(Syndrome.BAD_REFERENCE, "flow counter " + id);
         }
         long size = Math.min(c.inLength() - fc, FlowContext.destination$BYTE_OFFSET + (dests + (long) counters) * entryBytes);
-        t.entries.put((int) index, new Objects.FlowEntry((int) index, groupId, Support.copy(c.in, fc, size)));
+        t.entries.put((int) index, new Resources.FlowEntry((int) index, groupId, Support.copy(c.in, fc, size)));
     }
 
     private void deleteEntry(Command c) {
-        Objects.FlowTable t = table(c, DeleteFteIn.table_type(c.in), DeleteFteIn.table_id(c.in));
+        Resources.FlowTable t = table(c, DeleteFteIn.table_type(c.in), DeleteFteIn.table_id(c.in));
         int index = DeleteFteIn.flow_index(c.in);
         if (t.entries.remove(index) == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow_index " + Integer.toUnsignedString(index));
     }
@@ -238,7 +238,7 @@ final class FlowCommands {
             else hca.objects.nicTxRoot = -1;
             return;
         }
-        Objects.FlowTable t = table(c, type, SetFlowTableRootIn.table_id(c.in));
+        Resources.FlowTable t = table(c, type, SetFlowTableRootIn.table_id(c.in));
         if (type == FlowTableType.NIC_RX.value) hca.objects.nicRxRoot = t.tableId;
         else hca.objects.nicTxRoot = t.tableId;
     }

@@ -12,7 +12,7 @@ import io.prmkit.mlx5.PtysReg;
 import io.prmkit.mlx5.EthProto;
 import io.prmkit.mlx5.PrmLayout;
 import io.prmkit.mlx5.RegisterId;
-import io.prmkit.softhca.device.Port;
+import io.prmkit.softhca.device.PortState;
 import io.prmkit.softhca.wire.PortCounters;
 import java.lang.foreign.MemorySegment;
 
@@ -56,7 +56,7 @@ final class PortRegisters {
     }
 
     void access(Command c, RegisterId id, boolean write, MemorySegment in, MemorySegment out) {
-        Port port = hca.objects.port;
+        PortState port = hca.objects.port;
         MemorySegment.copy(in, 0, out, 0, in.byteSize());
         switch (id) {
             case PMTU -> {

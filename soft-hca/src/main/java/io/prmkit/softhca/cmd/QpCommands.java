@@ -16,7 +16,7 @@ import io.prmkit.mlx5.QueryQpIn;
 import io.prmkit.mlx5.QueryQpOut;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.device.Queues;
 import java.lang.foreign.MemorySegment;
 import java.util.EnumSet;
@@ -82,8 +82,8 @@ final class QpCommands {
         return none;
     }
 
-    private Objects.Qp qp(Command c, int qpn) {
-        Objects.Qp qp = hca.objects.qps.get(qpn);
+    private Resources.Qp qp(Command c, int qpn) {
+        Resources.Qp qp = hca.objects.qps.get(qpn);
         if (qp == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "QP " + qpn);
         DevxCommands.checkOwner(hca, c, "qp", qpn);
         return qp;
@@ -108,7 +108,7 @@ final class QpCommands {
         Support.checkLogSize(c, hca, Qpc.log_sq_size(qpc), "log_max_qp_sz");
         Support.checkLogSize(c, hca, Qpc.log_rq_size(qpc), "log_max_qp_sz");
         if (Qpc.page_offset(qpc) != 0) throw c.fail(Syndrome.BAD_FIELD, "page_offset " + Qpc.page_offset(qpc));
-        java.util.List<Objects.Umem> uses = new java.util.ArrayList<>();
+        java.util.List<Resources.Umem> uses = new java.util.ArrayList<>();
         long dbr = Qpc.dbr_addr(qpc);
         if (Qpc.dbr_umem_valid(qpc)) dbr = DevxCommands.doorbellRecord(c, hca, Qpc.dbr_umem_id(qpc), dbr, uses, "QP");
         else Support.checkDoorbellRecord(c, hca, dbr);
@@ -121,7 +121,7 @@ final class QpCommands {
         int qpn = hca.nextNumber("qp", 0x1000);
         snd.users++;
         rcv.users++;
-        Objects.Qp qp = new Objects.Qp(qpn, qpc, ring, QpState.RST$VALUE);
+        Resources.Qp qp = new Resources.Qp(qpn, qpc, ring, QpState.RST$VALUE);
         qp.dbr = dbr;
         qp.umems.addAll(uses);
         DevxCommands.hold(uses);
@@ -131,7 +131,7 @@ final class QpCommands {
     }
 
     private void modify(Command c, Transition t) {
-        Objects.Qp qp = qp(c, DeviceInput.qpn(c, t.in()));
+        Resources.Qp qp = qp(c, DeviceInput.qpn(c, t.in()));
         if (qp.state != t.from().value) {
             throw c.fail(Syndrome.BAD_STATE_TRANSITION, t.command().simpleName() + " on a QP in " + QpState.nameOf(qp.state));
         }
@@ -201,7 +201,7 @@ final class QpCommands {
         setState(qp, t.to());
     }
 
-    private void setState(Objects.Qp qp, QpState s) {
+    private void setState(Resources.Qp qp, QpState s) {
         qp.state = (int) s.value;
         Qpc.state$set(qp.qpc, s);
     }
@@ -212,12 +212,12 @@ final class QpCommands {
     }
 
     private void query(Command c) {
-        Objects.Qp qp = qp(c, QueryQpIn.qpn(c.in));
+        Resources.Qp qp = qp(c, QueryQpIn.qpn(c.in));
         MemorySegment.copy(qp.qpc, 0, c.out, QueryQpOut.qpc$BYTE_OFFSET, Qpc.SIZE);
     }
 
     private void destroy(Command c) {
-        Objects.Qp qp = qp(c, DestroyQpIn.qpn(c.in));
+        Resources.Qp qp = qp(c, DestroyQpIn.qpn(c.in));
         hca.objects.qps.remove(qp.qpn);
         Queues.Cq snd = hca.objects.cqs.get(Qpc.cqn_snd(qp.qpc));
         Queues.Cq rcv = hca.objects.cqs.get(Qpc.cqn_rcv(qp.qpc));

@@ -42,7 +42,7 @@ import io.prmkit.mlx5.Wq;
 import io.prmkit.mlx5.WqType;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.device.Queues;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -388,12 +388,12 @@ final class QueueCommands {
 
     private void destroyRq(Command c) {
         Queues.Rq rq = rq(c, DestroyRqIn.rqn(c.in));
-        for (Objects.Tir t : hca.objects.tirs.values()) {
+        for (Resources.Tir t : hca.objects.tirs.values()) {
             if (io.prmkit.mlx5.Tirc.disp_type$enum(t.tirc()) == io.prmkit.mlx5.TirDispType.DIRECT && io.prmkit.mlx5.Tirc.inline_rqn(t.tirc()) == rq.rqn) {
                 throw c.fail(Syndrome.OBJECT_IN_USE, "RQ " + rq.rqn + " is the direct RQ of TIR " + t.tirn());
             }
         }
-        for (Objects.Rqt t : hca.objects.rqts.values()) {
+        for (Resources.Rqt t : hca.objects.rqts.values()) {
             for (int n : t.rqns) {
                 if (n == rq.rqn) throw c.fail(Syndrome.OBJECT_IN_USE, "RQ " + rq.rqn + " is in RQT " + t.rqtn);
             }

@@ -21,7 +21,7 @@ import io.prmkit.mlx5.QuerySpecialContextsOut;
 import io.prmkit.mlx5.WqeUmrKlmSeg;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
 
@@ -82,7 +82,7 @@ final class ResourceCommands {
         int pd = DeallocPdIn.pd(c.in);
         if (!hca.pds.contains(pd)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "PD " + pd);
         DevxCommands.checkOwner(hca, c, "pd", pd);
-        for (Objects.Mkey m : hca.objects.mkeys.values()) {
+        for (Resources.Mkey m : hca.objects.mkeys.values()) {
             if (Mkc.pd(m.mkc) == pd) throw c.fail(Syndrome.OBJECT_IN_USE, "PD " + pd + " used by mkey 0x" + Integer.toHexString(m.key));
         }
         hca.pds.remove(pd);
@@ -118,7 +118,7 @@ final class ResourceCommands {
         long max = Support.cap(hca, "max_qp_cnt");
         for (int id = 1; id <= max; id++) {
             if (!hca.objects.qCounters.containsKey(id)) {
-                hca.objects.qCounters.put(id, new Objects.QCounter(id));
+                hca.objects.qCounters.put(id, new Resources.QCounter(id));
                 DevxCommands.own(hca, c, "q_counter", id);
                 AllocQCounterOut.Device.counter_set_id$set(c.out, id);
                 return;
@@ -137,7 +137,7 @@ final class ResourceCommands {
 
     private void queryQCounter(Command c) {
         int id = QueryQCounterIn.counter_set_id(c.in);
-        Objects.QCounter q = hca.objects.qCounters.get(id);
+        Resources.QCounter q = hca.objects.qCounters.get(id);
         if (q == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "Q counter " + id);
         DevxCommands.checkOwner(hca, c, "q_counter", id);
         QueryQCounterOut.Device.out_of_buffer$set(c.out, (int) q.outOfBuffer);
@@ -168,7 +168,7 @@ final class ResourceCommands {
             throw c.fail(Syndrome.BAD_FIELD, "translations_octword_actual_size above translations_octword_size");
         }
         MemorySegment table = Support.copy(c.in, CreateMkeyIn.klm_pas_mtt$BYTE_OFFSET, tableBytes);
-        Objects.Umem umem = null;
+        Resources.Umem umem = null;
         if (CreateMkeyIn.mkey_umem_valid(c.in)) {
             if (mode != MkcAccessMode.MTT.value) throw c.fail(Syndrome.BAD_FIELD, "mkey_umem_valid with access mode " + mode + " (MTT only)");
             umem = DevxCommands.translation(c, hca, CreateMkeyIn.mkey_umem_id(c.in), CreateMkeyIn.mkey_umem_offset(c.in),
@@ -195,7 +195,7 @@ final class ResourceCommands {
         int index = hca.nextNumber("mkey", 1, (1 << CreateMkeyOut.mkey_index$BIT_WIDTH) - 1, hca.objects.mkeys::containsKey);
         if (index < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "every mkey index is in use");
         int key = index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc);
-        Objects.Mkey mkey = new Objects.Mkey(key, mkc, table);
+        Resources.Mkey mkey = new Resources.Mkey(key, mkc, table);
         if (umem != null) {
             mkey.umem = umem;
             mkey.umemOffset = CreateMkeyIn.mkey_umem_offset(c.in);
@@ -208,7 +208,7 @@ final class ResourceCommands {
 
     /** QUERY_MKEY: the context as created (or last rewritten by UMR) and the first 32 bytes of its translation table. */
     private void queryMkey(Command c) {
-        Objects.Mkey m = hca.objects.mkeys.get(QueryMkeyIn.mkey_index(c.in));
+        Resources.Mkey m = hca.objects.mkeys.get(QueryMkeyIn.mkey_index(c.in));
         if (m == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "mkey index 0x" + Integer.toHexString(QueryMkeyIn.mkey_index(c.in)));
         DevxCommands.checkOwner(hca, c, "mkey", QueryMkeyIn.mkey_index(c.in));
         MemorySegment.copy(m.mkc, 0, c.out, QueryMkeyOut.memory_key_mkey_entry$BYTE_OFFSET, Mkc.SIZE);
@@ -221,7 +221,7 @@ final class ResourceCommands {
         int index = DestroyMkeyIn.mkey_index(c.in);
         if (!hca.objects.mkeys.containsKey(index)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "mkey index 0x" + Integer.toHexString(index));
         DevxCommands.checkOwner(hca, c, "mkey", index);
-        Objects.Mkey gone = hca.objects.mkeys.remove(index);
+        Resources.Mkey gone = hca.objects.mkeys.remove(index);
         if (gone.umem != null) gone.umem.users--;
         DevxCommands.disown(hca, "mkey", index);
     }

@@ -25,7 +25,7 @@ import io.prmkit.mlx5.TirDispType;
 import io.prmkit.mlx5.Tisc;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.device.Queues;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
@@ -67,7 +67,7 @@ final class TransportCommands {
             throw c.fail(Syndrome.BAD_REFERENCE, "transport domain " + Tisc.transport_domain(tisc));
         }
         int tisn = hca.nextNumber("tis", 1);
-        hca.objects.tises.put(tisn, new Objects.Tis(tisn, tisc));
+        hca.objects.tises.put(tisn, new Resources.Tis(tisn, tisc));
         DevxCommands.own(hca, c, "tis", tisn);
         CreateTisOut.Device.tisn$set(c.out, tisn);
     }
@@ -84,7 +84,7 @@ final class TransportCommands {
     }
 
     private void queryTis(Command c) {
-        Objects.Tis t = hca.objects.tises.get(QueryTisIn.tisn(c.in));
+        Resources.Tis t = hca.objects.tises.get(QueryTisIn.tisn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + QueryTisIn.tisn(c.in));
         DevxCommands.checkOwner(hca, c, "tis", QueryTisIn.tisn(c.in));
         MemorySegment.copy(t.tisc(), 0, c.out, QueryTisOut.tis_context$BYTE_OFFSET, Tisc.SIZE);
@@ -92,7 +92,7 @@ final class TransportCommands {
 
     /** MODIFY_TIS: prio and LAG affinity, as the bitmask selects. */
     private void modifyTis(Command c) {
-        Objects.Tis t = hca.objects.tises.get(io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
+        Resources.Tis t = hca.objects.tises.get(io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
         DevxCommands.checkOwner(hca, c, "tis", io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
         long mask = io.prmkit.mlx5.ModifyTisIn.bitmask$BYTE_OFFSET;
@@ -108,7 +108,7 @@ final class TransportCommands {
 
     /** MODIFY_TIR: the hash settings and the self-loopback block (packet merge is not modelled). */
     private void modifyTir(Command c) {
-        Objects.Tir t = hca.objects.tirs.get(io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
+        Resources.Tir t = hca.objects.tirs.get(io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIR " + io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
         DevxCommands.checkOwner(hca, c, "tir", io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
         long mask = io.prmkit.mlx5.ModifyTirIn.bitmask$BYTE_OFFSET;
@@ -147,7 +147,7 @@ final class TransportCommands {
         }
         if (Tirc.packet_merge_mask(tirc) != 0) throw c.fail(Syndrome.BAD_FIELD, "LRO (packet_merge_mask) is not modelled");
         int tirn = hca.nextNumber("tir", 1);
-        hca.objects.tirs.put(tirn, new Objects.Tir(tirn, tirc));
+        hca.objects.tirs.put(tirn, new Resources.Tir(tirn, tirc));
         DevxCommands.own(hca, c, "tir", tirn);
         CreateTirOut.Device.tirn$set(c.out, tirn);
     }
@@ -162,7 +162,7 @@ final class TransportCommands {
     }
 
     private void queryTir(Command c) {
-        Objects.Tir t = hca.objects.tirs.get(QueryTirIn.tirn(c.in));
+        Resources.Tir t = hca.objects.tirs.get(QueryTirIn.tirn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIR " + QueryTirIn.tirn(c.in));
         DevxCommands.checkOwner(hca, c, "tir", QueryTirIn.tirn(c.in));
         MemorySegment.copy(t.tirc(), 0, c.out, QueryTirOut.tir_context$BYTE_OFFSET, Tirc.SIZE);
@@ -190,13 +190,13 @@ final class TransportCommands {
         Support.checkCount(c, hca, hca.objects.rqts.size(), "log_max_rqt");
         int[] rqns = rqList(c, at);
         int rqtn = hca.nextNumber("rqt", 1);
-        hca.objects.rqts.put(rqtn, new Objects.Rqt(rqtn, Support.copy(c.in, at, Rqtc.SIZE), rqns));
+        hca.objects.rqts.put(rqtn, new Resources.Rqt(rqtn, Support.copy(c.in, at, Rqtc.SIZE), rqns));
         DevxCommands.own(hca, c, "rqt", rqtn);
         CreateRqtOut.Device.rqtn$set(c.out, rqtn);
     }
 
     private void modifyRqt(Command c) {
-        Objects.Rqt t = hca.objects.rqts.get(ModifyRqtIn.rqtn(c.in));
+        Resources.Rqt t = hca.objects.rqts.get(ModifyRqtIn.rqtn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + ModifyRqtIn.rqtn(c.in));
         DevxCommands.checkOwner(hca, c, "rqt", ModifyRqtIn.rqtn(c.in));
         if (RqtBitmask.rqn_list(c.in, ModifyRqtIn.bitmask$BYTE_OFFSET)) {
@@ -212,7 +212,7 @@ final class TransportCommands {
         int rqtn = DestroyRqtIn.rqtn(c.in);
         if (!hca.objects.rqts.containsKey(rqtn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + rqtn);
         DevxCommands.checkOwner(hca, c, "rqt", rqtn);
-        for (Objects.Tir t : hca.objects.tirs.values()) {
+        for (Resources.Tir t : hca.objects.tirs.values()) {
             if (Tirc.disp_type$enum(t.tirc()) == TirDispType.INDIRECT && Tirc.indirect_table(t.tirc()) == rqtn) {
                 throw c.fail(Syndrome.OBJECT_IN_USE, "RQT " + rqtn + " used by TIR " + t.tirn());
             }
@@ -222,7 +222,7 @@ final class TransportCommands {
     }
 
     private void queryRqt(Command c) {
-        Objects.Rqt t = hca.objects.rqts.get(QueryRqtIn.rqtn(c.in));
+        Resources.Rqt t = hca.objects.rqts.get(QueryRqtIn.rqtn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + QueryRqtIn.rqtn(c.in));
         DevxCommands.checkOwner(hca, c, "rqt", QueryRqtIn.rqtn(c.in));
         long at = QueryRqtOut.rqt_context$BYTE_OFFSET;

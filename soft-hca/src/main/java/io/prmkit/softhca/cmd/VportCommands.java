@@ -19,8 +19,8 @@ import io.prmkit.mlx5.VportListType;
 import io.prmkit.mlx5.VportStateOpMod;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
-import io.prmkit.softhca.device.Objects;
-import io.prmkit.softhca.device.Port;
+import io.prmkit.softhca.device.Resources;
+import io.prmkit.softhca.device.PortState;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
 
@@ -29,7 +29,7 @@ import java.util.Map;
  * NIC vport context (MTU, permanent MAC, promiscuous modes, the unicast and multicast address
  * lists, loopback blocks, minimum inline mode; a VLAN list is accepted and not used) and the vport
  * traffic counters. The MACs and promiscuous modes decide which received frames the vport takes
- * ({@code device.Port.accepts}).
+ * ({@code device.PortState.accepts}).
  */
 final class VportCommands {
     private final HcaState hca;
@@ -57,7 +57,7 @@ final class VportCommands {
         ownVport(c, QueryVportStateIn.other_vport(c.in), QueryVportStateIn.vport_number(c.in));
         VportStateOpMod mod = QueryVportStateIn.op_mod$enum(c.in);
         if (mod != VportStateOpMod.VNIC_VPORT && mod != VportStateOpMod.UPLINK) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod 0x" + Integer.toHexString(c.opMod));
-        Port p = hca.objects.port;
+        PortState p = hca.objects.port;
         QueryVportStateOut.Device.state$set(c.out, p.operUp() ? VportOperState.UP : VportOperState.DOWN);
         QueryVportStateOut.Device.admin_state$set(c.out, p.vportAdminState);
     }
@@ -70,7 +70,7 @@ final class VportCommands {
 
     private void queryContext(Command c) {
         ownVport(c, QueryNicVportContextIn.other_vport(c.in), QueryNicVportContextIn.vport_number(c.in));
-        Port p = hca.objects.port;
+        PortState p = hca.objects.port;
         long at = QueryNicVportContextOut.nic_vport_context$BYTE_OFFSET;
         MemorySegment ctx = c.out.asSlice(at, NicVportContext.SIZE);
         NicVportContext.mtu$set(ctx, p.vportMtu);
@@ -126,7 +126,7 @@ final class VportCommands {
         ownVport(c, ModifyNicVportContextIn.other_vport(c.in), ModifyNicVportContextIn.vport_number(c.in));
         long sel = ModifyNicVportContextIn.field_select$BYTE_OFFSET;
         MemorySegment ctx = c.in.asSlice(ModifyNicVportContextIn.nic_vport_context$BYTE_OFFSET, NicVportContext.SIZE);
-        Port p = hca.objects.port;
+        PortState p = hca.objects.port;
         if (ModifyNicVportFieldSelect.affiliation(c.in, sel)) throw c.fail(Syndrome.BAD_FIELD, "vport affiliation is not modelled");
         if (ModifyNicVportFieldSelect.roce_en(c.in, sel) && NicVportContext.roce_en(ctx) && !CmdHcaCap.roce(hca.capsCurrent.get(0))) {
             throw c.fail(Syndrome.BAD_FIELD, "roce_en on a function without the roce capability");
@@ -162,7 +162,7 @@ final class VportCommands {
 
     private void queryCounter(Command c) {
         ownVport(c, QueryVportCounterIn.other_vport(c.in), QueryVportCounterIn.vport_number(c.in));
-        Objects.VportCounters v = hca.objects.vportCounters;
+        Resources.VportCounters v = hca.objects.vportCounters;
         put(c.out, QueryVportCounterOut.received_errors$BYTE_OFFSET, v.rxErrorPackets, v.rxErrorOctets);
         put(c.out, QueryVportCounterOut.transmit_errors$BYTE_OFFSET, v.txErrorPackets, v.txErrorOctets);
         put(c.out, QueryVportCounterOut.received_eth_broadcast$BYTE_OFFSET, v.rxBroadcastPackets, v.rxBroadcastOctets);

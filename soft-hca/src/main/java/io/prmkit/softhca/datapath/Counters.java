@@ -1,6 +1,6 @@
 package io.prmkit.softhca.datapath;
 
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.wire.ParsedFrame;
 
 /**
@@ -9,11 +9,11 @@ import io.prmkit.softhca.wire.ParsedFrame;
  * caller), bytes without FCS.
  */
 final class Counters {
-    private final Objects.VportCounters v;
+    private final Resources.VportCounters v;
     long txDropped;
     long txErrors;
 
-    Counters(Objects.VportCounters v) {
+    Counters(Resources.VportCounters v) {
         this.v = v;
     }
 

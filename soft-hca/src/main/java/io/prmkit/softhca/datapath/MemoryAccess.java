@@ -7,7 +7,7 @@ import io.prmkit.mlx5.Mkc;
 import io.prmkit.mlx5.WqeUmrKlmSeg;
 import io.prmkit.softhca.device.DeviceObjects;
 import io.prmkit.softhca.device.Iommu;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -68,12 +68,12 @@ final class MemoryAccess {
     /** A key's context read once (kept while {@code DeviceObjects.generation} stays the same; UMR bumps it). */
     private static final class Key {
         int key = -1;
-        Objects.Mkey mkey;
+        Resources.Mkey mkey;
         boolean free, lr, lw, length64;
         int pd, mode;
         long start, len;
 
-        void load(int k, Objects.Mkey m) {
+        void load(int k, Resources.Mkey m) {
             key = k;
             mkey = m;
             if (m == null) return;
@@ -107,7 +107,7 @@ final class MemoryAccess {
 
     private int viaKey(int key, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, int depth) {
         Key k = key(key);
-        Objects.Mkey m = k.mkey;
+        Resources.Mkey m = k.mkey;
         if (m == null) return PROT;
         if (k.free || (write ? !k.lw : !k.lr)) return PROT;
         if (depth == 0 && k.pd != pd) return PROT;
@@ -128,8 +128,8 @@ final class MemoryAccess {
     }
 
     /** A key translated by a umem (DEVX): byte {@code off} of the key is byte {@code umemOffset + off} of the umem. */
-    private int viaUmem(Objects.Mkey m, long off, int len, MemorySegment buf, long bufOff, boolean write) {
-        Objects.Umem u = m.umem;
+    private int viaUmem(Resources.Mkey m, long off, int len, MemorySegment buf, long bufOff, boolean write) {
+        Resources.Umem u = m.umem;
         long at = m.umemOffset + off;
         if (at < 0 || at > u.bytes() - len) return PROT;
         while (len > 0) {
@@ -143,7 +143,7 @@ final class MemoryAccess {
         return OK;
     }
 
-    private int viaMtt(Objects.Mkey m, long addr, int len, MemorySegment buf, long bufOff, boolean write) {
+    private int viaMtt(Resources.Mkey m, long addr, int len, MemorySegment buf, long bufOff, boolean write) {
         MemorySegment mtt = m.translation;
         int shift = Mkc.log_page_size(m.mkc);
         if (mtt == null || shift < 12 || shift > 40) return PROT;
@@ -165,7 +165,7 @@ final class MemoryAccess {
         return OK;
     }
 
-    private int viaKlm(Objects.Mkey m, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, int depth) {
+    private int viaKlm(Resources.Mkey m, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, int depth) {
         MemorySegment klms = m.translation;
         if (klms == null) return PROT;
         long off = addr - Mkc.start_addr(m.mkc);

@@ -13,7 +13,7 @@ import io.prmkit.mlx5.Wq;
 import io.prmkit.mlx5.WqDoorbellRecord;
 import io.prmkit.mlx5.WqeDataSeg;
 import io.prmkit.softhca.device.DeviceContext;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.device.Queues;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.ParsedFrame;
@@ -96,7 +96,7 @@ final class ReceiveQueueEngine {
         }
         if (cc == posted) {
             outOfBuffer++;
-            Objects.QCounter q = ctx.objects().qCounters.get(counterSet);
+            Resources.QCounter q = ctx.objects().qCounters.get(counterSet);
             if (q != null) q.outOfBuffer++;
             return false;
         }

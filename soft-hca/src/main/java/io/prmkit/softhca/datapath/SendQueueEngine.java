@@ -15,7 +15,7 @@ import io.prmkit.mlx5.WqeDataSeg;
 import io.prmkit.mlx5.WqeEthSeg;
 import io.prmkit.mlx5.WqeInlineSeg;
 import io.prmkit.softhca.device.DeviceContext;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.device.Queues;
 import io.prmkit.softhca.wire.Bytes;
 import io.prmkit.softhca.wire.Ethernet;

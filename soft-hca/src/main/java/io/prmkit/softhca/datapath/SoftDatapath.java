@@ -17,7 +17,7 @@ import io.prmkit.net.Iphdr;
 import io.prmkit.net.Ipv6hdr;
 import io.prmkit.softhca.device.Datapath;
 import io.prmkit.softhca.device.DeviceContext;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.device.Queues;
 import io.prmkit.softhca.wire.FrameSink;
 import io.prmkit.softhca.wire.ParsedFrame;
@@ -351,7 +351,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         int rqn;
         int hash = 0;
         if (t.indirect) {
-            Objects.Rqt rqt = t.rqt;
+            Resources.Rqt rqt = t.rqt;
             if (rqt == null || rqt.rqns == null || rqt.rqns.length == 0) {
                 rxDropped++;
                 port.counters().rxDiscards++;
@@ -380,7 +380,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     }
 
     private TirState tirState(int tirn) {
-        Objects.Tir tir = ctx.objects().tirs.get(tirn);
+        Resources.Tir tir = ctx.objects().tirs.get(tirn);
         if (tir == null) return null;
         TirState s = tirStates.get(tirn);
         if (s == null || s.tir != tir) {
@@ -392,12 +392,12 @@ public final class SoftDatapath implements Datapath, FrameSink {
 
     /** A TIR's dispatch, read once from its context: direct RQ, or RQT with its Toeplitz hash. */
     private static final class TirState {
-        final Objects.Tir tir;
+        final Resources.Tir tir;
         final boolean indirect;
         final int rqn;
         final int rqtn;
         /** The RQT, resolved when the state is built (states are dropped when a command runs). */
-        final Objects.Rqt rqt;
+        final Resources.Rqt rqt;
         final Toeplitz toeplitz;
         final boolean ipv6;
         final boolean udp;
@@ -405,7 +405,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         int lastIp;
         int lastL4;
 
-        TirState(Objects.Tir tir, io.prmkit.softhca.device.DeviceObjects objects) {
+        TirState(Resources.Tir tir, io.prmkit.softhca.device.DeviceObjects objects) {
             this.tir = tir;
             MemorySegment c = tir.tirc();
             indirect = Tirc.disp_type(c) == TirDispType.INDIRECT$VALUE;

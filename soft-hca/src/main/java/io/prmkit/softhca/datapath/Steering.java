@@ -18,7 +18,7 @@ import io.prmkit.net.Iphdr;
 import io.prmkit.net.Ipv6hdr;
 import io.prmkit.net.VlanHdr;
 import io.prmkit.softhca.device.DeviceObjects;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.ParsedFrame;
 import java.lang.foreign.Arena;
@@ -67,7 +67,7 @@ final class Steering {
      * decoded once: whether its group's criteria select anything (a catch-all entry matches without
      * filling the match parameters), the action, flow tag and first TIR or flow-table destination.
      */
-    private record Compiled(Objects.FlowTable table, Objects.FlowEntry[] entries, Objects.FlowGroup[] groups,
+    private record Compiled(Resources.FlowTable table, Resources.FlowEntry[] entries, Resources.FlowGroup[] groups,
                             boolean[] matchAll, boolean[] forwards, int[] flowTag, int[] tir, int[] nextTable,
                             boolean missForwards, int missTable) {}
 
@@ -82,11 +82,11 @@ final class Steering {
         if (tableId == lastTableId) return lastCompiled;
         Compiled c = compiled.get(tableId);
         if (c == null) {
-            Objects.FlowTable t = objects.flowTables.get(tableId);
+            Resources.FlowTable t = objects.flowTables.get(tableId);
             if (t != null) {
-                Objects.FlowEntry[] es = t.entries.values().toArray(new Objects.FlowEntry[0]);
+                Resources.FlowEntry[] es = t.entries.values().toArray(new Resources.FlowEntry[0]);
                 int n = es.length;
-                Objects.FlowGroup[] gs = new Objects.FlowGroup[n];
+                Resources.FlowGroup[] gs = new Resources.FlowGroup[n];
                 boolean[] all = new boolean[n];
                 boolean[] fwd = new boolean[n];
                 int[] tag = new int[n];
@@ -172,7 +172,7 @@ final class Steering {
     }
 
     /** Whether a group's criteria select no bit at all (then every frame matches its entries). */
-    private static boolean selectsNothing(Objects.FlowGroup g) {
+    private static boolean selectsNothing(Resources.FlowGroup g) {
         int enable = g.criteriaEnable();
         MemorySegment mask = g.criteria();
         for (int b = 0; b < BLOCK_OFFSET.length; b++) {
@@ -241,8 +241,8 @@ final class Steering {
 
     /** Index of the first entry that matches the frame, or -1. */
     private int match(Compiled t) {
-        Objects.FlowEntry[] es = t.entries();
-        Objects.FlowGroup[] gs = t.groups();
+        Resources.FlowEntry[] es = t.entries();
+        Resources.FlowGroup[] gs = t.groups();
         boolean[] all = t.matchAll();
         for (int i = 0; i < es.length; i++) {
             if (all[i] || (gs[i] != null && matches(gs[i], es[i].flowContext()))) return i;
@@ -250,7 +250,7 @@ final class Steering {
         return -1;
     }
 
-    private boolean matches(Objects.FlowGroup g, MemorySegment fc) {
+    private boolean matches(Resources.FlowGroup g, MemorySegment fc) {
         int enable = g.criteriaEnable();
         MemorySegment mask = g.criteria();
         long value = FlowContext.match_value$BYTE_OFFSET;

@@ -9,7 +9,7 @@ import io.prmkit.mlx5.WqeDataSeg;
 import io.prmkit.mlx5.WqeUmrCtrlSeg;
 import io.prmkit.mlx5.WqeUmrKlmSeg;
 import io.prmkit.softhca.device.DeviceObjects;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -52,7 +52,7 @@ final class Umr {
         boolean inline = (flags & UmrCtrlFlags.INLINE$MASK) != 0;
         long entriesDs = inline ? octowords : (octowords > 0 ? 1 : 0);
         if (ENTRIES / 16 + entriesDs != ds) return QP_OP;
-        Objects.Mkey target = objects.mkey(WqeCtrlSeg.imm(w, wo));
+        Resources.Mkey target = objects.mkey(WqeCtrlSeg.imm(w, wo));
         if (target == null) return PROT;
         MemorySegment mkc = target.mkc;
         if (!Mkc.umr_en(mkc) || Mkc.pd(mkc) != pd) return PROT;

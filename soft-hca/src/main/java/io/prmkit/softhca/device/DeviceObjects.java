@@ -13,19 +13,19 @@ public final class DeviceObjects {
     public final Map<Integer, Queues.Cq> cqs = new HashMap<>();
     public final Map<Integer, Queues.Sq> sqs = new HashMap<>();
     public final Map<Integer, Queues.Rq> rqs = new HashMap<>();
-    public final Map<Integer, Objects.Qp> qps = new HashMap<>();
+    public final Map<Integer, Resources.Qp> qps = new HashMap<>();
     /** Memory keys by key index (key >>> 8). */
-    public final Map<Integer, Objects.Mkey> mkeys = new HashMap<>();
-    public final Map<Integer, Objects.Tis> tises = new HashMap<>();
-    public final Map<Integer, Objects.Tir> tirs = new HashMap<>();
-    public final Map<Integer, Objects.Rqt> rqts = new HashMap<>();
-    public final Map<Integer, Objects.FlowTable> flowTables = new HashMap<>();
-    public final Map<Integer, Objects.QCounter> qCounters = new HashMap<>();
+    public final Map<Integer, Resources.Mkey> mkeys = new HashMap<>();
+    public final Map<Integer, Resources.Tis> tises = new HashMap<>();
+    public final Map<Integer, Resources.Tir> tirs = new HashMap<>();
+    public final Map<Integer, Resources.Rqt> rqts = new HashMap<>();
+    public final Map<Integer, Resources.FlowTable> flowTables = new HashMap<>();
+    public final Map<Integer, Resources.QCounter> qCounters = new HashMap<>();
     /** Flow counters by id: {packets, octets}, counted by the datapath. */
     public final Map<Integer, long[]> flowCounters = new HashMap<>();
-    public final Objects.VportCounters vportCounters = new Objects.VportCounters();
+    public final Resources.VportCounters vportCounters = new Resources.VportCounters();
     /** User memory by umem id. */
-    public final Map<Integer, Objects.Umem> umems = new HashMap<>();
+    public final Map<Integer, Resources.Umem> umems = new HashMap<>();
     /** User contexts (DEVX) by uid: their {@code uctx.cap}. */
     public final Map<Integer, Integer> uctxs = new HashMap<>();
     /**
@@ -33,7 +33,7 @@ public final class DeviceObjects {
      * them. An object not listed belongs to uid 0.
      */
     public final Map<String, Map<Integer, Integer>> owners = new HashMap<>();
-    public final Port port = new Port();
+    public final PortState port = new PortState();
     /** NIC RX root flow table id (SET_FLOW_TABLE_ROOT), or -1. */
     public int nicRxRoot = -1;
     /** NIC TX root flow table id, or -1. */
@@ -53,8 +53,8 @@ public final class DeviceObjects {
     public int generation;
 
     /** The memory key for {@code key}, or null when its index is unknown or its low byte differs. */
-    public Objects.Mkey mkey(int key) {
-        Objects.Mkey m = mkeys.get(key >>> 8);
+    public Resources.Mkey mkey(int key) {
+        Resources.Mkey m = mkeys.get(key >>> 8);
         return m != null && m.key == key ? m : null;
     }
 

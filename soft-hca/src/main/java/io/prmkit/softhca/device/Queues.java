@@ -69,7 +69,7 @@ public final class Queues {
         /** Bus address of the doorbell record: {@code cqc.dbr_addr}, or resolved in its umem. */
         public long dbr;
         /** The umems its ring and doorbell record are in (released when it goes). */
-        public final List<Objects.Umem> umems = new ArrayList<>();
+        public final List<Resources.Umem> umems = new ArrayList<>();
 
         public Cq(int cqn, MemorySegment cqc, Ring ring) {
             this.cqn = cqn;
@@ -90,7 +90,7 @@ public final class Queues {
         /** Bus address of the doorbell record: {@code sqc.wq.dbr_addr}, or resolved in its umem. */
         public long dbr;
         /** The umems its ring and doorbell record are in (released when it goes). */
-        public final List<Objects.Umem> umems = new ArrayList<>();
+        public final List<Resources.Umem> umems = new ArrayList<>();
 
         public Sq(int sqn, MemorySegment sqc, Ring ring, int state) {
             this.sqn = sqn;
@@ -111,7 +111,7 @@ public final class Queues {
         /** Bus address of the doorbell record: {@code rqc.wq.dbr_addr}, or resolved in its umem. */
         public long dbr;
         /** The umems its ring and doorbell record are in (released when it goes). */
-        public final List<Objects.Umem> umems = new ArrayList<>();
+        public final List<Resources.Umem> umems = new ArrayList<>();
 
         public Rq(int rqn, MemorySegment rqc, Ring ring, int state) {
             this.rqn = rqn;

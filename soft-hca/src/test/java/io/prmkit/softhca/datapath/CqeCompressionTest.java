@@ -18,7 +18,7 @@ import io.prmkit.mlx5.TirDispType;
 import io.prmkit.mlx5.Tirc;
 import io.prmkit.softhca.CqeDecoder;
 import io.prmkit.softhca.CqeDecoder.Completion;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.ParsedFrame;
 import io.prmkit.softhca.wire.TestFrames;
@@ -64,9 +64,9 @@ class CqeCompressionTest {
             }
             sq = h.new Sq(20, 6, 10, InlineMode.L2$VALUE);
             rq = h.new Rq(30, logRq, 11, bufSize, 2, true);
-            h.objects.qCounters.put(2, new Objects.QCounter(2));
+            h.objects.qCounters.put(2, new Resources.QCounter(2));
             // RSS over one RQ: every UDP flow gets its own Toeplitz hash in the CQE
-            h.objects.rqts.put(60, new Objects.Rqt(60, MemorySegment.ofArray(new byte[0x100]), new int[] {30}));
+            h.objects.rqts.put(60, new Resources.Rqt(60, MemorySegment.ofArray(new byte[0x100]), new int[] {30}));
             MemorySegment tirc = MemorySegment.ofArray(new byte[(int) Tirc.SIZE]);
             Tirc.disp_type$set(tirc, TirDispType.INDIRECT);
             Tirc.indirect_table$set(tirc, 60);
@@ -75,7 +75,7 @@ class CqeCompressionTest {
             long sel = Tirc.rx_hash_field_selector_outer$BYTE_OFFSET;
             RxHashFieldSelect.l4_prot_type$set(tirc, sel, true);
             RxHashFieldSelect.selected_fields$set(tirc, sel, RxHashFields.SRC_IP$MASK | RxHashFields.DST_IP$MASK | RxHashFields.L4_SPORT$MASK | RxHashFields.L4_DPORT$MASK);
-            h.objects.tirs.put(41, new Objects.Tir(41, tirc));
+            h.objects.tirs.put(41, new Resources.Tir(41, tirc));
             h.catchAll(50, 41);
             decoder = new CqeDecoder(rxCq.ring.seg(), logCq, rxCq.dbr.seg(), format < 0 ? HASH : format);
         }

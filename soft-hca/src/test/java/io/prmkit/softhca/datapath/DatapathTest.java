@@ -17,7 +17,7 @@ import io.prmkit.mlx5.SendWqeOpcode;
 import io.prmkit.mlx5.SqState;
 import io.prmkit.mlx5.WqeEthSeg;
 import io.prmkit.mlx5.WqeDataSeg;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.ParsedFrame;
 import io.prmkit.softhca.wire.TestFrames;
@@ -38,7 +38,7 @@ class DatapathTest {
     final Harness.Mem tx = h.dma(64 * 1024);
 
     DatapathTest() {
-        h.objects.qCounters.put(2, new Objects.QCounter(2));
+        h.objects.qCounters.put(2, new Resources.QCounter(2));
         h.directTir(40, 30);
         h.catchAll(50, 40);
     }

@@ -30,7 +30,7 @@ import io.prmkit.softhca.device.DeviceContext;
 import io.prmkit.softhca.device.DeviceObjects;
 import io.prmkit.softhca.device.Events;
 import io.prmkit.softhca.device.Iommu;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.device.Queues;
 import io.prmkit.softhca.wire.Port;
 import io.prmkit.softhca.wire.Wire;
@@ -89,7 +89,7 @@ final class Harness {
         Mkc.pd$set(mkc, PD);
         Mkc.mkey_7_0$set(mkc, 0x42);
         int key = index << 8 | 0x42;
-        objects.mkeys.put(index, new Objects.Mkey(key, mkc, null));
+        objects.mkeys.put(index, new Resources.Mkey(key, mkc, null));
         return key;
     }
 
@@ -312,16 +312,16 @@ final class Harness {
         MemorySegment tirc = MemorySegment.ofArray(new byte[(int) Tirc.SIZE]);
         Tirc.disp_type$set(tirc, TirDispType.DIRECT$VALUE);
         Tirc.inline_rqn$set(tirc, rqn);
-        objects.tirs.put(tirn, new Objects.Tir(tirn, tirc));
+        objects.tirs.put(tirn, new Resources.Tir(tirn, tirc));
     }
 
     /** Root table {@code tableId} with one catch-all group and one entry forwarding everything to {@code tirn}. */
     void catchAll(int tableId, int tirn) {
         MemorySegment ctx = MemorySegment.ofArray(new byte[(int) io.prmkit.mlx5.FlowTableContext.SIZE]);
-        Objects.FlowTable t = new Objects.FlowTable(tableId, 0, ctx, 16);
+        Resources.FlowTable t = new Resources.FlowTable(tableId, 0, ctx, 16);
         MemorySegment criteria = MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE]);
-        t.groups.put(1, new Objects.FlowGroup(1, 0, 15, 0, criteria));
-        t.entries.put(0, new Objects.FlowEntry(0, 1, forward(tirn, 0)));
+        t.groups.put(1, new Resources.FlowGroup(1, 0, 15, 0, criteria));
+        t.entries.put(0, new Resources.FlowEntry(0, 1, forward(tirn, 0)));
         objects.flowTables.put(tableId, t);
         objects.nicRxRoot = tableId;
     }

@@ -8,7 +8,7 @@ import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.EqeType;
 import io.prmkit.mlx5.ErrCqe;
 import io.prmkit.mlx5.InlineMode;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.TestFrames;
 import java.lang.foreign.MemorySegment;
@@ -28,7 +28,7 @@ class MtuTest {
     final Harness.Mem tx = h.dma(16384);
 
     MtuTest() {
-        h.objects.qCounters.put(2, new Objects.QCounter(2));
+        h.objects.qCounters.put(2, new Resources.QCounter(2));
         h.directTir(40, 30);
         h.catchAll(50, 40);
     }

@@ -11,7 +11,7 @@ import io.prmkit.mlx5.InlineMode;
 import io.prmkit.mlx5.Mkc;
 import io.prmkit.mlx5.MkcAccessMode;
 import io.prmkit.mlx5.Sqc;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.TestFrames;
 import java.lang.foreign.MemorySegment;
@@ -32,7 +32,7 @@ class ReservedLkeyTest {
     final byte[] frame = TestFrames.ipv4(Ethernet.PROTO_UDP, 7, 8, TestFrames.payload(64, 1));
 
     ReservedLkeyTest() {
-        h.objects.qCounters.put(2, new Objects.QCounter(2));
+        h.objects.qCounters.put(2, new Resources.QCounter(2));
         h.directTir(40, 30);
         h.catchAll(50, 40);
         MemorySegment.copy(frame, 0, tx.seg(), ValueLayout.JAVA_BYTE, 0, frame.length);
@@ -48,7 +48,7 @@ class ReservedLkeyTest {
         Mkc.pd$set(mkc, Harness.PD);
         Mkc.mkey_7_0$set(mkc, 0);
         int key = 1 << Mkc.mkey_7_0$BIT_WIDTH;
-        h.objects.mkeys.put(1, new Objects.Mkey(key, mkc, null));
+        h.objects.mkeys.put(1, new Resources.Mkey(key, mkc, null));
         return key;
     }
 

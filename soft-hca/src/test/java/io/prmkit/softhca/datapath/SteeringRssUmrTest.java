@@ -27,7 +27,7 @@ import io.prmkit.mlx5.UmrMkeyMask;
 import io.prmkit.mlx5.WqeCtrlSeg;
 import io.prmkit.mlx5.WqeUmrCtrlSeg;
 import io.prmkit.mlx5.WqeUmrKlmSeg;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.TestFrames;
 import io.prmkit.softhca.wire.Toeplitz;
@@ -63,7 +63,7 @@ class SteeringRssUmrTest {
             rqs[i].post(8, lkey);
             rqns[i] = 30 + i;
         }
-        h.objects.rqts.put(60, new Objects.Rqt(60, MemorySegment.ofArray(new byte[0x100]), rqns));
+        h.objects.rqts.put(60, new Resources.Rqt(60, MemorySegment.ofArray(new byte[0x100]), rqns));
         MemorySegment tirc = MemorySegment.ofArray(new byte[(int) Tirc.SIZE]);
         Tirc.disp_type$set(tirc, TirDispType.INDIRECT);
         Tirc.indirect_table$set(tirc, 60);
@@ -72,7 +72,7 @@ class SteeringRssUmrTest {
         MemorySegment.copy(key, 0, tirc, ValueLayout.JAVA_BYTE, Tirc.rx_hash_toeplitz_key$BYTE_OFFSET, 40);
         long sel = Tirc.rx_hash_field_selector_outer$BYTE_OFFSET;
         RxHashFieldSelect.selected_fields$set(tirc, sel, RxHashFields.SRC_IP$MASK | RxHashFields.DST_IP$MASK | RxHashFields.L4_SPORT$MASK | RxHashFields.L4_DPORT$MASK);
-        h.objects.tirs.put(41, new Objects.Tir(41, tirc));
+        h.objects.tirs.put(41, new Resources.Tir(41, tirc));
         h.catchAll(50, 41);
 
         // Microsoft's RSS verification vectors (TCP over IPv4): source, destination, expected hash
@@ -145,7 +145,7 @@ class SteeringRssUmrTest {
         b.post(8, lkey);
         h.directTir(40, 30);
         h.directTir(41, 31);
-        Objects.FlowTable t = new Objects.FlowTable(50, 0, MemorySegment.ofArray(new byte[0x28]), 16);
+        Resources.FlowTable t = new Resources.FlowTable(50, 0, MemorySegment.ofArray(new byte[0x28]), 16);
         MemorySegment c1 = MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE]);
         long o = FteMatchParam.outer_headers$BYTE_OFFSET;
         FteMatchSetLyr24.dmac_47_16$set(c1, o, 0xffffffff);
@@ -153,7 +153,7 @@ class SteeringRssUmrTest {
         FteMatchSetLyr24.ethertype$set(c1, o, 0xffff);
         FteMatchSetLyr24.ip_protocol$set(c1, o, 0xff);
         FteMatchSetLyr24.udp_dport$set(c1, o, 0xffff);
-        t.groups.put(1, new Objects.FlowGroup(1, 0, 7, MatchCriteriaEnable.OUTER_HEADERS$MASK, c1));
+        t.groups.put(1, new Resources.FlowGroup(1, 0, 7, MatchCriteriaEnable.OUTER_HEADERS$MASK, c1));
         MemorySegment e1 = Harness.forward(40, 0x1234);
         long mv = FlowContext.match_value$BYTE_OFFSET + o;
         FteMatchSetLyr24.dmac_47_16$set(e1, mv, 0x02000000);
@@ -161,13 +161,13 @@ class SteeringRssUmrTest {
         FteMatchSetLyr24.ethertype$set(e1, mv, Ethernet.TYPE_IPV4);
         FteMatchSetLyr24.ip_protocol$set(e1, mv, Ethernet.PROTO_UDP);
         FteMatchSetLyr24.udp_dport$set(e1, mv, 2222);
-        t.entries.put(0, new Objects.FlowEntry(0, 1, e1));
+        t.entries.put(0, new Resources.FlowEntry(0, 1, e1));
         MemorySegment c2 = MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE]);
         FteMatchSetLyr24.ethertype$set(c2, o, 0xffff);
-        t.groups.put(2, new Objects.FlowGroup(2, 8, 15, MatchCriteriaEnable.OUTER_HEADERS$MASK, c2));
+        t.groups.put(2, new Resources.FlowGroup(2, 8, 15, MatchCriteriaEnable.OUTER_HEADERS$MASK, c2));
         MemorySegment e2 = Harness.forward(41, 0x99);
         FteMatchSetLyr24.ethertype$set(e2, mv, Ethernet.TYPE_IPV6);
-        t.entries.put(8, new Objects.FlowEntry(8, 2, e2));
+        t.entries.put(8, new Resources.FlowEntry(8, 2, e2));
         h.objects.flowTables.put(50, t);
         h.objects.nicRxRoot = 50;
 
@@ -195,7 +195,7 @@ class SteeringRssUmrTest {
         Mkc.free$set(mkc, true);
         Mkc.pd$set(mkc, Harness.PD);
         Mkc.mkey_7_0$set(mkc, 7);
-        h.objects.mkeys.put(index, new Objects.Mkey(index << 8 | 7, mkc, null));
+        h.objects.mkeys.put(index, new Resources.Mkey(index << 8 | 7, mkc, null));
         return index << 8 | 7;
     }
 

@@ -20,7 +20,7 @@ import io.prmkit.mlx5.WqeEthSeg;
 import io.prmkit.mlx5.WqeInlineSeg;
 import io.prmkit.mlx5.WqeUmrCtrlSeg;
 import io.prmkit.mlx5.WqeUmrKlmSeg;
-import io.prmkit.softhca.device.Objects;
+import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.TestFrames;
 import java.lang.foreign.MemorySegment;
@@ -144,7 +144,7 @@ class WqeFuzzTest {
         Harness.Sq sq = h.new Sq(20, LOG_SQ, 10, InlineMode.L2$VALUE);
         int lkey = h.paKey(1, true, true);
         Harness.Rq rq = h.new Rq(30, 10, 11, 2048, 2, true);
-        h.objects.qCounters.put(2, new Objects.QCounter(2));
+        h.objects.qCounters.put(2, new Resources.QCounter(2));
         h.directTir(40, 30);
         h.catchAll(50, 40);
         rq.post(1024, lkey);
@@ -152,7 +152,7 @@ class WqeFuzzTest {
         Mkc.access_mode_1_0$set(kmkc, MkcAccessMode.KLMS$VALUE);
         Mkc.umr_en$set(kmkc, true);
         Mkc.pd$set(kmkc, Harness.PD);
-        h.objects.mkeys.put(9, new Objects.Mkey(9 << 8, kmkc, null));
+        h.objects.mkeys.put(9, new Resources.Mkey(9 << 8, kmkc, null));
         Harness.Mem host = h.dma(16 * 1024);
         byte[] frame = TestFrames.ipv4(Ethernet.PROTO_TCP, 1, 2, TestFrames.payload(600, 1));
         MemorySegment.copy(frame, 0, host.seg(), ValueLayout.JAVA_BYTE, 0, frame.length);

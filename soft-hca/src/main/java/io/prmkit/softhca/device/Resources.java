@@ -7,8 +7,8 @@ import java.util.TreeMap;
  * Objects other than queues that commands create (memory keys, TIS/TIR/RQT, flow steering,
  * counters). Contexts are device-side copies read through the generated accessors.
  */
-public final class Objects {
-    private Objects() {}
+public final class Resources {
+    private Resources() {}
 
     /**
      * Memory key (PRM "Memory Region"): context {@code mkc}; {@code translation} holds the MTT

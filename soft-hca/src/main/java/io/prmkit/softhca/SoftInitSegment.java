@@ -13,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  * them on the spot; the heartbeat advances on device ticks. Guarded by its own monitor: the driver
  * reads on its threads while the device writes on its own.
  */
-final class InitSegment {
+final class SoftInitSegment {
 
     /** Ext syndromes of the soft device's own health events (health_buffer.ext_synd), all ours. */
     static final int EXT_SYND_CMDQ_MISALIGNED = 0x5c01;
@@ -27,7 +27,7 @@ final class InitSegment {
     private final int frequencyMhz;
     private int initializingReadsLeft;
 
-    InitSegment(int fwMajor, int fwMinor, int fwSub, int logCmdqSize, int logCmdqStride, int initializingReads, int frequencyMhz) {
+    SoftInitSegment(int fwMajor, int fwMinor, int fwSub, int logCmdqSize, int logCmdqStride, int initializingReads, int frequencyMhz) {
         this.frequencyMhz = Math.max(1, frequencyMhz);
         InitSeg.Device.fw_rev_major$set(seg, fwMajor);
         InitSeg.Device.fw_rev_minor$set(seg, fwMinor);

@@ -5,7 +5,7 @@ package io.prmkit.softhca.device;
  * driver sets (MAC, MTU, promiscuous modes). Written by commands and by link faults; the datapath
  * reads it on the device thread.
  */
-public final class Port {
+public final class PortState {
     /** Largest hardware MTU the port supports (PMTU max_mtu), bytes. */
     public int maxMtu = io.prmkit.softhca.wire.Port.MAX_MTU;
     /**
