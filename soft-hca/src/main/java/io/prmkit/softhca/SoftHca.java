@@ -437,7 +437,7 @@ public final class SoftHca implements AutoCloseable {
 
     void link(boolean up) {
         if (datapath.setCarrier(up)) return; // the datapath's link listener posts the port change event
-        objects.port.linkUp = up;
+        objects.port.setLinkUp(up);
         PortChangeSubtype sub = up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN;
         events.post(EqeType.PORT_CHANGE$VALUE, (int) sub.value, e -> Eqe.Device.port_num$set(e, 1));
     }

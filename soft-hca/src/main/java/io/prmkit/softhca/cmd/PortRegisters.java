@@ -64,21 +64,21 @@ final class PortRegisters {
                 if (write) {
                     int mtu = PmtuReg.admin_mtu(in);
                     int min = io.prmkit.softhca.wire.Port.MIN_MTU;
-                    if (mtu > port.maxMtu || mtu < min) throw c.fail(Syndrome.MTU_ABOVE_PORT, "admin_mtu " + mtu + " outside " + min + ".." + port.maxMtu);
-                    port.adminMtu = mtu;
+                    if (mtu > port.maxMtu() || mtu < min) throw c.fail(Syndrome.MTU_ABOVE_PORT, "admin_mtu " + mtu + " outside " + min + ".." + port.maxMtu());
+                    port.setAdminMtu(mtu);
                 }
-                PmtuReg.max_mtu$set(out, port.maxMtu);
-                PmtuReg.admin_mtu$set(out, port.adminMtu);
-                PmtuReg.oper_mtu$set(out, port.adminMtu);
+                PmtuReg.max_mtu$set(out, port.maxMtu());
+                PmtuReg.admin_mtu$set(out, port.adminMtu());
+                PmtuReg.oper_mtu$set(out, port.adminMtu());
             }
             case PAOS -> {
                 checkPort(c, PaosReg.local_port(in));
                 if (write && PaosReg.ase(in)) {
                     int s = PaosReg.admin_status(in);
                     if (s != UP && s != DOWN) throw c.fail(Syndrome.BAD_REGISTER_FIELD, "admin_status " + s);
-                    port.adminStatus = s;
+                    port.setAdminStatus(s);
                 }
-                PaosReg.admin_status$set(out, port.adminStatus);
+                PaosReg.admin_status$set(out, port.adminStatus());
                 PaosReg.oper_status$set(out, port.operUp() ? UP : DOWN);
             }
             case PTYS -> {
@@ -90,9 +90,9 @@ final class PortRegisters {
                         throw c.fail(Syndrome.BAD_REGISTER_FIELD, "eth_proto_admin 0x" + Integer.toHexString(admin) + " outside the capability 0x"
                                 + Integer.toHexString(ETH_PROTO_CAPABILITY));
                     }
-                    port.ethProtoAdmin = admin;
+                    port.setEthProtoAdmin(admin);
                 }
-                int admin = port.ethProtoAdmin & ETH_PROTO_CAPABILITY;
+                int admin = port.ethProtoAdmin() & ETH_PROTO_CAPABILITY;
                 PtysReg.eth_proto_capability$set(out, ETH_PROTO_CAPABILITY);
                 PtysReg.eth_proto_admin$set(out, admin);
                 // the link runs one allowed mode, a 100 GbE one when allowed; none while it is down
@@ -104,7 +104,7 @@ final class PortRegisters {
                 checkPort(c, PpcntReg.local_port(in));
                 if (write) throw c.fail(Syndrome.BAD_REGISTER_FIELD, "PPCNT is read-only");
                 PpcntGrp grp = PpcntReg.grp$enum(in);
-                PortCounters k = port.counters != null ? port.counters : new PortCounters();
+                PortCounters k = port.counters() != null ? port.counters() : new PortCounters();
                 long at = PpcntReg.counter_set$BYTE_OFFSET;
                 out.asSlice(at, out.byteSize() - at).fill((byte) 0);
                 if (grp == PpcntGrp.IEEE_802_3) {
@@ -158,7 +158,7 @@ final class PortRegisters {
                     // PHYSICAL_LAYER reads all zero: the soft wire has no symbol errors, FEC or link flaps to count.
                     throw c.fail(Syndrome.BAD_REGISTER_FIELD, "PPCNT group " + PpcntReg.grp(in) + " (802.3, 2863, 2819, per priority and physical layer are modelled)");
                 }
-                if (PpcntReg.clr(in) && port.counters != null) port.counters.clear();
+                if (PpcntReg.clr(in) && port.counters() != null) port.counters().clear();
             }
             default -> throw c.fail(Syndrome.BAD_REGISTER, id.name());
         }

@@ -169,7 +169,7 @@ final class QpCommands {
                     };
                     // The path MTU counts payload bytes; it must fit the IP MTU the port's hardware MTU leaves (ours).
                     int ip = hca.objects.port.ipMtu();
-                    if (bytes > ip) throw c.fail(Syndrome.MTU_ABOVE_PORT, "path MTU " + bytes + " > IP MTU " + ip + " (admin_mtu " + hca.objects.port.adminMtu + ")");
+                    if (bytes > ip) throw c.fail(Syndrome.MTU_ABOVE_PORT, "path MTU " + bytes + " > IP MTU " + ip + " (admin_mtu " + hca.objects.port.adminMtu() + ")");
                     Qpc.mtu$set(qp.qpc, mtu);
                     Qpc.remote_qpn$set(qp.qpc, Qpc.remote_qpn(in));
                     Qpc.next_rcv_psn$set(qp.qpc, Qpc.next_rcv_psn(in));

@@ -59,13 +59,13 @@ final class VportCommands {
         if (mod != VportStateOpMod.VNIC_VPORT && mod != VportStateOpMod.UPLINK) throw c.fail(Syndrome.BAD_OP_MOD, "op_mod 0x" + Integer.toHexString(c.opMod));
         PortState p = hca.objects.port;
         QueryVportStateOut.Device.state$set(c.out, p.operUp() ? VportOperState.UP : VportOperState.DOWN);
-        QueryVportStateOut.Device.admin_state$set(c.out, p.vportAdminState);
+        QueryVportStateOut.Device.admin_state$set(c.out, p.vportAdminState());
     }
 
     private void modifyState(Command c) {
         ownVport(c, ModifyVportStateIn.other_vport(c.in), ModifyVportStateIn.vport_number(c.in));
         if (ModifyVportStateIn.admin_state$enum(c.in) == null) throw c.fail(Syndrome.BAD_FIELD, "admin_state " + ModifyVportStateIn.admin_state(c.in));
-        hca.objects.port.vportAdminState = ModifyVportStateIn.admin_state(c.in);
+        hca.objects.port.setVportAdminState(ModifyVportStateIn.admin_state(c.in));
     }
 
     private void queryContext(Command c) {
@@ -73,19 +73,19 @@ final class VportCommands {
         PortState p = hca.objects.port;
         long at = QueryNicVportContextOut.nic_vport_context$BYTE_OFFSET;
         MemorySegment ctx = c.out.asSlice(at, NicVportContext.SIZE);
-        NicVportContext.mtu$set(ctx, p.vportMtu);
-        NicVportContext.promisc_uc$set(ctx, p.promiscUc);
-        NicVportContext.promisc_mc$set(ctx, p.promiscMc);
-        NicVportContext.promisc_all$set(ctx, p.promiscAll);
-        NicVportContext.disable_uc_local_lb$set(ctx, p.disableUcLocalLb);
-        NicVportContext.disable_mc_local_lb$set(ctx, p.disableMcLocalLb);
-        NicVportContext.roce_en$set(ctx, p.roceEn);
-        NicVportContext.min_wqe_inline_mode$set(ctx, p.minWqeInlineMode);
+        NicVportContext.mtu$set(ctx, p.vportMtu());
+        NicVportContext.promisc_uc$set(ctx, p.promiscUc());
+        NicVportContext.promisc_mc$set(ctx, p.promiscMc());
+        NicVportContext.promisc_all$set(ctx, p.promiscAll());
+        NicVportContext.disable_uc_local_lb$set(ctx, p.disableUcLocalLb());
+        NicVportContext.disable_mc_local_lb$set(ctx, p.disableMcLocalLb());
+        NicVportContext.roce_en$set(ctx, p.roceEn());
+        NicVportContext.min_wqe_inline_mode$set(ctx, p.minWqeInlineMode());
         long mac = NicVportContext.permanent_address$BYTE_OFFSET;
-        MacAddressLayout.mac_addr$set(ctx, mac, p.permanentAddress);
+        MacAddressLayout.mac_addr$set(ctx, mac, p.permanentAddress());
         // The address list the query asked for, as many entries as the output holds.
         VportListType type = QueryNicVportContextIn.allowed_list_type$enum(c.in);
-        long[] list = type == VportListType.UC ? p.ucAddresses : type == VportListType.MC ? p.mcAddresses : new long[0];
+        long[] list = type == VportListType.UC ? p.ucAddresses() : type == VportListType.MC ? p.mcAddresses() : new long[0];
         int room = (int) Math.max(0, (c.outLength() - at - NicVportContext.current_uc_mac_address$BYTE_OFFSET) / LIST_ENTRY);
         int n = Math.min(list.length, room);
         NicVportContext.allowed_list_type$set(c.out, at, QueryNicVportContextIn.allowed_list_type(c.in));
@@ -134,29 +134,26 @@ final class VportCommands {
         if (ModifyNicVportFieldSelect.mtu(c.in, sel)) {
             int mtu = NicVportContext.mtu(ctx);
             // A hardware MTU, as in PMTU: Linux writes the IP MTU plus Ethernet header, a VLAN tag and FCS.
-            if (mtu > p.maxMtu || mtu < io.prmkit.softhca.wire.Port.MIN_MTU) throw c.fail(Syndrome.MTU_ABOVE_PORT, "vport MTU " + mtu);
+            if (mtu > p.maxMtu() || mtu < io.prmkit.softhca.wire.Port.MIN_MTU) throw c.fail(Syndrome.MTU_ABOVE_PORT, "vport MTU " + mtu);
         }
         if (ModifyNicVportFieldSelect.min_inline(c.in, sel) && InlineMode.of(NicVportContext.min_wqe_inline_mode(ctx)) == null) {
             throw c.fail(Syndrome.BAD_FIELD, "min_wqe_inline_mode " + NicVportContext.min_wqe_inline_mode(ctx));
         }
         long[] list = ModifyNicVportFieldSelect.addresses_list(c.in, sel) ? addressList(c, ctx) : null;
         if (list != null) {
-            if (NicVportContext.allowed_list_type$enum(ctx) == VportListType.UC) p.ucAddresses = list;
-            else p.mcAddresses = list;
+            p.setAddresses(NicVportContext.allowed_list_type$enum(ctx) == VportListType.MC, list);
         }
-        if (ModifyNicVportFieldSelect.mtu(c.in, sel)) p.vportMtu = NicVportContext.mtu(ctx);
+        if (ModifyNicVportFieldSelect.mtu(c.in, sel)) p.setVportMtu(NicVportContext.mtu(ctx));
         if (ModifyNicVportFieldSelect.promisc(c.in, sel)) {
-            p.promiscUc = NicVportContext.promisc_uc(ctx);
-            p.promiscMc = NicVportContext.promisc_mc(ctx);
-            p.promiscAll = NicVportContext.promisc_all(ctx);
+            p.setPromiscuous(NicVportContext.promisc_uc(ctx), NicVportContext.promisc_mc(ctx), NicVportContext.promisc_all(ctx));
         }
-        if (ModifyNicVportFieldSelect.disable_uc_local_lb(c.in, sel)) p.disableUcLocalLb = NicVportContext.disable_uc_local_lb(ctx);
-        if (ModifyNicVportFieldSelect.disable_mc_local_lb(c.in, sel)) p.disableMcLocalLb = NicVportContext.disable_mc_local_lb(ctx);
-        if (ModifyNicVportFieldSelect.roce_en(c.in, sel)) p.roceEn = NicVportContext.roce_en(ctx);
-        if (ModifyNicVportFieldSelect.min_inline(c.in, sel)) p.minWqeInlineMode = NicVportContext.min_wqe_inline_mode(ctx);
+        if (ModifyNicVportFieldSelect.disable_uc_local_lb(c.in, sel)) p.setDisableUcLocalLb(NicVportContext.disable_uc_local_lb(ctx));
+        if (ModifyNicVportFieldSelect.disable_mc_local_lb(c.in, sel)) p.setDisableMcLocalLb(NicVportContext.disable_mc_local_lb(ctx));
+        if (ModifyNicVportFieldSelect.roce_en(c.in, sel)) p.setRoceEn(NicVportContext.roce_en(ctx));
+        if (ModifyNicVportFieldSelect.min_inline(c.in, sel)) p.setMinWqeInlineMode(NicVportContext.min_wqe_inline_mode(ctx));
         if (ModifyNicVportFieldSelect.permanent_address(c.in, sel)) {
             long mac = NicVportContext.permanent_address$BYTE_OFFSET;
-            p.permanentAddress = MacAddressLayout.mac_addr(ctx, mac);
+            p.setPermanentAddress(MacAddressLayout.mac_addr(ctx, mac));
         }
     }
 

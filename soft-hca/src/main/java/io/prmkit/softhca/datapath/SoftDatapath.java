@@ -109,8 +109,8 @@ public final class SoftDatapath implements Datapath, FrameSink {
         this.steering = new Steering(ctx.objects());
         port.setSink(this);
         port.setLinkListener(this::linkChanged);
-        ctx.objects().port.linkUp = port.linkUp();
-        ctx.objects().port.counters = port.counters(); // PPCNT reads the wire port's counters
+        ctx.objects().port.setLinkUp(port.linkUp());
+        ctx.objects().port.setCounters(port.counters()); // PPCNT reads the wire port's counters
     }
 
     public Port port() {
@@ -217,8 +217,8 @@ public final class SoftDatapath implements Datapath, FrameSink {
     /** The port follows the control path's PMTU and PAOS settings. */
     private void syncPort() {
         var p = ctx.objects().port;
-        if (p.adminMtu != port.mtu() && p.adminMtu >= Port.MIN_MTU && p.adminMtu <= Port.MAX_MTU) port.setMtu(p.adminMtu);
-        boolean up = p.adminStatus == 1;
+        if (p.adminMtu() != port.mtu() && p.adminMtu() >= Port.MIN_MTU && p.adminMtu() <= Port.MAX_MTU) port.setMtu(p.adminMtu());
+        boolean up = p.adminStatus() == 1;
         if (up != port.adminUp()) port.setAdminUp(up);
     }
 
@@ -475,7 +475,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         boolean did = false;
         for (Boolean up; (up = linkEvents.poll()) != null; ) {
             did = true;
-            ctx.objects().port.linkUp = up;
+            ctx.objects().port.setLinkUp(up);
             int num = port.number();
             int sub = (int) (up ? PortChangeSubtype.ACTIVE : PortChangeSubtype.DOWN).value;
             CqState.post(() -> ctx.events().post(EqeType.PORT_CHANGE$VALUE, sub, e -> Eqe.Device.port_num$set(e, num)));

@@ -297,7 +297,7 @@ class DatapathTest {
 
     @Test
     void frameOverTheMtuIsLocalLengthError() {
-        h.objects.port.adminMtu = 1000;
+        h.objects.port.setAdminMtu(1000); // white-box: the PMTU write itself is MtuTest's (through ACCESS_REG)
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[1000]);
         sq.send(lkey, tx.bus(), f.length, put(f, 0), 18, 0, true);
         sq.ring();
@@ -452,7 +452,7 @@ class DatapathTest {
         assertEquals(EqeType.PORT_CHANGE.value, Eqe.event_type(e));
         assertEquals(io.prmkit.mlx5.PortChangeSubtype.DOWN.value, Eqe.event_sub_type(e));
         assertEquals(1, Eqe.port_num(e));
-        assertFalse(h.objects.port.linkUp);
+        assertFalse(h.objects.port.linkUp());
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[50]);
         rq.post(1, lkey);
         sq.send(lkey, tx.bus(), f.length, put(f, 0), 18, 0, true);
