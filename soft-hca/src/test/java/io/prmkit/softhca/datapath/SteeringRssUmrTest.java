@@ -157,7 +157,7 @@ class SteeringRssUmrTest {
         MemorySegment e1 = Harness.forward(40, 0x1234);
         long mv = FlowContext.match_value$BYTE_OFFSET + o;
         FteMatchSetLyr24.dmac_47_16$set(e1, mv, 0x02000000);
-        FteMatchSetLyr24.dmac_15_0$set(e1, mv, 0x0002);
+        FteMatchSetLyr24.dmac_15_0$set(e1, mv, 0x0001); // TestFrames.DMAC
         FteMatchSetLyr24.ethertype$set(e1, mv, Ethernet.TYPE_IPV4);
         FteMatchSetLyr24.ip_protocol$set(e1, mv, Ethernet.PROTO_UDP);
         FteMatchSetLyr24.udp_dport$set(e1, mv, 2222);
@@ -170,6 +170,8 @@ class SteeringRssUmrTest {
         t.entries.put(8, new Resources.FlowEntry(8, 2, e2));
         h.objects.flowTables.put(50, t);
         h.objects.nicRxRoot = 50;
+        // promiscuous: the frame to another MAC below reaches steering, whose dmac match is tested here
+        h.objects.port.setPromiscuous(false, false, true);
 
         send(TestFrames.ipv4(Ethernet.PROTO_UDP, 1111, 2222, new byte[20]));
         send(TestFrames.ipv6(Ethernet.PROTO_UDP, 1111, 2222, new byte[20]));
