@@ -4,7 +4,9 @@ import io.prmkit.driver.arch.cyclefixture.Root;
 
 /** The other half of {@link Root}'s cycle. */
 public final class Sub {
-    public static final int ONE = 1;
+    public static int one() {
+        return 1;
+    }
 
     public static int back() {
         return Root.viaSub();
