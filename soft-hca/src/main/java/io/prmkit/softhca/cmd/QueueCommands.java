@@ -154,7 +154,7 @@ final class QueueCommands {
         if (size == null) throw c.fail(Syndrome.BAD_FIELD, "cqe_sz " + Cqc.cqe_sz(cqc));
         if (Cqc.cqe_comp_en(cqc)) checkCompression(c, cqc, size);
         checkPageOffset(c, Cqc.page_offset(cqc));
-        List<Objects.Umem> uses = new ArrayList<>();
+        List<Resources.Umem> uses = new ArrayList<>();
         long dbr = doorbellRecord(c, Cqc.dbr_umem_valid(cqc), Cqc.dbr_umem_id(cqc), Cqc.dbr_addr(cqc), uses, "CQ");
         long stride = size == CqeSize.BYTES_64 ? 64 : 128;
         long bytes = (1L << Cqc.log_cq_size(cqc)) * stride;
@@ -191,7 +191,7 @@ final class QueueCommands {
      * The bus address of a context's doorbell record: {@code dbr} itself, or with {@code inUmem} the
      * offset {@code dbr} in umem {@code umemId} (recorded in {@code uses}).
      */
-    private long doorbellRecord(Command c, boolean inUmem, int umemId, long dbr, List<Objects.Umem> uses, String what) {
+    private long doorbellRecord(Command c, boolean inUmem, int umemId, long dbr, List<Resources.Umem> uses, String what) {
         if (inUmem) return DevxCommands.doorbellRecord(c, hca, umemId, dbr, uses, what);
         Support.checkDoorbellRecord(c, hca, dbr);
         return dbr;
@@ -245,7 +245,7 @@ final class QueueCommands {
      * (from the page list, or from its umem with wq_umem_valid) and puts the doorbell record's bus
      * address in {@code dbr[0]}; the umems used go to {@code uses}.
      */
-    private Queues.Ring workQueue(Command c, MemorySegment ctx, long wq, long pasOffset, boolean send, long[] dbr, List<Objects.Umem> uses) {
+    private Queues.Ring workQueue(Command c, MemorySegment ctx, long wq, long pasOffset, boolean send, long[] dbr, List<Resources.Umem> uses) {
         if (Wq.wq_type$enum(ctx, wq) != WqType.CYCLIC) throw c.fail(Syndrome.BAD_FIELD, "wq_type " + Wq.wq_type(ctx, wq) + " (only cyclic)");
         if (!hca.pds.contains(Wq.pd(ctx, wq))) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + Wq.pd(ctx, wq));
         int stride = Wq.log_wq_stride(ctx, wq);
@@ -272,7 +272,7 @@ final class QueueCommands {
         if (!hca.objects.tises.containsKey(Sqc.tis_num_0(sqc))) throw c.fail(Syndrome.BAD_REFERENCE, "TIS " + Sqc.tis_num_0(sqc));
         checkUar(c, Wq.uar_page(sqc, Sqc.wq$BYTE_OFFSET));
         long[] dbr = new long[1];
-        List<Objects.Umem> uses = new ArrayList<>();
+        List<Resources.Umem> uses = new ArrayList<>();
         Queues.Ring ring = workQueue(c, sqc, Sqc.wq$BYTE_OFFSET, at + Sqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, true, dbr, uses);
         int sqn = hca.nextNumber("sq", 0x800);
         cq.users++;
@@ -337,7 +337,7 @@ final class QueueCommands {
         int counter = Rqc.counter_set_id(rqc);
         if (counter != 0 && !hca.objects.qCounters.containsKey(counter)) throw c.fail(Syndrome.BAD_REFERENCE, "Q counter " + counter);
         long[] dbr = new long[1];
-        List<Objects.Umem> uses = new ArrayList<>();
+        List<Resources.Umem> uses = new ArrayList<>();
         Queues.Ring ring = workQueue(c, rqc, Rqc.wq$BYTE_OFFSET, at + Rqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, false, dbr, uses);
         int rqn = hca.nextNumber("rq", 0xc00);
         cq.users++;
