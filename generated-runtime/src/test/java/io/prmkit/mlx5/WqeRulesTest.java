@@ -217,6 +217,36 @@ class WqeRulesTest {
     }
 
     @Test
+    void theReusableCheckerAgreesWithTheReport() {
+        MemorySegment m = mkc();
+        PrmLayout.Wqe.Context ctx = context(InlineMode.IP).with("mkey", k -> k == LKEY ? m : null);
+        PrmLayout.Wqe.Checker checker = PrmWqes.TX_WQE.checker(ctx);
+        int counter = checker.given("wqe_counter");
+        List<String> names = PrmWqes.TX_WQE.rules().stream().map(PrmLayout.Wqe.Rule::name).toList();
+        assertEquals(names.indexOf("min_inline"), checker.firstBroken(send(), 0, 64), "IP asks 34 inline bytes");
+        int tries = Property.check(3000, g -> {
+            MemorySegment w = send();
+            byte[] noise = new byte[g.between("noise", 0, 6)];
+            g.random().nextBytes(noise);
+            for (byte b : noise) w.set(java.lang.foreign.ValueLayout.JAVA_BYTE, g.between("at", 0, 63), b);
+            if (g.random().nextBoolean()) WqeCtrlSeg.ds$set(w, 0, g.between("ds", 0, 8));
+            int pc = g.between("pc", 0, 3);
+            checker.set(counter, pc);
+            int first = checker.firstBroken(w, 0, 128);
+            PrmLayout.Wqe.Report r = PrmWqes.TX_WQE.check(w, 0, 128, ctx.with("wqe_counter", pc));
+            int size = PrmWqes.TX_WQE.rules().size();
+            if (first == -1) {
+                assertEquals(List.of(), r.broken());
+            } else if (first < size) {
+                assertEquals(PrmWqes.TX_WQE.rules().get(first).name(), r.broken().get(0).rule());
+            } else {
+                assertTrue(!r.truncated().isEmpty() || broken(r).contains("size"), r.toString());
+            }
+        });
+        assertTrue(tries >= 1);
+    }
+
+    @Test
     void anyBytesGiveAReportNeverAnException() {
         int tries = Property.check(2000, g -> {
             int n = g.between("bytes", 0, 256, 0, 1, 15, 16, 17, 64);

@@ -911,7 +911,7 @@ public final class PrmLayout {
 
         /** A walk over one WQE: where each segment (the current element, for an alternative) is, and the context. */
         public static final class View {
-            final MemorySegment s;
+            MemorySegment s;
             final long[] at;
             final long[] len;
             final boolean[] present;
@@ -952,6 +952,14 @@ public final class PrmLayout {
 
             /** The memory the WQE is in. */
             public MemorySegment s() { return s; }
+
+            /** Forgets the last walk: a Checker's next WQE. */
+            void reset(MemorySegment s, long base) {
+                this.s = s;
+                this.base = base;
+                java.util.Arrays.fill(present, false);
+                java.util.Arrays.fill(count, 0);
+            }
 
             /** Where segment {@code slot} (or the current element of an alternative) starts in {@link #s()}. */
             public long at(int slot) {
@@ -1254,6 +1262,150 @@ public final class PrmLayout {
             }
             for (Rule r : rules) evaluate(v, r, placed, broken, unchecked);
             return new Report(name, List.copyOf(placed), wqeSize, List.copyOf(broken), List.copyOf(unchecked), truncated == null ? "" : truncated);
+        }
+
+        /** A reusable checker with {@code ctx}'s values, for a device model that checks every WQE it runs. */
+        public Checker checker(Context ctx) {
+            return new Checker(this, Objects.requireNonNull(ctx, "ctx == null"));
+        }
+
+        /**
+         * Checks WQEs one after another with one walk state: no allocation for a WQE that breaks no rule
+         * (a run longer than any before grows the element table once). Rules that read a given the
+         * context lacks are skipped, as {@link #check} reports them not checked; {@link #set} changes a
+         * value given at creation (a queue's counter) between WQEs.
+         */
+        public static final class Checker {
+            private final Wqe wqe;
+            private final View v;
+            private final boolean[] runnable;
+            private long[] elementAt = new long[16];
+            private int[] elementSlot = new int[16];
+            private int elements;
+
+            Checker(Wqe wqe, Context ctx) {
+                this.wqe = wqe;
+                this.v = new View(wqe, MemorySegment.NULL, ctx);
+                this.runnable = new boolean[wqe.rules.size()];
+                for (int r = 0; r < runnable.length; r++) {
+                    boolean ok = true;
+                    for (String read : wqe.rules.get(r).reads()) {
+                        int dot = read.indexOf('.');
+                        String head = read.indexOf('(') < 0 && dot > 0 ? read.substring(0, dot) : read;
+                        for (int i = 0; i < wqe.givens.size(); i++) {
+                            if (!wqe.givens.get(i).name().equals(head)) continue;
+                            ok &= wqe.givens.get(i).lookup() != null ? v.lookups.get(i) != null : v.haveGiven[i];
+                        }
+                    }
+                    runnable[r] = ok;
+                }
+            }
+
+            /** The index of given {@code name} for {@link #set}; -1 when the WQE has none. */
+            public int given(String name) {
+                for (int i = 0; i < wqe.givens.size(); i++) if (wqe.givens.get(i).name().equals(name)) return i;
+                return -1;
+            }
+
+            /** Sets given {@code index} (it must have had a value in the context the checker was made with). */
+            public void set(int index, long value) {
+                if (!v.haveGiven[index]) throw new IllegalStateException(wqe.givens.get(index).name() + " was not given when the checker was made");
+                v.givens[index] = value;
+            }
+
+            /**
+             * The first rule the WQE at {@code offset} breaks, as an index of {@link Wqe#rules()}, or
+             * {@code rules().size()} when its segments do not fit its size (or the {@code available} bytes),
+             * or -1 when it breaks none.
+             */
+            public int firstBroken(MemorySegment s, long offset, long available) {
+                View v = this.v;
+                v.reset(s, offset);
+                elements = 0;
+                long limit = offset + Math.max(0, Math.min(available, s.byteSize() - offset));
+                long cursor = offset;
+                long size = -1;
+                List<Segment> segments = wqe.segments;
+                int sizeRule = wqe.rules.size();
+                try {
+                    for (int i = 0; i < segments.size(); i++) {
+                        Segment g = segments.get(i);
+                        if (i == wqe.leading) size = wqe.size.eval(v);
+                        long end = size >= 0 ? Math.min(limit, offset + size) : limit;
+                        if (g.when != null && g.when.eval(v) == 0) continue;
+                        switch (g.kind) {
+                            case STRUCT -> {
+                                if (cursor + g.struct.sizeBytes() > limit) return sizeRule;
+                                v.at[g.slot] = cursor;
+                                v.present[g.slot] = true;
+                                cursor += align(g.size == null ? g.struct.sizeBytes() : g.size.eval(v));
+                            }
+                            case INLINE -> {
+                                long n = g.size.eval(v);
+                                long start = g.atSlot >= 0 ? v.at(g.atSlot) + g.atOffset : cursor;
+                                if (n < 0 || start + n > limit) return sizeRule;
+                                v.at[g.slot] = start;
+                                v.len[g.slot] = n;
+                                v.present[g.slot] = true;
+                                cursor = Math.max(cursor, offset + align(start + n - offset));
+                            }
+                            case REPEATED -> {
+                                v.present[g.slot] = true;
+                                while (cursor < end) {
+                                    Segment chosen = null;
+                                    for (Segment a : g.alternatives) {
+                                        if (cursor + a.struct.sizeBytes() > limit) continue;
+                                        v.at[a.slot] = cursor;
+                                        v.present[a.slot] = true;
+                                        if (a.when == null || a.when.eval(v) != 0) {
+                                            chosen = a;
+                                            break;
+                                        }
+                                    }
+                                    if (chosen == null) return sizeRule;
+                                    if (elements == elementAt.length) {
+                                        elementAt = java.util.Arrays.copyOf(elementAt, elements * 2);
+                                        elementSlot = java.util.Arrays.copyOf(elementSlot, elements * 2);
+                                    }
+                                    elementAt[elements] = cursor;
+                                    elementSlot[elements++] = chosen.slot;
+                                    v.count[chosen.slot]++;
+                                    v.count[g.slot]++;
+                                    cursor += Math.max(16, align(chosen.size == null ? chosen.struct.sizeBytes() : chosen.size.eval(v)));
+                                }
+                            }
+                        }
+                    }
+                    if (wqe.leading == segments.size()) size = wqe.size.eval(v);
+                } catch (Missing m) {
+                    return sizeRule; // a segment the walk needs cannot be placed
+                } catch (ArithmeticException e) {
+                    return sizeRule;
+                }
+                if (size >= 0 && (cursor - offset > size || size > limit - offset)) return sizeRule;
+                for (int r = 0; r < runnable.length; r++) {
+                    if (!runnable[r]) continue;
+                    Rule rule = wqe.rules.get(r);
+                    int alt = rule.alternative();
+                    try {
+                        if (alt < 0) {
+                            if (rule.check().eval(v) == 0) return r;
+                            continue;
+                        }
+                        for (int e = 0; e < elements; e++) {
+                            if (elementSlot[e] != alt) continue;
+                            v.at[alt] = elementAt[e];
+                            v.present[alt] = true;
+                            if (rule.check().eval(v) == 0) return r;
+                        }
+                    } catch (Missing m) {
+                        // reads a segment this WQE does not have: nothing to break
+                    } catch (ArithmeticException e) {
+                        return r;
+                    }
+                }
+                return -1;
+            }
         }
 
         private long size(View v, List<String> unchecked) {

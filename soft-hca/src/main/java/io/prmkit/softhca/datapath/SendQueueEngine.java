@@ -4,7 +4,8 @@ import io.prmkit.mlx5.CompletionMode;
 import io.prmkit.mlx5.CqeErrorSyndrome;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.EthCsFlags;
-import io.prmkit.mlx5.InlineMode;
+import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.mlx5.PrmWqes;
 import io.prmkit.mlx5.SendWqeOpcode;
 import io.prmkit.mlx5.SqState;
 import io.prmkit.mlx5.Sqc;
@@ -37,8 +38,14 @@ import java.lang.foreign.ValueLayout;
  * {@code flush_in_error_en}, WQEs posted behind the failed one (and any posted while in ERR) complete
  * with WR_FLUSH_ERR CQEs, one per WQE, as Linux's recovery expects.
  *
- * <p>Vendor syndromes in error CQEs are the model's own (the PRM leaves them to firmware): see
- * {@link #VENDOR_BAD_DS} and its neighbours.
+ * <p>What a SEND or LSO WQE must be comes from the spec: the bundled {@code tx_wqe} declaration's
+ * rules (its size against {@code ds}, {@code wqe_index} and {@code qpn}, {@code mss} against the
+ * opcode, the inline headers against the SQ's {@code min_wqe_inline_mode}), checked by the generated
+ * validator ({@code PrmWqes.TX_WQE}, one reusable checker per SQ) before the WQE runs; a broken rule
+ * is a LOCAL_QP_OP_ERR. Whether a data segment lies in its memory key is checked where the bytes
+ * are read ({@link MemoryAccess}, with the PD, as LOCAL_PROT_ERR). Vendor syndromes in error CQEs are
+ * the model's own (the PRM leaves them to firmware): see {@link #VENDOR_BAD_DS} and its neighbours,
+ * and {@link #vendorOf} for the rules.
  */
 final class SendQueueEngine {
     static final int MAX_WQEBBS = 16;
@@ -60,6 +67,8 @@ final class SendQueueEngine {
     static final int VENDOR_DATA_SEG = 0x06;
     static final int VENDOR_FRAME_LENGTH = 0x07;
     static final int VENDOR_UMR = 0x08;
+    /** A rule of the spec's tx_wqe this model has no syndrome of its own for. */
+    static final int VENDOR_WQE_RULE = 0x09;
     static final int VENDOR_INJECTED = 0x7f;
 
     final Queues.Sq sq;
@@ -75,7 +84,11 @@ final class SendQueueEngine {
     private final MemorySegment dbr;
     private final int pd;
     private final boolean rlky;
-    private final int minInline;
+    /** The spec's send WQE rules, checked before a SEND or LSO runs (PrmWqes.TX_WQE). */
+    private final PrmLayout.Wqe.Checker txRules;
+    private final int counterGiven;
+    /** Vendor syndrome per tx_wqe rule (index of PrmWqes.TX_WQE.rules(); the last: the size rule). */
+    private final int[] txVendor;
     private final boolean regUmr;
     private final boolean flushInError;
     long flushed;
@@ -115,7 +128,13 @@ final class SendQueueEngine {
         this.dbr = ctx.iommu().slice(sq.dbr, WqDoorbellRecord.SIZE);
         this.pd = Wq.pd(sqc, wq);
         this.rlky = Sqc.rlky(sqc);
-        this.minInline = Sqc.min_wqe_inline_mode(sqc);
+        this.txRules = PrmWqes.TX_WQE.checker(PrmLayout.Wqe.Context.none().with("min_wqe_inline_mode", Sqc.min_wqe_inline_mode(sqc))
+                .with("sqn", sqn).with("wqe_counter", 0));
+        this.counterGiven = txRules.given("wqe_counter");
+        this.txVendor = new int[PrmWqes.TX_WQE.rules().size() + 1];
+        for (int i = 0; i < txVendor.length; i++) {
+            txVendor[i] = vendorOf(i < PrmWqes.TX_WQE.rules().size() ? PrmWqes.TX_WQE.rules().get(i).name() : "size");
+        }
         this.regUmr = Sqc.reg_umr(sqc);
         this.flushInError = Sqc.flush_in_error_en(sqc);
         Arena arena = Arena.ofAuto();
@@ -215,11 +234,17 @@ final class SendQueueEngine {
             }
             executed++;
             if (executed == injectAt) return fail(pc, opcode, injectSyndrome, VENDOR_INJECTED, nbb);
-            if (WqeCtrlSeg.qpn(w, wo) != sqn || WqeCtrlSeg.wqe_index(w, wo) != pc) {
+            boolean eth = opcode == SendWqeOpcode.SEND$VALUE || opcode == SendWqeOpcode.LSO$VALUE;
+            if (eth) {
+                txRules.set(counterGiven, pc);
+                int broken = txRules.firstBroken(w, wo, (long) ds << 4);
+                if (broken >= 0) return fail(pc, opcode, QP_OP, txVendor[broken], nbb);
+            } else if (WqeCtrlSeg.qpn(w, wo) != sqn || WqeCtrlSeg.wqe_index(w, wo) != pc) {
+                // NOP and UMR have no WQE declaration with these rules in the spec (UMR's own are Umr's)
                 return fail(pc, opcode, QP_OP, VENDOR_BAD_QPN_OR_INDEX, nbb);
             }
             int bytes;
-            if (opcode == SendWqeOpcode.SEND$VALUE || opcode == SendWqeOpcode.LSO$VALUE) {
+            if (eth) {
                 bytes = send(w, wo, ds, opcode == SendWqeOpcode.LSO$VALUE);
             } else if (opcode == SendWqeOpcode.NOP$VALUE) {
                 bytes = 0;
@@ -249,12 +274,29 @@ final class SendQueueEngine {
         return -((syndrome << 8) | vendor);
     }
 
-    /** Gathers, offloads and transmits a SEND or LSO WQE; bytes put on the wire, or an encoded error. */
+    /**
+     * The model's vendor syndrome for a broken rule of the spec's tx_wqe: the syndromes it reported
+     * before the rules came from the spec, by what each rule is about.
+     */
+    static int vendorOf(String rule) {
+        return switch (rule) {
+            case "size" -> VENDOR_BAD_DS;
+            case "wqe_index_is_counter", "qpn_is_sq" -> VENDOR_BAD_QPN_OR_INDEX;
+            case "lso_needs_mss", "mss_only_for_lso" -> VENDOR_BAD_ETH_SEG;
+            case "min_inline" -> VENDOR_INLINE_TOO_SHORT;
+            case "data_in_mkey" -> VENDOR_DATA_SEG;
+            default -> VENDOR_WQE_RULE;
+        };
+    }
+
+    /**
+     * Gathers, offloads and transmits a SEND or LSO WQE whose spec rules hold (the segments fit ds,
+     * mss goes with LSO, the inline headers reach the min inline mode); bytes put on the wire, or an
+     * encoded error.
+     */
     private int send(MemorySegment w, long wo, int ds, boolean lso) {
-        if (ds < 2) return err(QP_OP, VENDOR_BAD_DS);
         long eth = wo + WqeCtrlSeg.SIZE;
         int mss = WqeEthSeg.mss(w, eth);
-        if (lso != (mss != 0)) return err(QP_OP, VENDOR_BAD_ETH_SEG);
         boolean vlan = WqeEthSeg.insert_vlan(w, eth);
         int used = 2;
         long at = HEADROOM;
@@ -265,7 +307,6 @@ final class SendQueueEngine {
                 int first = WqeEthSeg.inline_hdr_start$LENGTH; // in the Ethernet segment; the rest follows it
                 int more = Math.max(0, inlineHeaders - first);
                 used += (more + 15) >>> 4;
-                if (used > ds) return err(QP_OP, VENDOR_BAD_ETH_SEG);
                 if (used == ds && !lso) {
                     int sent = sendInline(w, eth, inlineHeaders);
                     if (sent != NOT_INLINE) return sent;
@@ -279,8 +320,7 @@ final class SendQueueEngine {
             long seg = wo + ((long) used << 4);
             if (WqeInlineSeg.inline_flag(w, seg)) {
                 int n = WqeInlineSeg.byte_count(w, seg);
-                int units = (4 + n + 15) >>> 4;
-                if (used + units > ds) return err(QP_OP, VENDOR_DATA_SEG);
+                int units = (4 + n + 15) >>> 4; // within ds: the size rule held
                 Bytes.copy(w, seg + WqeInlineSeg.data$BYTE_OFFSET, frame, at, n);
                 at += n;
                 used += units;
@@ -296,16 +336,8 @@ final class SendQueueEngine {
         int len = (int) (at - HEADROOM);
         if (len < Ethernet.ETH_HLEN) return err(LENGTH, VENDOR_FRAME_LENGTH);
         int cs = WqeEthSeg.cs_flags(w, eth);
-        // Only checksum offloads, LSO and an inline mode above L2 need the L3/L4 headers parsed.
-        boolean l2Only = !lso && (cs & (EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK)) == 0
-                && (minInline == InlineMode.NONE$VALUE || minInline == InlineMode.L2$VALUE);
-        ParsedFrame f = null;
-        if (l2Only) { // the L2 header's length is all the inline check needs: no parser state written
-            if (minInline != InlineMode.NONE$VALUE && inlineHeaders < ParsedFrame.l2Length(frame, HEADROOM, len)) return err(QP_OP, VENDOR_INLINE_TOO_SHORT);
-        } else {
-            f = parsed.parse(frame, HEADROOM, len, false);
-            if (minInline != InlineMode.NONE$VALUE && inlineHeaders < required(f)) return err(QP_OP, VENDOR_INLINE_TOO_SHORT);
-        }
+        // Only checksum offloads and LSO need the L3/L4 headers parsed.
+        ParsedFrame f = lso || (cs & (EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK)) != 0 ? parsed.parse(frame, HEADROOM, len, false) : null;
         boolean svlan = vlan && WqeEthSeg.svlan(w, eth);
         int tci = vlan ? WqeEthSeg.vlan_tci(w, eth) : 0;
         if (lso) {
@@ -345,18 +377,9 @@ final class SendQueueEngine {
     private int sendInline(MemorySegment w, long eth, int len) {
         int cs = WqeEthSeg.cs_flags(w, eth);
         if (len < Ethernet.MIN_FRAME || (cs & (EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK)) != 0) return NOT_INLINE;
-        // min_wqe_inline_mode holds whatever it is: every header of the frame is inline with it
         if (len > port.maxFrame()) return err(LENGTH, VENDOR_FRAME_LENGTH);
         transmit(w, eth + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, len);
         return len;
-    }
-
-    /** Bytes of headers {@code min_wqe_inline_mode} requires inline. */
-    private int required(ParsedFrame f) {
-        if (minInline == InlineMode.L2$VALUE) return f.l3Offset;
-        if (minInline == InlineMode.IP$VALUE) return f.l3 == ParsedFrame.L3.NONE ? f.l3Offset : f.l3Offset + f.l3HeaderLength;
-        if (f.l4 == ParsedFrame.L4.TCP || f.l4 == ParsedFrame.L4.UDP) return f.l4Offset + f.l4HeaderLength;
-        return f.l3 == ParsedFrame.L3.NONE ? f.l3Offset : f.l3Offset + f.l3HeaderLength;
     }
 
     private void sendSegment(MemorySegment buf, long start, int len) {
