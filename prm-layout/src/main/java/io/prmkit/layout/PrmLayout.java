@@ -1353,7 +1353,8 @@ public final class PrmLayout {
                                 v.present[g.slot] = true;
                                 while (cursor < end) {
                                     Segment chosen = null;
-                                    for (Segment a : g.alternatives) {
+                                    for (int k = 0; k < g.alternatives.size(); k++) { // indexed: no iterator per element
+                                        Segment a = g.alternatives.get(k);
                                         if (cursor + a.struct.sizeBytes() > limit) continue;
                                         v.at[a.slot] = cursor;
                                         v.present[a.slot] = true;
