@@ -6,6 +6,8 @@ import io.prmkit.demo.WireCheck;
 import io.prmkit.driver.cmd.CommandTrace;
 import io.prmkit.driver.core.DeviceOptions;
 import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.core.Mlx5Function;
+import io.prmkit.driver.devx.DevxDevice;
 import io.prmkit.driver.dp.PacketPool;
 import io.prmkit.driver.dp.RxQueue;
 import io.prmkit.driver.dp.TxQueue;
@@ -15,7 +17,9 @@ import io.prmkit.driver.eth.PortStats;
 import io.prmkit.dsl.Words;
 import io.prmkit.pipeline.Inputs;
 import io.prmkit.softhca.CapsProfile;
+import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.PciFunction;
+import io.prmkit.platform.devx.DevxException;
 import io.prmkit.platform.vfio.Vfio;
 import io.prmkit.platform.vfio.VfioException;
 import io.prmkit.softhca.SoftHca;
@@ -68,13 +72,20 @@ final class Demo {
     private final PrintWriter out;
     /** null: the soft HCA; else the PCI address of a function to open through VFIO. */
     private final String vfioPci;
+    /** null, or what to open through rdma-core's DEVX: an RDMA device name or a PCI address. */
+    private final String devx;
 
     Demo(int packets, int queues, int size, Path pcap, boolean trace, PrintWriter out) {
         this(packets, queues, size, pcap, trace, out, null);
     }
 
     Demo(int packets, int queues, int size, Path pcap, boolean trace, PrintWriter out, String vfioPci) {
+        this(packets, queues, size, pcap, trace, out, vfioPci, null);
+    }
+
+    Demo(int packets, int queues, int size, Path pcap, boolean trace, PrintWriter out, String vfioPci, String devx) {
         this.vfioPci = vfioPci;
+        this.devx = devx;
         this.packets = packets;
         this.queues = queues;
         this.size = size;
@@ -129,8 +140,42 @@ final class Demo {
                 .datapath(ctx -> device[0] = new SoftDatapath(ctx, port));
         SoftHca hca = null;
         VfioStandIn standIn = null;
-        PciFunction function;
-        if (vfioPci == null) {
+        PciFunction function = null;
+        DevxDevice devxDevice = null;
+        if (devx != null) {
+            // rdma-core's DEVX: with the VFIO stand-in preloaded, a soft HCA of this process that rdma-core's own
+            // mlx5_vfio brings up; else the kernel's device (mlx5_ib), or mlx5_vfio on a function bound to vfio-pci.
+            java.util.Optional<Path> lib = VfioStandIn.preloaded();
+            boolean viaVfio = lib.isPresent() || boundToVfioPci(devx);
+            if (lib.isPresent()) {
+                if (!io.prmkit.platform.devx.Devx.isPciAddress(devx)) {
+                    closeQuietly(wire);
+                    throw new CannotCapture("prmkit demo: with the VFIO stand-in preloaded give devx:PCI (a PCI address such as 0000:5e:00.0), not " + devx);
+                }
+                try {
+                    standIn = VfioStandIn.attach(lib.get(), Files.createTempDirectory("prmkit-vfio-standin-"),
+                            VfioStandIn.Function.connectX4().withPci(devx), options.caps(CapsProfile.defaults().with(1, "reg_umr_sq", 1, true, true)
+                                    .withGeneral("umem_uid_0", 1).withGeneral("log_max_uctx", 8).withGeneral("log_max_umem", 16)), null);
+                } catch (IOException e) {
+                    closeQuietly(wire);
+                    throw new CannotCapture("prmkit demo: cannot make the VFIO stand-in's sysfs tree: " + e.getMessage());
+                }
+                out.println("devx: the VFIO stand-in is preloaded (" + lib.get() + "): " + devx
+                        + " is a soft HCA in this process, brought up by rdma-core's mlx5_vfio and reached through DEVX");
+            }
+            if (standIn == null && pcap != null) {
+                closeQuietly(wire);
+                throw new CannotCapture("prmkit demo: --pcap taps the soft HCA's wire; a card's frames are on its own cable (capture them there)");
+            }
+            try {
+                devxDevice = DevxDevice.open(viaVfio ? "vfio:" + devx : devx,
+                        DevxDevice.Options.defaults().withTrace(CommandTrace.lines(commands::add, false)));
+            } catch (DevxException e) {
+                if (standIn != null) standIn.close();
+                closeQuietly(wire);
+                throw new CannotCapture("prmkit demo: " + e.getMessage());
+            }
+        } else if (vfioPci == null) {
             hca = SoftHca.create(options);
             function = hca.function();
         } else {
@@ -159,19 +204,24 @@ final class Demo {
             }
         }
         PacketPool badPool = null; // not the port's: its lkey names no mkey
-        Mlx5Device dev = null;
+        Mlx5Function dev = devxDevice;
+        DmaMemory dma = devxDevice != null ? devxDevice.dma() : null;
         EthPort eth = null;
         try {
-            dev = Mlx5Device.open(function, DeviceOptions.defaults()
-                    .withCommandTimeout(Duration.ofSeconds(10))
-                    .withHealth(Duration.ofSeconds(1), 0)
-                    .withTrace(CommandTrace.lines(commands::add, false)));
+            if (dev == null) {
+                Mlx5Device d = Mlx5Device.open(function, DeviceOptions.defaults()
+                        .withCommandTimeout(Duration.ofSeconds(10))
+                        .withHealth(Duration.ofSeconds(1), 0)
+                        .withTrace(CommandTrace.lines(commands::add, false)));
+                dev = d;
+                dma = d.dma();
+            }
             long tDev = System.nanoTime();
             int devCommands = commands.size();
             eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(queues).withPromiscuous(true));
             long tPort = System.nanoTime();
             out.printf(Locale.ROOT, "bring-up: %s, device %d commands in %.1f ms, Ethernet port (%s, RSS) %d commands in %.1f ms%n",
-                    function.name(), devCommands, ms(tDev - t0), Words.plural(queues, "queue pair"), commands.size() - devCommands, ms(tPort - tDev));
+                    devxDevice != null ? devxDevice.context().name() + " through DEVX" : function.name(), devCommands, ms(tDev - t0), Words.plural(queues, "queue pair"), commands.size() - devCommands, ms(tPort - tDev));
             if (trace) for (String c : commands) out.println("  " + c);
             out.flush();
 
@@ -203,7 +253,7 @@ final class Demo {
                     if (!txs[0].registerUmr(umrMkey, 0x4000_0000L, region, 4)) throw new IllegalStateException("the UMR WQE found no room on SQ 0");
                     runs[0].withUmrPool(region, Math.min(UMR_FRAMES, count(0)));
                     // An lkey no mkey has: the first WQE through it must fail.
-                    badPool = new PacketPool(dev.dma(), 1, 2048, eth.lkey() ^ 0x7fff00);
+                    badPool = new PacketPool(dma, 1, 2048, eth.lkey() ^ 0x7fff00);
                     runs[0].withBadWqe(badPool);
                 }
             }
@@ -318,10 +368,20 @@ final class Demo {
             if (badPool != null) closeQuietly(badPool);
             if (dev != null) closeQuietly(dev);
             if (hca != null) closeQuietly(hca);
-            if (vfioPci != null) closeQuietly(function);
+            if (function != null && vfioPci != null) closeQuietly(function);
             if (standIn != null) closeQuietly(standIn);
             closeQuietly(wire);
             TX_LOG.setFilter(null);
+        }
+    }
+
+    /** Whether {@code pci} is a PCI function bound to vfio-pci (then rdma-core's mlx5_vfio opens it for DEVX). */
+    private static boolean boundToVfioPci(String pci) {
+        if (!io.prmkit.platform.devx.Devx.isPciAddress(pci)) return false;
+        try {
+            return Files.readSymbolicLink(Path.of("/sys/bus/pci/devices", pci, "driver")).getFileName().toString().equals("vfio-pci");
+        } catch (IOException | UnsupportedOperationException e) {
+            return false;
         }
     }
 

@@ -47,8 +47,10 @@ final class DemoCommand implements Callable<Integer> {
     boolean trace;
 
     @Option(names = "--device", paramLabel = "DEVICE", defaultValue = "soft-hca",
-            description = "soft-hca (default), or vfio:PCI: a function bound to vfio-pci, e.g. vfio:0000:03:00.0 (its port must be "
-                    + "cabled to itself); with the VFIO stand-in preloaded (LD_PRELOAD, docs/hardware.md) a soft HCA behind it.")
+            description = "soft-hca (default); vfio:PCI: a function bound to vfio-pci, e.g. vfio:0000:03:00.0; or devx:NAME: a function "
+                    + "the kernel keeps, through rdma-core's DEVX, NAME its RDMA device (devx:mlx5_0) or PCI address (a function bound to "
+                    + "vfio-pci is then brought up by rdma-core's mlx5_vfio). A card's port must be cabled to itself. With the VFIO stand-in "
+                    + "preloaded (LD_PRELOAD, docs/hardware.md) vfio:PCI and devx:PCI are a soft HCA behind it.")
     String device;
 
     @Override
@@ -58,11 +60,13 @@ final class DemoCommand implements Callable<Integer> {
         if (packets < 32 || packets > 100_000_000) return usage(err, "--packets " + packets + " outside 32..100000000");
         if (queues < 1 || queues > 16) return usage(err, "--queues " + queues + " outside 1..16");
         if (size < 64 || size > 1514) return usage(err, "--size " + size + " outside 64..1514");
-        String vfioPci = null;
+        String vfioPci = null, devx = null;
         if (device.startsWith("vfio:")) {
             vfioPci = device.substring("vfio:".length());
+        } else if (device.startsWith("devx:") && device.length() > "devx:".length()) {
+            devx = device.substring("devx:".length());
         } else if (!device.equals("soft-hca")) {
-            return usage(err, "--device " + device + ": give soft-hca or vfio:PCI (e.g. vfio:0000:03:00.0; prmkit devices lists them)");
+            return usage(err, "--device " + device + ": give soft-hca, vfio:PCI (e.g. vfio:0000:03:00.0) or devx:NAME (e.g. devx:mlx5_0); prmkit devices lists them");
         }
         boolean captureOnStdout = pcap != null && Demo.toStandardOutput(pcap);
         if (captureOnStdout && System.console() != null && System.console().isTerminal())
@@ -71,7 +75,7 @@ final class DemoCommand implements Callable<Integer> {
         PrintWriter report = captureOnStdout ? err : out;
         Demo.Result r;
         try {
-            r = new Demo(packets, queues, size, pcap, trace, report, vfioPci).run();
+            r = new Demo(packets, queues, size, pcap, trace, report, vfioPci, devx).run();
         } catch (Demo.CannotCapture e) {
             err.println(e.getMessage());
             return PrmkitCli.INPUT_ERROR;

@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
         description = {
             "Lists the Mellanox/NVIDIA (vendor 15b3) PCI functions under /sys/bus/pci/devices: PCI address, device id, "
                     + "bound driver, IOMMU group, whether prmkit's VFIO back end can open it (or what to do so that it can), "
-                    + "and the RDMA device rdma-core's DEVX would open. With addresses, only those. docs/hardware.md says how to "
+                    + "and whether rdma-core's DEVX can open it (the kernel's RDMA device, or rdma-core's mlx5_vfio on a function bound to vfio-pci). With addresses, only those. docs/hardware.md says how to "
                     + "give a card to prmkit."
         },
         exitCodeList = {"0:listed (also when there are none)", "1:an address given does not exist"})
@@ -65,7 +65,10 @@ final class DevicesCommand implements Callable<Integer> {
         for (Vfio.Probe p : found) {
             List<String> rdma = Vfio.rdmaDevices(p.pci(), sysfs);
             String vfio = p.refusal().map(r -> "vfio: no: " + r).orElse("vfio: yes (prmkit demo --device vfio:" + p.pci() + ")");
-            String devx = rdma.isEmpty() ? "devx: no RDMA device" : "devx: " + String.join(", ", rdma) + " (no prmkit DEVX back end yet)";
+            String devx;
+            if (!rdma.isEmpty()) devx = "devx: yes (prmkit demo --device devx:" + rdma.get(0) + ")";
+            else if (p.driver().orElse("").equals("vfio-pci") && p.refusal().isEmpty()) devx = "devx: yes, through rdma-core's mlx5_vfio (prmkit demo --device devx:" + p.pci() + ")";
+            else devx = "devx: no RDMA device (load mlx5_ib for the kernel's, or bind the function to vfio-pci for rdma-core's mlx5_vfio)";
             out.printf(Locale.ROOT, "%-13s %04x:%04x %-10s %-6s %s; %s%n", p.pci(), p.vendor(), p.device(), p.driver().orElse("-"),
                     p.iommuGroup() < 0 ? "-" : Integer.toString(p.iommuGroup()), vfio, devx);
         }

@@ -65,9 +65,11 @@ class VfioCommandsTest {
         String[] lines = r[1].split("\n");
         assertEquals(4, lines.length, r[1]);
         assertTrue(lines[1].startsWith("0000:03:00.0  15b3:1013 mlx5_core  12     vfio: no: 0000:03:00.0 is bound to mlx5_core, not vfio-pci"), lines[1]);
-        assertTrue(lines[1].endsWith("; devx: mlx5_0 (no prmkit DEVX back end yet)"), lines[1]);
-        assertTrue(lines[2].startsWith("0000:03:00.1  15b3:1013 vfio-pci   13     vfio: yes (prmkit demo --device vfio:0000:03:00.1); devx: no RDMA device"), lines[2]);
+        assertTrue(lines[1].endsWith("; devx: yes (prmkit demo --device devx:mlx5_0)"), lines[1]);
+        assertTrue(lines[2].startsWith("0000:03:00.1  15b3:1013 vfio-pci   13     vfio: yes (prmkit demo --device vfio:0000:03:00.1); "
+                + "devx: yes, through rdma-core's mlx5_vfio (prmkit demo --device devx:0000:03:00.1)"), lines[2]);
         assertTrue(lines[3].contains("vfio: no: 0000:81:00.0 is in no IOMMU group: enable the IOMMU"), lines[3]);
+        assertTrue(lines[3].endsWith("; devx: no RDMA device (load mlx5_ib for the kernel's, or bind the function to vfio-pci for rdma-core's mlx5_vfio)"), lines[3]);
         String[] one = devices("0000:03:00.1", "0000:09:00.0");
         assertEquals("1", one[0]);
         assertEquals(2, one[1].split("\n").length, one[1]);

@@ -7,7 +7,8 @@ import java.util.function.Consumer;
 /**
  * How PRM commands reach the device: the same command bytes either through our own command queue
  * ({@link CommandInterface}, after our bring-up of a {@code PciFunction}) or through rdma-core's DEVX
- * (where the kernel's mlx5_core or rdma-core's mlx5_vfio did the bring-up). The resource, Ethernet and datapath layers see only this.
+ * ({@code io.prmkit.driver.devx}, where the kernel's mlx5_core or rdma-core's mlx5_vfio did the
+ * bring-up). The resource, Ethernet and datapath layers see only this.
  *
  * <p>Commands come in the two kinds DEVX (and DPDK's mlx5 PMD on it) tells apart: those that create
  * an object ({@link #create}: CREATE_CQ, ALLOC_PD, SET_FLOW_TABLE_ENTRY, ...), which give back an

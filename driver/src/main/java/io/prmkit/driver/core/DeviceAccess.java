@@ -10,6 +10,10 @@ import io.prmkit.platform.Mmio;
  * the command transport, the capabilities, DMA memory and BAR 0, the UAR page and the EQ its CQs
  * report to, device events, and leaving the device's care when it closes itself. Handed only to the
  * factory passed to {@link Mlx5Function#attach}: none of it is a public getter of the device.
+ *
+ * <p>Over DEVX ({@code io.prmkit.driver.devx}) the transport is rdma-core's, the DMA memory is one
+ * registered umem ({@link UmemMemory}), the UAR page is one rdma-core mapped, and there are no events
+ * (the datapath polls; link state is asked for).
  */
 public interface DeviceAccess {
     CommandTransport commands();

@@ -4,8 +4,8 @@ import java.util.function.Function;
 
 /**
  * An mlx5 function the driver's objects are built on: brought up by this driver over a {@code
- * PciFunction} ({@link Mlx5Device}), or kept by someone else (the kernel's mlx5_core, or rdma-core's
- * mlx5_vfio) and reached through rdma-core's DEVX. An
+ * PciFunction} ({@link Mlx5Device}), or kept by someone else and reached through rdma-core's DEVX
+ * ({@code io.prmkit.driver.devx.DevxDevice}: the kernel's mlx5_core, or rdma-core's mlx5_vfio). An
  * Ethernet port is opened on either ({@code EthPort.open}).
  */
 public interface Mlx5Function extends AutoCloseable {

@@ -4,6 +4,7 @@ import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.driver.core.Uar;
+import io.prmkit.driver.core.UmemMemory;
 import io.prmkit.mlx5.CmdHcaCap;
 import io.prmkit.mlx5.Cqc;
 import io.prmkit.mlx5.Cqe64;
@@ -21,7 +22,8 @@ import java.lang.foreign.MemorySegment;
 /**
  * A completion queue (PRM "Completion Queues", CREATE_CQ): a ring of 2^n 64-byte CQEs in host
  * memory, an 8-byte doorbell record (consumer index and arm word), the UAR used to arm it and the EQ
- * that receives its completion events. Every CQE starts as opcode INVALID with owner = 1, so the
+ * that receives its completion events. Ring and record are named by page list and bus address, or,
+ * in memory registered as a umem (DEVX, {@link UmemMemory}), by umem id and offset. Every CQE starts as opcode INVALID with owner = 1, so the
  * first pass of the device (owner 0) is told apart from stale entries.
  */
 public final class CompletionQueue extends DeviceObject {
@@ -76,7 +78,8 @@ public final class CompletionQueue extends DeviceObject {
                 Cqe64.layout().set(r, i * Cqe64.SIZE, OPCODE, CqeOpcode.INVALID.value);
                 Cqe64.layout().set(r, i * Cqe64.SIZE, OWNER, 1);
             }
-            var in = PrmCommands.CREATE_CQ.input(pages * (CreateCqIn.pas$ELEMENT_BITS / 8), 0);
+            UmemMemory umem = dma instanceof UmemMemory u ? u : null;
+            var in = PrmCommands.CREATE_CQ.input(umem != null ? 0 : pages * (CreateCqIn.pas$ELEMENT_BITS / 8), 0);
             MemorySegment cqc = CreateCqIn.cq_context(in);
             Cqc.cqe_sz$set(cqc, CqeSize.BYTES_64);
             if (compress) {
@@ -88,8 +91,18 @@ public final class CompletionQueue extends DeviceObject {
             Cqc.uar_page$set(cqc, uar.index());
             Cqc.c_eqn_or_apu_element$set(cqc, eqn);
             Cqc.log_page_size$set(cqc, 0);
-            Cqc.dbr_addr$set(cqc, db.busAddress());
-            for (long p = 0; p < pages; p++) CreateCqIn.pas$set(in, p, ring.busAddress(p * PAGE));
+            if (umem != null) {
+                // DEVX: ring and doorbell record by umem id and offset, no page list.
+                CreateCqIn.cq_umem_valid$set(in, true);
+                CreateCqIn.cq_umem_id$set(in, umem.umemId());
+                CreateCqIn.cq_umem_offset$set(in, umem.umemOffset(ring.busAddress()));
+                Cqc.dbr_umem_valid$set(cqc, true);
+                Cqc.dbr_umem_id$set(cqc, umem.umemId());
+                Cqc.dbr_addr$set(cqc, umem.umemOffset(db.busAddress()));
+            } else {
+                Cqc.dbr_addr$set(cqc, db.busAddress());
+                for (long p = 0; p < pages; p++) CreateCqIn.pas$set(in, p, ring.busAddress(p * PAGE));
+            }
             var created = cmd.create(PrmCommands.CREATE_CQ, in);
             return new CompletionQueue(cmd, created.handle(), CreateCqOut.cqn(created.out()), ring, db, logSize, uar, eqn);
         } catch (RuntimeException e) {

@@ -3,6 +3,7 @@ package io.prmkit.driver.res;
 import io.prmkit.mlx5.CmdPas;
 import io.prmkit.mlx5.Wq;
 import io.prmkit.mlx5.WqType;
+import io.prmkit.driver.core.UmemMemory;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;
 import java.lang.foreign.MemorySegment;
@@ -21,7 +22,8 @@ final class WorkQueues {
 
     /**
      * Fills the cyclic wq at byte {@code at} of the command input {@code in} (2^logSize entries of
-     * 2^logStride bytes in {@code ring}) and its page list, which runs past the wq's fixed part.
+     * 2^logStride bytes in {@code ring}) and its page list, which runs past the wq's fixed part; in
+     * memory registered as a umem (DEVX), the umem's id and offsets instead of the page list.
      */
     static void describe(MemorySegment in, long at, DmaMemory dma, DmaRegion ring, DmaRegion doorbell, int pd, int uarPage, int logStride, int logSize) {
         MemorySegment wq = in.asSlice(at);
@@ -31,6 +33,15 @@ final class WorkQueues {
         Wq.log_wq_stride$set(wq, logStride);
         Wq.log_wq_pg_sz$set(wq, 0);
         Wq.log_wq_sz$set(wq, logSize);
+        if (dma instanceof UmemMemory umem) {
+            Wq.dbr_umem_valid$set(wq, true);
+            Wq.dbr_umem_id$set(wq, umem.umemId());
+            Wq.dbr_addr$set(wq, umem.umemOffset(doorbell.busAddress()));
+            Wq.wq_umem_valid$set(wq, true);
+            Wq.wq_umem_id$set(wq, umem.umemId());
+            Wq.wq_umem_offset$set(wq, umem.umemOffset(ring.busAddress()));
+            return;
+        }
         Wq.dbr_addr$set(wq, doorbell.busAddress());
         long pages = ring.size() / PAGE;
         for (long p = 0; p < pages; p++) {
@@ -40,8 +51,8 @@ final class WorkQueues {
         }
     }
 
-    /** Bytes of the page list after the wq for a ring of {@code ringBytes} in {@code dma}. */
+    /** Bytes of the page list after the wq for a ring of {@code ringBytes} in {@code dma} (none in a umem). */
     static long pasBytes(DmaMemory dma, long ringBytes) {
-        return pages(ringBytes) * CmdPas.SIZE;
+        return dma instanceof UmemMemory ? 0 : pages(ringBytes) * CmdPas.SIZE;
     }
 }

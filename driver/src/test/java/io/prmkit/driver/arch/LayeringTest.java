@@ -16,9 +16,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The driver's layers (docs/driver.md): platform ← cmd ← core ← res ← eth ← dp, each package using
- * only the ones before it (and the root package's {@code Mlx5Exception}); no package cycles in the
- * driver or in soft-hca, their root packages included; and the driver's main code never imports soft-hca (they meet at the
- * platform interface only; the driver's tests use soft-hca as a device). Main classes only.
+ * only the ones before it (and the root package's {@code Mlx5Exception}); {@code devx}, the DEVX
+ * transport and device, beside {@code core} on {@code cmd} and {@code core}, used by no layer (res,
+ * eth and dp reach it only through core's interfaces), and the only package that uses rdma-core's
+ * bindings ({@code io.prmkit.platform.devx}); no package cycles in the driver or in soft-hca, their root
+ * packages included; and the driver's main code never imports soft-hca (they meet at the platform
+ * interface only; the driver's tests use soft-hca as a device). Main classes only.
  */
 class LayeringTest {
     private static final JavaClasses DRIVER = new ClassFileImporter()
@@ -44,11 +47,23 @@ class LayeringTest {
                 .layer("res").definedBy("io.prmkit.driver.res..")
                 .layer("eth").definedBy("io.prmkit.driver.eth..")
                 .layer("dp").definedBy("io.prmkit.driver.dp..")
+                .layer("devx").definedBy("io.prmkit.driver.devx..")
                 .whereLayer("dp").mayNotBeAccessedByAnyLayer()
+                .whereLayer("devx").mayNotBeAccessedByAnyLayer()
                 .whereLayer("eth").mayOnlyBeAccessedByLayers("dp")
                 .whereLayer("res").mayOnlyBeAccessedByLayers("eth", "dp")
-                .whereLayer("core").mayOnlyBeAccessedByLayers("res", "eth", "dp")
-                .whereLayer("cmd").mayOnlyBeAccessedByLayers("core", "res", "eth", "dp")
+                .whereLayer("core").mayOnlyBeAccessedByLayers("res", "eth", "dp", "devx")
+                .whereLayer("cmd").mayOnlyBeAccessedByLayers("core", "res", "eth", "dp", "devx")
+                .check(DRIVER);
+    }
+
+    @Test
+    void onlyTheDevxPackageUsesRdmaCoresBindings() {
+        noClasses().that().resideOutsideOfPackage("io.prmkit.driver.devx..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.prmkit.platform.devx..", "io.prmkit.devx..")
+                .check(DRIVER);
+        noClasses().that().resideInAPackage("io.prmkit.driver.devx..")
+                .should().dependOnClassesThat().resideInAnyPackage("io.prmkit.driver.res..", "io.prmkit.driver.eth..", "io.prmkit.driver.dp..")
                 .check(DRIVER);
     }
 

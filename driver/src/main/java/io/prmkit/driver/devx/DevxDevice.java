@@ -1,0 +1,263 @@
+package io.prmkit.driver.devx;
+
+import io.prmkit.driver.Mlx5Exception;
+import io.prmkit.driver.cmd.CommandTrace;
+import io.prmkit.driver.cmd.CommandTransport;
+import io.prmkit.driver.cmd.DeviceFatalException;
+import io.prmkit.driver.core.Caps;
+import io.prmkit.driver.core.DeviceAccess;
+import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.core.Mlx5Function;
+import io.prmkit.driver.core.Uar;
+import io.prmkit.platform.DmaMemory;
+import io.prmkit.platform.Mmio;
+import io.prmkit.platform.devx.Devx;
+import io.prmkit.platform.devx.DevxContext;
+import io.prmkit.platform.devx.DevxException;
+import io.prmkit.platform.devx.DevxUar;
+import io.prmkit.devx.PrmConstants;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.function.Function;
+
+/**
+ * An mlx5 function reached through rdma-core's DEVX: someone else brought it up and keeps it (the
+ * kernel's mlx5_core and mlx5_ib, or rdma-core's mlx5_vfio provider on a function bound to vfio-pci),
+ * and this driver's objects are built on it with the same command bytes as over its own command queue
+ * ({@link DevxTransport}). What our bring-up would set up comes from rdma-core instead: the
+ * capabilities by QUERY_HCA_CAP through {@code mlx5dv_devx_general_cmd}, a UAR page from {@code
+ * mlx5dv_devx_alloc_uar}, the EQ CQs report to from {@code mlx5dv_devx_query_eqn}, and the DMA memory
+ * as one registered umem ({@link UmemArena}).
+ *
+ * <pre>{@code
+ * try (DevxDevice dev = DevxDevice.open("mlx5_0", DevxDevice.Options.defaults());
+ *      EthPort port = EthPort.open(dev, EthPortConfig.defaults())) { ... }
+ * }</pre>
+ *
+ * <p>No events reach the driver: the datapath polls its CQs, link state is asked for (QUERY_VPORT_STATE),
+ * and the kernel (or mlx5_vfio) answers page requests and watches the function's health.
+ */
+public final class DevxDevice implements Mlx5Function {
+
+    /**
+     * @param memoryBytes the DMA memory registered as one umem (rings, doorbell records, packet buffers);
+     *     pinned, so within the locked-memory limit ({@code ulimit -l})
+     * @param trace every command, as over the command queue (with {@code via=devx} for the slot)
+     */
+    public record Options(long memoryBytes, CommandTrace trace) {
+        public Options {
+            if (memoryBytes < 4096 || memoryBytes % 4096 != 0) throw new IllegalArgumentException("DEVX memory must be whole 4 KiB pages, not " + memoryBytes);
+            if (trace == null) trace = CommandTrace.OFF;
+        }
+
+        /** 64 MiB of DMA memory, no trace. */
+        public static Options defaults() {
+            return new Options(64L << 20, CommandTrace.OFF);
+        }
+
+        public Options withMemory(long bytes) {
+            return new Options(bytes, trace);
+        }
+
+        public Options withTrace(CommandTrace t) {
+            return new Options(memoryBytes, t);
+        }
+    }
+
+    private final DevxContext ctx;
+    private final DevxTransport transport;
+    private final Deque<AutoCloseable> children = new ArrayDeque<>();
+    private Caps caps;
+    private Uar uar;
+    private DevxUar devxUar;
+    private UmemArena memory;
+    private int eqn;
+    private boolean closed;
+
+    private DevxDevice(DevxContext ctx, Options options) {
+        this.ctx = ctx;
+        this.transport = new DevxTransport(ctx, options.trace());
+    }
+
+    /**
+     * Opens {@code which}: an RDMA device name ({@code mlx5_0}) or a PCI address through the kernel's
+     * mlx5_ib, or {@code vfio:PCI} for a function bound to vfio-pci through rdma-core's mlx5_vfio.
+     *
+     * @throws DevxException (one sentence) when rdma-core cannot open it
+     */
+    public static DevxDevice open(String which, Options options) {
+        DevxContext ctx = which.startsWith("vfio:") ? Devx.openVfio(which.substring(5)) : Devx.open(which);
+        return open(ctx, options);
+    }
+
+    /** Builds on {@code ctx}, an open DEVX context, which the device owns from now on (its close closes it). */
+    public static DevxDevice open(DevxContext ctx, Options options) {
+        DevxDevice d = new DevxDevice(ctx, options);
+        try {
+            d.setUp(options);
+            return d;
+        } catch (RuntimeException e) {
+            try {
+                d.close();
+            } catch (RuntimeException s) {
+                e.addSuppressed(s);
+            }
+            throw e;
+        }
+    }
+
+    private void setUp(Options options) {
+        caps = Caps.query(transport);
+        devxUar = allocateUar();
+        uar = Uar.mapped(devxUar.page(), devxUar.pageId(), devxUar.doorbellOffset(), devxUar::close);
+        eqn = ctx.queryEqn(0);
+        memory = new UmemArena(ctx, options.memoryBytes());
+    }
+
+    /**
+     * A non-cached UAR page (what mlx5_vfio hands out), else a write-combining one (the kernel's
+     * classic BlueFlame page): both take the same 8-byte doorbell stores.
+     */
+    private DevxUar allocateUar() {
+        try {
+            return ctx.allocateUar((int) PrmConstants.MLX5DV_UAR_ALLOC_TYPE_NC);
+        } catch (DevxException nc) {
+            try {
+                return ctx.allocateUar((int) PrmConstants.MLX5DV_UAR_ALLOC_TYPE_BF);
+            } catch (DevxException bf) {
+                bf.addSuppressed(nc);
+                throw bf;
+            }
+        }
+    }
+
+    /** The DEVX context (its name, and for mlx5_vfio its event processing). */
+    public DevxContext context() {
+        return ctx;
+    }
+
+    @Override
+    public Caps caps() {
+        return caps;
+    }
+
+    /** The registered DMA memory (for leak checks: {@code allocatedBytes()}). */
+    public DmaMemory dma() {
+        return memory;
+    }
+
+    @Override
+    public <T extends AutoCloseable> T attach(Function<DeviceAccess, T> factory) {
+        synchronized (this) {
+            if (closed) throw new IllegalStateException("the DEVX device is closed");
+        }
+        T child = factory.apply(access);
+        synchronized (this) {
+            children.push(child);
+        }
+        return child;
+    }
+
+    private final DeviceAccess access = new DeviceAccess() {
+        @Override
+        public CommandTransport commands() {
+            return transport;
+        }
+
+        @Override
+        public Caps caps() {
+            return caps;
+        }
+
+        @Override
+        public DmaMemory dma() {
+            return memory;
+        }
+
+        @Override
+        public Mmio bar() {
+            return uar.bar();
+        }
+
+        @Override
+        public Uar uar() {
+            return uar;
+        }
+
+        @Override
+        public int asyncEqn() {
+            return eqn;
+        }
+
+        @Override
+        public void addEventListener(Mlx5Device.EventListener l) {
+            // DEVX delivers no device events to this driver (see the class comment).
+        }
+
+        @Override
+        public void removeEventListener(Mlx5Device.EventListener l) {
+        }
+
+        @Override
+        public DeviceFatalException fatalError() {
+            return null;
+        }
+
+        @Override
+        public void detach(AutoCloseable child) {
+            synchronized (DevxDevice.this) {
+                children.remove(child);
+            }
+        }
+    };
+
+    /**
+     * Closes what was attached (ports: their objects through {@code mlx5dv_devx_obj_destroy}), then the
+     * umem, the UAR page and the context; goes on past failures and throws the first.
+     */
+    @Override
+    public void close() {
+        synchronized (this) {
+            if (closed) return;
+            closed = true;
+        }
+        RuntimeException first = null;
+        while (true) {
+            AutoCloseable c;
+            synchronized (this) {
+                c = children.poll();
+            }
+            if (c == null) break;
+            first = step(first, () -> {
+                try {
+                    c.close();
+                } catch (RuntimeException e) {
+                    throw e;
+                } catch (Exception e) {
+                    throw new Mlx5Exception("closing " + c + ": " + e.getMessage(), e);
+                }
+            });
+        }
+        if (memory != null) first = step(first, memory::close);
+        if (uar != null) first = step(first, uar::close);
+        first = step(first, ctx::close);
+        transport.closed();
+        if (first != null) throw first;
+    }
+
+    private static RuntimeException step(RuntimeException first, Runnable r) {
+        try {
+            r.run();
+            return first;
+        } catch (RuntimeException e) {
+            if (first == null) return e;
+            first.addSuppressed(e);
+            return first;
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "mlx5 " + ctx.name() + " (DEVX)";
+    }
+}
