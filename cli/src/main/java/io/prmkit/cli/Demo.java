@@ -154,8 +154,7 @@ final class Demo {
                 }
                 try {
                     standIn = VfioStandIn.attach(lib.get(), Files.createTempDirectory("prmkit-vfio-standin-"),
-                            VfioStandIn.Function.connectX4().withPci(devx), options.caps(CapsProfile.defaults().with(1, "reg_umr_sq", 1, true, true)
-                                    .withGeneral("umem_uid_0", 1).withGeneral("log_max_uctx", 8).withGeneral("log_max_umem", 16)), null);
+                            VfioStandIn.Function.connectX4().withPci(devx), options.caps(CapsProfile.defaults().with(1, "reg_umr_sq", 1, true, true).withDevx()), null);
                 } catch (IOException e) {
                     closeQuietly(wire);
                     throw new CannotCapture("prmkit demo: cannot make the VFIO stand-in's sysfs tree: " + e.getMessage());

@@ -7,6 +7,7 @@ import io.prmkit.driver.core.DeviceAccess;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.driver.core.Mlx5Device;
 import io.prmkit.driver.core.Mlx5Function;
+import io.prmkit.driver.core.UmemMemory;
 import io.prmkit.driver.res.CompletionQueue;
 import io.prmkit.driver.res.FlowEntry;
 import io.prmkit.driver.res.FlowGroup;
@@ -195,7 +196,8 @@ public final class EthPort implements AutoCloseable {
 
         pd = keep(ProtectionDomain.allocate(cmd));
         var td = keep(TransportDomain.allocate(cmd));
-        mkey = keep(Mkey.physical(cmd, pd));
+        // Packet buffers: by bus address through a physical-address mkey, or, in DEVX memory, through an mkey over its umem.
+        mkey = keep(dev.dma() instanceof UmemMemory umem ? Mkey.overUmem(cmd, pd, umem) : Mkey.physical(cmd, pd));
         var tis = keep(Tis.create(cmd, td));
         if (CmdHcaCap.max_qp_cnt(gen) > 0) counter = keep(QCounter.allocate(cmd));
         int eqn = dev.asyncEqn();

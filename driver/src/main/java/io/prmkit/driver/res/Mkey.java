@@ -2,6 +2,7 @@ package io.prmkit.driver.res;
 
 import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.DeviceObject;
+import io.prmkit.driver.core.UmemMemory;
 import io.prmkit.mlx5.CreateMkeyIn;
 import io.prmkit.mlx5.CreateMkeyOut;
 import io.prmkit.mlx5.DestroyMkeyIn;
@@ -39,6 +40,38 @@ public final class Mkey extends DeviceObject {
         int index = CreateMkeyOut.mkey_index(created.out());
         return new Mkey(cmd, created.handle(), index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
     }
+
+    /**
+     * An MTT mkey over the whole of {@code umem} (DEVX memory, {@link UmemMemory}): its addresses are
+     * the umem's device addresses ({@code start_addr} its first byte, {@code len} its size), its
+     * translation the umem's pages ({@code mkey_umem_id}, {@code mkey_umem_valid}, no entries follow),
+     * local read and write, not bound to a QP; as DPDK registers a mempool over DEVX.
+     */
+    public static Mkey overUmem(CommandTransport cmd, ProtectionDomain pd, UmemMemory umem) {
+        var in = PrmCommands.CREATE_MKEY.input();
+        CreateMkeyIn.mkey_umem_valid$set(in, true);
+        CreateMkeyIn.mkey_umem_id$set(in, umem.umemId());
+        CreateMkeyIn.mkey_umem_offset$set(in, 0);
+        var mkc = CreateMkeyIn.memory_key_mkey_entry(in);
+        int mode = (int) MkcAccessMode.MTT.value;
+        Mkc.access_mode_1_0$set(mkc, mode & ((1 << Mkc.access_mode_1_0$BIT_WIDTH) - 1));
+        Mkc.access_mode_4_2$set(mkc, mode >>> Mkc.access_mode_1_0$BIT_WIDTH);
+        Mkc.lw$set(mkc, true);
+        Mkc.lr$set(mkc, true);
+        Mkc.pd$set(mkc, pd.id());
+        Mkc.qpn$set(mkc, (1 << Mkc.qpn$BIT_WIDTH) - 1);
+        Mkc.start_addr$set(mkc, umem.base());
+        Mkc.len$set(mkc, umem.size());
+        Mkc.log_page_size$set(mkc, Long.numberOfTrailingZeros(PAGE));
+        // One 8-byte MTT entry per page, counted in 16-byte octwords (none follow: the umem is the table).
+        Mkc.translations_octword_size$set(mkc, (int) (umem.size() / PAGE * 8 / 16));
+        Mkc.mkey_7_0$set(mkc, variant());
+        var created = cmd.create(PrmCommands.CREATE_MKEY, in);
+        int index = CreateMkeyOut.mkey_index(created.out());
+        return new Mkey(cmd, created.handle(), index, index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc));
+    }
+
+    private static final long PAGE = 4096;
 
     /**
      * A free indirect mkey for a UMR WQE to fill in (KLM access mode, {@code umr_en}, local read and

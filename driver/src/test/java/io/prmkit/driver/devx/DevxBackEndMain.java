@@ -22,10 +22,9 @@ public final class DevxBackEndMain {
         Path root = Path.of(args[1]);
         long frames = Long.parseLong(args[2]);
         VfioStandIn.Function fn = VfioStandIn.Function.connectX4();
-        // DEVX on the ConnectX-4 whose capabilities the soft HCA reports, plus what mlx5_vfio requires of a
-        // function (umems of uid 0) and what DEVX needs (user contexts, umems).
-        SoftHca.Options options = new SoftHca.Options().caps(CapsProfile.connectX4().withGeneral("umem_uid_0", 1)
-                .withGeneral("log_max_uctx", 8).withGeneral("log_max_umem", 16));
+        // The ConnectX-4 whose capabilities the soft HCA reports, with DEVX: user contexts, umems, and umems of
+        // uid 0, which mlx5_vfio requires of a function.
+        SoftHca.Options options = new SoftHca.Options().caps(CapsProfile.connectX4().withDevx());
         int exit = 1;
         try (VfioStandIn standIn = VfioStandIn.attach(library, root, fn, options, null)) {
             SoftHca hca = standIn.device();

@@ -76,7 +76,7 @@ class DevxBackEndTest {
         for (String c : List.of("QUERY_HCA_CAP (0x100) op_mod 0x1 (GENERAL_DEVICE_CUR)", "ALLOC_PD (0x800) op_mod 0x0", "ALLOC_TRANSPORT_DOMAIN (0x816) op_mod 0x0",
                 "CREATE_MKEY (0x200) op_mod 0x0", "CREATE_TIS (0x912) op_mod 0x0", "CREATE_CQ (0x400) op_mod 0x0", "CREATE_SQ (0x904) op_mod 0x0",
                 "MODIFY_SQ (0x905) op_mod 0x0", "CREATE_RQ (0x908) op_mod 0x0", "CREATE_TIR (0x900) op_mod 0x0", "CREATE_FLOW_TABLE (0x930) op_mod 0x0",
-                "SET_FLOW_TABLE_ENTRY (0x936) op_mod 0x0", "DESTROY_SQ (0x906) op_mod 0x0", "DEALLOC_PD (0x801) op_mod 0x0"))
+                "SET_FLOW_TABLE_ENTRY (0x936) op_mod 0x0 (NEW)", "DESTROY_SQ (0x906) op_mod 0x0", "DEALLOC_PD (0x801) op_mod 0x0"))
             assertTrue(cmds.contains(c), "no " + c + " in the DEVX trace: " + cmds);
         System.out.println("[prmkit] DEVX over mlx5_vfio on the soft HCA: " + lines.stream().filter(l -> l.startsWith("RESULT")).findFirst().orElseThrow()
                 + ", " + cmds.size() + " commands through DEVX");
