@@ -24,6 +24,7 @@ import java.util.List;
  * carries; the device's status and syndrome come back in the output either way.
  */
 final class DevxTransport implements CommandTransport {
+    private static final int EINVAL = 22;
     private final DevxContext ctx;
     private final CommandTrace trace;
     private final List<Runnable> deferred = new ArrayList<>();
@@ -70,7 +71,9 @@ final class DevxTransport implements CommandTransport {
             syndrome = NopOut.syndrome(out);
             Mlx5Exception ex = status != 0
                     ? new CommandException(opcode, opMod, -1, 0, status, syndrome)
-                    : new Mlx5Exception(CommandException.commandName(opcode, opMod) + " through DEVX: " + e.getMessage(), e);
+                    : new Mlx5Exception(CommandException.commandName(opcode, opMod) + " through DEVX: " + e.getMessage()
+                            + (e.errno() == EINVAL && !ctx.vfio() ? " (the kernel lets a DEVX context run only the commands of its"
+                            + " lists, drivers/infiniband/hw/mlx5/devx.c: this one may be the kernel's own)" : ""), e);
             outcome = ex.getMessage();
             throw ex;
         } finally {
