@@ -53,9 +53,7 @@ public final class Mkey extends DeviceObject {
         CreateMkeyIn.mkey_umem_id$set(in, umem.umemId());
         CreateMkeyIn.mkey_umem_offset$set(in, 0);
         var mkc = CreateMkeyIn.memory_key_mkey_entry(in);
-        int mode = (int) MkcAccessMode.MTT.value;
-        Mkc.access_mode_1_0$set(mkc, mode & ((1 << Mkc.access_mode_1_0$BIT_WIDTH) - 1));
-        Mkc.access_mode_4_2$set(mkc, mode >>> Mkc.access_mode_1_0$BIT_WIDTH);
+        Mkc.access_mode$set(mkc, MkcAccessMode.MTT);
         Mkc.lw$set(mkc, true);
         Mkc.lr$set(mkc, true);
         Mkc.pd$set(mkc, pd.id());
