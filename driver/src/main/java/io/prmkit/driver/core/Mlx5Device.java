@@ -30,8 +30,6 @@ import io.prmkit.platform.PciFunction;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -65,7 +63,7 @@ public final class Mlx5Device implements Mlx5Function {
     private final DeviceOptions options;
     private final InitSegment iseg;
     private final List<EventListener> listeners = new CopyOnWriteArrayList<>();
-    private final Deque<AutoCloseable> children = new ArrayDeque<>();
+    private final OwnedObjects children = new OwnedObjects();
     private CommandInterface cmd;
     private FirmwarePages pages;
     private PageWorker pageWorker;
@@ -285,11 +283,11 @@ public final class Mlx5Device implements Mlx5Function {
     }
 
     /** Registers an object (a port) that {@link #close()} closes first, in reverse order of registration. */
-    synchronized void own(AutoCloseable child) {
-        children.push(child);
+    void own(AutoCloseable child) {
+        children.add(child);
     }
 
-    synchronized void disown(AutoCloseable child) {
+    void disown(AutoCloseable child) {
         children.remove(child);
     }
 
@@ -370,21 +368,9 @@ public final class Mlx5Device implements Mlx5Function {
             closed = true;
         }
         Mlx5Exception first = null;
-        while (true) {
-            AutoCloseable c;
-            synchronized (this) {
-                c = children.poll();
-            }
-            if (c == null) break;
-            first = step(first, () -> {
-                try {
-                    c.close();
-                } catch (RuntimeException e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw new Mlx5Exception("closing " + c + ": " + e.getMessage(), e);
-                }
-            });
+        for (AutoCloseable c; (c = children.poll()) != null; ) {
+            AutoCloseable child = c;
+            first = step(first, () -> OwnedObjects.close(child));
         }
         if (cmd != null) cmd.useEvents(false);
         if (asyncEq != null) first = step(first, asyncEq::close);

@@ -8,6 +8,7 @@ import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceAccess;
 import io.prmkit.driver.core.Mlx5Device;
 import io.prmkit.driver.core.Mlx5Function;
+import io.prmkit.driver.core.OwnedObjects;
 import io.prmkit.driver.core.Uar;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.Mmio;
@@ -16,8 +17,6 @@ import io.prmkit.platform.devx.DevxContext;
 import io.prmkit.platform.devx.DevxException;
 import io.prmkit.platform.devx.DevxUar;
 import io.prmkit.devx.PrmConstants;
-import java.util.ArrayDeque;
-import java.util.Deque;
 import java.util.function.Function;
 
 /**
@@ -66,7 +65,7 @@ public final class DevxDevice implements Mlx5Function {
 
     private final DevxContext ctx;
     private final DevxTransport transport;
-    private final Deque<AutoCloseable> children = new ArrayDeque<>();
+    private final OwnedObjects children = new OwnedObjects();
     private Caps caps;
     private Uar uar;
     private DevxUar devxUar;
@@ -152,9 +151,7 @@ public final class DevxDevice implements Mlx5Function {
             if (closed) throw new IllegalStateException("the DEVX device is closed");
         }
         T child = factory.apply(access);
-        synchronized (this) {
-            children.push(child);
-        }
+        children.add(child);
         return child;
     }
 
@@ -205,9 +202,7 @@ public final class DevxDevice implements Mlx5Function {
 
         @Override
         public void detach(AutoCloseable child) {
-            synchronized (DevxDevice.this) {
-                children.remove(child);
-            }
+            children.remove(child);
         }
     };
 
@@ -222,21 +217,9 @@ public final class DevxDevice implements Mlx5Function {
             closed = true;
         }
         RuntimeException first = null;
-        while (true) {
-            AutoCloseable c;
-            synchronized (this) {
-                c = children.poll();
-            }
-            if (c == null) break;
-            first = step(first, () -> {
-                try {
-                    c.close();
-                } catch (RuntimeException e) {
-                    throw e;
-                } catch (Exception e) {
-                    throw new Mlx5Exception("closing " + c + ": " + e.getMessage(), e);
-                }
-            });
+        for (AutoCloseable c; (c = children.poll()) != null; ) {
+            AutoCloseable child = c;
+            first = step(first, () -> OwnedObjects.close(child));
         }
         if (memory != null) first = step(first, memory::close);
         if (uar != null) first = step(first, uar::close);
