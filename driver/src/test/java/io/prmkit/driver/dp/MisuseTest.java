@@ -5,7 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.driver.core.DeviceOptions;
-import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.core.Mlx5Function;
+import io.prmkit.driver.devx.BothTransports;
+import io.prmkit.driver.devx.CommandQueueOnly;
+import io.prmkit.driver.devx.TestDevice;
+import io.prmkit.driver.devx.Transport;
 import io.prmkit.driver.eth.EthPort;
 import io.prmkit.driver.eth.EthPortConfig;
 import io.prmkit.driver.eth.SqResources;
@@ -17,12 +21,16 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
 
-/** Each misuse of the datapath's queues and pools is refused with an exception that says what and why. */
+/** Each misuse of the datapath's queues and pools is refused with an exception that says what and why (both command transports). */
+@BothTransports
 class MisuseTest {
+    @Parameter
+    Transport transport;
 
-    private static Mlx5Device open(SoftHca hca) {
-        return Mlx5Device.open(hca.function(), DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(20)));
+    private TestDevice open() {
+        return TestDevice.open(transport, new SoftHca.Options(), DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(20)));
     }
 
     private static EthPortConfig config() {
@@ -31,7 +39,7 @@ class MisuseTest {
 
     @Test
     void aSecondTxQueueOnOneSqIsRefusedAndTheFirstStillSends() {
-        try (SoftHca hca = SoftHca.create(); Mlx5Device dev = open(hca); EthPort port = EthPort.open(dev, config())) {
+        try (TestDevice d = open(); EthPort port = EthPort.open(d.function(), config())) {
             PacketPool pool = PacketPool.open(port, 64, 2048);
             TxQueue first = TxQueue.open(port, 0, pool);
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> TxQueue.open(port, 0, pool));
@@ -46,7 +54,7 @@ class MisuseTest {
 
     @Test
     void aSecondRxQueueOnOneRqIsRefusedBeforeItPostsAnything() {
-        try (SoftHca hca = SoftHca.create(); Mlx5Device dev = open(hca); EthPort port = EthPort.open(dev, config())) {
+        try (TestDevice d = open(); EthPort port = EthPort.open(d.function(), config())) {
             PacketPool pool = PacketPool.open(port, 256, 2048);
             RxQueue first = RxQueue.open(port, 0, pool);
             int posted = first.postedWqes();
@@ -60,7 +68,8 @@ class MisuseTest {
 
     @Test
     void queuesPoolsAndPortsRefuseUseAfterClose() {
-        try (SoftHca hca = SoftHca.create(); Mlx5Device dev = open(hca)) {
+        try (TestDevice d = open()) {
+            Mlx5Function dev = d.function();
             EthPort port = EthPort.open(dev, config());
             PacketPool pool = PacketPool.open(port, 256, 2048);
             TxQueue tx = TxQueue.open(port, 0, pool);
@@ -90,7 +99,7 @@ class MisuseTest {
 
     @Test
     void aClosedPoolRefusesAndItsQueuesRefuseToUseIt() {
-        try (SoftHca hca = SoftHca.create(); Mlx5Device dev = open(hca); EthPort port = EthPort.open(dev, config())) {
+        try (TestDevice d = open(); EthPort port = EthPort.open(d.function(), config())) {
             PacketPool pool = PacketPool.open(port, 256, 2048);
             TxQueue tx = TxQueue.open(port, 0, pool);
             RxQueue rx = RxQueue.open(port, 0, pool);
@@ -106,6 +115,7 @@ class MisuseTest {
 
     /** The doorbell of thread A's send blocks on a latch: while A is inside send, another thread's call is refused. */
     @Test
+    @CommandQueueOnly("a white-box test (rings in host memory, a doorbell page of its own): no device, so no transport, to run it over")
     void aQueueUsedByASecondThreadWhileTheFirstIsInsideACallRefuses() throws Exception {
         try (HostMemory host = new HostMemory()) {
             Rings.Tx t = new Rings.Tx(host, 6, 6, InlineMode.L2);

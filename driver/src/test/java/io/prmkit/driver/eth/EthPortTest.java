@@ -9,6 +9,10 @@ import io.prmkit.driver.Mlx5Exception;
 import io.prmkit.driver.cmd.CommandTrace;
 import io.prmkit.driver.core.DeviceOptions;
 import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.devx.BothTransports;
+import io.prmkit.driver.devx.CommandQueueOnly;
+import io.prmkit.driver.devx.TestDevice;
+import io.prmkit.driver.devx.Transport;
 import io.prmkit.mlx5.SqState;
 import io.prmkit.softhca.CapsProfile;
 import io.prmkit.softhca.SoftHca;
@@ -19,8 +23,13 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
 
+/** An Ethernet port's objects, state changes, settings, statistics and failures, on both command transports. */
+@BothTransports
 class EthPortTest {
+    @Parameter
+    Transport transport;
 
     private final List<String> trace = new CopyOnWriteArrayList<>();
 
@@ -40,10 +49,11 @@ class EthPortTest {
 
     @Test
     void aPortWithFourQueuePairsCreatesItsObjectsAndCloseDestroysThemAll() {
-        try (SoftHca hca = SoftHca.create();
-             Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options(), options())) {
+            SoftHca hca = d.hca();
+            var dev = d.function();
             Map<String, Integer> base = hca.liveObjects();
-            assertEquals(Map.of("eq", 1, "uar", 1), base, "the device itself holds its async EQ and UAR");
+            assertEquals(d.functionObjects(), base, "the device itself holds what the function's driver made (its EQ and UAR; over DEVX our umem)");
             try (EthPort port = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(4).withSizes(6, 6))) {
                 Map<String, Integer> live = hca.liveObjects();
                 assertEquals(8, live.get("cq"));
@@ -68,10 +78,12 @@ class EthPortTest {
     }
 
     @Test
+    @CommandQueueOnly("PORT_CHANGE events arrive on our async EQ; over DEVX no event reaches the driver (the EQ is mlx5_vfio's or the "
+            + "kernel's, and the datapath polls): there the link state is asked for (linkStateIsAskedForWithQueryVportState)")
     void linkFlapFollowsPortChangeEvents() {
-        try (SoftHca hca = SoftHca.create();
-             Mlx5Device dev = Mlx5Device.open(hca.function(), options());
-             EthPort port = EthPort.open(dev, EthPortConfig.defaults())) {
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options(), options());
+             EthPort port = EthPort.open(d.function(), EthPortConfig.defaults())) {
+            SoftHca hca = d.hca();
             assertTrue(port.linkUp());
             hca.faults().link(false);
             assertTrue(await(() -> !port.linkUp()), "link went down");
@@ -83,10 +95,24 @@ class EthPortTest {
     }
 
     @Test
+    void linkStateIsAskedForWithQueryVportState() {
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options(), options());
+             EthPort port = EthPort.open(d.function(), EthPortConfig.defaults())) {
+            assertTrue(port.refreshLinkState());
+            d.hca().faults().link(false); // the carrier drops on the device's own thread
+            assertTrue(await(() -> !port.refreshLinkState()), "QUERY_VPORT_STATE: down");
+            assertFalse(port.linkUp());
+            d.hca().faults().link(true);
+            assertTrue(await(port::refreshLinkState), "QUERY_VPORT_STATE: up again");
+            assertTrue(port.linkUp());
+        }
+    }
+
+    @Test
     void sqStateChangesForErrorRecovery() {
-        try (SoftHca hca = SoftHca.create();
-             Mlx5Device dev = Mlx5Device.open(hca.function(), options());
-             EthPort port = EthPort.open(dev, EthPortConfig.defaults())) {
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options(), options());
+             EthPort port = EthPort.open(d.function(), EthPortConfig.defaults())) {
+            SoftHca hca = d.hca();
             var sq = port.sendQueue(0);
             sq.modify(SqState.RDY, SqState.ERR);
             assertEquals(SqState.ERR, sq.state());
@@ -99,9 +125,8 @@ class EthPortTest {
 
     @Test
     void macMtuAndPromiscuousReachTheVportContext() {
-        try (SoftHca hca = SoftHca.create();
-             Mlx5Device dev = Mlx5Device.open(hca.function(), options());
-             EthPort port = EthPort.open(dev, EthPortConfig.defaults().withMtu(9000).withPromiscuous(true))) {
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options(), options());
+             EthPort port = EthPort.open(d.function(), EthPortConfig.defaults().withMtu(9000).withPromiscuous(true))) {
             var ctx = port.vportContext();
             assertEquals(9000 + EthPort.HW_MTU_OVERHEAD, io.prmkit.mlx5.NicVportContext.mtu(ctx), "the hardware MTU, as Linux writes it");
             assertEquals(9000, port.mtu());
@@ -119,9 +144,9 @@ class EthPortTest {
 
     @Test
     void statsReadVportCountersQCounterAndPpcnt() {
-        try (SoftHca hca = SoftHca.create();
-             Mlx5Device dev = Mlx5Device.open(hca.function(), options());
-             EthPort port = EthPort.open(dev, EthPortConfig.defaults())) {
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options(), options());
+             EthPort port = EthPort.open(d.function(), EthPortConfig.defaults())) {
+            SoftHca hca = d.hca();
             PortStats s = port.queryStats();
             assertEquals(0, s.rxOutOfBuffer());
             assertEquals(0, s.txPacketsPhy());
@@ -133,8 +158,9 @@ class EthPortTest {
 
     @Test
     void aCommandFailingHalfwayThroughTheBuildUndoesWhatWasBuilt() {
-        try (SoftHca hca = SoftHca.create();
-             Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options(), options())) {
+            SoftHca hca = d.hca();
+            var dev = d.function();
             Map<String, Integer> base = hca.liveObjects();
             hca.faults().failNext(io.prmkit.mlx5.CmdOpcode.CREATE_TIR, io.prmkit.mlx5.CmdStatus.LIM_ERR, 0x77);
             var e = assertThrows(io.prmkit.driver.cmd.CommandException.class,
@@ -147,6 +173,8 @@ class EthPortTest {
     }
 
     @Test
+    @CommandQueueOnly("the command timeout, and keeping a CQ's rings while the device may still write them, are our command queue's; "
+            + "over DEVX rdma-core waits for the command and the kernel (or mlx5_vfio) owns the teardown after it")
     void aDestroyThatTimesOutKeepsTheRingsUntilTheDeviceIsGoneAndCloseGoesOn() {
         try (SoftHca hca = SoftHca.create()) {
             long before = hca.function().dma().allocatedBytes();
@@ -175,8 +203,9 @@ class EthPortTest {
 
     @Test
     void aDeviceWithoutNicFlowTablesIsRefusedNamingTheCapability() {
-        try (SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.defaults().withGeneral("nic_flow_table", 0)));
-             Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
+        try (TestDevice d = TestDevice.open(transport, CapsProfile.defaults().withGeneral("nic_flow_table", 0), new SoftHca.Options(), options())) {
+            SoftHca hca = d.hca();
+            var dev = d.function();
             Map<String, Integer> base = hca.liveObjects();
             trace.clear();
             Mlx5Exception e = assertThrows(Mlx5Exception.class, () -> EthPort.open(dev, EthPortConfig.defaults()));
@@ -189,8 +218,9 @@ class EthPortTest {
 
     @Test
     void aQueueLargerThanTheCapsAllowIsRefusedBeforeAnyCommandNamingTheCap() {
-        try (SoftHca hca = SoftHca.create(new SoftHca.Options().caps(CapsProfile.defaults().withGeneral("log_max_wq_sz", 8)));
-             Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
+        try (TestDevice d = TestDevice.open(transport, CapsProfile.defaults().withGeneral("log_max_wq_sz", 8), new SoftHca.Options(), options())) {
+            SoftHca hca = d.hca();
+            var dev = d.function();
             Map<String, Integer> base = hca.liveObjects();
             int log = io.prmkit.mlx5.CmdHcaCap.log_max_wq_sz(dev.caps().general());
             assertEquals(8, log);

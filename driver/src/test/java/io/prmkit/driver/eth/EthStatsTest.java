@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.driver.core.DeviceOptions;
-import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.devx.BothTransports;
+import io.prmkit.driver.devx.TestDevice;
+import io.prmkit.driver.devx.Transport;
 import io.prmkit.driver.dp.PacketPool;
 import io.prmkit.driver.dp.TestFrames;
 import io.prmkit.driver.dp.TxQueue;
@@ -16,9 +18,13 @@ import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
 
-/** Statistics with traffic: frames sent on a port cabled to itself, with no receive buffers posted. */
+/** Statistics with traffic: frames sent on a port cabled to itself, with no receive buffers posted (both command transports). */
+@BothTransports
 class EthStatsTest {
+    @Parameter
+    Transport transport;
 
     private static boolean await(BooleanSupplier done) {
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
@@ -33,10 +39,9 @@ class EthStatsTest {
     void sentFramesCountOnThePortAndLoopedBackFramesWithoutReceiveBuffersCountAsOutOfBuffer() {
         Port wirePort = new Port(1);
         Wire.loopback(wirePort);
-        try (SoftHca hca = SoftHca.create(new SoftHca.Options().datapath(ctx -> new SoftDatapath(ctx, wirePort)));
-             Mlx5Device dev = Mlx5Device.open(hca.function(),
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options().datapath(ctx -> new SoftDatapath(ctx, wirePort)),
                      DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)).withHealth(Duration.ofMillis(100), 0));
-             EthPort port = EthPort.open(dev, EthPortConfig.defaults().withPromiscuous(true).withSizes(6, 6));
+             EthPort port = EthPort.open(d.function(), EthPortConfig.defaults().withPromiscuous(true).withSizes(6, 6));
              PacketPool pool = PacketPool.open(port, 64, 2048)) {
             PortStats before = port.queryStats();
             TxQueue tx = TxQueue.open(port, 0, pool);

@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.driver.core.DeviceOptions;
-import io.prmkit.driver.core.Mlx5Device;
+import io.prmkit.driver.devx.BothTransports;
+import io.prmkit.driver.devx.TestDevice;
+import io.prmkit.driver.devx.Transport;
 import io.prmkit.driver.dp.PacketPool;
 import io.prmkit.driver.dp.RxQueue;
 import io.prmkit.driver.dp.TestFrames;
@@ -14,14 +16,19 @@ import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.Parameter;
 
 /**
  * {@code EthPortConfig.withPromiscuous} and {@code EthPort.setPromiscuous} change what the port
  * receives: frames to another MAC (02:00:00:00:00:02; the soft HCA's port is 02:00:00:00:00:01) sent
  * on a port cabled to itself are dropped by the vport, and counted ({@code rx_discards_phy}), until
- * promiscuous mode is on; then they arrive.
+ * promiscuous mode is on; then they arrive. On both command transports.
  */
+@BothTransports
 class PromiscuousTest {
+    @Parameter
+    Transport transport;
+
     static final int N = 16;
     static final int LEN = 128;
 
@@ -51,9 +58,8 @@ class PromiscuousTest {
 
     @Test
     void framesToAnotherMacArriveOnlyInPromiscuousMode() {
-        try (SoftHca hca = SoftHca.create(new SoftHca.Options().loopback(true));
-             Mlx5Device dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)));
-             EthPort port = EthPort.open(dev, EthPortConfig.defaults().withSizes(6, 6))) {
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options().loopback(true), DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)));
+             EthPort port = EthPort.open(d.function(), EthPortConfig.defaults().withSizes(6, 6))) {
             PacketPool txPool = PacketPool.open(port, 64, 2048);
             PacketPool rxPool = PacketPool.open(port, 64, 2048);
             TxQueue tx = TxQueue.open(port, 0, txPool);
