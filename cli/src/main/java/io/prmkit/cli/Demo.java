@@ -217,7 +217,9 @@ final class Demo {
             }
             long tDev = System.nanoTime();
             int devCommands = commands.size();
-            eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(queues).withPromiscuous(true));
+            // On a card the kernel keeps, promiscuous mode is the kernel's (ip link set dev <netdev> promisc on; docs/hardware.md).
+            boolean ownVport = devxDevice == null || !devxDevice.kernelKeepsSteering();
+            eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(queues).withPromiscuous(ownVport));
             long tPort = System.nanoTime();
             out.printf(Locale.ROOT, "bring-up: %s, device %d commands in %.1f ms, Ethernet port (%s, RSS) %d commands in %.1f ms%n",
                     devxDevice != null ? devxDevice.context().name() + " through DEVX" : function.name(), devCommands, ms(tDev - t0), Words.plural(queues, "queue pair"), commands.size() - devCommands, ms(tPort - tDev));

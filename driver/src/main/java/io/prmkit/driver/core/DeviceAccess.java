@@ -38,6 +38,14 @@ public interface DeviceAccess {
     /** The fatal error the device is in, or null. */
     DeviceFatalException fatalError();
 
+    /**
+     * The kernel's receive steering, where the kernel keeps the function's NIC receive tables (DEVX on
+     * a card bound to mlx5_core); empty where the port steers with the PRM's flow tables itself.
+     */
+    default java.util.Optional<KernelSteering> kernelSteering() {
+        return java.util.Optional.empty();
+    }
+
     /** {@code child} closed itself: the device's close no longer closes it. */
     void detach(AutoCloseable child);
 }

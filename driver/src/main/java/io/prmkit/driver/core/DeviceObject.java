@@ -29,6 +29,11 @@ public abstract class DeviceObject implements AutoCloseable {
         return id;
     }
 
+    /** The handle its creation gave (for a rule that names the object outside the PRM's commands: {@link KernelSteering}). */
+    public final CommandTransport.ObjectHandle handle() {
+        return handle;
+    }
+
     /** Runs the destroy command, with {@link #destroy(PrmLayout.Command, MemorySegment)}. */
     protected abstract void destroy();
 

@@ -6,6 +6,7 @@ import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.cmd.DeviceFatalException;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceAccess;
+import io.prmkit.driver.core.KernelSteering;
 import io.prmkit.driver.core.Mlx5Device;
 import io.prmkit.driver.core.Mlx5Function;
 import io.prmkit.driver.core.OwnedObjects;
@@ -15,8 +16,12 @@ import io.prmkit.platform.Mmio;
 import io.prmkit.platform.devx.Devx;
 import io.prmkit.platform.devx.DevxContext;
 import io.prmkit.platform.devx.DevxException;
+import io.prmkit.platform.devx.DevxFlow;
+import io.prmkit.platform.devx.DevxFlowMatcher;
 import io.prmkit.platform.devx.DevxUar;
 import io.prmkit.devx.PrmConstants;
+import java.lang.foreign.MemorySegment;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -32,6 +37,13 @@ import java.util.function.Function;
  * try (DevxDevice dev = DevxDevice.open("mlx5_0", DevxDevice.Options.defaults());
  *      EthPort port = EthPort.open(dev, EthPortConfig.defaults())) { ... }
  * }</pre>
+ *
+ * <p>Receive steering depends on who keeps the function ({@link #kernelKeepsSteering}): the kernel
+ * refuses a DEVX context SET_FLOW_TABLE_ROOT and MODIFY_NIC_VPORT_CONTEXT, so on a card bound to
+ * mlx5_core a port's rule goes into the kernel's tables through {@code mlx5dv_create_flow_matcher} and
+ * {@code mlx5dv_create_flow} (destination the port's TIR, as DPDK's mlx5 PMD does); through mlx5_vfio,
+ * the function's only driver, which allows every command and has no such tables (it refuses the
+ * matcher), the port makes the PRM's flow tables and their root itself, as over the command queue.
  *
  * <p>No events reach the driver: the datapath polls its CQs, link state is asked for (QUERY_VPORT_STATE),
  * and the kernel (or mlx5_vfio) answers page requests and watches the function's health.
@@ -155,7 +167,59 @@ public final class DevxDevice implements Mlx5Function {
         return child;
     }
 
+    /**
+     * Whether the kernel keeps this function's NIC receive tables (a kernel context: the function is
+     * mlx5_core's), so that ports steer through rdma-core's flow API; false through mlx5_vfio.
+     */
+    public boolean kernelKeepsSteering() {
+        return !ctx.vfio();
+    }
+
+    /** A matcher's priority in the kernel's tables (mlx5_ib's bypass namespace, in front of its netdev's rules): the first. */
+    static final int RULE_PRIORITY = 0;
+
+    private final KernelSteering kernelSteering = new KernelSteering() {
+        @Override
+        public String name() {
+            return ctx.name();
+        }
+
+        @Override
+        public AutoCloseable forwardToTir(int matchCriteriaEnable, MemorySegment mask, MemorySegment value, int tirn, CommandTransport.ObjectHandle tir) {
+            DevxFlowMatcher matcher;
+            try {
+                matcher = ctx.createFlowMatcher(RULE_PRIORITY, matchCriteriaEnable, mask);
+            } catch (DevxException e) {
+                throw new Mlx5Exception("receive steering through the kernel of " + ctx.name() + ": " + e.getMessage(), e);
+            }
+            DevxFlow flow;
+            try {
+                flow = matcher.forwardTo(value, DevxTransport.objectOf(tir));
+            } catch (RuntimeException e) {
+                try {
+                    matcher.close();
+                } catch (RuntimeException s) {
+                    e.addSuppressed(s);
+                }
+                throw e instanceof DevxException d
+                        ? new Mlx5Exception("receive steering through the kernel of " + ctx.name() + ": " + d.getMessage(), d) : e;
+            }
+            return () -> {
+                try {
+                    flow.close();
+                } finally {
+                    matcher.close();
+                }
+            };
+        }
+    };
+
     private final DeviceAccess access = new DeviceAccess() {
+        @Override
+        public Optional<KernelSteering> kernelSteering() {
+            return kernelKeepsSteering() ? Optional.of(kernelSteering) : Optional.empty();
+        }
+
         @Override
         public CommandTransport commands() {
             return transport;

@@ -102,6 +102,12 @@ final class DevxTransport implements CommandTransport {
     }
 
     /** Commands on one DEVX object. */
+    /** The DEVX object behind a handle this transport's {@link #create} gave (a flow rule's destination). */
+    static DevxObject objectOf(ObjectHandle handle) {
+        if (handle instanceof Handle h) return h.obj;
+        throw new IllegalArgumentException("not an object created through DEVX: " + handle);
+    }
+
     private final class Handle implements ObjectHandle {
         private final DevxObject obj;
 

@@ -5,6 +5,7 @@ import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceAccess;
 import io.prmkit.driver.core.DeviceObject;
+import io.prmkit.driver.core.KernelSteering;
 import io.prmkit.driver.core.Mlx5Device;
 import io.prmkit.driver.core.Mlx5Function;
 import io.prmkit.driver.core.UmemMemory;
@@ -12,6 +13,7 @@ import io.prmkit.driver.res.CompletionQueue;
 import io.prmkit.driver.res.FlowEntry;
 import io.prmkit.driver.res.FlowGroup;
 import io.prmkit.driver.res.FlowTable;
+import io.prmkit.driver.res.KernelFlowRule;
 import io.prmkit.driver.res.Mkey;
 import io.prmkit.driver.res.ProtectionDomain;
 import io.prmkit.driver.res.QCounter;
@@ -60,6 +62,9 @@ import java.util.List;
  * queue pair an SQ with its CQ and an RQ with its CQ (both moved to RDY); an RQT over the RQs and
  * an RSS TIR (Toeplitz over IPv4 addresses and TCP ports); a NIC RX flow table whose catch-all
  * entry forwards to that TIR, made the root; then MTU (vport context and PMTU) and promiscuous mode.
+ * On a function whose NIC receive tables the kernel keeps ({@link KernelSteering}: DEVX on a card
+ * bound to mlx5_core) the catch-all rule goes into the kernel's tables instead, and MTU, MAC and
+ * promiscuous mode stay the kernel's ({@code ip link}): asking for them is refused before any command.
  * The rings go to the datapath through {@link #txResources}/{@link #rxResources}.
  *
  * <p>Link state follows PORT_CHANGE events (and {@link #refreshLinkState}). Everything is closed
@@ -183,6 +188,11 @@ public final class EthPort implements AutoCloseable {
     }
 
     private void build() {
+        KernelSteering kernel = dev.kernelSteering().orElse(null);
+        if (kernel != null) {
+            if (config.promiscuous()) throw kernelKeeps(kernel, "promiscuous mode", "promisc on");
+            if (config.mtu() != EthPortConfig.defaults().mtu()) throw kernelKeeps(kernel, "the MTU", "mtu " + config.mtu());
+        }
         Caps caps = dev.caps();
         MemorySegment gen = caps.general();
         Caps.require(CmdHcaCap.eth_net_offloads(gen), "Ethernet port", "cmd_hca_cap.eth_net_offloads");
@@ -216,13 +226,18 @@ public final class EthPort implements AutoCloseable {
         }
         var rqt = keep(Rqt.create(cmd, caps, rqs, config.rqtSize()));
         var tir = keep(Tir.rss(cmd, td, rqt, Tir.DEFAULT_TOEPLITZ_KEY));
-        // Default steering rule: one catch-all group and entry in the root NIC RX table.
-        var table = keep(FlowTable.nicRx(cmd, caps, 0, 1));
-        var group = keep(FlowGroup.create(table, 0, 0, 0, null));
-        keep(FlowEntry.forwardToTir(group, 0, null, tir));
-        table.setRoot();
-        setMtu(config.mtu());
-        setPromiscuous(config.promiscuous());
+        if (kernel != null) {
+            // The kernel keeps the NIC RX root: the catch-all rule goes into its tables (rdma-core's mlx5dv_create_flow), to our TIR.
+            keep(KernelFlowRule.forwardToTir(cmd, kernel, 0, null, null, tir));
+        } else {
+            // Default steering rule: one catch-all group and entry in the root NIC RX table.
+            var table = keep(FlowTable.nicRx(cmd, caps, 0, 1));
+            var group = keep(FlowGroup.create(table, 0, 0, 0, null));
+            keep(FlowEntry.forwardToTir(group, 0, null, tir));
+            table.setRoot();
+            setMtu(config.mtu());
+            setPromiscuous(config.promiscuous());
+        }
         dev.addEventListener(listener);
         refreshLinkState();
     }
@@ -254,6 +269,7 @@ public final class EthPort implements AutoCloseable {
      * hardware MTU ({@code mtu + HW_MTU_OVERHEAD}) to PMTU admin_mtu and the vport context's mtu.
      */
     public void setMtu(int mtu) {
+        refuseOnKernelKept("the MTU", "mtu " + mtu);
         int hw = mtu + HW_MTU_OVERHEAD;
         int max = PmtuReg.max_mtu(pmtu(false, 0));
         if (max != 0 && hw > max)
@@ -278,7 +294,19 @@ public final class EthPort implements AutoCloseable {
 
     /** Promiscuous mode (vport promisc_all). */
     public void setPromiscuous(boolean on) {
+        refuseOnKernelKept("promiscuous mode", "promisc " + (on ? "on" : "off"));
         modifyVport(fs -> ModifyNicVportFieldSelect.promisc$set(fs, true), ctx -> NicVportContext.promisc_all$set(ctx, on));
+    }
+
+    /** Refuses a vport setting on a function the kernel keeps, before any command (the kernel would refuse MODIFY_NIC_VPORT_CONTEXT). */
+    private void refuseOnKernelKept(String what, String ipLink) {
+        KernelSteering kernel = dev.kernelSteering().orElse(null);
+        if (kernel != null) throw kernelKeeps(kernel, what, ipLink);
+    }
+
+    private static Mlx5Exception kernelKeeps(KernelSteering kernel, String what, String ipLink) {
+        return new Mlx5Exception("the kernel keeps " + kernel.name() + ", and " + what + " is its own (it refuses MODIFY_NIC_VPORT_CONTEXT from DEVX): "
+                + "set it with ip link set dev <its netdev> " + ipLink + ".");
     }
 
     private void modifyVport(java.util.function.Consumer<MemorySegment> select, java.util.function.Consumer<MemorySegment> value) {
@@ -291,6 +319,7 @@ public final class EthPort implements AutoCloseable {
     /** Sets the vport's MAC address (MODIFY_NIC_VPORT_CONTEXT, permanent_address). */
     public void setMacAddress(byte[] mac) {
         if (mac.length != 6) throw new IllegalArgumentException("a MAC address has 6 bytes, got " + mac.length);
+        refuseOnKernelKept("the MAC address", "address " + java.util.HexFormat.ofDelimiter(":").formatHex(mac));
         long v = 0;
         for (byte b : mac) v = v << 8 | (b & 0xff);
         long addr = v;

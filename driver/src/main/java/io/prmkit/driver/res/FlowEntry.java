@@ -31,6 +31,11 @@ public final class FlowEntry extends DeviceObject {
 
     /** One entry forwarding to {@code tir}; {@code value} fills {@code match_value} (null: nothing to match). */
     public static FlowEntry forwardToTir(FlowGroup group, int index, Consumer<MemorySegment> value, Tir tir) {
+        return forwardToTir(group, index, value, tir.id());
+    }
+
+    /** The same, to TIR number {@code tirn}. */
+    public static FlowEntry forwardToTir(FlowGroup group, int index, Consumer<MemorySegment> value, int tirn) {
         if (index < group.start() || index > group.end())
             throw new IllegalArgumentException("flow index " + index + " outside its group " + group.start() + ".." + group.end());
         FlowTable table = group.table();
@@ -49,7 +54,7 @@ public final class FlowEntry extends DeviceObject {
         long dest = SetFteIn.flow_context$BYTE_OFFSET + FlowContext.destination$offset(0)
                 + DestFormatStructFlowCounterListAuto.extended_dest_format$BYTE_OFFSET + ExtendedDestFormat.destination_entry$BYTE_OFFSET;
         DestFormatStruct.destination_type$set(in, dest, FlowDestinationType.TIR);
-        DestFormatStruct.destination_id$set(in, dest, tir.id());
+        DestFormatStruct.destination_id$set(in, dest, tirn);
         var created = table.commands().create(PrmCommands.SET_FLOW_TABLE_ENTRY, in);
         return new FlowEntry(table, created.handle(), index);
     }

@@ -108,6 +108,26 @@ class EthPortTest {
         }
     }
 
+    /**
+     * On a function we brought up, or that rdma-core's mlx5_vfio keeps, the port's steering is the PRM's
+     * own: a NIC RX table made root (a card the kernel keeps steers through rdma-core's flow API instead:
+     * KernelSteeringTest). mlx5_vfio, which has no kernel tables, refuses a flow matcher.
+     */
+    @Test
+    void receiveSteeringIsThePortsOwnRootTableWhereNoKernelKeepsTheFunction() {
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options(), options());
+             EthPort port = EthPort.open(d.function(), EthPortConfig.defaults())) {
+            assertEquals(1, d.hca().liveObjects().get("flow_table"));
+            assertTrue(trace.stream().anyMatch(l -> l.startsWith("SET_FLOW_TABLE_ROOT (0x92f)") && l.contains("status=OK")), trace.toString());
+            if (d.function() instanceof io.prmkit.driver.devx.DevxDevice devx) {
+                assertFalse(devx.kernelKeepsSteering(), "mlx5_vfio is the function's only driver");
+                var e = assertThrows(io.prmkit.platform.devx.DevxException.class,
+                        () -> devx.context().createFlowMatcher(0, 0, java.lang.foreign.MemorySegment.ofArray(new byte[(int) io.prmkit.mlx5.FteMatchParam.SIZE])));
+                assertTrue(e.getMessage().startsWith("mlx5dv_create_flow_matcher(vfio:0000:5e:00.0, NIC RX, priority 0): errno 95 "), e.getMessage()); // EOPNOTSUPP
+            }
+        }
+    }
+
     @Test
     void sqStateChangesForErrorRecovery() {
         try (TestDevice d = TestDevice.open(transport, new SoftHca.Options(), options());

@@ -5,6 +5,8 @@ import static io.prmkit.platform.devx.RdmaCore.fn;
 
 import io.prmkit.devx.Mlx5dvDevxUar;
 import io.prmkit.devx.Mlx5dvDevxUmem;
+import io.prmkit.devx.Mlx5dvFlowMatcherAttr;
+import io.prmkit.devx.PrmConstants;
 import io.prmkit.platform.MappedMmio;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -185,6 +187,42 @@ public final class DevxContext implements AutoCloseable {
         } catch (Throwable t) {
             throw RdmaCore.rethrow(t);
         }
+    }
+
+    /**
+     * {@code mlx5dv_create_flow_matcher} in the NIC receive tables ({@code IBV_FLOW_ATTR_NORMAL},
+     * {@code MLX5DV_FLOW_TABLE_TYPE_NIC_RX}): rules under {@code mask} (an {@code fte_match_param},
+     * the parts in use named by {@code matchCriteriaEnable} as in a flow group) at {@code priority}
+     * (lower first). A kernel context only: mlx5_vfio refuses it ({@code EOPNOTSUPP}).
+     */
+    public DevxFlowMatcher createFlowMatcher(int priority, int matchCriteriaEnable, MemorySegment mask) {
+        checkOpen();
+        if (priority < 0 || priority > 0xffff) throw new IllegalArgumentException("a matcher's priority is 16 bits: " + priority);
+        if (matchCriteriaEnable < 0 || matchCriteriaEnable > 0xff) throw new IllegalArgumentException("match_criteria_enable is 8 bits: " + matchCriteriaEnable);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment st = a.allocate(CAPTURE);
+            MemorySegment attr = a.allocate(Mlx5dvFlowMatcherAttr.SIZE, 8);
+            Mlx5dvFlowMatcherAttr.type$set(attr, (int) PrmConstants.IBV_FLOW_ATTR_NORMAL);
+            attr.set(ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(ByteOrder.LITTLE_ENDIAN), Mlx5dvFlowMatcherAttr.priority$BYTE_OFFSET, (short) priority);
+            attr.set(ValueLayout.JAVA_BYTE, Mlx5dvFlowMatcherAttr.match_criteria_enable$BYTE_OFFSET, (byte) matchCriteriaEnable);
+            attr.set(ValueLayout.ADDRESS_UNALIGNED, Mlx5dvFlowMatcherAttr.match_mask$BYTE_OFFSET, DevxFlowMatcher.parameters(a, mask));
+            attr.set(HOST_U64, Mlx5dvFlowMatcherAttr.comp_mask$BYTE_OFFSET, PrmConstants.MLX5DV_FLOW_MATCHER_MASK_FT_TYPE);
+            Mlx5dvFlowMatcherAttr.ft_type$set(attr, (int) PrmConstants.MLX5DV_FLOW_TABLE_TYPE_NIC_RX);
+            MemorySegment m = (MemorySegment) fn("mlx5dv_create_flow_matcher").invokeExact(st, ctx, attr);
+            if (m.equals(MemorySegment.NULL)) {
+                int errno = RdmaCore.errno(st);
+                throw new DevxException(RdmaCore.failure("mlx5dv_create_flow_matcher(" + name + ", NIC RX, priority " + priority + ")", errno), errno);
+            }
+            return new DevxFlowMatcher(m, this);
+        } catch (Throwable t) {
+            throw RdmaCore.rethrow(t);
+        }
+    }
+
+    /** The {@code struct ibv_context *}. */
+    MemorySegment handle() {
+        checkOpen();
+        return ctx;
     }
 
     /** {@code ibv_close_device}: the kernel (or mlx5_vfio) destroys whatever the context still holds. */

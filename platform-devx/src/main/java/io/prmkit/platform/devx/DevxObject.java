@@ -56,4 +56,10 @@ public final class DevxObject {
     public DevxContext context() {
         return context;
     }
+
+    /** The {@code struct mlx5dv_devx_obj *} (a flow rule's destination). */
+    MemorySegment handle() {
+        check();
+        return obj;
+    }
 }

@@ -54,7 +54,13 @@ final class RdmaCore {
             Map.entry("mlx5dv_devx_umem_dereg", new Fn(MLX5, FunctionDescriptor.of(I, A))),
             Map.entry("mlx5dv_devx_alloc_uar", new Fn(MLX5, FunctionDescriptor.of(A, A, I))),
             Map.entry("mlx5dv_devx_free_uar", new Fn(MLX5, FunctionDescriptor.ofVoid(A))),
-            Map.entry("mlx5dv_devx_query_eqn", new Fn(MLX5, FunctionDescriptor.of(I, A, I, A))));
+            Map.entry("mlx5dv_devx_query_eqn", new Fn(MLX5, FunctionDescriptor.of(I, A, I, A))),
+            Map.entry("mlx5dv_create_flow_matcher", new Fn(MLX5, FunctionDescriptor.of(A, A, A))),
+            Map.entry("mlx5dv_destroy_flow_matcher", new Fn(MLX5, FunctionDescriptor.of(I, A))),
+            Map.entry("mlx5dv_create_flow", new Fn(MLX5, FunctionDescriptor.of(A, A, A, L, A))));
+
+    /** The C signature of verbs.h's ibv_destroy_flow op (a static inline there: the op is read from the context). */
+    static final FunctionDescriptor DESTROY_FLOW = FunctionDescriptor.of(I, A);
 
     private static final Map<String, SymbolLookup> LIBRARIES = new ConcurrentHashMap<>();
     private static final Map<String, MethodHandle> HANDLES = new ConcurrentHashMap<>();
@@ -73,6 +79,11 @@ final class RdmaCore {
         h = LINKER.downcallHandle(addr, f.descriptor(), Linker.Option.captureCallState("errno"));
         HANDLES.put(name, h);
         return h;
+    }
+
+    /** A call through a function pointer the library handed out (a verbs_context op), capturing errno. */
+    static MethodHandle pointer(MemorySegment function, FunctionDescriptor descriptor) {
+        return LINKER.downcallHandle(function, descriptor, Linker.Option.captureCallState("errno"));
     }
 
     /** {@code name} in library {@code soname}, or a one-sentence refusal naming what is missing. */

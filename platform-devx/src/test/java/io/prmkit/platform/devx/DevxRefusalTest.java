@@ -43,7 +43,8 @@ class DevxRefusalTest {
         for (String call : List.of("ibv_get_device_list", "ibv_free_device_list", "ibv_open_device", "ibv_close_device", "mlx5dv_is_supported",
                 "mlx5dv_open_device", "mlx5dv_get_vfio_device_list", "mlx5dv_devx_general_cmd", "mlx5dv_devx_obj_create", "mlx5dv_devx_obj_modify",
                 "mlx5dv_devx_obj_query", "mlx5dv_devx_obj_destroy", "mlx5dv_devx_umem_reg", "mlx5dv_devx_umem_dereg", "mlx5dv_devx_alloc_uar",
-                "mlx5dv_devx_free_uar", "mlx5dv_devx_query_eqn", "mlx5dv_vfio_process_events", "mlx5dv_vfio_get_events_fd"))
+                "mlx5dv_devx_free_uar", "mlx5dv_devx_query_eqn", "mlx5dv_vfio_process_events", "mlx5dv_vfio_get_events_fd",
+                "mlx5dv_create_flow_matcher", "mlx5dv_destroy_flow_matcher", "mlx5dv_create_flow"))
             RdmaCore.fn(call);
     }
 
