@@ -46,7 +46,8 @@ import java.util.function.Function;
  * matcher), the port makes the PRM's flow tables and their root itself, as over the command queue.
  *
  * <p>No events reach the driver: the datapath polls its CQs, link state is asked for (QUERY_VPORT_STATE),
- * and the kernel (or mlx5_vfio) answers page requests and watches the function's health.
+ * and the kernel answers page requests and watches the function's health; mlx5_vfio does both when its
+ * events are processed, which a thread of this device does ({@link Options#eventPoll}).
  */
 public final class DevxDevice implements Mlx5Function {
 
@@ -54,24 +55,33 @@ public final class DevxDevice implements Mlx5Function {
      * @param memoryBytes the DMA memory registered as one umem (rings, doorbell records, packet buffers);
      *     pinned, so within the locked-memory limit ({@code ulimit -l})
      * @param trace every command, as over the command queue (with {@code via=devx} for the slot)
+     * @param eventPoll how often a function mlx5_vfio keeps has its events processed
+     *     ({@code mlx5dv_vfio_process_events}: the firmware's page requests, mlx5_vfio's health check);
+     *     zero: never (the caller calls {@link #processEvents}). Not used on a kernel context, whose
+     *     events the kernel handles.
      */
-    public record Options(long memoryBytes, CommandTrace trace) {
+    public record Options(long memoryBytes, CommandTrace trace, java.time.Duration eventPoll) {
         public Options {
             if (memoryBytes < 4096 || memoryBytes % 4096 != 0) throw new IllegalArgumentException("DEVX memory must be whole 4 KiB pages, not " + memoryBytes);
             if (trace == null) trace = CommandTrace.OFF;
+            if (eventPoll == null || eventPoll.isNegative()) throw new IllegalArgumentException("eventPoll must be zero or positive");
         }
 
-        /** 64 MiB of DMA memory, no trace. */
+        /** 64 MiB of DMA memory, no trace, mlx5_vfio's events processed every 10 ms. */
         public static Options defaults() {
-            return new Options(64L << 20, CommandTrace.OFF);
+            return new Options(64L << 20, CommandTrace.OFF, java.time.Duration.ofMillis(10));
         }
 
         public Options withMemory(long bytes) {
-            return new Options(bytes, trace);
+            return new Options(bytes, trace, eventPoll);
         }
 
         public Options withTrace(CommandTrace t) {
-            return new Options(memoryBytes, t);
+            return new Options(memoryBytes, t, eventPoll);
+        }
+
+        public Options withEventPoll(java.time.Duration every) {
+            return new Options(memoryBytes, trace, every);
         }
     }
 
@@ -83,7 +93,8 @@ public final class DevxDevice implements Mlx5Function {
     private DevxUar devxUar;
     private UmemArena memory;
     private int eqn;
-    private boolean closed;
+    private Thread events;
+    private volatile boolean closed;
 
     private DevxDevice(DevxContext ctx, Options options) {
         this.ctx = ctx;
@@ -123,6 +134,50 @@ public final class DevxDevice implements Mlx5Function {
         uar = Uar.mapped(devxUar.page(), devxUar.pageId(), devxUar.doorbellOffset(), devxUar::close);
         eqn = ctx.queryEqn(0);
         memory = new UmemArena(ctx, options.memoryBytes());
+        if (ctx.vfio() && !options.eventPoll().isZero()) {
+            long nanos = options.eventPoll().toNanos();
+            events = Thread.ofPlatform().daemon().name("prmkit-devx-events " + ctx.name()).start(() -> pollEvents(nanos));
+        }
+    }
+
+    /**
+     * mlx5_vfio is the function's only driver, and handles its events only when asked: the firmware's
+     * page requests (MANAGE_PAGES) and its health check run in {@code mlx5dv_vfio_process_events}, which
+     * this thread calls every {@code nanos} until the device closes, never during another call into
+     * rdma-core (the transport's lock). A kernel context needs none: the kernel answers page requests
+     * and watches health itself.
+     */
+    private void pollEvents(long nanos) {
+        while (!closed) {
+            synchronized (transport.calls) {
+                if (closed) return;
+                try {
+                    ctx.processEvents();
+                } catch (RuntimeException e) {
+                    eventError = e;
+                    return;
+                }
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(nanos);
+        }
+    }
+
+    private volatile RuntimeException eventError;
+
+    /**
+     * Processes mlx5_vfio's pending events now ({@code mlx5dv_vfio_process_events}); a no-op on a kernel
+     * context. The event thread ({@link Options#eventPoll}) does this on its own.
+     */
+    public void processEvents() {
+        synchronized (transport.calls) {
+            if (closed) throw new IllegalStateException("the DEVX device is closed");
+            ctx.processEvents();
+        }
+    }
+
+    /** Why mlx5_vfio's event processing stopped (its call failed), or null. */
+    public RuntimeException eventError() {
+        return eventError;
     }
 
     /**
@@ -279,6 +334,14 @@ public final class DevxDevice implements Mlx5Function {
         synchronized (this) {
             if (closed) return;
             closed = true;
+        }
+        if (events != null) {
+            java.util.concurrent.locks.LockSupport.unpark(events);
+            try {
+                events.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
         }
         RuntimeException first = null;
         for (AutoCloseable c; (c = children.poll()) != null; ) {

@@ -27,6 +27,8 @@ final class DevxTransport implements CommandTransport {
     private static final int EINVAL = 22;
     private final DevxContext ctx;
     private final CommandTrace trace;
+    /** Held around each call into rdma-core, and by mlx5_vfio's event processing (DevxDevice), so that they never overlap. */
+    final Object calls = new Object();
     private final List<Runnable> deferred = new ArrayList<>();
     private boolean closed;
 
@@ -62,7 +64,9 @@ final class DevxTransport implements CommandTransport {
         String outcome = null;
         long t0 = System.nanoTime();
         try {
-            call.run(in, out);
+            synchronized (calls) {
+                call.run(in, out);
+            }
             status = NopOut.status(out);
             syndrome = NopOut.syndrome(out);
             return out;
