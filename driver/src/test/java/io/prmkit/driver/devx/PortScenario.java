@@ -19,8 +19,7 @@ import java.util.function.Supplier;
 /**
  * What DevxBackEndTest runs on each transport (the command queue after our bring-up, and rdma-core's
  * DEVX): everything above {@code cmd}, the same code on both. It checks as it goes and throws an
- * {@code AssertionError} saying what was wrong, so that it runs alike in the test's JVM and in the
- * child JVM the DEVX case needs (the VFIO stand-in preloaded).
+ * {@code AssertionError} saying what was wrong (DEVX: in the child JVM {@link BothTransports} starts).
  * <ol>
  *   <li>An Ethernet port: PD, transport domain, mkey, TIS, Q counter, a CQ and SQ, a CQ and RQ, RQT,
  *       TIR, a NIC RX flow table with a catch-all rule to the TIR; the device holds them.</li>
