@@ -24,5 +24,11 @@ public interface KernelSteering {
      * {@code value} under {@code mask} go to TIR {@code tirn}, created with handle {@code tir} on this
      * function's transport. Closing the result removes the rule (before the TIR is destroyed).
      */
-    AutoCloseable forwardToTir(int matchCriteriaEnable, MemorySegment mask, MemorySegment value, int tirn, CommandTransport.ObjectHandle tir);
+    Rule forwardToTir(int matchCriteriaEnable, MemorySegment mask, MemorySegment value, int tirn, CommandTransport.ObjectHandle tir);
+
+    /** A rule in the kernel's tables; {@link #close} removes it. */
+    interface Rule extends AutoCloseable {
+        @Override
+        void close();
+    }
 }

@@ -240,7 +240,7 @@ public final class DevxDevice implements Mlx5Function {
         }
 
         @Override
-        public AutoCloseable forwardToTir(int matchCriteriaEnable, MemorySegment mask, MemorySegment value, int tirn, CommandTransport.ObjectHandle tir) {
+        public KernelSteering.Rule forwardToTir(int matchCriteriaEnable, MemorySegment mask, MemorySegment value, int tirn, CommandTransport.ObjectHandle tir) {
             DevxFlowMatcher matcher;
             try {
                 matcher = ctx.createFlowMatcher(RULE_PRIORITY, matchCriteriaEnable, mask);

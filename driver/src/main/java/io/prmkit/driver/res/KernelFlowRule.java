@@ -14,12 +14,12 @@ import java.util.function.Consumer;
  * rdma-core instead; it forwards to a TIR. The id is 0: the kernel numbers its rules itself.
  */
 public final class KernelFlowRule extends DeviceObject {
-    private final AutoCloseable rule;
+    private final KernelSteering.Rule rule;
     private final MemorySegment mask;
     private final MemorySegment value;
     private final int criteriaEnable;
 
-    private KernelFlowRule(CommandTransport cmd, AutoCloseable rule, int criteriaEnable, MemorySegment mask, MemorySegment value) {
+    private KernelFlowRule(CommandTransport cmd, KernelSteering.Rule rule, int criteriaEnable, MemorySegment mask, MemorySegment value) {
         super(cmd, null, 0);
         this.rule = rule;
         this.criteriaEnable = criteriaEnable;
@@ -38,7 +38,7 @@ public final class KernelFlowRule extends DeviceObject {
         MemorySegment v = MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE]);
         if (criteria != null) criteria.accept(m);
         if (value != null) value.accept(v);
-        AutoCloseable rule = steering.forwardToTir(criteriaEnable, m, v, tir.id(), tir.handle());
+        KernelSteering.Rule rule = steering.forwardToTir(criteriaEnable, m, v, tir.id(), tir.handle());
         return new KernelFlowRule(cmd, rule, criteriaEnable, m.asReadOnly(), v.asReadOnly());
     }
 
@@ -58,12 +58,6 @@ public final class KernelFlowRule extends DeviceObject {
 
     @Override
     protected void destroy() {
-        try {
-            rule.close();
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException(e);
-        }
+        rule.close();
     }
 }

@@ -69,7 +69,7 @@ class KernelSteeringTest {
         }
 
         @Override
-        public AutoCloseable forwardToTir(int criteriaEnable, MemorySegment mask, MemorySegment value, int tirn, CommandTransport.ObjectHandle tir) {
+        public KernelSteering.Rule forwardToTir(int criteriaEnable, MemorySegment mask, MemorySegment value, int tirn, CommandTransport.ObjectHandle tir) {
             rules.add(new Rule(criteriaEnable, mask.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), value.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
                     tirn, List.copyOf(trace)));
             FlowTable table = FlowTable.nicRx(cmd, caps, 0, 1);
