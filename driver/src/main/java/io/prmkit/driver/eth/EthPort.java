@@ -60,10 +60,10 @@ import java.util.List;
  * An Ethernet port on an mlx5 function, built the way Linux's mlx5e builds its channels (PRM
  * "Ethernet" chapters): PD, transport domain, a physical-address mkey, a TIS and a Q counter; per
  * queue pair an SQ with its CQ and an RQ with its CQ (both moved to RDY); an RQT over the RQs and
- * an RSS TIR (Toeplitz over IPv4 addresses and TCP ports); a NIC RX flow table whose catch-all
- * entry forwards to that TIR, made the root; then MTU (vport context and PMTU) and promiscuous mode.
+ * an RSS TIR (Toeplitz over IPv4 addresses and TCP ports); a NIC RX flow table whose entry forwards
+ * the frames {@link EthPortConfig#rxMatch} matches (every frame by default) to that TIR, made the root; then MTU (vport context and PMTU) and promiscuous mode.
  * On a function whose NIC receive tables the kernel keeps ({@link KernelSteering}: DEVX on a card
- * bound to mlx5_core) the catch-all rule goes into the kernel's tables instead, and MTU, MAC and
+ * bound to mlx5_core) that rule goes into the kernel's tables instead, and MTU, MAC and
  * promiscuous mode stay the kernel's ({@code ip link}): asking for them is refused before any command.
  * The rings go to the datapath through {@link #txResources}/{@link #rxResources}.
  *
@@ -226,14 +226,15 @@ public final class EthPort implements AutoCloseable {
         }
         var rqt = keep(Rqt.create(cmd, caps, rqs, config.rqtSize()));
         var tir = keep(Tir.rss(cmd, td, rqt, Tir.DEFAULT_TOEPLITZ_KEY));
+        RxMatch rx = config.rxMatch();
         if (kernel != null) {
-            // The kernel keeps the NIC RX root: the catch-all rule goes into its tables (rdma-core's mlx5dv_create_flow), to our TIR.
-            keep(KernelFlowRule.forwardToTir(cmd, kernel, 0, null, null, tir));
+            // The kernel keeps the NIC RX root: the rule goes into its tables (rdma-core's mlx5dv_create_flow), to our TIR.
+            keep(KernelFlowRule.forwardToTir(cmd, kernel, rx.criteriaEnable(), rx::mask, rx::value, tir));
         } else {
-            // Default steering rule: one catch-all group and entry in the root NIC RX table.
+            // The receive rule: one group (its mask) and entry (its value) in the root NIC RX table.
             var table = keep(FlowTable.nicRx(cmd, caps, 0, 1));
-            var group = keep(FlowGroup.create(table, 0, 0, 0, null));
-            keep(FlowEntry.forwardToTir(group, 0, null, tir));
+            var group = keep(FlowGroup.create(table, 0, 0, rx.criteriaEnable(), rx.isAll() ? null : rx::mask));
+            keep(FlowEntry.forwardToTir(group, 0, rx.isAll() ? null : rx::value, tir));
             table.setRoot();
             setMtu(config.mtu());
             setPromiscuous(config.promiscuous());

@@ -11,8 +11,10 @@ package io.prmkit.driver.eth;
  * @param promiscuous  receive all traffic (vport promisc_all)
  * @param rqtSize      RSS indirection entries (a power of two, at least queuePairs)
  * @param cqeCompression whether the receive CQs compress completions (PRM "Compressed CQE")
+ * @param rxMatch      which received frames the port's receive rule takes (default every frame)
  */
-public record EthPortConfig(int queuePairs, int logSqWqeBbs, int logRqWqes, int mtu, boolean promiscuous, int rqtSize, CqeCompression cqeCompression) {
+public record EthPortConfig(int queuePairs, int logSqWqeBbs, int logRqWqes, int mtu, boolean promiscuous, int rqtSize, CqeCompression cqeCompression,
+                            RxMatch rxMatch) {
 
     /**
      * CQE compression on the receive CQs: {@code AUTO} (the default, as DPDK's mlx5 PMD does) turns it
@@ -29,30 +31,36 @@ public record EthPortConfig(int queuePairs, int logSqWqeBbs, int logRqWqes, int 
         if (Integer.bitCount(rqtSize) != 1 || rqtSize < queuePairs)
             throw new IllegalArgumentException("rqtSize must be a power of two >= queuePairs, got " + rqtSize);
         java.util.Objects.requireNonNull(cqeCompression, "cqeCompression");
+        java.util.Objects.requireNonNull(rxMatch, "rxMatch");
     }
 
-    /** One queue pair of 1024 WQEBBs / 1024 receive WQEs, MTU 1500, not promiscuous, CQE compression where supported. */
+    /** One queue pair of 1024 WQEBBs / 1024 receive WQEs, MTU 1500, not promiscuous, CQE compression where supported, every frame received. */
     public static EthPortConfig defaults() {
-        return new EthPortConfig(1, 10, 10, 1500, false, 1, CqeCompression.AUTO);
+        return new EthPortConfig(1, 10, 10, 1500, false, 1, CqeCompression.AUTO, RxMatch.all());
+    }
+
+    /** The port's receive rule takes only the frames {@code m} matches. */
+    public EthPortConfig withRxMatch(RxMatch m) {
+        return new EthPortConfig(queuePairs, logSqWqeBbs, logRqWqes, mtu, promiscuous, rqtSize, cqeCompression, m);
     }
 
     public EthPortConfig withQueuePairs(int n) {
-        return new EthPortConfig(n, logSqWqeBbs, logRqWqes, mtu, promiscuous, Math.max(rqtSize, Integer.bitCount(n) == 1 ? n : Integer.highestOneBit(n) << 1), cqeCompression);
+        return new EthPortConfig(n, logSqWqeBbs, logRqWqes, mtu, promiscuous, Math.max(rqtSize, Integer.bitCount(n) == 1 ? n : Integer.highestOneBit(n) << 1), cqeCompression, rxMatch);
     }
 
     public EthPortConfig withPromiscuous(boolean on) {
-        return new EthPortConfig(queuePairs, logSqWqeBbs, logRqWqes, mtu, on, rqtSize, cqeCompression);
+        return new EthPortConfig(queuePairs, logSqWqeBbs, logRqWqes, mtu, on, rqtSize, cqeCompression, rxMatch);
     }
 
     public EthPortConfig withMtu(int m) {
-        return new EthPortConfig(queuePairs, logSqWqeBbs, logRqWqes, m, promiscuous, rqtSize, cqeCompression);
+        return new EthPortConfig(queuePairs, logSqWqeBbs, logRqWqes, m, promiscuous, rqtSize, cqeCompression, rxMatch);
     }
 
     public EthPortConfig withSizes(int logSq, int logRq) {
-        return new EthPortConfig(queuePairs, logSq, logRq, mtu, promiscuous, rqtSize, cqeCompression);
+        return new EthPortConfig(queuePairs, logSq, logRq, mtu, promiscuous, rqtSize, cqeCompression, rxMatch);
     }
 
     public EthPortConfig withCqeCompression(CqeCompression c) {
-        return new EthPortConfig(queuePairs, logSqWqeBbs, logRqWqes, mtu, promiscuous, rqtSize, c);
+        return new EthPortConfig(queuePairs, logSqWqeBbs, logRqWqes, mtu, promiscuous, rqtSize, c, rxMatch);
     }
 }

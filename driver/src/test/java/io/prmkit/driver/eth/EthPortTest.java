@@ -128,6 +128,44 @@ class EthPortTest {
         }
     }
 
+    /** An RxMatch narrows the port's rule: of frames of two ethertypes looped back, only those of the one it names arrive. */
+    @Test
+    void anRxMatchTakesOnlyTheFramesItNames() {
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options(), options());
+             EthPort port = EthPort.open(d.function(), EthPortConfig.defaults().withSizes(6, 6).withPromiscuous(true)
+                     .withRxMatch(RxMatch.etherType(0x88b5)))) {
+            var txPool = io.prmkit.driver.dp.PacketPool.open(port, 64, 2048);
+            var rxPool = io.prmkit.driver.dp.PacketPool.open(port, 64, 2048);
+            var tx = io.prmkit.driver.dp.TxQueue.open(port, 0, txPool);
+            var rx = io.prmkit.driver.dp.RxQueue.open(port, 0, rxPool);
+            int n = 8;
+            int[] frames = new int[2 * n];
+            assertEquals(2 * n, txPool.alloc(frames, 2 * n));
+            for (int i = 0; i < 2 * n; i++) {
+                var f = txPool.buffer(frames[i]);
+                f.asSlice(0, 128).fill((byte) i);
+                io.prmkit.net.Ethhdr.h_dest$copyFrom(f, new byte[] {2, 0, 0, 0, 0, 2});
+                io.prmkit.net.Ethhdr.h_source$copyFrom(f, new byte[] {2, 0, 0, 0, 0, 1});
+                io.prmkit.net.Ethhdr.h_proto$set(f, i % 2 == 0 ? 0x88b5 : 0x88b6);
+                txPool.setLength(frames[i], 128);
+            }
+            assertEquals(2 * n, tx.send(frames, 2 * n));
+            int[] got = new int[2 * n];
+            List<Integer> types = new java.util.ArrayList<>();
+            assertTrue(await(() -> {
+                tx.reap();
+                int k = rx.receive(got, 2 * n);
+                for (int i = 0; i < k; i++) types.add(io.prmkit.net.Ethhdr.h_proto(rxPool.buffer(got[i])));
+                rxPool.free(got, 0, k);
+                return tx.inFlight() == 0 && types.size() >= n;
+            }), "the 0x88b5 frames arrive: " + types);
+            LockSupport.parkNanos(200_000_000); // and nothing more comes
+            int k = rx.receive(got, 2 * n);
+            for (int i = 0; i < k; i++) types.add(io.prmkit.net.Ethhdr.h_proto(rxPool.buffer(got[i])));
+            assertEquals(java.util.Collections.nCopies(n, 0x88b5), types, "only the frames the rule names");
+        }
+    }
+
     @Test
     void sqStateChangesForErrorRecovery() {
         try (TestDevice d = TestDevice.open(transport, new SoftHca.Options(), options());

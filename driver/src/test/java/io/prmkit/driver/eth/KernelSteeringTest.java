@@ -53,11 +53,11 @@ class KernelSteeringTest {
     private final List<String> trace = new CopyOnWriteArrayList<>();
 
     /** One rule as the port handed it to the kernel. */
-    record Rule(int criteriaEnable, byte[] mask, byte[] value, int tirn, List<String> commandsBefore) {}
+    record Handed(int criteriaEnable, byte[] mask, byte[] value, int tirn, List<String> commandsBefore) {}
 
     /** The kernel stand-in: records each rule, and steers it with a root table of its own through the function's commands. */
     final class Kernel implements KernelSteering {
-        final List<Rule> rules = new ArrayList<>();
+        final List<Handed> rules = new ArrayList<>();
         final List<String> events = new ArrayList<>();
         CommandTransport cmd;
         Caps caps;
@@ -70,7 +70,7 @@ class KernelSteeringTest {
 
         @Override
         public KernelSteering.Rule forwardToTir(int criteriaEnable, MemorySegment mask, MemorySegment value, int tirn, CommandTransport.ObjectHandle tir) {
-            rules.add(new Rule(criteriaEnable, mask.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), value.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
+            rules.add(new Handed(criteriaEnable, mask.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE), value.toArray(java.lang.foreign.ValueLayout.JAVA_BYTE),
                     tirn, List.copyOf(trace)));
             FlowTable table = FlowTable.nicRx(cmd, caps, 0, 1);
             FlowGroup group = FlowGroup.create(table, 0, 0, criteriaEnable, m -> m.copyFrom(mask));
@@ -148,7 +148,7 @@ class KernelSteeringTest {
             trace.clear();
             try (EthPort port = EthPort.open(kernelKept(dev, kernel), EthPortConfig.defaults().withSizes(6, 6))) {
                 assertEquals(1, kernel.rules.size(), "one rule, the port's catch-all");
-                Rule r = kernel.rules.get(0);
+                Handed r = kernel.rules.get(0);
                 assertEquals(0, r.criteriaEnable(), "no criteria: every packet");
                 assertEquals(FteMatchParam.SIZE, r.mask().length, "mask: an fte_match_param");
                 assertEquals(FteMatchParam.SIZE, r.value().length, "value: an fte_match_param");
@@ -197,6 +197,33 @@ class KernelSteeringTest {
             assertEquals(base, hca.liveObjects(), "everything destroyed");
             List<String> ops = opcodes();
             assertTrue(ops.indexOf("DESTROY_TIR") > ops.lastIndexOf("DESTROY_FLOW_TABLE"), ops.toString());
+        }
+    }
+
+    /**
+     * A narrower rule, to the port's MAC: the kernel gets match_criteria_enable = outer headers, and
+     * fte_match_param bytes as mlx5_ifc.h lays them out (fte_match_set_lyr_2_4 first; its dmac_47_16 and
+     * dmac_15_0 at bytes 8..13): a mask of ones there, the MAC as the value, zero everywhere else.
+     */
+    @Test
+    void aRuleToTheCardsMacHandsTheKernelItsMatchBytes() {
+        Kernel kernel = new Kernel();
+        byte[] mac = {0x02, 0, 0, 0, 0, 0x01};
+        try (SoftHca hca = SoftHca.create();
+             Mlx5Device dev = Mlx5Device.open(hca.function(), options())) {
+            kernel.hca = hca;
+            try (EthPort port = EthPort.open(kernelKept(dev, kernel), EthPortConfig.defaults().withSizes(6, 6).withRxMatch(RxMatch.destinationMac(mac)))) {
+                Handed r = kernel.rules.get(0);
+                assertEquals(1, r.criteriaEnable(), "match_criteria_enable: outer headers");
+                byte[] mask = new byte[(int) FteMatchParam.SIZE];
+                byte[] value = new byte[(int) FteMatchParam.SIZE];
+                for (int i = 0; i < 6; i++) {
+                    mask[8 + i] = (byte) 0xff;
+                    value[8 + i] = mac[i];
+                }
+                org.junit.jupiter.api.Assertions.assertArrayEquals(mask, r.mask(), "mask");
+                org.junit.jupiter.api.Assertions.assertArrayEquals(value, r.value(), "value");
+            }
         }
     }
 
