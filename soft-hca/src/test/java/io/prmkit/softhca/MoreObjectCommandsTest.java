@@ -93,7 +93,8 @@ class MoreObjectCommandsTest {
             RqNum.rq_num$set(mod, ctx + Rqtc.rq_num$offset(0), rq);
             RqNum.rq_num$set(mod, ctx + Rqtc.rq_num$offset(1), rq);
             assertFails(h.exec(mod, ModifyRqtOut.SIZE), Syndrome.BAD_FIELD, CmdOpcode.MODIFY_RQT); // more than the RQT was made for
-            RqNum.rq_num$set(mod, ctx + Rqtc.rq_num$offset(1), rq + 40);
+            Rqtc.rqt_actual_size$set(mod, ctx, 1);
+            RqNum.rq_num$set(mod, ctx + Rqtc.rq_num$offset(0), rq + 40);
             assertFails(h.exec(mod, ModifyRqtOut.SIZE), Syndrome.BAD_REFERENCE, CmdOpcode.MODIFY_RQT);
             ModifyRqtIn.rqtn$set(mod, rqt + 40);
             assertFails(h.exec(mod, ModifyRqtOut.SIZE), Syndrome.NO_SUCH_OBJECT, CmdOpcode.MODIFY_RQT);

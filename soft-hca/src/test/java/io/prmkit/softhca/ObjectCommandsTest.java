@@ -489,12 +489,16 @@ class ObjectCommandsTest {
             assertFails(h.exec(Objs.tirDirectIn(b.td + 40, rq1), CreateTirOut.SIZE), Syndrome.BAD_REFERENCE, CmdOpcode.CREATE_TIR);
             MemorySegment xor = Objs.tirIndirectIn(b.td, rqt);
             Tirc.rx_hash_fn$set(xor, io.prmkit.mlx5.CreateTirIn.ctx$BYTE_OFFSET, RxHashFn.INVERTED_XOR8);
+            MemorySegment dxor = header(CmdOpcode.DESTROY_TIR, io.prmkit.mlx5.DestroyTirIn.SIZE);
+            io.prmkit.mlx5.DestroyTirIn.tirn$set(dxor, Objs.tir(h, xor)); // Linux's direct TIRs (mlx5e_tir_builder_build_direct)
+            h.exec(dxor, io.prmkit.mlx5.DestroyTirOut.SIZE).ok();
+            Tirc.rx_hash_fn$setUnchecked(xor, io.prmkit.mlx5.CreateTirIn.ctx$BYTE_OFFSET, 3); // no such function
             assertFails(h.exec(xor, CreateTirOut.SIZE), Syndrome.BAD_FIELD, CmdOpcode.CREATE_TIR);
 
             MemorySegment mt = header(CmdOpcode.MODIFY_TIR, io.prmkit.mlx5.ModifyTirIn.SIZE);
             io.prmkit.mlx5.ModifyTirIn.tirn$set(mt, indirect);
             io.prmkit.mlx5.ModifyTirBitmask.hash$set(mt, io.prmkit.mlx5.ModifyTirIn.bitmask$BYTE_OFFSET, true);
-            Tirc.rx_hash_fn$set(mt, io.prmkit.mlx5.ModifyTirIn.ctx$BYTE_OFFSET, RxHashFn.INVERTED_XOR8);
+            Tirc.rx_hash_fn$setUnchecked(mt, io.prmkit.mlx5.ModifyTirIn.ctx$BYTE_OFFSET, 3);
             assertFails(h.exec(mt, io.prmkit.mlx5.ModifyTirOut.SIZE), Syndrome.BAD_FIELD, CmdOpcode.MODIFY_TIR);
             Tirc.rx_hash_fn$set(mt, io.prmkit.mlx5.ModifyTirIn.ctx$BYTE_OFFSET, RxHashFn.NONE);
             h.exec(mt, io.prmkit.mlx5.ModifyTirOut.SIZE).ok();

@@ -247,7 +247,10 @@ final class QueueCommands {
      */
     private Queues.Ring workQueue(Command c, MemorySegment ctx, long wq, long pasOffset, boolean send, long[] dbr, List<Resources.Umem> uses) {
         if (Wq.wq_type$enum(ctx, wq) != WqType.CYCLIC) throw c.fail(Syndrome.BAD_FIELD, "wq_type " + Wq.wq_type(ctx, wq) + " (only cyclic)");
-        if (!hca.pds.contains(Wq.pd(ctx, wq))) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + Wq.pd(ctx, wq));
+        // PD 0 is taken though ALLOC_PD never hands it out: Linux's drop RQ (mlx5e_build_drop_rq_param)
+        // leaves pd 0 and the ConnectX-4 creates it; no mkey of an allocated PD can serve such a queue.
+        int pd = Wq.pd(ctx, wq);
+        if (pd != 0 && !hca.pds.contains(pd)) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + pd);
         int stride = Wq.log_wq_stride(ctx, wq);
         String min = send ? "log_min_stride_sz_sq" : "log_min_stride_sz_rq";
         String max = send ? "log_max_stride_sz_sq" : "log_max_stride_sz_rq";
@@ -268,8 +271,10 @@ final class QueueCommands {
         if (Sqc.state$enum(sqc) != SqState.RST) throw c.fail(Syndrome.BAD_FIELD, "a new SQ starts in RST, not state " + Sqc.state(sqc));
         Queues.Cq cq = hca.objects.cqs.get(Sqc.cqn(sqc));
         if (cq == null) throw c.fail(Syndrome.BAD_REFERENCE, "CQ " + Sqc.cqn(sqc));
-        if (Sqc.tis_lst_sz(sqc) != 1) throw c.fail(Syndrome.BAD_FIELD, "tis_lst_sz " + Sqc.tis_lst_sz(sqc) + " (one TIS)");
-        if (!hca.objects.tises.containsKey(Sqc.tis_num_0(sqc))) throw c.fail(Syndrome.BAD_REFERENCE, "TIS " + Sqc.tis_num_0(sqc));
+        // one TIS, or none: Linux's ICO SQs (mlx5e_open_icosq) carry only NOPs and UMRs and name no TIS
+        int tises = Sqc.tis_lst_sz(sqc);
+        if (tises > 1) throw c.fail(Syndrome.BAD_FIELD, "tis_lst_sz " + tises + " (one TIS or none)");
+        if (tises == 1 && !hca.objects.tises.containsKey(Sqc.tis_num_0(sqc))) throw c.fail(Syndrome.BAD_REFERENCE, "TIS " + Sqc.tis_num_0(sqc));
         checkUar(c, Wq.uar_page(sqc, Sqc.wq$BYTE_OFFSET));
         long[] dbr = new long[1];
         List<Resources.Umem> uses = new ArrayList<>();

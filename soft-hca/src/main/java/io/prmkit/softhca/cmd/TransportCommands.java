@@ -32,7 +32,7 @@ import java.util.Map;
 
 /**
  * PRM chapter "Transport objects": TIS (send), TIR (receive: direct to an RQ, or indirect through an
- * RQT with a hash; NONE and TOEPLITZ hash functions) and RQT (a list of RQs, at most
+ * RQT with a hash: NONE, INVERTED_XOR8 and TOEPLITZ, symmetric or not) and RQT (a list of RQs, at most
  * 2^log_max_rqt_size entries).
  */
 final class TransportCommands {
@@ -77,7 +77,7 @@ final class TransportCommands {
         if (!hca.objects.tises.containsKey(tisn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + tisn);
         DevxCommands.checkOwner(hca, c, "tis", tisn);
         for (Queues.Sq sq : hca.objects.sqs.values()) {
-            if (io.prmkit.mlx5.Sqc.tis_num_0(sq.sqc) == tisn) throw c.fail(Syndrome.OBJECT_IN_USE, "TIS " + tisn + " used by SQ " + sq.sqn);
+            if (io.prmkit.mlx5.Sqc.tis_lst_sz(sq.sqc) == 1 && io.prmkit.mlx5.Sqc.tis_num_0(sq.sqc) == tisn) throw c.fail(Syndrome.OBJECT_IN_USE, "TIS " + tisn + " used by SQ " + sq.sqn);
         }
         hca.objects.tises.remove(tisn);
         DevxCommands.disown(hca, "tis", tisn);
@@ -116,7 +116,7 @@ final class TransportCommands {
         if (io.prmkit.mlx5.ModifyTirBitmask.packet_merge(c.in, mask)) throw c.fail(Syndrome.BAD_FIELD, "LRO (packet merge) is not modelled");
         if (io.prmkit.mlx5.ModifyTirBitmask.hash(c.in, mask)) {
             RxHashFn fn = Tirc.rx_hash_fn$enum(c.in, ctx);
-            if (fn != RxHashFn.TOEPLITZ && fn != RxHashFn.NONE) throw c.fail(Syndrome.BAD_FIELD, "rx_hash_fn " + Tirc.rx_hash_fn(c.in, ctx));
+            if (fn == null) throw c.fail(Syndrome.BAD_FIELD, "rx_hash_fn " + Tirc.rx_hash_fn(c.in, ctx));
             Tirc.rx_hash_fn$set(t.tirc(), fn);
             Tirc.rx_hash_symmetric$set(t.tirc(), Tirc.rx_hash_symmetric(c.in, ctx));
             long key = Tirc.rx_hash_toeplitz_key$BYTE_OFFSET;
@@ -141,8 +141,7 @@ final class TransportCommands {
             }
             case INDIRECT -> {
                 if (!hca.objects.rqts.containsKey(Tirc.indirect_table(tirc))) throw c.fail(Syndrome.BAD_REFERENCE, "RQT " + Tirc.indirect_table(tirc));
-                RxHashFn fn = Tirc.rx_hash_fn$enum(tirc);
-                if (fn != RxHashFn.TOEPLITZ && fn != RxHashFn.NONE) throw c.fail(Syndrome.BAD_FIELD, "rx_hash_fn " + Tirc.rx_hash_fn(tirc) + " (NONE or TOEPLITZ)");
+                if (Tirc.rx_hash_fn$enum(tirc) == null) throw c.fail(Syndrome.BAD_FIELD, "rx_hash_fn " + Tirc.rx_hash_fn(tirc) + " (NONE, INVERTED_XOR8 or TOEPLITZ)");
             }
         }
         if (Tirc.packet_merge_mask(tirc) != 0) throw c.fail(Syndrome.BAD_FIELD, "LRO (packet_merge_mask) is not modelled");
@@ -168,10 +167,13 @@ final class TransportCommands {
         MemorySegment.copy(t.tirc(), 0, c.out, QueryTirOut.tir_context$BYTE_OFFSET, Tirc.SIZE);
     }
 
-    /** The RQ list of an rqtc at {@code at} in the input, checked. */
-    private int[] rqList(Command c, long at) {
+    /**
+     * The RQ list of an rqtc at {@code at} in the input, checked against {@code max} entries: the
+     * input's rqt_max_size on CREATE_RQT; on MODIFY_RQT the table's own (the bitmask selects only the
+     * list, and Linux's mlx5e_rqt_redirect leaves rqt_max_size 0).
+     */
+    private int[] rqList(Command c, long at, int max) {
         int size = Rqtc.rqt_actual_size(c.in, at);
-        int max = Rqtc.rqt_max_size(c.in, at);
         long limit = 1L << Support.cap(hca, "log_max_rqt_size");
         if (size == 0 || size > max) throw c.fail(Syndrome.BAD_FIELD, "rqt_actual_size " + size + ", rqt_max_size " + max);
         if (max > limit) throw c.fail(Syndrome.SIZE_ABOVE_MAX, "rqt_max_size " + max + " > " + limit);
@@ -188,7 +190,7 @@ final class TransportCommands {
     private void createRqt(Command c) {
         long at = CreateRqtIn.rqt_context$BYTE_OFFSET;
         Support.checkCount(c, hca, hca.objects.rqts.size(), "log_max_rqt");
-        int[] rqns = rqList(c, at);
+        int[] rqns = rqList(c, at, Rqtc.rqt_max_size(c.in, at));
         int rqtn = hca.nextNumber("rqt", 1);
         hca.objects.rqts.put(rqtn, new Resources.Rqt(rqtn, Support.copy(c.in, at, Rqtc.SIZE), rqns));
         DevxCommands.own(hca, c, "rqt", rqtn);
@@ -201,8 +203,7 @@ final class TransportCommands {
         DevxCommands.checkOwner(hca, c, "rqt", ModifyRqtIn.rqtn(c.in));
         if (RqtBitmask.rqn_list(c.in, ModifyRqtIn.bitmask$BYTE_OFFSET)) {
             long at = ModifyRqtIn.ctx$BYTE_OFFSET;
-            int[] rqns = rqList(c, at);
-            if (rqns.length > Rqtc.rqt_max_size(t.rqtc)) throw c.fail(Syndrome.BAD_FIELD, rqns.length + " entries above the RQT's rqt_max_size");
+            int[] rqns = rqList(c, at, Rqtc.rqt_max_size(t.rqtc));
             t.rqns = rqns;
             Rqtc.rqt_actual_size$set(t.rqtc, rqns.length);
         }

@@ -83,6 +83,9 @@ final class VportCommands {
         NicVportContext.min_wqe_inline_mode$set(ctx, p.minWqeInlineMode());
         long mac = NicVportContext.permanent_address$BYTE_OFFSET;
         MacAddressLayout.mac_addr$set(ctx, mac, p.permanentAddress());
+        // Linux reads system_image_guid as the devlink port's parent (switch) id when it is the eswitch manager
+        NicVportContext.system_image_guid$set(ctx, guidOf(p.permanentAddress()));
+        NicVportContext.node_guid$set(ctx, guidOf(p.permanentAddress()));
         // The address list the query asked for, as many entries as the output holds.
         VportListType type = QueryNicVportContextIn.allowed_list_type$enum(c.in);
         long[] list = type == VportListType.UC ? p.ucAddresses() : type == VportListType.MC ? p.mcAddresses() : new long[0];
@@ -94,6 +97,14 @@ final class VportCommands {
             long e = at + NicVportContext.current_uc_mac_address$BYTE_OFFSET + (long) i * LIST_ENTRY;
             MacAddressLayout.mac_addr$set(c.out, e, list[i]);
         }
+    }
+
+    /**
+     * The model's GUIDs: the permanent MAC widened to an EUI-64 with 0x0300 between the OUI and the
+     * rest, the form ConnectX node GUIDs have (24:8a:07:aa:bb:cc -> 0x248a070300aabbcc).
+     */
+    static long guidOf(long mac) {
+        return (mac >>> 24) << 40 | 0x0300L << 24 | (mac & 0xffffff);
     }
 
     /** One entry of {@code current_uc_mac_address} (a {@code mac_address_layout}). */

@@ -390,15 +390,27 @@ public final class SoftDatapath implements Datapath, FrameSink {
         return s;
     }
 
-    /** A TIR's dispatch, read once from its context: direct RQ, or RQT with its Toeplitz hash. */
+    /**
+     * A TIR's dispatch, read once from its context: direct RQ, or RQT with its hash. The hash functions
+     * are the PRM's: TOEPLITZ over the selected fields (with {@code rx_hash_symmetric}, each selected
+     * address pair and port pair is fed smaller first, so both directions of a flow hash alike: the
+     * PRM asks only for that property, the ordering is this model's way to get it), and INVERTED_XOR8:
+     * the XOR of the selected bytes, bit-reversed (Linux's mlx5e_bits_invert undoes that reversal
+     * when it fills an RQT for ETH_RSS_HASH_XOR). Selected fields: source and destination address,
+     * L4 ports of the selected protocol, and the IPsec SPI (ESP, or AH's SPI at its offset 4).
+     */
     private static final class TirState {
+        static final int PROTO_ESP = 50;
+        static final int PROTO_AH = 51;
         final Resources.Tir tir;
         final boolean indirect;
         final int rqn;
         final int rqtn;
         /** The RQT, resolved when the state is built (states are dropped when a command runs). */
         final Resources.Rqt rqt;
+        final int fn;
         final Toeplitz toeplitz;
+        final boolean symmetric;
         final boolean ipv6;
         final boolean udp;
         final int fields;
@@ -412,51 +424,92 @@ public final class SoftDatapath implements Datapath, FrameSink {
             rqn = Tirc.inline_rqn(c);
             rqtn = Tirc.indirect_table(c);
             rqt = indirect ? objects.rqts.get(rqtn) : null;
-            if (indirect && Tirc.rx_hash_fn(c) == RxHashFn.TOEPLITZ$VALUE) {
+            fn = indirect ? Tirc.rx_hash_fn(c) : RxHashFn.NONE$VALUE;
+            if (fn == RxHashFn.TOEPLITZ$VALUE) {
                 byte[] key = new byte[Tirc.rx_hash_toeplitz_key$COUNT * 4];
                 MemorySegment.copy(c, Tirc.rx_hash_toeplitz_key$BYTE_OFFSET, MemorySegment.ofArray(key), 0, key.length);
                 toeplitz = new Toeplitz(key);
             } else {
                 toeplitz = null;
             }
+            symmetric = Tirc.rx_hash_symmetric(c);
             long sel = Tirc.rx_hash_field_selector_outer$BYTE_OFFSET;
             ipv6 = RxHashFieldSelect.l3_prot_type(c, sel);
             udp = RxHashFieldSelect.l4_prot_type(c, sel);
             fields = RxHashFieldSelect.selected_fields(c, sel);
         }
 
-        /**
-         * Toeplitz over the selected fields, when the frame is of the selected L3/L4 type; 0 otherwise.
-         * An IPv4 address goes in as one 32-bit value (four table lookups), an IPv6 one as its byte stream.
-         */
+        /** Continues the hash with {@code len} bytes at {@code at}, which sit at input position {@code pos}. */
+        private int feed(int h, int pos, MemorySegment fr, long at, int len) {
+            if (toeplitz != null) return toeplitz.hash(h, pos, fr, at, len);
+            for (int i = 0; i < len; i++) h ^= fr.get(java.lang.foreign.ValueLayout.JAVA_BYTE, at + i) & 0xff;
+            return h;
+        }
+
+        private int feed16(int h, int pos, int v) {
+            return toeplitz != null ? toeplitz.hash16(h, pos, v) : h ^ (v >>> 8) ^ (v & 0xff);
+        }
+
+        /** Whether the {@code len}-byte address at {@code a} is above the one at {@code b} (unsigned, network order). */
+        private static boolean above(MemorySegment fr, long a, long b, int len) {
+            for (int i = 0; i < len; i++) {
+                int x = fr.get(java.lang.foreign.ValueLayout.JAVA_BYTE, a + i) & 0xff;
+                int y = fr.get(java.lang.foreign.ValueLayout.JAVA_BYTE, b + i) & 0xff;
+                if (x != y) return x > y;
+            }
+            return false;
+        }
+
+        /** The hash over the selected fields, when the frame is of the selected L3 type; 0 otherwise. */
         int hash(ParsedFrame f, MemorySegment fr, long off) {
             lastIp = CqeRssIp.NONE$VALUE;
             lastL4 = CqeRssL4.NONE$VALUE;
-            if (toeplitz == null || f.l3 != (ipv6 ? ParsedFrame.L3.IPV6 : ParsedFrame.L3.IPV4)) return 0;
+            if (fn == RxHashFn.NONE$VALUE || f.l3 != (ipv6 ? ParsedFrame.L3.IPV6 : ParsedFrame.L3.IPV4)) return 0;
             long l3 = off + f.l3Offset;
             int alen = ipv6 ? Ipv6hdr.saddr$LENGTH : (int) (Iphdr.saddr$BIT_WIDTH / 8);
-            long src = l3 + Ipv6hdr.saddr$BYTE_OFFSET; // IPv6 only: saddr, then daddr right after it
+            long src = l3 + (ipv6 ? Ipv6hdr.saddr$BYTE_OFFSET : Iphdr.saddr$BIT_OFFSET / 8);
+            long dst = l3 + (ipv6 ? Ipv6hdr.daddr$BYTE_OFFSET : Iphdr.daddr$BIT_OFFSET / 8);
+            boolean srcIp = (fields & RxHashFields.SRC_IP$MASK) != 0;
+            boolean dstIp = (fields & RxHashFields.DST_IP$MASK) != 0;
+            if (symmetric && srcIp && dstIp && above(fr, src, dst, alen)) {
+                long t = src;
+                src = dst;
+                dst = t;
+            }
             int h = 0;
             int pos = 0;
-            if ((fields & RxHashFields.SRC_IP$MASK) != 0) {
-                h = ipv6 ? toeplitz.hash(h, pos, fr, src, alen) : toeplitz.hash32(h, pos, Iphdr.saddr(fr, l3));
+            if (srcIp) {
+                h = feed(h, pos, fr, src, alen);
                 pos += alen;
             }
-            if ((fields & RxHashFields.DST_IP$MASK) != 0) {
-                h = ipv6 ? toeplitz.hash(h, pos, fr, src + alen, alen) : toeplitz.hash32(h, pos, Iphdr.daddr(fr, l3));
+            if (dstIp) {
+                h = feed(h, pos, fr, dst, alen);
                 pos += alen;
             }
             if (pos > 0) lastIp = ipv6 ? CqeRssIp.IPV6$VALUE : CqeRssIp.IPV4$VALUE;
-            boolean l4 = f.l4 == (udp ? ParsedFrame.L4.UDP : ParsedFrame.L4.TCP);
-            if (l4 && (fields & (RxHashFields.L4_SPORT$MASK | RxHashFields.L4_DPORT$MASK)) != 0) {
-                if ((fields & RxHashFields.L4_SPORT$MASK) != 0) {
-                    h = toeplitz.hash16(h, pos, f.srcPort);
+            boolean sport = (fields & RxHashFields.L4_SPORT$MASK) != 0;
+            boolean dport = (fields & RxHashFields.L4_DPORT$MASK) != 0;
+            if (f.l4 == (udp ? ParsedFrame.L4.UDP : ParsedFrame.L4.TCP) && (sport || dport)) {
+                int sp = f.srcPort;
+                int dp = f.dstPort;
+                if (symmetric && sport && dport && sp > dp) {
+                    sp = f.dstPort;
+                    dp = f.srcPort;
+                }
+                if (sport) {
+                    h = feed16(h, pos, sp);
                     pos += 2;
                 }
-                if ((fields & RxHashFields.L4_DPORT$MASK) != 0) h = toeplitz.hash16(h, pos, f.dstPort);
+                if (dport) h = feed16(h, pos, dp);
                 lastL4 = udp ? CqeRssL4.UDP$VALUE : CqeRssL4.TCP$VALUE;
+            } else if ((fields & RxHashFields.IPSEC_SPI$MASK) != 0 && (f.ipProtocol == PROTO_ESP || f.ipProtocol == PROTO_AH) && f.l4 == ParsedFrame.L4.OTHER) {
+                int at = f.l4Offset + (f.ipProtocol == PROTO_AH ? 4 : 0);
+                if (at + 4 <= f.length) {
+                    h = feed(h, pos, fr, off + at, 4);
+                    lastL4 = CqeRssL4.IPSEC_SPI$VALUE;
+                }
             }
-            return h;
+            return fn == RxHashFn.INVERTED_XOR8$VALUE ? Integer.reverse(h & 0xff) >>> 24 : h;
         }
     }
 
