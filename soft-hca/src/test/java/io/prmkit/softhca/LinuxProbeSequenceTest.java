@@ -588,7 +588,8 @@ class LinuxProbeSequenceTest {
         int vportState = QueryVportStateOut.state(l.send("mlx5e_update_carrier/mlx5_query_vport_oper_state", state, QueryVportStateOut.SIZE));
         assertEquals(0, vportState, "the port is administratively down until mlx5e_open sets it up");
         n.paos("mlx5e_open/mlx5_set_port_admin_status", 1); // MLX5_PORT_UP
-        vportState = QueryVportStateOut.state(l.h.exec(state, QueryVportStateOut.SIZE).ok().out()); // the carrier event's query
+        // the link comes up: PORT_CHANGE on the async EQ, mlx5e_port_event queues update_carrier, which asks again
+        vportState = QueryVportStateOut.state(l.send("mlx5e_port_event/mlx5e_update_carrier/mlx5_query_vport_oper_state", state, QueryVportStateOut.SIZE));
         assertEquals(1, vportState, "the loopback cable is in: link up");
 
         // ---- __dev_open -> dev_set_rx_mode -> mlx5e_fs_set_rx_mode_work --------------------------------
@@ -1013,7 +1014,7 @@ class LinuxProbeSequenceTest {
                         : TestFrames.ipv4(dmac, Ethernet.PROTO_TCP, b, a, dport, sport, TestFrames.payload(100 + flow, flow), 0x18);
                 int hash = toeplitz(Netdev.KEY, symmetricInput(a, b, sport, dport));
                 int ch = (hash & (Netdev.INDIR_RQT_SIZE - 1)) % Netdev.MAX_NCH;
-                MemorySegment cqe = sendAndReceive(n, data, pc, frame, ch, seen);
+                MemorySegment cqe = sendAndReceive(n, data, pc, frame, ch, seen, EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK);
                 assertEquals(hash, Cqe64.rss_hash_result(cqe), "flow " + flow + " direction " + dir + ": the symmetric Toeplitz hash");
                 assertEquals(io.prmkit.mlx5.CqeRssIp.IPV4.value, Cqe64.rss_hash_ip_type(cqe));
                 assertEquals(io.prmkit.mlx5.CqeRssL4.TCP.value, Cqe64.rss_hash_l4_type(cqe));
@@ -1026,20 +1027,34 @@ class LinuxProbeSequenceTest {
             }
         }
         assertTrue(byChannel[0] > 0 && byChannel[1] > 0, "the RSS table spreads flows over both channels: " + java.util.Arrays.toString(byChannel));
+        // ESP: TTC's IPV4_IPSEC_ESP rule, its TIR hashes the addresses (smaller first) and the SPI (the first ESP word)
+        for (int spi = 0x1000; spi < 0x1004; spi++) {
+            byte[] a = {(byte) 192, (byte) 168, 7, 9};
+            byte[] b = {10, 9, 8, 7};
+            byte[] esp = TestFrames.ipv4(dmac, 50, a, b, spi >>> 16, spi & 0xffff, TestFrames.payload(64, spi), 0);
+            byte[] in = symmetricInput(a, b, 0, 0);
+            byte[] input = java.util.Arrays.copyOf(in, 12);
+            for (int i = 0; i < 4; i++) input[8 + i] = (byte) (spi >>> (24 - 8 * i));
+            int hash = toeplitz(Netdev.KEY, input);
+            int ch = hash & 1;
+            MemorySegment cqe = sendAndReceive(n, data, pc, esp, ch, seen, EthCsFlags.L3_CSUM$MASK);
+            assertEquals(hash, Cqe64.rss_hash_result(cqe), "ESP SPI 0x" + Integer.toHexString(spi));
+            assertEquals(io.prmkit.mlx5.CqeRssL4.IPSEC_SPI.value, Cqe64.rss_hash_l4_type(cqe));
+        }
         // ARP to broadcast: the L2 broadcast rule, TTC's ANY rule, direct TIR 0 (INVERTED_XOR8 over nothing), channel 0
         byte[] arp = new byte[60];
         java.util.Arrays.fill(arp, 0, 6, (byte) -1);
         System.arraycopy(dmac, 0, arp, 6, 6);
         arp[12] = 0x08;
         arp[13] = 0x06;
-        MemorySegment cqe = sendAndReceive(n, data, pc, arp, 0, seen);
+        MemorySegment cqe = sendAndReceive(n, data, pc, arp, 0, seen, 0);
         assertEquals(0, Cqe64.rss_hash_result(cqe));
         assertEquals(io.prmkit.mlx5.CqeRssIp.NONE.value, Cqe64.rss_hash_ip_type(cqe));
         assertFalse(h.hca.isFatal());
     }
 
     /** Sends {@code frame} on channel 0's TX SQ and returns the receive CQE, which must be channel {@code ch}'s next one, and no other channel's. */
-    static MemorySegment sendAndReceive(Netdev n, DmaRegion data, int[] pc, byte[] frame, int ch, int[] seen) {
+    static MemorySegment sendAndReceive(Netdev n, DmaRegion data, int[] pc, byte[] frame, int ch, int[] seen, long csFlags) {
         TestHost h = n.l.h;
         Netdev.Ring sq = n.channels[0].txSq();
         int slot = pc[0] & (sq.entries() - 1);
@@ -1047,7 +1062,7 @@ class LinuxProbeSequenceTest {
         long o = slot * 64L;
         MemorySegment r = sq.mem().segment();
         WqeCtrlSeg.writer(r, o).opcode(SendWqeOpcode.SEND).wqe_index(pc[0] & 0xffff).qpn(sq.number()).ds(4).ce(CompletionMode.CQE_ALWAYS).write();
-        WqeEthSeg.writer(r, o + 16).inline_hdr_sz(18).cs_flags(EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK).write();
+        WqeEthSeg.writer(r, o + 16).inline_hdr_sz(18).cs_flags((int) csFlags).write();
         MemorySegment.copy(frame, 0, r, ValueLayout.JAVA_BYTE, o + 16 + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, 18);
         WqeDataSeg.writer(r, o + 48).byte_count(frame.length - 18).lkey(n.lkey).addr(data.busAddress((slot & 63) * 2048L + 18)).write();
         pc[0]++;
