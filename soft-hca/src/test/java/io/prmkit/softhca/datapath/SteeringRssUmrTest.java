@@ -136,6 +136,55 @@ class SteeringRssUmrTest {
         assertEquals(CqeRssIp.NONE.value, Cqe64.rss_hash_ip_type(rc));
     }
 
+    /**
+     * INVERTED_XOR8 (Linux's direct TIRs, and ETH_RSS_HASH_XOR): the XOR of the selected bytes,
+     * bit-reversed, picks the RQT entry; with rx_hash_symmetric a flow's two directions hash alike.
+     */
+    @Test
+    void invertedXor8PicksTheEntryByTheReversedXorOfTheSelectedBytes() {
+        Harness.Cq rxCq = h.new Cq(11, 6, 1);
+        Harness.Rq[] rqs = new Harness.Rq[4];
+        int[] rqns = new int[4];
+        for (int i = 0; i < 4; i++) {
+            rqs[i] = h.new Rq(30 + i, 4, 11, 256, 0, true);
+            rqs[i].post(8, lkey);
+            rqns[i] = 30 + i;
+        }
+        h.objects.rqts.put(60, new Resources.Rqt(60, MemorySegment.ofArray(new byte[0x100]), rqns));
+        MemorySegment tirc = MemorySegment.ofArray(new byte[(int) Tirc.SIZE]);
+        Tirc.disp_type$set(tirc, TirDispType.INDIRECT);
+        Tirc.indirect_table$set(tirc, 60);
+        Tirc.rx_hash_fn$set(tirc, RxHashFn.INVERTED_XOR8);
+        Tirc.rx_hash_symmetric$set(tirc, true);
+        long sel = Tirc.rx_hash_field_selector_outer$BYTE_OFFSET;
+        RxHashFieldSelect.l4_prot_type$set(tirc, sel, true); // UDP
+        RxHashFieldSelect.selected_fields$set(tirc, sel, RxHashFields.SRC_IP$MASK | RxHashFields.DST_IP$MASK | RxHashFields.L4_SPORT$MASK | RxHashFields.L4_DPORT$MASK);
+        h.objects.tirs.put(41, new Resources.Tir(41, tirc));
+        h.catchAll(50, 41);
+        int[] perRq = new int[4];
+        for (int i = 0; i < 6; i++) {
+            byte[] a = {10, 1, 2, (byte) (3 + i)};
+            byte[] b = {(byte) 172, 16, (byte) (5 * i), 9};
+            int p = 1000 + 31 * i;
+            int q = 53;
+            int x = 0;
+            for (byte v : a) x ^= v & 0xff;
+            for (byte v : b) x ^= v & 0xff;
+            x ^= (p >>> 8) ^ (p & 0xff) ^ (q >>> 8) ^ (q & 0xff);
+            int want = Integer.reverse(x) >>> 24;
+            for (int dir = 0; dir < 2; dir++) {
+                send(dir == 0 ? TestFrames.ipv4(TestFrames.DMAC, Ethernet.PROTO_UDP, a, b, p, q, new byte[8], 0)
+                        : TestFrames.ipv4(TestFrames.DMAC, Ethernet.PROTO_UDP, b, a, q, p, new byte[8], 0));
+                MemorySegment rc = rxCq.poll();
+                assertNotNull(rc);
+                assertEquals(want, Cqe64.rss_hash_result(rc), "flow " + i + " direction " + dir);
+                assertEquals(CqeRssL4.UDP.value, Cqe64.rss_hash_l4_type(rc));
+                perRq[want & 3]++;
+                assertEquals(perRq[want & 3], rqs[want & 3].rq.consumerCounter, "frame went to RQ " + (want & 3));
+            }
+        }
+    }
+
     @Test
     void flowTableMatchesOuterHeadersUnderTheGroupMaskAndTagsTheCqe() {
         Harness.Cq rxCq = h.new Cq(11, 6, 1);
