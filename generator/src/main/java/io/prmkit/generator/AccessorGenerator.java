@@ -20,7 +20,8 @@ import java.util.TreeMap;
 /**
  * Turns a layout model into Java sources: per structure or union a final class of static
  * {@code MemorySegment} accessors, per enum or flag set a Java enum, and per Java package one
- * {@code PrmLayout} support class (plus {@code PrmConstants} when the spec has constants, and
+ * {@code PrmLayout} support class (plus {@code PrmConstants} when the spec has constants, {@code PrmField}
+ * when a structure has a static store, and
  * {@code PrmCommands} / {@code PrmRegisters} when it declares commands / registers). The
  * output depends on java.base only, and is byte-identical for equal models and options.
  */
@@ -57,10 +58,14 @@ public final class AccessorGenerator {
         StructEmitter structs = new StructEmitter(ctx);
         EnumEmitter enums = new EnumEmitter(ctx);
         SupportEmitter support = new SupportEmitter();
+        Map<String, java.util.Set<String>> fieldNames = new TreeMap<>(); // Java package -> names its stores take
         for (StructLayout s : model.structs()) {
             put(files, structs.emit(s));
             files.putIfAbsent(path(ctx.layoutClass(s.name())), support.emit(ctx.javaPackage(s.name())));
+            java.util.Set<String> names = StoreEmitter.fieldNames(s);
+            if (!names.isEmpty()) fieldNames.computeIfAbsent(ctx.javaPackage(s.name()), k -> new java.util.TreeSet<>()).addAll(names);
         }
+        fieldNames.forEach((pkg, names) -> files.put(path(ClassName.get(pkg, StoreEmitter.FIELD_CLASS)), FieldNamesEmitter.emit(pkg, names)));
         for (EnumLayout e : model.enums()) put(files, enums.emit(e));
         for (Constant c : model.constants()) constantsByPackage.computeIfAbsent(ctx.javaPackage(c.name()), k -> new ArrayList<>()).add(c);
         ConstantsEmitter constants = new ConstantsEmitter();

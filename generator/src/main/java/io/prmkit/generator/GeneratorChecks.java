@@ -49,7 +49,8 @@ final class GeneratorChecks {
         for (Declared d : declared) {
             ClassName cn = ctx.className(d.name());
             String simple = cn.simpleName();
-            if (simple.equals(GeneratorContext.LAYOUT_CLASS) || simple.equals(GeneratorContext.CONSTANTS_CLASS)) {
+            if (simple.equals(GeneratorContext.LAYOUT_CLASS) || simple.equals(GeneratorContext.CONSTANTS_CLASS)
+                    || simple.equals(StoreEmitter.FIELD_CLASS)) {
                 out.add(Diagnostic.error(d.at(), "'" + d.name().name() + "' becomes class " + simple
                         + ", the name of a generated support class; rename it"));
                 continue;

@@ -5,6 +5,7 @@ import static io.prmkit.generator.GeneratorContext.MEMORY_SEGMENT;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import io.prmkit.dsl.ir.Member;
 import io.prmkit.dsl.ir.MemberType;
@@ -20,11 +21,16 @@ import javax.lang.model.element.Modifier;
 
 /**
  * Emits the static whole-structure stores of a small structure, next to its {@code Writer}:
- * {@code store(s, offset, a, b, ...)} takes one argument per settable bit field, in layout order, and
- * stores every dword of the structure once (64-bit stores where the writer makes them, through the
+ * {@code store(s, offset, PrmField.a, a, PrmField.b, b, ...)} takes one named argument per settable bit
+ * field, in layout order, and stores every dword of the structure once (64-bit stores where the writer makes them, through the
  * writer's own var handles, so one bounds check covers the structure). The state lives in the caller's
  * registers, as with rdma-core's {@code mlx5dv_set_ctrl_seg}: a long-lived {@code Writer}'s setters are
  * stores to its heap fields, which a hot loop pays for on every packet.
+ *
+ * <p>Each value follows its field's name, a {@code PrmField<PrmField.name>} (one type per field name,
+ * {@link FieldNamesEmitter}), so a call no longer compiles once the spec reorders, renames, inserts or
+ * removes a field of the structure: positional arguments of one type would be silently re-assigned.
+ * The names are never read, so C2 drops them with the call inlined.
  *
  * <p>A structure with a tagged inline union gets one store per alternative ({@code store$inline_hdr},
  * one per combination when there are several unions), which sets the selector to the alternative's tag
@@ -37,6 +43,8 @@ final class StoreEmitter {
     static final int MAX_VARIANTS = 64;
     /** Java's limit on parameter slots, {@code long} counting two; the segment and offset take three. */
     private static final int MAX_SLOTS = 255 - 3;
+    /** The per-package class of field names ({@link FieldNamesEmitter}). */
+    static final String FIELD_CLASS = "PrmField";
 
     /** One store: the alternatives it writes ("" without unions), its arguments, the selector values it sets. */
     record Form(String suffix, String about, List<Member> params, Map<Member, Long> tags) {}
@@ -90,7 +98,7 @@ final class StoreEmitter {
                 if (!settable(m, device) || selectorSet.contains(m)) continue;
                 if (m.variant().isPresent() && !m.variant().get().alternative().equals(c.get(m.variant().get().union()))) continue;
                 params.add(m);
-                slots += ((MemberType.Bits) m.type()).width() > 32 ? 2 : 1;
+                slots += 1 + (((MemberType.Bits) m.type()).width() > 32 ? 2 : 1); // its name, then its value
             }
             if (slots > MAX_SLOTS) return List.of();
             Map<Member, Long> tags = new LinkedHashMap<>();
@@ -107,6 +115,25 @@ final class StoreEmitter {
             out.add(new Form(suffix.toString(), String.join("; ", about), params, tags));
         }
         return out;
+    }
+
+    /**
+     * The Java names ({@link #marker}) of the fields the stores of {@code struct} take (driver's and device's), for
+     * {@link FieldNamesEmitter}. Two spec names of one Java name ({@code clear}, {@code clear_}: both accessors are
+     * {@code clear_}) share it.
+     */
+    static Set<String> fieldNames(StructLayout struct) {
+        Set<String> names = new java.util.TreeSet<>();
+        for (boolean device : new boolean[] {false, true}) {
+            for (Form f : forms(struct, device)) f.params().forEach(m -> names.add(marker(m.name())));
+        }
+        return names;
+    }
+
+    /** The Java name of field {@code name}'s marker in {@code PrmField} (its accessor's name; a nested type cannot take its class's). */
+    static String marker(String name) {
+        String id = Names.member(name);
+        return id.equals(FIELD_CLASS) ? id + "_" : id;
     }
 
     private static boolean settable(Member m, boolean device) {
@@ -143,10 +170,12 @@ final class StoreEmitter {
                     + "{@code MLX5_SET}, and checks only the bounds.\n", f.suffix());
         } else full
                 .addJavadoc("Stores the whole {@code $L} ($L bytes) at byte {@code offset} of {@code s}, each dword once, from one\n"
-                        + "argument per $L bit field in layout order (each described at its getter$L).\n"
+                        + "argument per $L bit field in layout order (each described at its getter$L), each after its\n"
+                        + "field's name ({@code $T.name}, never read: a call whose names are not the fields in order does not compile).\n"
                         + "Reserved bits$L, byte arrays, arrays and nested structures are written as 0: set them after.\n",
                         sname, struct.sizeBytes(), device ? "non-reserved" : "writable",
                         f.params().isEmpty() ? "" : CodeBlock.of(", e.g. {@link $T#$L($T, long)}", self.topLevelClassName(), Names.member(f.params().get(0).name()), MEMORY_SEGMENT),
+                        ClassName.get(self.packageName(), FIELD_CLASS),
                         !device && struct.members().stream().anyMatch(m -> !m.reserved() && !m.access().writable()) ? ", fields the device writes" : "")
                 .addJavadoc(f.about().isEmpty() ? "" : "Writes " + f.about() + ".\n")
                 .addJavadoc("Checks each value like its {@code $$set} (an {@code IllegalArgumentException} names the field) and the\n"
@@ -155,12 +184,19 @@ final class StoreEmitter {
         MethodSpec.Builder zero = MethodSpec.methodBuilder(name).addModifiers(Modifier.PUBLIC, Modifier.STATIC)
                 .addJavadoc("Same as {@code $L(s, 0L, ...)}: the structure at offset 0 of {@code s}.\n", name)
                 .addParameter(MEMORY_SEGMENT, seg);
+        ClassName fields = ClassName.get(self.packageName(), FIELD_CLASS);
+        StringBuilder forward = new StringBuilder();
         for (int i = 0; i < ids.size(); i++) {
-            TypeName jt = ScalarCode.javaType(((MemberType.Bits) f.params().get(i).type()).width());
-            full.addParameter(jt, ids.get(i));
-            zero.addParameter(jt, ids.get(i));
+            Member m = f.params().get(i);
+            TypeName jt = ScalarCode.javaType(((MemberType.Bits) m.type()).width());
+            // the field's name first, never read: only the compiler looks at its type
+            TypeName nt = ParameterizedTypeName.get(fields, fields.nestedClass(marker(m.name())));
+            String nid = Names.member(m.name()) + "$field"; // no member name has a '$': distinct from every value's name
+            full.addParameter(nt, nid).addParameter(jt, ids.get(i));
+            zero.addParameter(nt, nid).addParameter(jt, ids.get(i));
+            forward.append(", ").append(nid).append(", ").append(ids.get(i));
         }
-        zero.addStatement("$L($L, 0L$L)", name, seg, ids.stream().map(id -> ", " + id).reduce("", String::concat));
+        zero.addStatement("$L($L, 0L$L)", name, seg, forward);
 
         if (checked) {
             for (int i = 0; i < ids.size(); i++) {

@@ -169,7 +169,10 @@ final class StructEmitter {
                 continue;
             }
             CodeBlock.Builder link = CodeBlock.builder().add("Same as {@link #$L($T, long", m.name(), MEMORY_SEGMENT);
-            for (int i = 1; i < p.size(); i++) link.add(", $T", p.get(i).type());
+            for (int i = 1; i < p.size(); i++) {
+                TypeName t = p.get(i).type();
+                link.add(", $T", t instanceof ParameterizedTypeName pt ? pt.rawType() : t); // a link names erased types
+            }
             MethodSpec.Builder b = MethodSpec.methodBuilder(m.name()).addModifiers(m.modifiers()).returns(m.returnType())
                     .addJavadoc(link.add(")} with {@code offset} 0.\n").build()).addParameters(p).addCode(m.code());
             out.add(b.build());

@@ -28,10 +28,12 @@ class GeneratorErrorsTest {
         StructLayout a = Fixtures.struct("foo_bar", 4, List.of(Fixtures.M.field("x", 0, 31, 0)), List.of(), "", "a.prm", 1);
         StructLayout b = Fixtures.struct("foo__bar", 4, List.of(Fixtures.M.field("x", 0, 31, 0)), List.of(), "", "a.prm", 5);
         StructLayout c = Fixtures.struct("prm_layout", 4, List.of(Fixtures.M.field("x", 0, 31, 0)), List.of(), "", "a.prm", 9);
-        LayoutModel model = new LayoutModel(List.of(a, b, c), List.of(), List.of());
+        StructLayout d = Fixtures.struct("prm_field", 4, List.of(Fixtures.M.field("x", 0, 31, 0)), List.of(), "", "a.prm", 13);
+        LayoutModel model = new LayoutModel(List.of(a, b, c, d), List.of(), List.of());
         assertEquals(List.of(
                 "a.prm:5:5: error: 'foo__bar' and 'foo_bar' both become class mlx5.FooBar; rename one",
-                "a.prm:9:5: error: 'prm_layout' becomes class PrmLayout, the name of a generated support class; rename it"), fails(model));
+                "a.prm:9:5: error: 'prm_layout' becomes class PrmLayout, the name of a generated support class; rename it",
+                "a.prm:13:5: error: 'prm_field' becomes class PrmField, the name of a generated support class; rename it"), fails(model));
         Diagnostic first = GENERATOR.check(model).get(0);
         assertEquals(List.of(new Diagnostic.Related(Fixtures.at("a.prm", 1), "'foo_bar' declared here")), first.related());
     }

@@ -28,6 +28,22 @@ final class InMemoryJavac {
     private InMemoryJavac() {}
 
     static ClassLoader compile(List<GeneratedFile> files) {
+        Result r = run(files);
+        if (!r.errors().isEmpty()) throw new AssertionError("generated code does not compile:\n" + String.join("\n", r.errors()));
+        return new Loader(r.classes());
+    }
+
+    /**
+     * Compiles {@code files} and returns javac's errors, each {@code path:line: message} (empty when they
+     * compile), for tests of what must not compile.
+     */
+    static List<String> errors(List<GeneratedFile> files) {
+        return run(files).errors();
+    }
+
+    private record Result(Map<String, ByteArrayOutputStream> classes, List<String> errors) {}
+
+    private static Result run(List<GeneratedFile> files) {
         JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
         if (javac == null) throw new IllegalStateException("no system Java compiler (running on a JRE?)");
         DiagnosticCollector<JavaFileObject> diagnostics = new DiagnosticCollector<>();
@@ -58,15 +74,15 @@ final class InMemoryJavac {
         StringWriter out = new StringWriter();
         List<String> options = List.of("--limit-modules", "java.base", "-Xlint:all", "-Werror", "-Xdoclint:all,-missing", "-proc:none");
         boolean ok = javac.getTask(out, fm, diagnostics, options, null, sources).call();
+        List<String> errors = new ArrayList<>();
         if (!ok) {
-            StringBuilder sb = new StringBuilder("generated code does not compile:\n").append(out);
+            if (!out.toString().isEmpty()) errors.add(out.toString());
             for (Diagnostic<? extends JavaFileObject> d : diagnostics.getDiagnostics()) {
-                sb.append(d.getSource() == null ? "" : d.getSource().getName()).append(':').append(d.getLineNumber()).append(": ")
-                        .append(d.getKind()).append(": ").append(d.getMessage(null)).append('\n');
+                errors.add((d.getSource() == null ? "" : d.getSource().getName()) + ":" + d.getLineNumber() + ": "
+                        + d.getKind() + ": " + d.getMessage(null));
             }
-            throw new AssertionError(sb.toString());
         }
-        return new Loader(classes);
+        return new Result(classes, errors);
     }
 
     /** Defines the compiled classes on demand and remembers which it defined (to test what a call loads). */

@@ -27,7 +27,7 @@ class JavaNamesIT {
         "override", "character", "boolean", "byte", "short", "system", "class", "record", "number",
         "arithmetic_exception", "functional_interface", "memory_segment", "value_layout", "byte_order", "list",
         "optional", "optional_long", "objects", "arrays", "enum_set", "hex_format", "array_list", "predicate",
-        "long_function", "prm_layout", "prm_constants", "writer", "device", "meta", "foo_bar", "foo__bar", "foobar",
+        "long_function", "prm_layout", "prm_constants", "prm_field", "writer", "device", "meta", "foo_bar", "foo__bar", "foobar",
         "foo_bar_", "_foo_bar", "x", "int", "void", "var", "yield"};
 
     /** Member names: keywords, generated method and parameter names, near-collisions. */
@@ -35,7 +35,7 @@ class JavaNamesIT {
         "clear", "clear_", "dump", "validate", "writer", "layout", "layout_", "size", "SIZE", "s", "offset", "v", "x",
         "q", "o", "index", "dst", "src", "value", "class", "int", "long", "new", "record", "var", "yield", "_",
         "String", "Long", "Integer", "Math", "Writer", "Device", "Meta", "LAYOUT", "fields", "opcode", "opcode_",
-        "rule_a", "a", "b", "c"};
+        "rule_a", "a", "b", "c", "PrmField", "N", "PrmLayout", "field"};
 
     /** Enum constant names: the fields and the types generated enums use, keywords, near-collisions. */
     private static final String[] CONSTANT_NAMES = {
@@ -104,7 +104,7 @@ class JavaNamesIT {
         StringBuilder spec = new StringBuilder("package p;\n");
         int i = 0;
         for (String t : TYPE_NAMES) {
-            if (List.of("prm_layout", "prm_constants", "writer", "device", "meta").contains(t) || t.startsWith("foo") || t.equals("_foo_bar")) continue;
+            if (List.of("prm_layout", "prm_constants", "prm_field", "writer", "device", "meta").contains(t) || t.startsWith("foo") || t.equals("_foo_bar")) continue;
             spec.append("struct ").append(t).append(" size 0x4 { 0x00 [31:0] ").append(MEMBER_NAMES[i++ % MEMBER_NAMES.length]).append(" ro; }\n");
         }
         spec.append("enum e width 32 {");

@@ -364,17 +364,18 @@ class LayoutRoundTripIT {
             Slot s = l.slots().get(i);
             if (!s.reserved() && !s.isBytes() && s.index() < 0) params.add(i);
         }
-        Object[] args = new Object[params.size() + 2];
         byte[] sbuf = new byte[total];
         java.util.Arrays.fill(sbuf, (byte) 0xa5);
-        args[0] = Loaded.segment(sbuf);
-        args[1] = (long) offset;
         long[] scalars = new long[n];
+        Object[] boxed = new Object[params.size()];
+        List<String> names = new ArrayList<>();
         for (int p = 0; p < params.size(); p++) {
             int i = params.get(p);
             scalars[i] = values[i];
-            args[p + 2] = box(l.slots().get(i).width(), values[i]);
+            boxed[p] = box(l.slots().get(i).width(), values[i]);
+            names.add(l.slots().get(i).name());
         }
+        Object[] args = gen.storeArgs(Loaded.segment(sbuf), (long) offset, names, boxed);
         gen.call(cls, "store", args);
         byte[] expected = reference(l, scalars, emptyBytes(l), offset, total);
         for (int k = 0; k < total; k++) if (k < offset || k >= offset + l.struct().sizeBytes()) expected[k] = (byte) 0xa5;
@@ -387,9 +388,9 @@ class LayoutRoundTripIT {
             Object[] bad = args.clone();
             byte[] untouched = new byte[total];
             bad[0] = Loaded.segment(untouched);
-            bad[p + 2] = box(s.width(), badValue(s.width(), rnd));
+            bad[2 * p + 3] = box(s.width(), badValue(s.width(), rnd));
             IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> gen.call(cls, "store", bad), s.name());
-            assertTrue(e.getMessage().startsWith("rand_struct." + s.name() + ": value " + unboxSigned(bad[p + 2]) + " "), e.getMessage());
+            assertTrue(e.getMessage().startsWith("rand_struct." + s.name() + ": value " + unboxSigned(bad[2 * p + 3]) + " "), e.getMessage());
             assertArrayEquals(new byte[total], untouched, "a rejected store wrote");
         }
 
@@ -399,7 +400,7 @@ class LayoutRoundTripIT {
             Slot s = l.slots().get(i);
             long raw = rnd.nextLong();
             if (s.width() == 1) raw &= 1;
-            args[p + 2] = box(s.width(), raw);
+            args[2 * p + 3] = box(s.width(), raw);
             scalars[i] = raw & mask(s.width());
         }
         gen.call(cls, "storeUnchecked", args);

@@ -66,6 +66,21 @@ final class Loaded {
         }
     }
 
+    /**
+     * The arguments of a static store: {@code seg}, {@code offset} (left out when null), then per field its
+     * {@code PrmField} name and its value.
+     */
+    Object[] storeArgs(Object seg, Long offset, List<String> fields, Object[] values) {
+        List<Object> args = new java.util.ArrayList<>();
+        args.add(seg);
+        if (offset != null) args.add(offset);
+        for (int i = 0; i < fields.size(); i++) {
+            args.add(constant(StoreEmitter.FIELD_CLASS, StoreEmitter.marker(fields.get(i))));
+            args.add(values[i]);
+        }
+        return args.toArray();
+    }
+
     boolean hasMethod(String cls, String name) {
         return Arrays.stream(cls(cls).getMethods()).anyMatch(m -> m.getName().equals(name) && Modifier.isStatic(m.getModifiers()));
     }

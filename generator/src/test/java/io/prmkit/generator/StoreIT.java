@@ -120,16 +120,16 @@ class StoreIT {
                     List<String> params = form.getValue();
                     int offset = g.between(0, 8);
                     long[] values = new long[params.size()];
-                    Object[] args = new Object[params.size() + 2];
+                    Object[] boxed = new Object[params.size()];
                     byte[] stored = new byte[offset + 0x18 + 8];
                     Arrays.fill(stored, (byte) 0x5a);
-                    args[0] = Loaded.segment(stored);
-                    args[1] = (long) offset;
                     for (int i = 0; i < params.size(); i++) {
                         int w = width(params.get(i));
                         values[i] = g.anyLong() & LayoutRoundTripIT.mask(w);
-                        args[i + 2] = LayoutRoundTripIT.box(w, values[i]);
+                        boxed[i] = LayoutRoundTripIT.box(w, values[i]);
                     }
+                    List<String> names = params.stream().map(StoreIT::name).toList();
+                    Object[] args = gen.storeArgs(Loaded.segment(stored), (long) offset, names, boxed);
                     gen.call(cls, form.getKey(), args);
 
                     // reference 1: the per-field setters on zeroed bytes, the selectors set to the alternatives' tags
@@ -158,15 +158,15 @@ class StoreIT {
                     assertArrayEquals(written, stored, form.getKey() + (device ? " (device)" : "") + " against the writer");
 
                     // unchecked: out-of-range bits are dropped, the rest is the same store
-                    Object[] wide = args.clone();
+                    Object[] wideValues = boxed.clone();
                     for (int i = 0; i < params.size(); i++) {
                         int wd = width(params.get(i));
-                        if (wd > 1 && wd < 32) wide[i + 2] = (int) values[i] | (int) (g.anyLong() << wd);
-                        if (wd > 32 && wd < 64) wide[i + 2] = values[i] | (g.anyLong() << wd);
+                        if (wd > 1 && wd < 32) wideValues[i] = (int) values[i] | (int) (g.anyLong() << wd);
+                        if (wd > 32 && wd < 64) wideValues[i] = values[i] | (g.anyLong() << wd);
                     }
                     byte[] unchecked = new byte[stored.length];
                     Arrays.fill(unchecked, (byte) 0x5a);
-                    wide[0] = Loaded.segment(unchecked);
+                    Object[] wide = gen.storeArgs(Loaded.segment(unchecked), (long) offset, names, wideValues);
                     gen.call(cls, form.getKey().replace("store", "storeUnchecked"), wide);
                     assertArrayEquals(stored, unchecked, form.getKey() + " unchecked");
                 }
@@ -177,16 +177,17 @@ class StoreIT {
     @Test
     void aValueThatDoesNotFitIsRejectedNamingTheFieldAndNothingIsWritten() {
         byte[] b = new byte[0x18];
-        Object[] args = {Loaded.segment(b), 0L, 1, 2, 3, 4L, 1 << 31};
+        List<String> fields = List.of("n", "a_hi", "a_lo", "wide", "tail");
+        Object[] args = gen.storeArgs(Loaded.segment(b), 0L, fields, new Object[] {1, 2, 3, 4L, 1 << 31});
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> gen.call("Tagged", "store$a$wide", args));
         assertEquals("tagged.tail: value -2147483648 (0xffffffff80000000) does not fit in 31 bits (0..2147483647)", e.getMessage());
-        args[6] = 0;
-        args[2] = 1 << 24;
+        args[11] = 0;
+        args[3] = 1 << 24;
         e = assertThrows(IllegalArgumentException.class, () -> gen.call("Tagged", "store$a$wide", args));
         assertTrue(e.getMessage().startsWith("tagged.n: value 16777216 "), e.getMessage());
         assertArrayEquals(new byte[0x18], b);
         // a structure that does not fit the segment: IndexOutOfBoundsException, nothing written
-        args[2] = 1;
+        args[3] = 1;
         byte[] small = new byte[0x17];
         args[0] = Loaded.segment(small);
         assertThrows(IndexOutOfBoundsException.class, () -> gen.call("Tagged", "store$a$wide", args));
@@ -200,8 +201,10 @@ class StoreIT {
     void theOffsetFreeFormIsTheStoreAtOffsetZero() {
         byte[] at0 = new byte[0x18];
         byte[] viaOffset = new byte[0x18];
-        gen.call("Tagged", "store$b$small", Loaded.segment(at0), 0x123456, true, 0xdeadbeef, 0x7fffffff);
-        gen.call("Tagged", "store$b$small", Loaded.segment(viaOffset), 0L, 0x123456, true, 0xdeadbeef, 0x7fffffff);
+        List<String> fields = List.of("n", "b_flag", "s_lo", "tail");
+        Object[] values = {0x123456, true, 0xdeadbeef, 0x7fffffff};
+        gen.call("Tagged", "store$b$small", gen.storeArgs(Loaded.segment(at0), null, fields, values));
+        gen.call("Tagged", "store$b$small", gen.storeArgs(Loaded.segment(viaOffset), 0L, fields, values));
         assertArrayEquals(viaOffset, at0);
         assertEquals(0x2, (at0[0] & 0xff) >>> 4, "k = B");
         assertEquals(0x5, at0[0] & 0x0f, "sel2 = small");

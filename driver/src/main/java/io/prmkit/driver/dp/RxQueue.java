@@ -8,6 +8,7 @@ import io.prmkit.mlx5.CqeL3HdrType;
 import io.prmkit.mlx5.CqeL4HdrType;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.MiniCqe8;
+import io.prmkit.mlx5.PrmField;
 import io.prmkit.mlx5.WqDoorbellRecord;
 import io.prmkit.mlx5.WqeDataSeg;
 import java.lang.foreign.MemorySegment;
@@ -394,7 +395,7 @@ public final class RxQueue implements AutoCloseable {
         for (int i = 0; i < got; i++, at++) {
             int h = free[--top];
             int slot = at & m;
-            WqeDataSeg.store(rq, (long) slot * WqeDataSeg.SIZE, size, lkey, base + (long) h * size);
+            WqeDataSeg.store(rq, (long) slot * WqeDataSeg.SIZE, PrmField.byte_count, size, PrmField.lkey, lkey, PrmField.addr, base + (long) h * size);
             slots[slot] = h;
         }
         p.top = top;

@@ -4,6 +4,7 @@ import io.prmkit.mlx5.CompletionMode;
 import io.prmkit.mlx5.Mkc;
 import io.prmkit.mlx5.MkcAccessMode;
 import io.prmkit.mlx5.PrmConstants;
+import io.prmkit.mlx5.PrmField;
 import io.prmkit.mlx5.SendWqeOpcode;
 import io.prmkit.mlx5.UmrCtrlFlags;
 import io.prmkit.mlx5.UmrMkeyMask;
@@ -85,27 +86,36 @@ final class SendWqe {
 
     /** The control segment: {@code ce} is a {@link CompletionMode} value. */
     static void ctrl(MemorySegment ring, long at, int opcode, int pc, int sqn, int ds, int ce) {
-        WqeCtrlSeg.store(ring, at, 0, pc & INDEX_MASK, opcode, sqn, ds, 0, 0, 0, ce, false, 0);
+        WqeCtrlSeg.store(ring, at, PrmField.opc_mod, 0, PrmField.wqe_index, pc & INDEX_MASK, PrmField.opcode, opcode, PrmField.qpn, sqn,
+                PrmField.ds, ds, PrmField.signature, 0, PrmField.dci_stream_channel_id, 0, PrmField.fm, 0, PrmField.ce, ce,
+                PrmField.se, false, PrmField.imm, 0);
     }
 
     /** The Ethernet segment with {@code inlineBytes} inline headers (their first 2 bytes are copied by the caller). */
     static void ethInline(MemorySegment ring, long at, int cs, int mss, int inlineBytes) {
-        WqeEthSeg.store$inline_hdr(ring, at + ETH, 0, 0, 0, 0, cs, 0, mss, 0, false, 0, inlineBytes);
+        WqeEthSeg.store$inline_hdr(ring, at + ETH, PrmField.swp_outer_l4_offset, 0, PrmField.swp_outer_l3_offset, 0,
+                PrmField.swp_inner_l4_offset, 0, PrmField.swp_inner_l3_offset, 0, PrmField.cs_flags, cs, PrmField.swp_flags, 0,
+                PrmField.mss, mss, PrmField.flow_table_metadata, 0, PrmField.insert_trailer, false, PrmField.trailer_hdr_assoc, 0,
+                PrmField.inline_hdr_sz, inlineBytes);
     }
 
     /** The Ethernet segment asking the device to insert a VLAN tag (no inline headers). */
     static void ethVlan(MemorySegment ring, long at, int cs, int mss, int tci) {
-        WqeEthSeg.store$vlan_insert(ring, at + ETH, 0, 0, 0, 0, cs, 0, mss, 0, false, tci);
+        WqeEthSeg.store$vlan_insert(ring, at + ETH, PrmField.swp_outer_l4_offset, 0, PrmField.swp_outer_l3_offset, 0,
+                PrmField.swp_inner_l4_offset, 0, PrmField.swp_inner_l3_offset, 0, PrmField.cs_flags, cs, PrmField.swp_flags, 0,
+                PrmField.mss, mss, PrmField.flow_table_metadata, 0, PrmField.svlan, false, PrmField.vlan_tci, tci);
     }
 
     /** A data segment: {@code bytes} at {@code addr} through {@code lkey}. */
     static void data(MemorySegment ring, long at, int bytes, int lkey, long addr) {
-        WqeDataSeg.store(ring, at, bytes, lkey, addr);
+        WqeDataSeg.store(ring, at, PrmField.byte_count, bytes, PrmField.lkey, lkey, PrmField.addr, addr);
     }
 
     /** A NOP (ds 1, one WQEBB, no completion unless it fails). */
     static void nop(MemorySegment ring, long at, int pc, int sqn) {
-        WqeNop.store(ring, at, 0, pc & INDEX_MASK, SendWqeOpcode.NOP$VALUE, sqn, 1, 0, 0, 0, 0, false, 0);
+        WqeNop.store(ring, at, PrmField.opc_mod, 0, PrmField.wqe_index, pc & INDEX_MASK, PrmField.opcode, SendWqeOpcode.NOP$VALUE,
+                PrmField.qpn, sqn, PrmField.ds, 1, PrmField.signature, 0, PrmField.dci_stream_channel_id, 0, PrmField.fm, 0, PrmField.ce, 0,
+                PrmField.se, false, PrmField.imm, 0);
     }
 
     /**
@@ -115,10 +125,16 @@ final class SendWqe {
      * Writer object, nothing to allocate in C1 code.
      */
     static void plain(MemorySegment ring, long at, int pc, int sqn, int ce, int cs, MemorySegment mem, long off, int len, int lkey, long addr) {
-        WqeCtrlSeg.store(ring, at, 0, pc & INDEX_MASK, SendWqeOpcode.SEND$VALUE, sqn, PLAIN_DS, 0, 0, 0, ce, false, 0);
-        WqeEthSeg.store$inline_hdr(ring, at + ETH, 0, 0, 0, 0, cs, 0, 0, 0, false, 0, FrameHeaders.MIN_L2_INLINE);
+        WqeCtrlSeg.store(ring, at, PrmField.opc_mod, 0, PrmField.wqe_index, pc & INDEX_MASK, PrmField.opcode, SendWqeOpcode.SEND$VALUE,
+                PrmField.qpn, sqn, PrmField.ds, PLAIN_DS, PrmField.signature, 0, PrmField.dci_stream_channel_id, 0, PrmField.fm, 0,
+                PrmField.ce, ce, PrmField.se, false, PrmField.imm, 0);
+        WqeEthSeg.store$inline_hdr(ring, at + ETH, PrmField.swp_outer_l4_offset, 0, PrmField.swp_outer_l3_offset, 0,
+                PrmField.swp_inner_l4_offset, 0, PrmField.swp_inner_l3_offset, 0, PrmField.cs_flags, cs, PrmField.swp_flags, 0,
+                PrmField.mss, 0, PrmField.flow_table_metadata, 0, PrmField.insert_trailer, false, PrmField.trailer_hdr_assoc, 0,
+                PrmField.inline_hdr_sz, FrameHeaders.MIN_L2_INLINE);
         copy18(mem, off, ring, at + INLINE_START);
-        WqeDataSeg.store(ring, at + PLAIN_DATA, len - FrameHeaders.MIN_L2_INLINE, lkey, addr + FrameHeaders.MIN_L2_INLINE);
+        WqeDataSeg.store(ring, at + PLAIN_DATA, PrmField.byte_count, len - FrameHeaders.MIN_L2_INLINE, PrmField.lkey, lkey,
+                PrmField.addr, addr + FrameHeaders.MIN_L2_INLINE);
     }
 
     /** {@code n} inline header bytes of the frame at {@code mem[off..]} into the WQE at {@code at}. */

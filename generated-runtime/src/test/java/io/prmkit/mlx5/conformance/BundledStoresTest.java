@@ -1,5 +1,18 @@
 package io.prmkit.mlx5.conformance;
 
+import static io.prmkit.mlx5.PrmField.cs_flags;
+import static io.prmkit.mlx5.PrmField.flow_table_metadata;
+import static io.prmkit.mlx5.PrmField.inline_hdr_sz;
+import static io.prmkit.mlx5.PrmField.insert_trailer;
+import static io.prmkit.mlx5.PrmField.mss;
+import static io.prmkit.mlx5.PrmField.svlan;
+import static io.prmkit.mlx5.PrmField.swp_flags;
+import static io.prmkit.mlx5.PrmField.swp_inner_l3_offset;
+import static io.prmkit.mlx5.PrmField.swp_inner_l4_offset;
+import static io.prmkit.mlx5.PrmField.swp_outer_l3_offset;
+import static io.prmkit.mlx5.PrmField.swp_outer_l4_offset;
+import static io.prmkit.mlx5.PrmField.trailer_hdr_assoc;
+import static io.prmkit.mlx5.PrmField.vlan_tci;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -7,6 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.dsl.Property;
 import io.prmkit.dsl.ir.StructLayout;
+import io.prmkit.mlx5.PrmField;
 import io.prmkit.mlx5.PrmLayout;
 import io.prmkit.mlx5.WqeEthSeg;
 import java.lang.foreign.MemorySegment;
@@ -14,6 +28,8 @@ import java.lang.foreign.ValueLayout;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
+import java.lang.reflect.ParameterizedType;
+import java.lang.reflect.Type;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -31,7 +47,8 @@ import org.junit.jupiter.api.Test;
  * arguments, and that for random values each store writes the bytes the generic per-field {@code set}
  * writes on a zeroed structure (the selector set to the alternative's tag) and the bytes the writer
  * writes; that {@code storeUnchecked} drops the bits that do not fit; that a value that does not fit
- * is rejected naming the field, with nothing written.
+ * is rejected naming the field, with nothing written. Each value follows its field's name, a
+ * {@code PrmField<PrmField.name>} constant, so a call is checked against the spec's field order by javac.
  */
 class BundledStoresTest {
 
@@ -114,9 +131,16 @@ class BundledStoresTest {
                 if (!device && !f.access().writable()) continue;
                 if (f.variant().isPresent() && !f.variant().get().alternative().equals(c.get(f.variant().get().union()))) continue;
                 params.add(f);
+                types.add(PrmField.class);
                 types.add(f.bitWidth() == 1 ? boolean.class : f.bitWidth() <= 32 ? int.class : long.class);
             }
             Method m = holder.getMethod("store" + suffix, types.toArray(Class<?>[]::new));
+            // each value's name is typed by its field: PrmField<PrmField.qpn> before qpn's value
+            for (int i = 0; i < params.size(); i++) {
+                Type t = m.getGenericParameterTypes()[2 + 2 * i];
+                assertEquals(name(params.get(i).name()).getClass(), ((ParameterizedType) t).getRawType(), m + " " + i);
+                assertEquals(markerTag(params.get(i).name()), ((ParameterizedType) t).getActualTypeArguments()[0], m + " " + params.get(i).name());
+            }
             Method u = holder.getMethod("storeUnchecked" + suffix, types.toArray(Class<?>[]::new));
             holder.getMethod("store" + suffix, offsetFree(types)); // the form at offset 0
             holder.getMethod("storeUnchecked" + suffix, offsetFree(types));
@@ -153,15 +177,16 @@ class BundledStoresTest {
                 int offset = g.between(0, 8);
                 int total = offset + (int) size + 8;
                 long[] values = new long[st.params().size()];
-                Object[] args = new Object[values.length + 2];
-                Object[] wide = new Object[values.length + 2];
+                Object[] args = new Object[2 * values.length + 2];
+                Object[] wide = new Object[2 * values.length + 2];
                 for (int i = 0; i < values.length; i++) {
                     int w = (int) st.params().get(i).bitWidth();
                     long mask = w == 64 ? -1L : (1L << w) - 1;
                     long raw = g.anyLong();
                     values[i] = raw & mask;
-                    args[i + 2] = box(w, values[i]);
-                    wide[i + 2] = w == 1 ? (Object) (values[i] != 0) : w <= 32 ? (Object) (int) raw : (Object) raw;
+                    args[2 * i + 2] = wide[2 * i + 2] = name(st.params().get(i).name());
+                    args[2 * i + 3] = box(w, values[i]);
+                    wide[2 * i + 3] = w == 1 ? (Object) (values[i] != 0) : w <= 32 ? (Object) (int) raw : (Object) raw;
                 }
 
                 MemorySegment stored = dirty(total);
@@ -200,7 +225,7 @@ class BundledStoresTest {
                 Object[] bad = args.clone();
                 MemorySegment clean = dirty(total);
                 bad[0] = clean;
-                bad[i + 2] = f.bitWidth() < 32 ? (Object) (int) (values[i] | 1L << f.bitWidth()) : (Object) (values[i] | 1L << f.bitWidth());
+                bad[2 * i + 3] = f.bitWidth() < 32 ? (Object) (int) (values[i] | 1L << f.bitWidth()) : (Object) (values[i] | 1L << f.bitWidth());
                 IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> call(st.method(), bad), st + " " + f.name());
                 assertTrue(e.getMessage().startsWith(st.struct() + "." + f.name() + ": value "), e.getMessage());
                 assertArrayEquals(bytes(dirty(total)), bytes(clean), st + ": a rejected store wrote");
@@ -211,14 +236,42 @@ class BundledStoresTest {
     @Test
     void theUnionStoresSetTheSelector() {
         MemorySegment s = MemorySegment.ofArray(new byte[16]);
-        WqeEthSeg.store$vlan_insert(s, 0, 0, 0, 0, 0, 0, 0, 0, 0, true, 0x123);
+        WqeEthSeg.store$vlan_insert(s, swp_outer_l4_offset, 0, swp_outer_l3_offset, 0, swp_inner_l4_offset, 0, swp_inner_l3_offset, 0,
+                cs_flags, 0, swp_flags, 0, mss, 0, flow_table_metadata, 0, svlan, true, vlan_tci, 0x123);
         assertTrue(WqeEthSeg.insert_vlan(s));
         assertEquals(0x123, WqeEthSeg.vlan_tci(s));
         assertTrue(WqeEthSeg.svlan(s));
-        WqeEthSeg.store$inline_hdr(s, 0, 0, 0, 0, 0, 0, 0, 0, 0, false, 0, 18);
+        WqeEthSeg.store$inline_hdr(s, swp_outer_l4_offset, 0, swp_outer_l3_offset, 0, swp_inner_l4_offset, 0, swp_inner_l3_offset, 0,
+                cs_flags, 0, swp_flags, 0, mss, 0, flow_table_metadata, 0, insert_trailer, false, trailer_hdr_assoc, 0, inline_hdr_sz, 18);
         assertTrue(!WqeEthSeg.insert_vlan(s));
         assertEquals(18, WqeEthSeg.inline_hdr_sz(s));
         assertEquals(0, WqeEthSeg.vlan_tci(s) & 0xffff, "the inline header bytes are written as zero");
+    }
+
+    /** The {@code PrmField} constant that names field {@code field} in a store call. */
+    private static PrmField<?> name(String field) {
+        try {
+            return (PrmField<?>) PrmField.class.getField(javaName(PrmField.class, field)).get(null);
+        } catch (ReflectiveOperationException e) {
+            throw new AssertionError(field, e);
+        }
+    }
+
+    /** The tag interface of {@code field}'s name. */
+    private static Class<?> markerTag(String field) {
+        String id = javaName(PrmField.class, field);
+        return Arrays.stream(PrmField.class.getDeclaredClasses()).filter(c -> c.getSimpleName().equals(id)).findFirst()
+                .orElseThrow(() -> new AssertionError("no tag PrmField." + id));
+    }
+
+    /** {@code field}, or {@code field_} where the spec name is a Java keyword or a name the class takes. */
+    private static String javaName(Class<?> c, String field) {
+        try {
+            c.getField(field);
+            return field;
+        } catch (NoSuchFieldException e) {
+            return field + "_";
+        }
     }
 
     private static void setOnWriter(Object w, PrmLayout.Field f, long v) {

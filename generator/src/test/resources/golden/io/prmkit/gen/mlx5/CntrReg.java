@@ -189,20 +189,22 @@ public final class CntrReg {
     }
 
     /**
-     * Same as {@link #store(MemorySegment, long, int)} with {@code offset} 0.
+     * Same as {@link #store(MemorySegment, long, PrmField, int)} with {@code offset} 0.
      */
-    public static void store(MemorySegment s, int grp) {
-        store(s, 0L, grp);
+    public static void store(MemorySegment s, PrmField<PrmField.grp> grp$field, int grp) {
+        store(s, 0L, grp$field, grp);
     }
 
     /**
      * Stores the whole {@code cntr_reg} (20 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CntrReg#grp(MemorySegment, long)}).
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CntrReg#grp(MemorySegment, long)}), each after its
+     * field's name ({@code PrmField.name}, never read: a call whose names are not the fields in order does not compile).
      * Reserved bits, fields the device writes, byte arrays, arrays and nested structures are written as 0: set them after.
      * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
      * bounds first: on either error nothing is written.
      */
-    public static void store(MemorySegment s, long offset, int grp) {
+    public static void store(MemorySegment s, long offset, PrmField<PrmField.grp> grp$field,
+            int grp) {
         if ((grp >>> 8) != 0) throw PrmLayout.outOfRange("cntr_reg", "grp", 8, grp);
         Writer.Q0.set(s, offset, ((long) grp << 32));
         Writer.Q2.set(s, offset, 0x0L);
@@ -210,17 +212,18 @@ public final class CntrReg {
     }
 
     /**
-     * Same as {@link #storeUnchecked(MemorySegment, long, int)} with {@code offset} 0.
+     * Same as {@link #storeUnchecked(MemorySegment, long, PrmField, int)} with {@code offset} 0.
      */
-    public static void storeUnchecked(MemorySegment s, int grp) {
-        storeUnchecked(s, 0L, grp);
+    public static void storeUnchecked(MemorySegment s, PrmField<PrmField.grp> grp$field, int grp) {
+        storeUnchecked(s, 0L, grp$field, grp);
     }
 
     /**
      * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
      * {@code MLX5_SET}, and checks only the bounds.
      */
-    public static void storeUnchecked(MemorySegment s, long offset, int grp) {
+    public static void storeUnchecked(MemorySegment s, long offset,
+            PrmField<PrmField.grp> grp$field, int grp) {
         Writer.Q0.set(s, offset, ((grp & 0xffL) << 32));
         Writer.Q2.set(s, offset, 0x0L);
         Writer.D4.set(s, offset, 0x0);

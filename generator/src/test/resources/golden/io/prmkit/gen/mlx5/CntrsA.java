@@ -164,35 +164,40 @@ public final class CntrsA {
         }
 
         /**
-         * Same as {@link #store(MemorySegment, long, long)} with {@code offset} 0.
+         * Same as {@link #store(MemorySegment, long, PrmField, long)} with {@code offset} 0.
          */
-        public static void store(MemorySegment s, long frames) {
-            store(s, 0L, frames);
+        public static void store(MemorySegment s, PrmField<PrmField.frames> frames$field,
+                long frames) {
+            store(s, 0L, frames$field, frames);
         }
 
         /**
          * Stores the whole {@code cntrs_a} (8 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CntrsA#frames(MemorySegment, long)}).
+         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CntrsA#frames(MemorySegment, long)}), each after its
+         * field's name ({@code PrmField.name}, never read: a call whose names are not the fields in order does not compile).
          * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
          * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
          * bounds first: on either error nothing is written.
          */
-        public static void store(MemorySegment s, long offset, long frames) {
+        public static void store(MemorySegment s, long offset,
+                PrmField<PrmField.frames> frames$field, long frames) {
             Writer.Q0.set(s, offset, frames);
         }
 
         /**
-         * Same as {@link #storeUnchecked(MemorySegment, long, long)} with {@code offset} 0.
+         * Same as {@link #storeUnchecked(MemorySegment, long, PrmField, long)} with {@code offset} 0.
          */
-        public static void storeUnchecked(MemorySegment s, long frames) {
-            storeUnchecked(s, 0L, frames);
+        public static void storeUnchecked(MemorySegment s, PrmField<PrmField.frames> frames$field,
+                long frames) {
+            storeUnchecked(s, 0L, frames$field, frames);
         }
 
         /**
          * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
          * {@code MLX5_SET}, and checks only the bounds.
          */
-        public static void storeUnchecked(MemorySegment s, long offset, long frames) {
+        public static void storeUnchecked(MemorySegment s, long offset,
+                PrmField<PrmField.frames> frames$field, long frames) {
             Writer.Q0.set(s, offset, frames);
         }
 

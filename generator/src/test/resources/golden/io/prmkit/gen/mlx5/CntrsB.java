@@ -220,35 +220,41 @@ public final class CntrsB {
         }
 
         /**
-         * Same as {@link #store(MemorySegment, long, int, int)} with {@code offset} 0.
+         * Same as {@link #store(MemorySegment, long, PrmField, int, PrmField, int)} with {@code offset} 0.
          */
-        public static void store(MemorySegment s, int level, int drops) {
-            store(s, 0L, level, drops);
+        public static void store(MemorySegment s, PrmField<PrmField.level> level$field, int level,
+                PrmField<PrmField.drops> drops$field, int drops) {
+            store(s, 0L, level$field, level, drops$field, drops);
         }
 
         /**
          * Stores the whole {@code cntrs_b} (8 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CntrsB#level(MemorySegment, long)}).
+         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CntrsB#level(MemorySegment, long)}), each after its
+         * field's name ({@code PrmField.name}, never read: a call whose names are not the fields in order does not compile).
          * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
          * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
          * bounds first: on either error nothing is written.
          */
-        public static void store(MemorySegment s, long offset, int level, int drops) {
+        public static void store(MemorySegment s, long offset, PrmField<PrmField.level> level$field,
+                int level, PrmField<PrmField.drops> drops$field, int drops) {
             Writer.Q0.set(s, offset, ((long) level << 32) | (drops & 0xffffffffL));
         }
 
         /**
-         * Same as {@link #storeUnchecked(MemorySegment, long, int, int)} with {@code offset} 0.
+         * Same as {@link #storeUnchecked(MemorySegment, long, PrmField, int, PrmField, int)} with {@code offset} 0.
          */
-        public static void storeUnchecked(MemorySegment s, int level, int drops) {
-            storeUnchecked(s, 0L, level, drops);
+        public static void storeUnchecked(MemorySegment s, PrmField<PrmField.level> level$field,
+                int level, PrmField<PrmField.drops> drops$field, int drops) {
+            storeUnchecked(s, 0L, level$field, level, drops$field, drops);
         }
 
         /**
          * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
          * {@code MLX5_SET}, and checks only the bounds.
          */
-        public static void storeUnchecked(MemorySegment s, long offset, int level, int drops) {
+        public static void storeUnchecked(MemorySegment s, long offset,
+                PrmField<PrmField.level> level$field, int level,
+                PrmField<PrmField.drops> drops$field, int drops) {
             Writer.Q0.set(s, offset, ((long) level << 32) | (drops & 0xffffffffL));
         }
 

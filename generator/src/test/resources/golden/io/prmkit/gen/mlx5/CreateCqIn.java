@@ -688,23 +688,31 @@ public final class CreateCqIn {
     }
 
     /**
-     * Same as {@link #store$eq(MemorySegment, long, int, int, int, boolean, int, int)} with {@code offset} 0.
+     * Same as {@link #store$eq(MemorySegment, long, PrmField, int, PrmField, int, PrmField, int, PrmField, boolean, PrmField, int, PrmField, int)} with {@code offset} 0.
      */
-    public static void store$eq(MemorySegment s, int opcode, int uid, int op_mod,
-            boolean cq_umem_valid, int log_cq_size, int eqn) {
-        store$eq(s, 0L, opcode, uid, op_mod, cq_umem_valid, log_cq_size, eqn);
+    public static void store$eq(MemorySegment s, PrmField<PrmField.opcode> opcode$field, int opcode,
+            PrmField<PrmField.uid> uid$field, int uid, PrmField<PrmField.op_mod> op_mod$field,
+            int op_mod, PrmField<PrmField.cq_umem_valid> cq_umem_valid$field, boolean cq_umem_valid,
+            PrmField<PrmField.log_cq_size> log_cq_size$field, int log_cq_size,
+            PrmField<PrmField.eqn> eqn$field, int eqn) {
+        store$eq(s, 0L, opcode$field, opcode, uid$field, uid, op_mod$field, op_mod, cq_umem_valid$field, cq_umem_valid, log_cq_size$field, log_cq_size, eqn$field, eqn);
     }
 
     /**
      * Stores the whole {@code create_cq_in} (24 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CreateCqIn#opcode(MemorySegment, long)}).
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CreateCqIn#opcode(MemorySegment, long)}), each after its
+     * field's name ({@code PrmField.name}, never read: a call whose names are not the fields in order does not compile).
      * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
      * Writes alternative {@code eq} of union {@code union_at_60}, with {@code cq_kind} set to 0.
      * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
      * bounds first: on either error nothing is written.
      */
-    public static void store$eq(MemorySegment s, long offset, int opcode, int uid, int op_mod,
-            boolean cq_umem_valid, int log_cq_size, int eqn) {
+    public static void store$eq(MemorySegment s, long offset,
+            PrmField<PrmField.opcode> opcode$field, int opcode, PrmField<PrmField.uid> uid$field,
+            int uid, PrmField<PrmField.op_mod> op_mod$field, int op_mod,
+            PrmField<PrmField.cq_umem_valid> cq_umem_valid$field, boolean cq_umem_valid,
+            PrmField<PrmField.log_cq_size> log_cq_size$field, int log_cq_size,
+            PrmField<PrmField.eqn> eqn$field, int eqn) {
         if ((opcode >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "opcode", 16, opcode);
         if ((uid >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "uid", 16, uid);
         if ((op_mod >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "op_mod", 16, op_mod);
@@ -715,42 +723,61 @@ public final class CreateCqIn {
     }
 
     /**
-     * Same as {@link #storeUnchecked$eq(MemorySegment, long, int, int, int, boolean, int, int)} with {@code offset} 0.
+     * Same as {@link #storeUnchecked$eq(MemorySegment, long, PrmField, int, PrmField, int, PrmField, int, PrmField, boolean, PrmField, int, PrmField, int)} with {@code offset} 0.
      */
-    public static void storeUnchecked$eq(MemorySegment s, int opcode, int uid, int op_mod,
-            boolean cq_umem_valid, int log_cq_size, int eqn) {
-        storeUnchecked$eq(s, 0L, opcode, uid, op_mod, cq_umem_valid, log_cq_size, eqn);
+    public static void storeUnchecked$eq(MemorySegment s, PrmField<PrmField.opcode> opcode$field,
+            int opcode, PrmField<PrmField.uid> uid$field, int uid,
+            PrmField<PrmField.op_mod> op_mod$field, int op_mod,
+            PrmField<PrmField.cq_umem_valid> cq_umem_valid$field, boolean cq_umem_valid,
+            PrmField<PrmField.log_cq_size> log_cq_size$field, int log_cq_size,
+            PrmField<PrmField.eqn> eqn$field, int eqn) {
+        storeUnchecked$eq(s, 0L, opcode$field, opcode, uid$field, uid, op_mod$field, op_mod, cq_umem_valid$field, cq_umem_valid, log_cq_size$field, log_cq_size, eqn$field, eqn);
     }
 
     /**
      * Same as {@code store$eq}, but keeps only the low bits of each value that fit its field, like
      * {@code MLX5_SET}, and checks only the bounds.
      */
-    public static void storeUnchecked$eq(MemorySegment s, long offset, int opcode, int uid,
-            int op_mod, boolean cq_umem_valid, int log_cq_size, int eqn) {
+    public static void storeUnchecked$eq(MemorySegment s, long offset,
+            PrmField<PrmField.opcode> opcode$field, int opcode, PrmField<PrmField.uid> uid$field,
+            int uid, PrmField<PrmField.op_mod> op_mod$field, int op_mod,
+            PrmField<PrmField.cq_umem_valid> cq_umem_valid$field, boolean cq_umem_valid,
+            PrmField<PrmField.log_cq_size> log_cq_size$field, int log_cq_size,
+            PrmField<PrmField.eqn> eqn$field, int eqn) {
         Writer.Q0.set(s, offset, ((opcode & 0xffffL) << 48) | ((uid & 0xffffL) << 32) | ((op_mod & 0xffffL)));
         Writer.Q2.set(s, offset, (cq_umem_valid ? 0x8000000000000000L : 0L) | ((log_cq_size & 0x1fL) << 56) | (eqn & 0xffffffffL));
         Writer.Q4.set(s, offset, 0x0L);
     }
 
     /**
-     * Same as {@link #store$moderation(MemorySegment, long, int, int, int, boolean, int, int, int)} with {@code offset} 0.
+     * Same as {@link #store$moderation(MemorySegment, long, PrmField, int, PrmField, int, PrmField, int, PrmField, boolean, PrmField, int, PrmField, int, PrmField, int)} with {@code offset} 0.
      */
-    public static void store$moderation(MemorySegment s, int opcode, int uid, int op_mod,
-            boolean cq_umem_valid, int log_cq_size, int cq_period, int cq_max_count) {
-        store$moderation(s, 0L, opcode, uid, op_mod, cq_umem_valid, log_cq_size, cq_period, cq_max_count);
+    public static void store$moderation(MemorySegment s, PrmField<PrmField.opcode> opcode$field,
+            int opcode, PrmField<PrmField.uid> uid$field, int uid,
+            PrmField<PrmField.op_mod> op_mod$field, int op_mod,
+            PrmField<PrmField.cq_umem_valid> cq_umem_valid$field, boolean cq_umem_valid,
+            PrmField<PrmField.log_cq_size> log_cq_size$field, int log_cq_size,
+            PrmField<PrmField.cq_period> cq_period$field, int cq_period,
+            PrmField<PrmField.cq_max_count> cq_max_count$field, int cq_max_count) {
+        store$moderation(s, 0L, opcode$field, opcode, uid$field, uid, op_mod$field, op_mod, cq_umem_valid$field, cq_umem_valid, log_cq_size$field, log_cq_size, cq_period$field, cq_period, cq_max_count$field, cq_max_count);
     }
 
     /**
      * Stores the whole {@code create_cq_in} (24 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CreateCqIn#opcode(MemorySegment, long)}).
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link CreateCqIn#opcode(MemorySegment, long)}), each after its
+     * field's name ({@code PrmField.name}, never read: a call whose names are not the fields in order does not compile).
      * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
      * Writes alternative {@code moderation} of union {@code union_at_60}, with {@code cq_kind} set to 1.
      * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
      * bounds first: on either error nothing is written.
      */
-    public static void store$moderation(MemorySegment s, long offset, int opcode, int uid,
-            int op_mod, boolean cq_umem_valid, int log_cq_size, int cq_period, int cq_max_count) {
+    public static void store$moderation(MemorySegment s, long offset,
+            PrmField<PrmField.opcode> opcode$field, int opcode, PrmField<PrmField.uid> uid$field,
+            int uid, PrmField<PrmField.op_mod> op_mod$field, int op_mod,
+            PrmField<PrmField.cq_umem_valid> cq_umem_valid$field, boolean cq_umem_valid,
+            PrmField<PrmField.log_cq_size> log_cq_size$field, int log_cq_size,
+            PrmField<PrmField.cq_period> cq_period$field, int cq_period,
+            PrmField<PrmField.cq_max_count> cq_max_count$field, int cq_max_count) {
         if ((opcode >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "opcode", 16, opcode);
         if ((uid >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "uid", 16, uid);
         if ((op_mod >>> 16) != 0) throw PrmLayout.outOfRange("create_cq_in", "op_mod", 16, op_mod);
@@ -763,19 +790,29 @@ public final class CreateCqIn {
     }
 
     /**
-     * Same as {@link #storeUnchecked$moderation(MemorySegment, long, int, int, int, boolean, int, int, int)} with {@code offset} 0.
+     * Same as {@link #storeUnchecked$moderation(MemorySegment, long, PrmField, int, PrmField, int, PrmField, int, PrmField, boolean, PrmField, int, PrmField, int, PrmField, int)} with {@code offset} 0.
      */
-    public static void storeUnchecked$moderation(MemorySegment s, int opcode, int uid, int op_mod,
-            boolean cq_umem_valid, int log_cq_size, int cq_period, int cq_max_count) {
-        storeUnchecked$moderation(s, 0L, opcode, uid, op_mod, cq_umem_valid, log_cq_size, cq_period, cq_max_count);
+    public static void storeUnchecked$moderation(MemorySegment s,
+            PrmField<PrmField.opcode> opcode$field, int opcode, PrmField<PrmField.uid> uid$field,
+            int uid, PrmField<PrmField.op_mod> op_mod$field, int op_mod,
+            PrmField<PrmField.cq_umem_valid> cq_umem_valid$field, boolean cq_umem_valid,
+            PrmField<PrmField.log_cq_size> log_cq_size$field, int log_cq_size,
+            PrmField<PrmField.cq_period> cq_period$field, int cq_period,
+            PrmField<PrmField.cq_max_count> cq_max_count$field, int cq_max_count) {
+        storeUnchecked$moderation(s, 0L, opcode$field, opcode, uid$field, uid, op_mod$field, op_mod, cq_umem_valid$field, cq_umem_valid, log_cq_size$field, log_cq_size, cq_period$field, cq_period, cq_max_count$field, cq_max_count);
     }
 
     /**
      * Same as {@code store$moderation}, but keeps only the low bits of each value that fit its field, like
      * {@code MLX5_SET}, and checks only the bounds.
      */
-    public static void storeUnchecked$moderation(MemorySegment s, long offset, int opcode, int uid,
-            int op_mod, boolean cq_umem_valid, int log_cq_size, int cq_period, int cq_max_count) {
+    public static void storeUnchecked$moderation(MemorySegment s, long offset,
+            PrmField<PrmField.opcode> opcode$field, int opcode, PrmField<PrmField.uid> uid$field,
+            int uid, PrmField<PrmField.op_mod> op_mod$field, int op_mod,
+            PrmField<PrmField.cq_umem_valid> cq_umem_valid$field, boolean cq_umem_valid,
+            PrmField<PrmField.log_cq_size> log_cq_size$field, int log_cq_size,
+            PrmField<PrmField.cq_period> cq_period$field, int cq_period,
+            PrmField<PrmField.cq_max_count> cq_max_count$field, int cq_max_count) {
         Writer.Q0.set(s, offset, ((opcode & 0xffffL) << 48) | ((uid & 0xffffL) << 32) | ((op_mod & 0xffffL)));
         Writer.Q2.set(s, offset, (cq_umem_valid ? 0x8000000000000000L : 0L) | ((log_cq_size & 0x1fL) << 56) | ((cq_period & 0xfffL) << 20) | ((cq_max_count & 0xffffL)) | 0x100000000L);
         Writer.Q4.set(s, offset, 0x0L);

@@ -305,20 +305,26 @@ public final class CreateCqOut {
         }
 
         /**
-         * Same as {@link #store(MemorySegment, long, int, int, int)} with {@code offset} 0.
+         * Same as {@link #store(MemorySegment, long, PrmField, int, PrmField, int, PrmField, int)} with {@code offset} 0.
          */
-        public static void store(MemorySegment s, int status, int syndrome, int cqn) {
-            store(s, 0L, status, syndrome, cqn);
+        public static void store(MemorySegment s, PrmField<PrmField.status> status$field,
+                int status, PrmField<PrmField.syndrome> syndrome$field, int syndrome,
+                PrmField<PrmField.cqn> cqn$field, int cqn) {
+            store(s, 0L, status$field, status, syndrome$field, syndrome, cqn$field, cqn);
         }
 
         /**
          * Stores the whole {@code create_cq_out} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CreateCqOut#status(MemorySegment, long)}).
+         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link CreateCqOut#status(MemorySegment, long)}), each after its
+         * field's name ({@code PrmField.name}, never read: a call whose names are not the fields in order does not compile).
          * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
          * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
          * bounds first: on either error nothing is written.
          */
-        public static void store(MemorySegment s, long offset, int status, int syndrome, int cqn) {
+        public static void store(MemorySegment s, long offset,
+                PrmField<PrmField.status> status$field, int status,
+                PrmField<PrmField.syndrome> syndrome$field, int syndrome,
+                PrmField<PrmField.cqn> cqn$field, int cqn) {
             if ((status >>> 8) != 0) throw PrmLayout.outOfRange("create_cq_out", "status", 8, status);
             if ((cqn >>> 24) != 0) throw PrmLayout.outOfRange("create_cq_out", "cqn", 24, cqn);
             Writer.Q0.set(s, offset, ((long) status << 56) | (syndrome & 0xffffffffL));
@@ -326,18 +332,22 @@ public final class CreateCqOut {
         }
 
         /**
-         * Same as {@link #storeUnchecked(MemorySegment, long, int, int, int)} with {@code offset} 0.
+         * Same as {@link #storeUnchecked(MemorySegment, long, PrmField, int, PrmField, int, PrmField, int)} with {@code offset} 0.
          */
-        public static void storeUnchecked(MemorySegment s, int status, int syndrome, int cqn) {
-            storeUnchecked(s, 0L, status, syndrome, cqn);
+        public static void storeUnchecked(MemorySegment s, PrmField<PrmField.status> status$field,
+                int status, PrmField<PrmField.syndrome> syndrome$field, int syndrome,
+                PrmField<PrmField.cqn> cqn$field, int cqn) {
+            storeUnchecked(s, 0L, status$field, status, syndrome$field, syndrome, cqn$field, cqn);
         }
 
         /**
          * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
          * {@code MLX5_SET}, and checks only the bounds.
          */
-        public static void storeUnchecked(MemorySegment s, long offset, int status, int syndrome,
-                int cqn) {
+        public static void storeUnchecked(MemorySegment s, long offset,
+                PrmField<PrmField.status> status$field, int status,
+                PrmField<PrmField.syndrome> syndrome$field, int syndrome,
+                PrmField<PrmField.cqn> cqn$field, int cqn) {
             Writer.Q0.set(s, offset, ((status & 0xffL) << 56) | (syndrome & 0xffffffffL));
             Writer.Q2.set(s, offset, ((cqn & 0xffffffL) << 32));
         }

@@ -353,37 +353,42 @@ public final class MiniCqe {
     }
 
     /**
-     * Same as {@link #store(MemorySegment, long, int)} with {@code offset} 0.
+     * Same as {@link #store(MemorySegment, long, PrmField, int)} with {@code offset} 0.
      */
-    public static void store(MemorySegment s, int user_index) {
-        store(s, 0L, user_index);
+    public static void store(MemorySegment s, PrmField<PrmField.user_index> user_index$field,
+            int user_index) {
+        store(s, 0L, user_index$field, user_index);
     }
 
     /**
      * Stores the whole {@code mini_cqe} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-     * argument per writable bit field in layout order (each described at its getter, e.g. {@link MiniCqe#user_index(MemorySegment, long)}).
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link MiniCqe#user_index(MemorySegment, long)}), each after its
+     * field's name ({@code PrmField.name}, never read: a call whose names are not the fields in order does not compile).
      * Reserved bits, fields the device writes, byte arrays, arrays and nested structures are written as 0: set them after.
      * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
      * bounds first: on either error nothing is written.
      */
-    public static void store(MemorySegment s, long offset, int user_index) {
+    public static void store(MemorySegment s, long offset,
+            PrmField<PrmField.user_index> user_index$field, int user_index) {
         if ((user_index >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, user_index);
         Writer.Q0.set(s, offset, ((long) user_index << 32));
         Writer.Q2.set(s, offset, 0x0L);
     }
 
     /**
-     * Same as {@link #storeUnchecked(MemorySegment, long, int)} with {@code offset} 0.
+     * Same as {@link #storeUnchecked(MemorySegment, long, PrmField, int)} with {@code offset} 0.
      */
-    public static void storeUnchecked(MemorySegment s, int user_index) {
-        storeUnchecked(s, 0L, user_index);
+    public static void storeUnchecked(MemorySegment s,
+            PrmField<PrmField.user_index> user_index$field, int user_index) {
+        storeUnchecked(s, 0L, user_index$field, user_index);
     }
 
     /**
      * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
      * {@code MLX5_SET}, and checks only the bounds.
      */
-    public static void storeUnchecked(MemorySegment s, long offset, int user_index) {
+    public static void storeUnchecked(MemorySegment s, long offset,
+            PrmField<PrmField.user_index> user_index$field, int user_index) {
         Writer.Q0.set(s, offset, ((user_index & 0xffffffL) << 32));
         Writer.Q2.set(s, offset, 0x0L);
     }
@@ -634,22 +639,28 @@ public final class MiniCqe {
         }
 
         /**
-         * Same as {@link #store(MemorySegment, long, int, int, int, boolean)} with {@code offset} 0.
+         * Same as {@link #store(MemorySegment, long, PrmField, int, PrmField, int, PrmField, int, PrmField, boolean)} with {@code offset} 0.
          */
-        public static void store(MemorySegment s, int opcode, int user_index, int wqe_counter,
-                boolean owner) {
-            store(s, 0L, opcode, user_index, wqe_counter, owner);
+        public static void store(MemorySegment s, PrmField<PrmField.opcode> opcode$field,
+                int opcode, PrmField<PrmField.user_index> user_index$field, int user_index,
+                PrmField<PrmField.wqe_counter> wqe_counter$field, int wqe_counter,
+                PrmField<PrmField.owner> owner$field, boolean owner) {
+            store(s, 0L, opcode$field, opcode, user_index$field, user_index, wqe_counter$field, wqe_counter, owner$field, owner);
         }
 
         /**
          * Stores the whole {@code mini_cqe} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link MiniCqe#opcode(MemorySegment, long)}).
+         * argument per non-reserved bit field in layout order (each described at its getter, e.g. {@link MiniCqe#opcode(MemorySegment, long)}), each after its
+         * field's name ({@code PrmField.name}, never read: a call whose names are not the fields in order does not compile).
          * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
          * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
          * bounds first: on either error nothing is written.
          */
-        public static void store(MemorySegment s, long offset, int opcode, int user_index,
-                int wqe_counter, boolean owner) {
+        public static void store(MemorySegment s, long offset,
+                PrmField<PrmField.opcode> opcode$field, int opcode,
+                PrmField<PrmField.user_index> user_index$field, int user_index,
+                PrmField<PrmField.wqe_counter> wqe_counter$field, int wqe_counter,
+                PrmField<PrmField.owner> owner$field, boolean owner) {
             if ((opcode >>> 8) != 0) throw PrmLayout.outOfRange("mini_cqe", "opcode", 8, opcode);
             if ((user_index >>> 24) != 0) throw PrmLayout.outOfRange("mini_cqe", "user_index", 24, user_index);
             if ((wqe_counter >>> 16) != 0) throw PrmLayout.outOfRange("mini_cqe", "wqe_counter", 16, wqe_counter);
@@ -658,19 +669,24 @@ public final class MiniCqe {
         }
 
         /**
-         * Same as {@link #storeUnchecked(MemorySegment, long, int, int, int, boolean)} with {@code offset} 0.
+         * Same as {@link #storeUnchecked(MemorySegment, long, PrmField, int, PrmField, int, PrmField, int, PrmField, boolean)} with {@code offset} 0.
          */
-        public static void storeUnchecked(MemorySegment s, int opcode, int user_index,
-                int wqe_counter, boolean owner) {
-            storeUnchecked(s, 0L, opcode, user_index, wqe_counter, owner);
+        public static void storeUnchecked(MemorySegment s, PrmField<PrmField.opcode> opcode$field,
+                int opcode, PrmField<PrmField.user_index> user_index$field, int user_index,
+                PrmField<PrmField.wqe_counter> wqe_counter$field, int wqe_counter,
+                PrmField<PrmField.owner> owner$field, boolean owner) {
+            storeUnchecked(s, 0L, opcode$field, opcode, user_index$field, user_index, wqe_counter$field, wqe_counter, owner$field, owner);
         }
 
         /**
          * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
          * {@code MLX5_SET}, and checks only the bounds.
          */
-        public static void storeUnchecked(MemorySegment s, long offset, int opcode, int user_index,
-                int wqe_counter, boolean owner) {
+        public static void storeUnchecked(MemorySegment s, long offset,
+                PrmField<PrmField.opcode> opcode$field, int opcode,
+                PrmField<PrmField.user_index> user_index$field, int user_index,
+                PrmField<PrmField.wqe_counter> wqe_counter$field, int wqe_counter,
+                PrmField<PrmField.owner> owner$field, boolean owner) {
             Writer.Q0.set(s, offset, ((opcode & 0xffL) << 56) | ((user_index & 0xffffffL) << 32));
             Writer.Q2.set(s, offset, ((wqe_counter & 0xffffL) << 16) | (owner ? 0x1L : 0L));
         }

@@ -743,22 +743,33 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Same as {@link #store(MemorySegment, long, int, int, int, int, int, int, int, int, boolean, int)} with {@code offset} 0.
+     * Same as {@link #store(MemorySegment, long, PrmField, int, PrmField, int, PrmField, int, PrmField, int, PrmField, int, PrmField, int, PrmField, int, PrmField, int, PrmField, boolean, PrmField, int)} with {@code offset} 0.
      */
-    public static void store(MemorySegment s, int opc_mod, int wqe_index, int opcode, int qpn,
-            int ds, int signature, int fm, int ce, boolean se, int imm) {
-        store(s, 0L, opc_mod, wqe_index, opcode, qpn, ds, signature, fm, ce, se, imm);
+    public static void store(MemorySegment s, PrmField<PrmField.opc_mod> opc_mod$field, int opc_mod,
+            PrmField<PrmField.wqe_index> wqe_index$field, int wqe_index,
+            PrmField<PrmField.opcode> opcode$field, int opcode, PrmField<PrmField.qpn> qpn$field,
+            int qpn, PrmField<PrmField.ds> ds$field, int ds,
+            PrmField<PrmField.signature> signature$field, int signature,
+            PrmField<PrmField.fm> fm$field, int fm, PrmField<PrmField.ce> ce$field, int ce,
+            PrmField<PrmField.se> se$field, boolean se, PrmField<PrmField.imm> imm$field, int imm) {
+        store(s, 0L, opc_mod$field, opc_mod, wqe_index$field, wqe_index, opcode$field, opcode, qpn$field, qpn, ds$field, ds, signature$field, signature, fm$field, fm, ce$field, ce, se$field, se, imm$field, imm);
     }
 
     /**
      * Stores the whole {@code wqe_ctrl_seg} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-     * argument per writable bit field in layout order (each described at its getter, e.g. {@link WqeCtrlSeg#opc_mod(MemorySegment, long)}).
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link WqeCtrlSeg#opc_mod(MemorySegment, long)}), each after its
+     * field's name ({@code PrmField.name}, never read: a call whose names are not the fields in order does not compile).
      * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
      * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
      * bounds first: on either error nothing is written.
      */
-    public static void store(MemorySegment s, long offset, int opc_mod, int wqe_index, int opcode,
-            int qpn, int ds, int signature, int fm, int ce, boolean se, int imm) {
+    public static void store(MemorySegment s, long offset, PrmField<PrmField.opc_mod> opc_mod$field,
+            int opc_mod, PrmField<PrmField.wqe_index> wqe_index$field, int wqe_index,
+            PrmField<PrmField.opcode> opcode$field, int opcode, PrmField<PrmField.qpn> qpn$field,
+            int qpn, PrmField<PrmField.ds> ds$field, int ds,
+            PrmField<PrmField.signature> signature$field, int signature,
+            PrmField<PrmField.fm> fm$field, int fm, PrmField<PrmField.ce> ce$field, int ce,
+            PrmField<PrmField.se> se$field, boolean se, PrmField<PrmField.imm> imm$field, int imm) {
         if ((opc_mod >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opc_mod", 8, opc_mod);
         if ((wqe_index >>> 16) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "wqe_index", 16, wqe_index);
         if ((opcode >>> 8) != 0) throw PrmLayout.outOfRange("wqe_ctrl_seg", "opcode", 8, opcode);
@@ -772,19 +783,30 @@ public final class WqeCtrlSeg {
     }
 
     /**
-     * Same as {@link #storeUnchecked(MemorySegment, long, int, int, int, int, int, int, int, int, boolean, int)} with {@code offset} 0.
+     * Same as {@link #storeUnchecked(MemorySegment, long, PrmField, int, PrmField, int, PrmField, int, PrmField, int, PrmField, int, PrmField, int, PrmField, int, PrmField, int, PrmField, boolean, PrmField, int)} with {@code offset} 0.
      */
-    public static void storeUnchecked(MemorySegment s, int opc_mod, int wqe_index, int opcode,
-            int qpn, int ds, int signature, int fm, int ce, boolean se, int imm) {
-        storeUnchecked(s, 0L, opc_mod, wqe_index, opcode, qpn, ds, signature, fm, ce, se, imm);
+    public static void storeUnchecked(MemorySegment s, PrmField<PrmField.opc_mod> opc_mod$field,
+            int opc_mod, PrmField<PrmField.wqe_index> wqe_index$field, int wqe_index,
+            PrmField<PrmField.opcode> opcode$field, int opcode, PrmField<PrmField.qpn> qpn$field,
+            int qpn, PrmField<PrmField.ds> ds$field, int ds,
+            PrmField<PrmField.signature> signature$field, int signature,
+            PrmField<PrmField.fm> fm$field, int fm, PrmField<PrmField.ce> ce$field, int ce,
+            PrmField<PrmField.se> se$field, boolean se, PrmField<PrmField.imm> imm$field, int imm) {
+        storeUnchecked(s, 0L, opc_mod$field, opc_mod, wqe_index$field, wqe_index, opcode$field, opcode, qpn$field, qpn, ds$field, ds, signature$field, signature, fm$field, fm, ce$field, ce, se$field, se, imm$field, imm);
     }
 
     /**
      * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
      * {@code MLX5_SET}, and checks only the bounds.
      */
-    public static void storeUnchecked(MemorySegment s, long offset, int opc_mod, int wqe_index,
-            int opcode, int qpn, int ds, int signature, int fm, int ce, boolean se, int imm) {
+    public static void storeUnchecked(MemorySegment s, long offset,
+            PrmField<PrmField.opc_mod> opc_mod$field, int opc_mod,
+            PrmField<PrmField.wqe_index> wqe_index$field, int wqe_index,
+            PrmField<PrmField.opcode> opcode$field, int opcode, PrmField<PrmField.qpn> qpn$field,
+            int qpn, PrmField<PrmField.ds> ds$field, int ds,
+            PrmField<PrmField.signature> signature$field, int signature,
+            PrmField<PrmField.fm> fm$field, int fm, PrmField<PrmField.ce> ce$field, int ce,
+            PrmField<PrmField.se> se$field, boolean se, PrmField<PrmField.imm> imm$field, int imm) {
         Writer.Q0.set(s, offset, ((opc_mod & 0xffL) << 56) | ((wqe_index & 0xffffL) << 40) | ((opcode & 0xffL) << 32) | ((qpn & 0xffffffL) << 8) | ((ds & 0x3fL)));
         Writer.Q2.set(s, offset, ((signature & 0xffL) << 56) | ((fm & 0x7L) << 37) | ((ce & 0x3L) << 34) | (se ? 0x200000000L : 0L) | (imm & 0xffffffffL));
     }

@@ -267,36 +267,47 @@ public final class WqeDataSeg {
     }
 
     /**
-     * Same as {@link #store(MemorySegment, long, int, int, long)} with {@code offset} 0.
+     * Same as {@link #store(MemorySegment, long, PrmField, int, PrmField, int, PrmField, long)} with {@code offset} 0.
      */
-    public static void store(MemorySegment s, int byte_count, int lkey, long addr) {
-        store(s, 0L, byte_count, lkey, addr);
+    public static void store(MemorySegment s, PrmField<PrmField.byte_count> byte_count$field,
+            int byte_count, PrmField<PrmField.lkey> lkey$field, int lkey,
+            PrmField<PrmField.addr> addr$field, long addr) {
+        store(s, 0L, byte_count$field, byte_count, lkey$field, lkey, addr$field, addr);
     }
 
     /**
      * Stores the whole {@code wqe_data_seg} (16 bytes) at byte {@code offset} of {@code s}, each dword once, from one
-     * argument per writable bit field in layout order (each described at its getter, e.g. {@link WqeDataSeg#byte_count(MemorySegment, long)}).
+     * argument per writable bit field in layout order (each described at its getter, e.g. {@link WqeDataSeg#byte_count(MemorySegment, long)}), each after its
+     * field's name ({@code PrmField.name}, never read: a call whose names are not the fields in order does not compile).
      * Reserved bits, byte arrays, arrays and nested structures are written as 0: set them after.
      * Checks each value like its {@code $set} (an {@code IllegalArgumentException} names the field) and the
      * bounds first: on either error nothing is written.
      */
-    public static void store(MemorySegment s, long offset, int byte_count, int lkey, long addr) {
+    public static void store(MemorySegment s, long offset,
+            PrmField<PrmField.byte_count> byte_count$field, int byte_count,
+            PrmField<PrmField.lkey> lkey$field, int lkey, PrmField<PrmField.addr> addr$field,
+            long addr) {
         Writer.Q0.set(s, offset, ((long) byte_count << 32) | (lkey & 0xffffffffL));
         Writer.Q2.set(s, offset, addr);
     }
 
     /**
-     * Same as {@link #storeUnchecked(MemorySegment, long, int, int, long)} with {@code offset} 0.
+     * Same as {@link #storeUnchecked(MemorySegment, long, PrmField, int, PrmField, int, PrmField, long)} with {@code offset} 0.
      */
-    public static void storeUnchecked(MemorySegment s, int byte_count, int lkey, long addr) {
-        storeUnchecked(s, 0L, byte_count, lkey, addr);
+    public static void storeUnchecked(MemorySegment s,
+            PrmField<PrmField.byte_count> byte_count$field, int byte_count,
+            PrmField<PrmField.lkey> lkey$field, int lkey, PrmField<PrmField.addr> addr$field,
+            long addr) {
+        storeUnchecked(s, 0L, byte_count$field, byte_count, lkey$field, lkey, addr$field, addr);
     }
 
     /**
      * Same as {@code store}, but keeps only the low bits of each value that fit its field, like
      * {@code MLX5_SET}, and checks only the bounds.
      */
-    public static void storeUnchecked(MemorySegment s, long offset, int byte_count, int lkey,
+    public static void storeUnchecked(MemorySegment s, long offset,
+            PrmField<PrmField.byte_count> byte_count$field, int byte_count,
+            PrmField<PrmField.lkey> lkey$field, int lkey, PrmField<PrmField.addr> addr$field,
             long addr) {
         Writer.Q0.set(s, offset, ((long) byte_count << 32) | (lkey & 0xffffffffL));
         Writer.Q2.set(s, offset, addr);
