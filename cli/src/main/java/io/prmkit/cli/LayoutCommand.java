@@ -6,6 +6,7 @@ import io.prmkit.dsl.ir.PrmPosition;
 import io.prmkit.dsl.SourceFile;
 import io.prmkit.dsl.ir.Constant;
 import io.prmkit.dsl.ir.EnumLayout;
+import io.prmkit.dsl.ir.Join;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.Member;
 import io.prmkit.dsl.ir.MemberType;
@@ -123,6 +124,10 @@ public final class LayoutCommand implements Callable<Integer> {
                 if (m.variant().isPresent()) doc = "(" + m.variant().get().union() + "." + m.variant().get().alternative() + ") " + doc;
                 sb.append(String.format("  %-6s %-14s %-" + width + "s  %s", offset, bits, m.name(), doc).stripTrailing()).append('\n');
             }
+            for (Join j : s.joins()) {
+                sb.append(("  join   " + j.name() + " = " + j.partsText() + " (" + Words.plural(j.bitWidth(), "bit")
+                        + j.enumType().map(e -> ", enum " + e).orElse("") + ")  " + j.doc().text()).stripTrailing()).append('\n');
+            }
         }
     }
 
@@ -189,6 +194,23 @@ public final class LayoutCommand implements Callable<Integer> {
                 field(sb, "name", r.name(), true);
                 field(sb, "expr", r.condition().source(), false);
                 field(sb, "message", r.message(), false);
+                sb.append('}');
+            }
+            sb.append("], \"joins\": [");
+            for (int j = 0; j < s.joins().size(); j++) {
+                Join jn = s.joins().get(j);
+                sb.append(j == 0 ? "" : ", ").append('{');
+                field(sb, "name", jn.name(), true);
+                sb.append(", \"bitWidth\": ").append(jn.bitWidth()).append(", \"parts\": [");
+                for (int k = 0; k < jn.parts().size(); k++) {
+                    Join.Part part = jn.parts().get(k);
+                    sb.append(k == 0 ? "" : ", ").append('{');
+                    field(sb, "field", part.field(), true);
+                    sb.append(", \"shift\": ").append(part.shift()).append(", \"width\": ").append(part.width()).append('}');
+                }
+                sb.append(']');
+                jn.enumType().ifPresent(e -> field(sb, "enum", e.toString(), false));
+                doc(sb, jn.doc());
                 sb.append('}');
             }
             sb.append("]}");

@@ -28,6 +28,21 @@ class DiffCommandTest {
         return Files.writeString(dir.resolve(name), ENUMS + "struct s size 0x8 {\n" + body + "}\n");
     }
 
+    /** A join whose parts changed is a breaking change of its own line (the parts themselves did not move). */
+    @Test
+    void aChangedJoinIsReported() throws IOException {
+        Path old = spec("old.prm", "    0x00 [31:16] v_high;\n    0x00 [15:0] v_low;\n    0x04 x : u32;\n    join v = v_high, v_low;\n");
+        Path neu = spec("new.prm", "    0x00 [31:16] v_high;\n    0x00 [15:0] v_low;\n    0x04 x : u32;\n    join v = v_low, v_high;\n");
+        Run run = PrmkitCliTest.run("diff", old.toString(), neu.toString());
+        assertEquals(DiffCommand.BREAKING, run.exitCode(), run.out() + run.err());
+        assertEquals("""
+                Breaking changes (1):
+                  p.s.v: join v_high [31:16], v_low [15:0] -> v_low [31:16], v_high [15:0]
+
+                1 change: 1 breaking, 0 additive
+                """, run.out().replace("\r\n", "\n"));
+    }
+
     /**
      * Attribute changes that change the generated API or what validate() accepts are reported: an enum or
      * flags binding removed or changed (its $enum accessors go or change type), a writable field made

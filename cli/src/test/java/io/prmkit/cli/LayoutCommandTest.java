@@ -86,6 +86,30 @@ class LayoutCommandTest {
     }
 
     @Test
+    void joinsAreListedAfterTheMembersAndInTheJson() throws IOException {
+        Path p = spec("j.prm", """
+                package p;
+                enum am width 5 { PA = 0; MTT = 1; }
+                struct mkc size 8 {
+                    0x00 [31:29] access_mode_4_2;
+                    0x00 [28:2]  reserved;
+                    0x00 [1:0]   access_mode_1_0;
+                    0x04 [31:12] addr_low;
+                    0x04 [11:0]  reserved;
+                    join access_mode = access_mode_4_2, access_mode_1_0 enum am "Access mode";
+                }
+                """);
+        PrmkitCliTest.Run table = PrmkitCliTest.run("layout", p.toString());
+        assertEquals(0, table.exitCode(), table.err());
+        assertTrue(table.out().endsWith("  join   access_mode = access_mode_4_2 [4:2], access_mode_1_0 [1:0] (5 bits, enum p.am)  Access mode\n"), table.out());
+        PrmkitCliTest.Run json = PrmkitCliTest.run("layout", "--format", "json", p.toString());
+        assertEquals(0, json.exitCode(), json.err());
+        assertTrue(json.out().contains("\"rules\": [], \"joins\": [{\"name\": \"access_mode\", \"bitWidth\": 5, \"parts\": ["
+                + "{\"field\": \"access_mode_4_2\", \"shift\": 2, \"width\": 3}, {\"field\": \"access_mode_1_0\", \"shift\": 0, \"width\": 2}], "
+                + "\"enum\": \"p.am\", \"doc\": \"Access mode\"}]}"), json.out());
+    }
+
+    @Test
     void unknownStructIsAnError() throws IOException {
         PrmkitCliTest.Run run = PrmkitCliTest.run("layout", "--struct", "nope", spec("a.prm", SPEC).toString());
         assertEquals(1, run.exitCode());

@@ -16,7 +16,9 @@ import java.util.OptionalLong;
  * @param after    the member's new bits, when a member is concerned and exists
  * @param oldValue the old size in bytes, enum value or constant value, when that is what changed
  * @param newValue the new one
- * @param oldText  a member attribute's old form ({@code p.e}, {@code rw}, {@code range 1..63}), or "" (none, or not an attribute change)
+ * @param oldText  a member attribute's old form ({@code p.e}, {@code rw}, {@code range 1..63}), a join's parts
+ *                 ({@code access_mode_4_2 [4:2], access_mode_1_0 [1:0]}), a WQE's segments or a WQE rule's
+ *                 expression, as the spec writes them; or "" (none, or not such a change)
  * @param newText  its new form, or ""
  * @param breaking whether code or data built against the old layout can be wrong with the new one
  */
@@ -33,8 +35,10 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
         STRUCT_ADDED, STRUCT_REMOVED, KIND_CHANGED, SIZE_CHANGED,
         FIELD_ADDED, FIELD_REMOVED, FIELD_MOVED, FIELD_RESIZED, FIELD_RETYPED, FIELD_RENAMED,
         FIELD_ENUM_CHANGED, FIELD_FLAGS_CHANGED, FIELD_ACCESS_CHANGED, FIELD_CONSTRAINTS_CHANGED,
+        JOIN_ADDED, JOIN_REMOVED, JOIN_CHANGED,
         ENUM_ADDED, ENUM_REMOVED, ENUM_RENAMED, ENUM_VALUE_ADDED, ENUM_VALUE_REMOVED, ENUM_VALUE_CHANGED,
-        CONST_ADDED, CONST_REMOVED, CONST_CHANGED;
+        CONST_ADDED, CONST_REMOVED, CONST_CHANGED,
+        WQE_ADDED, WQE_REMOVED, WQE_CHANGED, WQE_RULE_ADDED, WQE_RULE_REMOVED, WQE_RULE_CHANGED;
 
         /** Lower-case words, e.g. "field moved". */
         public String label() {
@@ -100,6 +104,15 @@ public record Change(Kind kind, String owner, String name, String newName, Optio
             case ENUM_VALUE_CHANGED, CONST_CHANGED -> "value " + hex(oldValue) + " -> " + hex(newValue);
             case CONST_ADDED -> "constant added: " + hex(newValue);
             case CONST_REMOVED -> "constant removed (was " + hex(oldValue) + ")";
+            case JOIN_ADDED -> "join added: " + newText;
+            case JOIN_REMOVED -> "join removed (was " + oldText + ")";
+            case JOIN_CHANGED -> "join " + oldText + " -> " + newText;
+            case WQE_ADDED -> "WQE added: " + newText;
+            case WQE_REMOVED -> "WQE removed (was " + oldText + ")";
+            case WQE_CHANGED -> oldText + " -> " + newText;
+            case WQE_RULE_ADDED -> "rule added: " + newText + (breaking ? " (check() reports WQEs it passed)" : "");
+            case WQE_RULE_REMOVED -> "rule removed (was " + oldText + ")";
+            case WQE_RULE_CHANGED -> "rule " + oldText + " -> " + newText;
         };
     }
 

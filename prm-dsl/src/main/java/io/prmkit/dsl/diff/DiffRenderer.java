@@ -75,7 +75,7 @@ public final class DiffRenderer {
             if (c.breaking()) return BREAKING;
             return switch (c.kind()) {
                 case STRUCT_ADDED -> ADDED_STRUCTURES;
-                case FIELD_ADDED -> ADDED_FIELDS;
+                case FIELD_ADDED, JOIN_ADDED -> ADDED_FIELDS;
                 case FIELD_RENAMED -> reservedNowNamed(c) ? ADDED_FIELDS : OTHER_ADDITIVE;
                 case ENUM_ADDED, ENUM_VALUE_ADDED, CONST_ADDED -> ADDED_VALUES;
                 default -> OTHER_ADDITIVE;

@@ -4,10 +4,14 @@ import io.prmkit.dsl.diff.Change.Bits;
 import io.prmkit.dsl.diff.Change.Kind;
 import io.prmkit.dsl.ir.Constant;
 import io.prmkit.dsl.ir.EnumLayout;
+import io.prmkit.dsl.ir.Expr;
+import io.prmkit.dsl.ir.Join;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.Member;
 import io.prmkit.dsl.ir.MemberType;
+import io.prmkit.dsl.ir.Rule;
 import io.prmkit.dsl.ir.StructLayout;
+import io.prmkit.dsl.ir.WqeLayout;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -29,7 +33,11 @@ import java.util.TreeMap;
  * values, a structure that grew, a binding added, a field made writable, constraints relaxed, and a
  * reserved range that became a field with exactly its bits. Reserved members are never reported
  * on their own: their names encode their offsets, so any layout change renames them; the named
- * changes around them say what happened.
+ * changes around them say what happened. Joined fields compare by name: one removed, or with other
+ * parts, bits or enum, breaks its accessors; one added is additive. WQE declarations compare by name,
+ * then their size, match, givens and segments (a change in any breaks code that builds or checks the
+ * WQE) and their rules by name (a rule added or changed makes {@code check} report WQEs it passed;
+ * one removed only relaxes it).
  */
 public final class LayoutDiff {
     private LayoutDiff() {}
@@ -39,6 +47,7 @@ public final class LayoutDiff {
         structs(older, newer, out);
         enums(older, newer, out);
         constants(older, newer, out);
+        wqes(older, newer, out);
         return new DiffReport(out);
     }
 
@@ -139,6 +148,103 @@ public final class LayoutDiff {
                         OptionalLong.empty(), OptionalLong.empty(), false));
             }
         }
+        joins(owner, a, b, out);
+    }
+
+    /** Joined fields by name: removed or changed (parts, their bits, the enum) is breaking, added is not. */
+    private static void joins(String owner, StructLayout a, StructLayout b, List<Change> out) {
+        Map<String, Join> o = new LinkedHashMap<>(), n = new LinkedHashMap<>();
+        a.joins().forEach(j -> o.put(j.name(), j));
+        b.joins().forEach(j -> n.put(j.name(), j));
+        for (Join j : a.joins()) {
+            Join now = n.get(j.name());
+            if (now == null) {
+                out.add(text(Kind.JOIN_REMOVED, owner, j.name(), join(j), "", true));
+            } else if (!join(j).equals(join(now))) {
+                out.add(text(Kind.JOIN_CHANGED, owner, j.name(), join(j), join(now), !sameParts(j, now) || j.enumType().isPresent()));
+            }
+        }
+        for (Join j : b.joins()) {
+            if (!o.containsKey(j.name())) out.add(text(Kind.JOIN_ADDED, owner, j.name(), "", join(j), false));
+        }
+    }
+
+    private static boolean sameParts(Join x, Join y) {
+        return x.bitWidth() == y.bitWidth() && x.parts().equals(y.parts());
+    }
+
+    /** {@code access_mode_4_2 [4:2], access_mode_1_0 [1:0] enum mlx5.mkc_access_mode}: the join as the spec writes it. */
+    static String join(Join j) {
+        return j.partsText() + j.enumType().map(e -> " enum " + e).orElse("");
+    }
+
+    private static Change text(Kind kind, String owner, String name, String was, String is, boolean breaking) {
+        return new Change(kind, owner, name, "", Optional.empty(), Optional.empty(), OptionalLong.empty(), OptionalLong.empty(), was, is, breaking);
+    }
+
+    private static void wqes(LayoutModel older, LayoutModel newer, List<Change> out) {
+        Map<String, WqeLayout> o = new TreeMap<>(), n = new TreeMap<>();
+        older.wqes().forEach(w -> o.put(w.name().toString(), w));
+        newer.wqes().forEach(w -> n.put(w.name().toString(), w));
+        Set<String> all = new java.util.TreeSet<>(o.keySet());
+        all.addAll(n.keySet());
+        for (String name : all) {
+            WqeLayout a = o.get(name), b = n.get(name);
+            if (a == null) {
+                out.add(text(Kind.WQE_ADDED, name, "", "", segments(b), false));
+            } else if (b == null) {
+                out.add(text(Kind.WQE_REMOVED, name, "", segments(a), "", true));
+            } else {
+                wqe(name, a, b, out);
+            }
+        }
+    }
+
+    private static void wqe(String owner, WqeLayout a, WqeLayout b, List<Change> out) {
+        if (!a.size().source().equals(b.size().source())) out.add(text(Kind.WQE_CHANGED, owner, "", "size " + a.size().source(), "size " + b.size().source(), true));
+        String am = a.match().map(Expr::source).orElse("(none)"), bm = b.match().map(Expr::source).orElse("(none)");
+        if (!am.equals(bm)) out.add(text(Kind.WQE_CHANGED, owner, "", "match " + am, "match " + bm, true));
+        if (!givens(a).equals(givens(b))) out.add(text(Kind.WQE_CHANGED, owner, "", "given " + givens(a), "given " + givens(b), true));
+        if (!segments(a).equals(segments(b))) out.add(text(Kind.WQE_CHANGED, owner, "", "segments " + segments(a), "segments " + segments(b), true));
+        Map<String, Rule> ro = new LinkedHashMap<>(), rn = new LinkedHashMap<>();
+        a.rules().forEach(r -> ro.put(r.name(), r));
+        b.rules().forEach(r -> rn.put(r.name(), r));
+        for (Rule r : a.rules()) {
+            Rule now = rn.get(r.name());
+            if (now == null) out.add(text(Kind.WQE_RULE_REMOVED, owner, r.name(), r.condition().source(), "", false));
+            else if (!r.condition().source().equals(now.condition().source())) {
+                out.add(text(Kind.WQE_RULE_CHANGED, owner, r.name(), r.condition().source(), now.condition().source(), true));
+            }
+        }
+        for (Rule r : b.rules()) {
+            if (!ro.containsKey(r.name())) out.add(text(Kind.WQE_RULE_ADDED, owner, r.name(), "", r.condition().source(), true));
+        }
+    }
+
+    private static String givens(WqeLayout w) {
+        List<String> g = new ArrayList<>();
+        for (WqeLayout.Given x : w.givens()) g.add(x.name() + x.lookup().map(q -> " -> " + q).orElse(""));
+        return g.isEmpty() ? "(none)" : String.join(", ", g);
+    }
+
+    /** {@code ctrl: wqe_ctrl_seg, eth: wqe_eth_seg, data: repeated {pointer: wqe_data_seg}}: a WQE's segments as the spec writes them, on one line. */
+    static String segments(WqeLayout w) {
+        List<String> s = new ArrayList<>();
+        for (WqeLayout.Segment seg : w.segments()) s.add(segment(seg));
+        return String.join(", ", s);
+    }
+
+    private static String segment(WqeLayout.Segment seg) {
+        String body = switch (seg.kind()) {
+            case STRUCT -> seg.struct().orElseThrow().name() + seg.size().map(e -> " size " + e.source()).orElse("");
+            case INLINE -> "inline " + seg.size().orElseThrow().source() + seg.at().map(x -> " at " + x.segment() + "." + x.member()).orElse("");
+            case REPEATED -> {
+                List<String> alts = new ArrayList<>();
+                for (WqeLayout.Segment alt : seg.alternatives()) alts.add(segment(alt));
+                yield "repeated {" + String.join("; ", alts) + "}";
+            }
+        };
+        return seg.name() + ": " + body + seg.when().map(e -> " when " + e.source()).orElse("");
     }
 
     /**

@@ -60,6 +60,16 @@ public record Join(String name, int bitWidth, List<Part> parts, Optional<Qualifi
         if (bitWidth != top.shift() + top.width()) throw new IllegalArgumentException(name + ": width " + bitWidth + " is not the top of " + top.field());
     }
 
+    /** The parts as the spec's long form writes them: {@code access_mode_4_2 [4:2], access_mode_1_0 [1:0]}. */
+    public String partsText() {
+        List<String> out = new java.util.ArrayList<>();
+        for (Part p : parts) {
+            int hi = p.shift() + p.width() - 1;
+            out.add(p.field() + (hi == p.shift() ? " [" + hi + "]" : " [" + hi + ":" + p.shift() + "]"));
+        }
+        return String.join(", ", out);
+    }
+
     /** The bits of the value that the parts hold (the rest are zero). */
     public long mask() {
         long m = 0;
