@@ -8,7 +8,7 @@ import io.prmkit.dsl.ir.QualifiedName;
 import io.prmkit.dsl.ir.StructLayout;
 import io.prmkit.generator.Names;
 import io.prmkit.hex.HexInput;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.pipeline.InputFile;
 import io.prmkit.pipeline.Inputs;
 import java.io.PrintWriter;
@@ -190,7 +190,7 @@ public final class DecodeCommand implements Callable<Integer> {
         try {
             WqeDecoder d = new WqeDecoder(out, model, givens);
             // Names and numbers first: a misspelt WQE must not wait for a dump typed at the terminal.
-            io.prmkit.mlx5.PrmLayout.Wqe named = name == null ? null : d.named(name);
+            io.prmkit.layout.PrmLayout.Wqe named = name == null ? null : d.named(name);
             Long pcValue = pc == null ? null : WqeDecoder.number(pc, "--pc");
             Long ccValue = cc == null ? null : WqeDecoder.number(cc, "--cc");
             if (named != null) d.context(named);
@@ -276,7 +276,7 @@ public final class DecodeCommand implements Callable<Integer> {
      * rest is read as zero and, like every zero field, not shown.
      */
     private void decode(StructLayout s, byte[] bytes, int offset, boolean prefixOk) throws Failure {
-        Decodable layout = decodable(s);
+        PrmLayout.Struct layout = generated(s);
         long have = bytes.length - offset;
         if (have < layout.sizeBytes()) {
             if (!prefixOk || have < COMMAND_HEADER_BYTES) {
@@ -285,18 +285,20 @@ public final class DecodeCommand implements Callable<Integer> {
             }
             byte[] padded = java.util.Arrays.copyOfRange(bytes, offset, offset + (int) layout.sizeBytes());
             out.print(layout.dump(MemorySegment.ofArray(padded), 0));
+            joins(layout, MemorySegment.ofArray(padded), 0, "");
             out.println("  (only the first " + have + " of " + layout.sizeBytes() + " bytes were given: the rest is not decoded)");
             return;
         }
         MemorySegment seg = MemorySegment.ofArray(bytes);
         out.print(layout.dump(seg, offset));
+        joins(layout, seg, offset, "");
         long extra = have - layout.sizeBytes();
         if (extra > 0) {
             boolean flexible = s.flexibleArray().isPresent();
             out.println("  (" + extra + " more bytes " + (flexible ? "after the fixed part: the flexible array " + s.flexibleArray().get().name()
                     : "after the structure, not decoded") + ")");
         }
-        List<String> problems = layout.validate(seg, offset);
+        List<String> problems = layout.validate(seg, offset, c -> true);
         if (problems.isEmpty()) {
             out.println("validate: ok");
         } else {
@@ -306,52 +308,40 @@ public final class DecodeCommand implements Callable<Integer> {
     }
 
     /**
-     * What decode reads a structure with: its generated layout's size, dump and validate. Every
-     * generated package has its own copy of PrmLayout, so a structure of another package (net.tcphdr)
-     * is reached through the same methods by reflection.
+     * The whole value of each joined field that is not zero, beside its parts (which the dump shows): of
+     * the structure and of the structures nested in it, not of union alternatives (whose bytes may be
+     * another alternative's). {@code access_mode = 0x2 KLMS  (joined: access_mode_4_2 [4:2], access_mode_1_0 [1:0])}.
      */
-    private record Decodable(long sizeBytes, java.util.function.BiFunction<MemorySegment, Long, String> dumper,
-            java.util.function.BiFunction<MemorySegment, Long, List<String>> validator) {
-        String dump(MemorySegment s, long offset) {
-            return dumper.apply(s, offset);
+    private void joins(PrmLayout.Struct layout, MemorySegment seg, long offset, String prefix) {
+        for (PrmLayout.Join j : layout.joins()) {
+            long v = layout.get(seg, offset, j);
+            if (v == 0) continue;
+            out.println("  " + prefix + j.name() + " = 0x" + Long.toHexString(v) + valueName(j.enumType(), v) + "  (joined: " + parts(j) + ")");
         }
-
-        List<String> validate(MemorySegment s, long offset) {
-            return validator.apply(s, offset);
-        }
-    }
-
-    private static Decodable decodable(StructLayout s) throws Failure {
-        String cls = "io.prmkit." + s.name().pkg() + "." + Names.upperCamel(s.name().name());
-        Object l;
-        try {
-            l = Class.forName(cls).getMethod("layout").invoke(null);
-        } catch (ReflectiveOperationException e) {
-            throw new Failure("no generated class " + cls + " for " + s.name() + " (" + e.getClass().getSimpleName() + ")");
-        }
-        if (l instanceof PrmLayout.Struct st) return new Decodable(st.sizeBytes(), st::dump, (seg, off) -> st.validate(seg, off, c -> true));
-        try {
-            var size = l.getClass().getMethod("sizeBytes");
-            var dump = l.getClass().getMethod("dump", MemorySegment.class, long.class);
-            var validate = l.getClass().getMethod("validate", MemorySegment.class, long.class, java.util.function.Predicate.class);
-            java.util.function.Predicate<String> all = c -> true;
-            @SuppressWarnings("unchecked")
-            Decodable d = new Decodable((long) size.invoke(l), (seg, off) -> (String) invoke(dump, l, seg, off),
-                    (seg, off) -> (List<String>) invoke(validate, l, seg, off, all));
-            return d;
-        } catch (ReflectiveOperationException | ClassCastException e) {
-            throw new Failure("no generated layout in " + cls + " for " + s.name() + " (" + e.getClass().getSimpleName() + ")");
+        for (PrmLayout.Field f : layout.fields()) {
+            if (f.kind() == PrmLayout.Kind.STRUCT && f.variant().isEmpty() && f.target().isPresent()) {
+                joins(f.target().get(), seg, offset + f.byteOffset(), prefix + f.name() + ".");
+            }
         }
     }
 
-    private static Object invoke(java.lang.reflect.Method m, Object on, Object... args) {
-        try {
-            return m.invoke(on, args);
-        } catch (java.lang.reflect.InvocationTargetException e) {
-            throw e.getCause() instanceof RuntimeException r ? r : new IllegalStateException(e.getCause());
-        } catch (IllegalAccessException e) {
-            throw new IllegalStateException(e);
+    /** {@code access_mode_4_2 [4:2], access_mode_1_0 [1:0]}: the parts, most significant first, with the value's bits each holds. */
+    private static String parts(PrmLayout.Join j) {
+        List<String> out = new java.util.ArrayList<>();
+        int top = j.bitWidth();
+        for (PrmLayout.JoinPart p : j.parts()) {
+            int hi = top - 1;
+            out.add(p.field() + (hi == p.shift() ? " [" + hi + "]" : " [" + hi + ":" + p.shift() + "]"));
+            top = p.shift();
         }
+        return String.join(", ", out);
+    }
+
+    /** " NAME" when the enum {@code qualifiedEnum} names {@code v}, else "". */
+    private String valueName(String qualifiedEnum, long v) {
+        if (qualifiedEnum.isEmpty()) return "";
+        return model.enumType(QualifiedName.parse(qualifiedEnum)).flatMap(e -> e.values().stream().filter(x -> x.value() == v).findFirst())
+                .map(x -> " " + x.name()).orElse("");
     }
 
     /** The generated class's layout metadata (the same accessors a driver uses). */

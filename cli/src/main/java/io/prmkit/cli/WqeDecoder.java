@@ -4,7 +4,7 @@ import io.prmkit.dsl.Words;
 import io.prmkit.dsl.ir.EnumLayout;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.WqeLayout;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.PrmWqes;
 import java.io.PrintWriter;
 import java.lang.foreign.MemorySegment;

@@ -254,6 +254,26 @@ class DecodeCommandTest {
         assertTrue(run.out().matches("(?s).*validate: \\d+ problems?\n.*ds.*"), run.out());
     }
 
+    /** A joined field's whole value is printed beside its parts, named by its enum, in nested structures too. */
+    @Test
+    void aJoinedFieldsWholeValueIsShownBesideItsParts() throws IOException {
+        // mkc dword 0: access_mode_4_2 [28:26] = 1, access_mode_1_0 [9:8] = 1: access mode 0b00101 = MEMIC
+        String mkc = "04000100" + " 00000000".repeat(15);
+        Run run = PrmkitCliTest.run("decode", "mkc", file(mkc));
+        assertEquals(0, run.exitCode(), run.err());
+        assertTrue(run.out().contains("access_mode_4_2 = 0x1\n"), run.out());
+        assertTrue(run.out().contains("access_mode_1_0 = 0x1\n"), run.out());
+        assertTrue(run.out().contains("\n  access_mode = 0x5 MEMIC  (joined: access_mode_4_2 [4:2], access_mode_1_0 [1:0])\n"), run.out());
+
+        String in = "00000000".repeat(4) + mkc + " 00000000".repeat(0x110 / 4 - 4 - 16);
+        Run nested = PrmkitCliTest.run("decode", "create_mkey_in", file(in));
+        assertEquals(0, nested.exitCode(), nested.err());
+        assertTrue(nested.out().contains("\n  memory_key_mkey_entry.access_mode = 0x5 MEMIC  (joined: access_mode_4_2 [4:2], access_mode_1_0 [1:0])\n"),
+                nested.out());
+        Run zero = PrmkitCliTest.run("decode", "mkc", file("00000000".repeat(16)));
+        assertFalse(zero.out().contains("joined"), "a zero join is not shown, like a zero field: " + zero.out());
+    }
+
     /** Raw bytes where a dump belongs: named as binary with the way to make a dump, never "Input length = 3". */
     @Test
     void aBinaryFileIsNamedAsOne() throws IOException {

@@ -11,7 +11,7 @@ import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdOut;
 import io.prmkit.mlx5.CmdStatus;
 import io.prmkit.mlx5.PrmCommands;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;

@@ -58,21 +58,21 @@ class GenerateCommandTest {
         Run run = PrmkitCliTest.run("generate", spec.toString(), "-o", out.toString(), "--package", "io.example");
         assertEquals(0, run.exitCode(), run.err());
         assertEquals("", run.err());
-        assertEquals("1 structure, 6 fields, 1 enum, 4 files written to " + out + "\n", run.out().replace("\r\n", "\n"));
+        assertEquals("1 structure, 6 fields, 1 enum, 3 files written to " + out + "\n", run.out().replace("\r\n", "\n"));
         assertEquals(List.of(
                 out.resolve(".prmkit-generated"),
                 out.resolve("io/example/mlx5/PrmField.java"),
-                out.resolve("io/example/mlx5/PrmLayout.java"),
                 out.resolve("io/example/mlx5/SendWqeOpcode.java"),
                 out.resolve("io/example/mlx5/WqeCtrlSeg.java")), files(out));
         String ctrl = Files.readString(out.resolve("io/example/mlx5/WqeCtrlSeg.java"));
         assertTrue(ctrl.startsWith("package io.example.mlx5;"), ctrl);
+        assertTrue(ctrl.contains("\nimport io.prmkit.layout.PrmLayout;\n"), "the support class comes from the prmkit-layout jar");
         assertTrue(ctrl.contains("public static int wqe_index(MemorySegment s, long offset)"), ctrl);
         assertTrue(ctrl.contains("spec " + spec + ":10"), "javadoc cites the spec line");
 
         Run again = PrmkitCliTest.run("generate", spec.toString(), "-o", out.toString(), "--package", "io.example");
         assertEquals(0, again.exitCode(), again.err());
-        assertTrue(again.out().contains("0 files written to " + out + " (4 unchanged)"), again.out());
+        assertTrue(again.out().contains("0 files written to " + out + " (3 unchanged)"), again.out());
     }
 
     @Test
@@ -122,7 +122,7 @@ class GenerateCommandTest {
         Files.writeString(spec, "package p;\nstruct new_name { 0x00 [31:0] x; }\n");
         Run run = PrmkitCliTest.run("generate", spec.toString(), "-o", out.toString());
         assertEquals(0, run.exitCode(), run.err());
-        assertTrue(run.out().contains("(2 unchanged, 1 stale deleted)"), run.out()); // PrmLayout, PrmField
+        assertTrue(run.out().contains("1 file written to " + out + " (1 unchanged, 1 stale deleted)"), run.out()); // PrmField unchanged
         assertFalse(Files.exists(out.resolve("p/OldName.java")));
         assertTrue(Files.exists(out.resolve("p/NewName.java")));
         assertTrue(Files.exists(mine), "files prmkit did not generate stay");
@@ -162,8 +162,7 @@ class GenerateCommandTest {
                 run.err().replace("\r\n", "\n"));
         assertEquals(a, Files.readString(out.resolve("p/A.java")));
         assertEquals(manifest, Files.readString(out.resolve(".prmkit-generated")));
-        assertEquals(List.of(out.resolve(".prmkit-generated"), out.resolve("p/A.java"), out.resolve("p/PrmField.java"), out.resolve("p/PrmLayout.java")),
-                files(out));
+        assertEquals(List.of(out.resolve(".prmkit-generated"), out.resolve("p/A.java"), out.resolve("p/PrmField.java")), files(out));
     }
 
     /** Generated files get the permissions a plain write gives (umask applied), not 0600. */

@@ -19,9 +19,9 @@ public final class Frames {
     private Frames() {}
 
     /** Payload and checksum words: byte streams in network order, not header fields. */
-    static final ValueLayout.OfShort BE16 = io.prmkit.net.PrmLayout.BE_SHORT;
-    static final ValueLayout.OfInt BE32 = io.prmkit.net.PrmLayout.BE_INT;
-    static final ValueLayout.OfLong BE64 = io.prmkit.net.PrmLayout.BE_LONG;
+    static final ValueLayout.OfShort BE16 = io.prmkit.layout.PrmLayout.BE_SHORT;
+    static final ValueLayout.OfInt BE32 = io.prmkit.layout.PrmLayout.BE_INT;
+    static final ValueLayout.OfLong BE64 = io.prmkit.layout.PrmLayout.BE_LONG;
 
     public static final long DST_MAC = 0x02_00_00_00_00_02L;
     public static final long SRC_MAC = 0x02_00_00_00_00_01L;

@@ -13,6 +13,7 @@ import io.prmkit.dsl.ir.CommandLayout;
 import io.prmkit.dsl.ir.EnumLayout;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.QualifiedName;
+import io.prmkit.layout.PrmLayout;
 import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;

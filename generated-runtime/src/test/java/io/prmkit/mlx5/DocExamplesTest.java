@@ -62,7 +62,7 @@ class DocExamplesTest {
             // The first example declares the ring (sq) and the WQE offset (wqe) the later ones use.
             String ring = (b.code().contains("MemorySegment sq =") ? "" : "MemorySegment sq = arena.allocate(65536);\n")
                     + (b.code().contains("long wqe =") ? "" : "long wqe = 0;\n");
-            String src = "import io.prmkit.mlx5.*;\nimport java.lang.foreign.*;\nimport java.util.*;\n"
+            String src = "import io.prmkit.layout.PrmLayout;\nimport io.prmkit.mlx5.*;\nimport java.lang.foreign.*;\nimport java.util.*;\n"
                     + "class " + cls + " {\n    void example() {\n" + GIVEN + ring + b.code() + "    }\n}\n";
             sources.add(new SimpleJavaFileObject(URI.create("string:///" + cls + ".java"), JavaFileObject.Kind.SOURCE) {
                 @Override

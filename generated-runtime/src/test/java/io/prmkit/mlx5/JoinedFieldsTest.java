@@ -9,6 +9,7 @@ import io.prmkit.dsl.Property;
 import io.prmkit.dsl.ir.Join;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.StructLayout;
+import io.prmkit.layout.PrmLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.dsl.Property;
+import io.prmkit.layout.PrmLayout;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -19,11 +19,12 @@ import java.util.TreeMap;
 
 /**
  * Turns a layout model into Java sources: per structure or union a final class of static
- * {@code MemorySegment} accessors, per enum or flag set a Java enum, and per Java package one
- * {@code PrmLayout} support class (plus {@code PrmConstants} when the spec has constants, {@code PrmField}
- * when a structure has a static store, and
- * {@code PrmCommands} / {@code PrmRegisters} when it declares commands / registers). The
- * output depends on java.base only, and is byte-identical for equal models and options.
+ * {@code MemorySegment} accessors, per enum or flag set a Java enum, and per Java package
+ * {@code PrmConstants} when the spec has constants, {@code PrmField} when a structure has a static
+ * store, {@code PrmCommands} / {@code PrmRegisters} when it declares commands / registers and
+ * {@code PrmWqes} when it declares WQEs. The output depends on java.base and the support class
+ * {@code io.prmkit.layout.PrmLayout} (the prmkit-layout jar, itself java.base only) and is
+ * byte-identical for equal models and options.
  */
 public final class AccessorGenerator {
     private final GeneratorOptions options;
@@ -57,11 +58,9 @@ public final class AccessorGenerator {
         Map<String, List<Constant>> constantsByPackage = new LinkedHashMap<>();
         StructEmitter structs = new StructEmitter(ctx);
         EnumEmitter enums = new EnumEmitter(ctx);
-        SupportEmitter support = new SupportEmitter();
         Map<String, java.util.Set<String>> fieldNames = new TreeMap<>(); // Java package -> names its stores take
         for (StructLayout s : model.structs()) {
             put(files, structs.emit(s));
-            files.putIfAbsent(path(ctx.layoutClass(s.name())), support.emit(ctx.javaPackage(s.name())));
             java.util.Set<String> names = StoreEmitter.fieldNames(s);
             if (!names.isEmpty()) fieldNames.computeIfAbsent(ctx.javaPackage(s.name()), k -> new java.util.TreeSet<>()).addAll(names);
         }
@@ -84,10 +83,7 @@ public final class AccessorGenerator {
         Map<String, List<io.prmkit.dsl.ir.WqeLayout>> wqesByPackage = new LinkedHashMap<>();
         for (io.prmkit.dsl.ir.WqeLayout w : model.wqes()) wqesByPackage.computeIfAbsent(ctx.javaPackage(w.name()), k -> new ArrayList<>()).add(w);
         WqesEmitter wqes = new WqesEmitter(ctx);
-        wqesByPackage.forEach((pkg, list) -> {
-            put(files, wqes.emit(pkg, list));
-            files.putIfAbsent(path(ClassName.get(pkg, GeneratorContext.LAYOUT_CLASS)), support.emit(pkg));
-        });
+        wqesByPackage.forEach((pkg, list) -> put(files, wqes.emit(pkg, list)));
 
         List<GeneratedFile> out = new ArrayList<>();
         files.forEach((path, text) -> out.add(new GeneratedFile(path, text)));

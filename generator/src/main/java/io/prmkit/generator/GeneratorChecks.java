@@ -52,7 +52,8 @@ final class GeneratorChecks {
             if (simple.equals(GeneratorContext.LAYOUT_CLASS) || simple.equals(GeneratorContext.CONSTANTS_CLASS)
                     || simple.equals(StoreEmitter.FIELD_CLASS)) {
                 out.add(Diagnostic.error(d.at(), "'" + d.name().name() + "' becomes class " + simple
-                        + ", the name of a generated support class; rename it"));
+                        + (simple.equals(GeneratorContext.LAYOUT_CLASS) ? ", the name of the support class every generated class imports ("
+                                + GeneratorContext.PRM_LAYOUT.canonicalName() + ")" : ", the name of a generated support class") + "; rename it"));
                 continue;
             }
             if (NESTED_CLASSES.contains(simple)) {

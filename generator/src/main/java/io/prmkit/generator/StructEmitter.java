@@ -64,6 +64,7 @@ final class StructEmitter {
                 .addJavadoc("Size in bytes ($L), not counting a flexible trailing array.\n", struct.sizeBytes())
                 .initializer("$LL", struct.sizeBytes())
                 .build());
+        type.addField(GeneratorContext.apiCheck());
         type.addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build());
 
         List<MethodSpec> methods = new ArrayList<>();
@@ -592,7 +593,7 @@ final class StructEmitter {
             valueName = CodeBlock.of("$T::$L", ctx.className(e.name()), e.kind() == EnumLayout.Kind.FLAGS ? "describe" : "nameOf");
         }
         CodeBlock targetInit = CodeBlock.of("$T.empty()", Optional.class);
-        if (target != null && ctx.javaPackage(target).equals(ctx.javaPackage(struct.name()))) { // the model holds it (LayoutModel)
+        if (target != null) { // the model holds it (LayoutModel); one PrmLayout type, so any package's will do
             targetInit = CodeBlock.of("$T.of($T.layout())", Optional.class, ctx.className(target));
         }
         return CodeBlock.builder()

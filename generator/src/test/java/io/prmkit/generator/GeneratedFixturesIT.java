@@ -505,6 +505,32 @@ class GeneratedFixturesIT {
         assertEquals(0xabcdef, gen.call("CreateCqOut", "cqn", Loaded.segment(out)));
     }
 
+    /** The API level the generator writes into every class is the one the prmkit-layout jar beside it has. */
+    @Test
+    void generatedCodeNeedsTheApiLevelOfThePrmLayoutBuiltWithIt() throws ReflectiveOperationException {
+        assertEquals(GeneratorContext.LAYOUT_API, Class.forName("io.prmkit.layout.PrmLayout").getField("API").getInt(null));
+    }
+
+    /**
+     * Code generated for a newer prmkit-layout than the one at run time fails when its class initialises,
+     * with an error naming the class and both levels, not with a NoSuchMethodError at some later call.
+     */
+    @Test
+    void codeGeneratedForANewerPrmLayoutFailsWhenItsClassInitialises() {
+        String check = "PrmLayout.requireApi(" + GeneratorContext.LAYOUT_API + ");";
+        List<GeneratedFile> newer = new AccessorGenerator(new GeneratorOptions("io.prmkit.gen")).generate(Fixtures.model()).stream()
+                .map(f -> new GeneratedFile(f.relativePath(), f.content().replace(check, "PrmLayout.requireApi(" + (GeneratorContext.LAYOUT_API + 1) + ");")))
+                .toList();
+        assertTrue(newer.stream().anyMatch(f -> f.relativePath().endsWith("/WqeCtrlSeg.java") && f.content().contains("requireApi(" + (GeneratorContext.LAYOUT_API + 1))));
+        Loaded loaded = Loaded.compile(newer, "io.prmkit.gen.mlx5");
+        Throwable e = assertThrows(Throwable.class, () -> loaded.call("WqeCtrlSeg", "qpn", Loaded.segment(new byte[16])));
+        while (e.getCause() != null && !(e instanceof LinkageError)) e = e.getCause();
+        assertTrue(e instanceof LinkageError, e.toString());
+        assertEquals("io.prmkit.gen.mlx5.WqeCtrlSeg was generated for prmkit-layout API level " + (GeneratorContext.LAYOUT_API + 1)
+                + ", and the io.prmkit.layout.PrmLayout it runs with has level " + GeneratorContext.LAYOUT_API
+                + ": put the prmkit-layout of the prmkit that generated it (or a newer one) on the class path", e.getMessage());
+    }
+
     /** The datapath's first accessor call must not build the layout table nor load the enums it names. */
     @Test
     void accessorsDoNotLoadTheLayoutMetadata() {
@@ -523,7 +549,6 @@ class GeneratedFixturesIT {
         // verifier may load, but not initialize, enum classes named in signatures.)
         assertFalse(loaded.contains(p + "WqeCtrlSeg$Meta"), loaded.toString());
         assertFalse(loaded.contains(p + "MiniCqe$Meta"), loaded.toString());
-        assertFalse(loaded.contains(p + "PrmLayout$Field"), loaded.toString());
 
         Object layout = fresh.call("WqeCtrlSeg", "layout");
         assertTrue(fresh.defined().contains(p + "WqeCtrlSeg$Meta"));

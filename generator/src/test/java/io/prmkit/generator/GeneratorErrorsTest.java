@@ -32,7 +32,7 @@ class GeneratorErrorsTest {
         LayoutModel model = new LayoutModel(List.of(a, b, c, d), List.of(), List.of());
         assertEquals(List.of(
                 "a.prm:5:5: error: 'foo__bar' and 'foo_bar' both become class mlx5.FooBar; rename one",
-                "a.prm:9:5: error: 'prm_layout' becomes class PrmLayout, the name of a generated support class; rename it",
+                "a.prm:9:5: error: 'prm_layout' becomes class PrmLayout, the name of the support class every generated class imports (io.prmkit.layout.PrmLayout); rename it",
                 "a.prm:13:5: error: 'prm_field' becomes class PrmField, the name of a generated support class; rename it"), fails(model));
         Diagnostic first = GENERATOR.check(model).get(0);
         assertEquals(List.of(new Diagnostic.Related(Fixtures.at("a.prm", 1), "'foo_bar' declared here")), first.related());

@@ -45,6 +45,11 @@ final class Loaded {
         }
     }
 
+    /** The class loader of the compiled classes (to look up another package's with). */
+    ClassLoader loader() {
+        return loader;
+    }
+
     /** Binary names of the generated classes loaded so far. */
     java.util.Set<String> defined() {
         return ((InMemoryJavac.Loader) loader).defined();

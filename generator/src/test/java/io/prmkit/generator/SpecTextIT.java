@@ -51,6 +51,32 @@ class SpecTextIT {
         assertEquals(List.of(), gen.call("Sample", "validate", s));
     }
 
+    /**
+     * Two spec packages, two Java packages, one PrmLayout: a structure nesting another package's gets that
+     * structure's layout as its field's target, and dump and validate walk into it.
+     */
+    @Test
+    void aStructureNestingAnotherPackagesStructureSharesItsLayoutType() throws ReflectiveOperationException {
+        CompileResult r = PrmCompiler.compile(List.of(
+                new SourceFile("hdr.prm", "package hdr;\nstruct inner size 4 { 0x00 [31:8] tag \"Tag\"; 0x00 [7:0] reserved; }\n"),
+                new SourceFile("dev.prm", "package dev;\nimport hdr;\nstruct outer size 8 { 0x00 [31:0] word; 0x04 in : inner; }\n")));
+        assertTrue(r.model().isPresent(), r.diagnostics().toString());
+        List<GeneratedFile> two = new AccessorGenerator(new GeneratorOptions("com.example")).generate(r.model().get());
+        assertTrue(two.stream().noneMatch(f -> f.relativePath().endsWith("PrmLayout.java")), "no copies");
+        Loaded dev = Loaded.compile(two, "com.example.dev");
+        Loaded hdr = new Loaded(dev.loader(), "com.example.hdr");
+        Object outer = dev.call("Outer", "layout");
+        Object inner = hdr.call("Inner", "layout");
+        Class<?> struct = Class.forName("io.prmkit.layout.PrmLayout$Struct");
+        assertTrue(struct.isInstance(outer) && struct.isInstance(inner), "one PrmLayout.Struct type for both packages");
+        Object field = ((List<?>) struct.getMethod("fields").invoke(outer)).get(1);
+        assertEquals(java.util.Optional.of(inner), field.getClass().getMethod("target").invoke(field));
+        byte[] b = {0, 0, 0, 1, 0x12, 0x34, 0x56, 0x01};
+        String dump = (String) dev.call("Outer", "dump", Loaded.segment(b));
+        assertTrue(dump.contains("tag") && dump.contains("0x123456"), dump);
+        assertEquals(List.of("outer.in.reserved_at_18 (dword 0x00 [7:0]): must be zero, is 0x1"), dev.call("Outer", "validate", Loaded.segment(b)));
+    }
+
     @Test
     void accessDefaultsFollowTheMailboxConvention() {
         assertTrue(gen.hasMethod("CreateThingIn", "log_size$set"));

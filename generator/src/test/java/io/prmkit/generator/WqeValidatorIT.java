@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A WQE declaration's generated {@code PrmWqes} compiles with -Xlint:all -Werror against the
- * generated {@code PrmLayout} alone (java.base only) and its check names the rules a WQE breaks:
+ * shared {@code PrmLayout} alone (java.base only) and its check names the rules a WQE breaks:
  * a segment's fields, an optional segment, a repeated one, a given and a lookup.
  */
 class WqeValidatorIT {
@@ -81,7 +81,7 @@ class WqeValidatorIT {
     }
 
     private static Object none() throws Exception {
-        return gen.cls("PrmLayout$Wqe$Context").getMethod("none").invoke(null);
+        return Class.forName("io.prmkit.layout.PrmLayout$Wqe$Context").getMethod("none").invoke(null);
     }
 
     @Test

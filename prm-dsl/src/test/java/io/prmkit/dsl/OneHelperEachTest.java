@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
  * The toolchain counts, escapes JSON and prints PRM positions one way each: {@link Words},
  * {@link Json} and {@code ir.PrmPosition}. This scans the main sources of the toolchain modules for
  * hand-rolled copies ({@code n == 1 ? " bit" : " bits"}, {@code "\\u%04x"}, {@code "0x%02x"}), so a
- * second one does not creep back. prm-layout is not scanned: its {@code PrmLayout} is copied into
- * generated packages, which may depend on java.base only.
+ * second one does not creep back. prm-layout is not scanned: its {@code PrmLayout}, which all
+ * generated code imports, depends on java.base only.
  */
 class OneHelperEachTest {
     private static final List<String> MODULES = List.of("prm-dsl", "generator", "pipeline", "prm-doc", "maven-plugin", "cli");

@@ -25,10 +25,26 @@ import java.util.function.LongFunction;
 import org.junit.jupiter.api.Test;
 
 /**
- * Unit tests of the support class that the generator copies into every generated package. The
- * structures are built by hand here the way generated classes build their {@code LAYOUT}.
+ * Unit tests of the support class every generated package imports. The structures are built by hand
+ * here the way generated classes build their {@code LAYOUT}.
  */
 class PrmLayoutTest {
+
+    // ---- the API-level handshake ------------------------------------------------------------------
+
+    @Test
+    void codeGeneratedForThisLevelOrAnOlderOnePasses() {
+        assertEquals(PrmLayout.API, PrmLayout.requireApi(PrmLayout.API));
+        assertEquals(1, PrmLayout.requireApi(1));
+    }
+
+    @Test
+    void codeGeneratedForANewerLevelFailsNamingItsClassAndBothLevels() {
+        LinkageError e = assertThrows(LinkageError.class, () -> PrmLayout.requireApi(PrmLayout.API + 1));
+        assertEquals(PrmLayoutTest.class.getName() + " was generated for prmkit-layout API level " + (PrmLayout.API + 1)
+                + ", and the io.prmkit.layout.PrmLayout it runs with has level " + PrmLayout.API
+                + ": put the prmkit-layout of the prmkit that generated it (or a newer one) on the class path", e.getMessage());
+    }
 
     // ---- building blocks --------------------------------------------------------------------------
 

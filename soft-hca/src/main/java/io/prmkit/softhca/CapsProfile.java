@@ -4,7 +4,7 @@ import io.prmkit.hex.HexInput;
 import io.prmkit.softhca.cmd.CapTypes;
 import io.prmkit.mlx5.HcaCapType;
 import io.prmkit.mlx5.HcaCapUnion;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.QueryAdapterOut;
 import io.prmkit.mlx5.QueryAdapterParamBlock;
 import io.prmkit.mlx5.QueryHcaCapOut;

@@ -1,6 +1,6 @@
 package io.prmkit.softhca;
 
-import static io.prmkit.mlx5.PrmLayout.BE_INT;
+import static io.prmkit.layout.PrmLayout.BE_INT;
 
 import io.prmkit.mlx5.CmdHcaCap;
 import io.prmkit.mlx5.CmdMailboxBlock;
@@ -13,7 +13,7 @@ import io.prmkit.mlx5.DeliveryStatus;
 import io.prmkit.mlx5.HealthSyndrome;
 import io.prmkit.mlx5.InitSeg;
 import io.prmkit.mlx5.NopIn;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.softhca.cmd.Command;
 import io.prmkit.softhca.cmd.Commands;
 import io.prmkit.softhca.cmd.DeliveryError;

@@ -392,7 +392,7 @@ public final class SoftHca implements AutoCloseable {
             if (polled != null) did |= polled.poll();
             for (int[] db; (db = eqDoorbells.poll()) != null; ) {
                 MemorySegment word = MemorySegment.ofArray(new int[1]);
-                word.set(io.prmkit.mlx5.PrmLayout.BE_INT, 0, db[1]);
+                word.set(io.prmkit.layout.PrmLayout.BE_INT, 0, db[1]);
                 events.doorbell(EqDoorbell.eqn(word), EqDoorbell.consumer_index(word), db[2] != 0);
                 did = true;
             }

@@ -1,6 +1,6 @@
 package io.prmkit.softhca;
 
-import static io.prmkit.mlx5.PrmLayout.BE_INT;
+import static io.prmkit.layout.PrmLayout.BE_INT;
 
 import io.prmkit.mlx5.HealthBuffer;
 import io.prmkit.mlx5.InitSeg;

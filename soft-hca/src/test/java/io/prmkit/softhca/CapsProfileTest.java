@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.prmkit.mlx5.CmdHcaCap;
 import io.prmkit.mlx5.HcaCapType;
 import io.prmkit.mlx5.PerProtocolNetworkingOffloadCaps;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.QueryAdapterParamBlock;
 import io.prmkit.mlx5.QueryHcaCapOut;
 import java.io.BufferedReader;

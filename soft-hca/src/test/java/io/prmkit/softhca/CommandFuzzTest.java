@@ -122,19 +122,19 @@ class CommandFuzzTest {
     }
 
     /** The generated input and output structures of an opcode, found by the kernel's naming (null when the names differ). */
-    static io.prmkit.mlx5.PrmLayout.Struct layout(CmdOpcode op, String suffix) {
+    static io.prmkit.layout.PrmLayout.Struct layout(CmdOpcode op, String suffix) {
         return LAYOUTS.computeIfAbsent(op + suffix, k -> find(op, suffix)).orElse(null);
     }
 
-    static final java.util.Map<String, java.util.Optional<io.prmkit.mlx5.PrmLayout.Struct>> LAYOUTS = new java.util.concurrent.ConcurrentHashMap<>();
+    static final java.util.Map<String, java.util.Optional<io.prmkit.layout.PrmLayout.Struct>> LAYOUTS = new java.util.concurrent.ConcurrentHashMap<>();
 
-    static java.util.Optional<io.prmkit.mlx5.PrmLayout.Struct> find(CmdOpcode op, String suffix) {
+    static java.util.Optional<io.prmkit.layout.PrmLayout.Struct> find(CmdOpcode op, String suffix) {
         StringBuilder b = new StringBuilder("io.prmkit.mlx5.");
         for (String part : op.name().toLowerCase(java.util.Locale.ROOT).split("_")) {
             if (!part.isEmpty()) b.append(Character.toUpperCase(part.charAt(0))).append(part.substring(1));
         }
         try {
-            return java.util.Optional.of((io.prmkit.mlx5.PrmLayout.Struct) Class.forName(b + suffix).getMethod("layout").invoke(null));
+            return java.util.Optional.of((io.prmkit.layout.PrmLayout.Struct) Class.forName(b + suffix).getMethod("layout").invoke(null));
         } catch (ReflectiveOperationException e) {
             return java.util.Optional.empty();
         }
@@ -143,17 +143,17 @@ class CommandFuzzTest {
     /** A command input: a real opcode's structure with a few fields set to plausible values, or noise. */
     static MemorySegment input(Random r, DmaRegion pool, long[] outLen) {
         CmdOpcode op = OPCODES[r.nextInt(OPCODES.length)];
-        io.prmkit.mlx5.PrmLayout.Struct in = layout(op, "In");
-        io.prmkit.mlx5.PrmLayout.Struct out = layout(op, "Out");
+        io.prmkit.layout.PrmLayout.Struct in = layout(op, "In");
+        io.prmkit.layout.PrmLayout.Struct out = layout(op, "Out");
         long inLen = in != null && r.nextBoolean() ? in.sizeBytes() + 8L * r.nextInt(3) : 8 + r.nextInt(r.nextBoolean() ? 64 : 0x1200);
         outLen[0] = out != null && r.nextBoolean() ? out.sizeBytes() + 8L * r.nextInt(3) : 8 + r.nextInt(r.nextBoolean() ? 64 : 0x1200);
         MemorySegment s = TestHost.in(inLen);
         if (in != null && inLen >= in.sizeBytes()) {
-            java.util.List<io.prmkit.mlx5.PrmLayout.Field> fields = in.fields().stream()
-                    .filter(f -> !f.reserved() && f.kind() == io.prmkit.mlx5.PrmLayout.Kind.BITS).toList();
+            java.util.List<io.prmkit.layout.PrmLayout.Field> fields = in.fields().stream()
+                    .filter(f -> !f.reserved() && f.kind() == io.prmkit.layout.PrmLayout.Kind.BITS).toList();
             int n = r.nextInt(4);
             for (int i = 0; i < n && !fields.isEmpty(); i++) {
-                io.prmkit.mlx5.PrmLayout.Field f = fields.get(r.nextInt(fields.size()));
+                io.prmkit.layout.PrmLayout.Field f = fields.get(r.nextInt(fields.size()));
                 long v = switch (r.nextInt(4)) {
                     case 0 -> r.nextInt(4);
                     case 1 -> pool.busAddress(4096L * r.nextInt(BLOCKS / 4));

@@ -51,7 +51,7 @@ import io.prmkit.mlx5.PerProtocolNetworkingOffloadCaps;
 import io.prmkit.mlx5.PmtuReg;
 import io.prmkit.mlx5.PpcntGrp;
 import io.prmkit.mlx5.PpcntReg;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.QueryAdapterIn;
 import io.prmkit.mlx5.QueryAdapterOut;
 import io.prmkit.mlx5.QueryAdapterParamBlock;
@@ -183,7 +183,7 @@ class LinuxProbeSequenceTest {
         MemorySegment send(String who, MemorySegment in, long outLen) {
             CmdOpcode op = CmdOpcode.of(io.prmkit.mlx5.NopIn.opcode(in));
             int opMod = io.prmkit.mlx5.NopIn.op_mod(in);
-            io.prmkit.mlx5.PrmLayout.Command declared = io.prmkit.mlx5.PrmCommands.byOpcode((int) op.value);
+            io.prmkit.layout.PrmLayout.Command declared = io.prmkit.mlx5.PrmCommands.byOpcode((int) op.value);
             // an input of exactly the structure (no trailing page list or register data) shrinks to the oldest length
             if (oldest && declared != null && declared.oldestInputBytes() < declared.inBytes() && in.byteSize() == declared.inBytes()) {
                 for (long i = declared.oldestInputBytes(); i < in.byteSize(); i++) if (in.get(ValueLayout.JAVA_BYTE, i) != 0) droppedNonZero++;
@@ -299,7 +299,7 @@ class LinuxProbeSequenceTest {
             Linux l = new Linux(h, true);
             run(l);
             List<String> older = io.prmkit.mlx5.PrmCommands.all().stream().filter(c -> c.oldestInputBytes() < c.inBytes())
-                    .map(io.prmkit.mlx5.PrmLayout.Command::simpleName).toList();
+                    .map(io.prmkit.layout.PrmLayout.Command::simpleName).toList();
             assertTrue(older.contains("INIT_HCA"), "the spec declares INIT_HCA's older input: " + older);
             long sentOlder = l.sent.stream().filter(x -> older.contains(x.op().name())).count();
             assertEquals(sentOlder, l.shortened, "every command with an older input was sent at that length");

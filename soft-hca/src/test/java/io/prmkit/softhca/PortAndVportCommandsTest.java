@@ -21,7 +21,7 @@ import io.prmkit.mlx5.PaosReg;
 import io.prmkit.mlx5.PmtuReg;
 import io.prmkit.mlx5.PpcntGrp;
 import io.prmkit.mlx5.PpcntReg;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.QueryNicVportContextIn;
 import io.prmkit.mlx5.QueryNicVportContextOut;
 import io.prmkit.mlx5.QueryVportCounterIn;

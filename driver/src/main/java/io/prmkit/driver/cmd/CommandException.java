@@ -5,7 +5,7 @@ import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdStatus;
 import io.prmkit.mlx5.DeliveryStatus;
 import io.prmkit.mlx5.PrmCommands;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 
 /**
  * A command that did not succeed. PRM "Command Interface" has two status layers: the delivery

@@ -9,7 +9,7 @@ import io.prmkit.mlx5.CmdTransport;
 import io.prmkit.mlx5.NopIn;
 import io.prmkit.mlx5.NopOut;
 import io.prmkit.mlx5.PrmConstants;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;
 import java.lang.foreign.MemorySegment;

@@ -2,7 +2,7 @@ package io.prmkit.driver.cmd;
 
 import io.prmkit.mlx5.CmdStatus;
 import io.prmkit.mlx5.DeliveryStatus;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 

@@ -1,6 +1,6 @@
 package io.prmkit.driver.cmd;
 
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import java.lang.foreign.MemorySegment;
 import java.util.function.Consumer;
 

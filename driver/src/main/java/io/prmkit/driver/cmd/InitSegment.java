@@ -13,7 +13,7 @@ import java.lang.foreign.MemorySegment;
  */
 public final class InitSegment {
 
-    private static final java.lang.foreign.ValueLayout.OfInt BE_INT = io.prmkit.mlx5.PrmLayout.BE_INT;
+    private static final java.lang.foreign.ValueLayout.OfInt BE_INT = io.prmkit.layout.PrmLayout.BE_INT;
 
     private final Mmio bar;
     // Only one thread writes each dword of it at a time: doorbell writes hold the shadow's lock.

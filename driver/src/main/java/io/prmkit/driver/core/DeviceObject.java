@@ -1,7 +1,7 @@
 package io.prmkit.driver.core;
 
 import io.prmkit.driver.cmd.CommandTransport;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import java.lang.foreign.MemorySegment;
 
 /**

@@ -10,7 +10,7 @@ import io.prmkit.mlx5.Eqc;
 import io.prmkit.mlx5.Eqe;
 import io.prmkit.mlx5.EqeType;
 import io.prmkit.mlx5.PrmConstants;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;

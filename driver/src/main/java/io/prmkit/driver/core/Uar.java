@@ -1,6 +1,6 @@
 package io.prmkit.driver.core;
 
-import static io.prmkit.mlx5.PrmLayout.BE_INT;
+import static io.prmkit.layout.PrmLayout.BE_INT;
 
 import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.mlx5.AllocUarOut;

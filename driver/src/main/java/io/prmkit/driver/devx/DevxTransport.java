@@ -7,7 +7,7 @@ import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.cmd.DeviceFatalException;
 import io.prmkit.mlx5.NopIn;
 import io.prmkit.mlx5.NopOut;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.platform.devx.DevxContext;
 import io.prmkit.platform.devx.DevxException;
 import io.prmkit.platform.devx.DevxObject;

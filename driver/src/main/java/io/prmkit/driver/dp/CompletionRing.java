@@ -5,7 +5,7 @@ import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.CqeFormat;
 import io.prmkit.mlx5.CqeOpcode;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import java.lang.foreign.MemorySegment;
 import java.lang.invoke.VarHandle;
 

@@ -29,7 +29,7 @@ final class SendRing {
     /** {@link #slotInfo}: bits holding a WQE's size in WQEBBs (WQEs of up to 31). */
     static final int WQEBB_BITS = 5;
     static final int WQEBBS = (1 << WQEBB_BITS) - 1;
-    private static final ValueLayout.OfLong BE_LONG = io.prmkit.mlx5.PrmLayout.BE_LONG;
+    private static final ValueLayout.OfLong BE_LONG = io.prmkit.layout.PrmLayout.BE_LONG;
 
     final MemorySegment wqes;
     final int size;

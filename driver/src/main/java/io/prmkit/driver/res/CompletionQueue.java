@@ -13,7 +13,7 @@ import io.prmkit.mlx5.CqeSize;
 import io.prmkit.mlx5.CreateCqIn;
 import io.prmkit.mlx5.CreateCqOut;
 import io.prmkit.mlx5.DestroyCqIn;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;

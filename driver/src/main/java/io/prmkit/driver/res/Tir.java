@@ -57,7 +57,7 @@ public final class Tir extends DeviceObject {
         Tirc.transport_domain$set(tirc, td.id());
         MemorySegment k = MemorySegment.ofArray(key);
         for (int i = 0; i < Tirc.rx_hash_toeplitz_key$COUNT; i++)
-            Tirc.rx_hash_toeplitz_key$set(tirc, i, k.get(io.prmkit.mlx5.PrmLayout.BE_INT, i * 4L));
+            Tirc.rx_hash_toeplitz_key$set(tirc, i, k.get(io.prmkit.layout.PrmLayout.BE_INT, i * 4L));
         MemorySegment sel = Tirc.rx_hash_field_selector_outer(tirc);
         RxHashFieldSelect.l3_prot_type$set(sel, RxHashL3Type.of(0));
         RxHashFieldSelect.l4_prot_type$set(sel, RxHashL4Type.of(0));

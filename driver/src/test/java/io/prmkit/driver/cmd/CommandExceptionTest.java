@@ -64,7 +64,7 @@ class CommandExceptionTest {
         for (String file : classes) {
             if (!file.endsWith("In.class")) continue;
             Class<?> c = Class.forName("io.prmkit.mlx5." + file.substring(0, file.length() - 6));
-            var layout = (io.prmkit.mlx5.PrmLayout.Struct) c.getMethod("layout").invoke(null);
+            var layout = (io.prmkit.layout.PrmLayout.Struct) c.getMethod("layout").invoke(null);
             var opMod = layout.field("op_mod");
             if (opMod.isEmpty() || opMod.get().enumType().isEmpty()) continue;
             checked++;

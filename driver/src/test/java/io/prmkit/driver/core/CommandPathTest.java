@@ -11,7 +11,7 @@ import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.DeliveryStatus;
 import io.prmkit.mlx5.NopIn;
 import io.prmkit.mlx5.NopOut;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.softhca.SoftHca;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;

@@ -20,8 +20,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.prmkit.dsl.Property;
 import io.prmkit.dsl.ir.StructLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.PrmField;
-import io.prmkit.mlx5.PrmLayout;
 import io.prmkit.mlx5.WqeEthSeg;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

@@ -6,7 +6,7 @@ import io.prmkit.mlx5.HcaCapType;
 import io.prmkit.mlx5.ManagePagesIn;
 import io.prmkit.mlx5.ManagePagesOut;
 import io.prmkit.mlx5.PrmCommands;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.QueryAdapterOut;
 import io.prmkit.mlx5.QueryHcaCapIn;
 import io.prmkit.mlx5.QueryHcaCapOpMod;

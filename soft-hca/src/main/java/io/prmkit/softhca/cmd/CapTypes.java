@@ -2,7 +2,7 @@ package io.prmkit.softhca.cmd;
 
 import io.prmkit.mlx5.HcaCapType;
 import io.prmkit.mlx5.HcaCapUnion;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 
 /** The capability types the device answers in QUERY_HCA_CAP and SET_HCA_CAP, and each one's page layout. */
 public final class CapTypes {

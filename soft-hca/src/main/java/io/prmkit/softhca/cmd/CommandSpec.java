@@ -1,6 +1,6 @@
 package io.prmkit.softhca.cmd;
 
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 
 /**
  * A command the device implements: the spec's declaration of it (opcode, input and output

@@ -4,7 +4,7 @@ import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdStatus;
 import io.prmkit.mlx5.GeneralObjInCmdHdr;
 import io.prmkit.mlx5.NopOut;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.Collections;

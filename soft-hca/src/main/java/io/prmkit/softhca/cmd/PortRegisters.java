@@ -10,7 +10,7 @@ import io.prmkit.mlx5.PpcntGrp;
 import io.prmkit.mlx5.PpcntReg;
 import io.prmkit.mlx5.PtysReg;
 import io.prmkit.mlx5.EthProto;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.RegisterId;
 import io.prmkit.softhca.device.PortState;
 import io.prmkit.softhca.wire.PortCounters;

@@ -4,7 +4,7 @@ import io.prmkit.mlx5.Ads;
 import io.prmkit.mlx5.CreateQpIn;
 import io.prmkit.mlx5.CreateQpOut;
 import io.prmkit.mlx5.DestroyQpIn;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.Qp2errIn;
 import io.prmkit.mlx5.Qp2rstIn;
 import io.prmkit.mlx5.QpMtu;

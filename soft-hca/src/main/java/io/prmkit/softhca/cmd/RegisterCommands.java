@@ -2,7 +2,7 @@ package io.prmkit.softhca.cmd;
 
 import io.prmkit.mlx5.AccessRegisterIn;
 import io.prmkit.mlx5.AccessRegisterOpMod;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.PrmRegisters;
 import io.prmkit.mlx5.RegisterHostEndianness;
 import io.prmkit.mlx5.RegisterId;

@@ -10,7 +10,7 @@ import java.lang.foreign.ValueLayout;
 final class Support {
     private Support() {}
 
-    static final ValueLayout.OfLong BE_LONG = io.prmkit.mlx5.PrmLayout.BE_LONG;
+    static final ValueLayout.OfLong BE_LONG = io.prmkit.layout.PrmLayout.BE_LONG;
 
     /** The value of a general capability field (current page). */
     static long cap(HcaState hca, String field) {

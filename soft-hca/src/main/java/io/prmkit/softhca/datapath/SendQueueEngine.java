@@ -4,7 +4,7 @@ import io.prmkit.mlx5.CompletionMode;
 import io.prmkit.mlx5.CqeErrorSyndrome;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.EthCsFlags;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.PrmWqes;
 import io.prmkit.mlx5.SendWqeOpcode;
 import io.prmkit.mlx5.SqState;

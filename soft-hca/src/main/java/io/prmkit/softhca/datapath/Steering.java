@@ -12,7 +12,7 @@ import io.prmkit.mlx5.FteMatchSetLyr24;
 import io.prmkit.mlx5.Ipv4Layout;
 import io.prmkit.mlx5.Ipv6Layout;
 import io.prmkit.mlx5.Ipv6LayoutIpv4LayoutAuto;
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.net.Ethhdr;
 import io.prmkit.net.Iphdr;
 import io.prmkit.net.Ipv6hdr;

@@ -1,6 +1,6 @@
 package io.prmkit.softhca.device;
 
-import io.prmkit.mlx5.PrmLayout;
+import io.prmkit.layout.PrmLayout;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -39,8 +39,8 @@ public final class DeviceFields {
         }
     }
 
-    private static final java.lang.foreign.ValueLayout.OfLong BE_LONG = io.prmkit.mlx5.PrmLayout.BE_LONG;
-    private static final java.lang.foreign.ValueLayout.OfInt BE_INT = io.prmkit.mlx5.PrmLayout.BE_INT;
+    private static final java.lang.foreign.ValueLayout.OfLong BE_LONG = io.prmkit.layout.PrmLayout.BE_LONG;
+    private static final java.lang.foreign.ValueLayout.OfInt BE_INT = io.prmkit.layout.PrmLayout.BE_INT;
 
     public static long get(PrmLayout.Struct layout, MemorySegment s, long offset, String name) {
         return layout.get(s, offset, field(layout, name));

@@ -12,9 +12,9 @@ import java.lang.foreign.ValueLayout;
  */
 public final class Checksum {
 
-    static final ValueLayout.OfShort BE16 = io.prmkit.net.PrmLayout.BE_SHORT;
-    static final ValueLayout.OfInt BE32 = io.prmkit.net.PrmLayout.BE_INT;
-    static final ValueLayout.OfLong BE64 = io.prmkit.net.PrmLayout.BE_LONG;
+    static final ValueLayout.OfShort BE16 = io.prmkit.layout.PrmLayout.BE_SHORT;
+    static final ValueLayout.OfInt BE32 = io.prmkit.layout.PrmLayout.BE_INT;
+    static final ValueLayout.OfLong BE64 = io.prmkit.layout.PrmLayout.BE_LONG;
 
     private Checksum() {}
 

@@ -1,5 +1,6 @@
 package io.prmkit.gen.mlx5;
 
+import io.prmkit.layout.PrmLayout;
 import java.lang.String;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
@@ -24,6 +25,8 @@ public final class CntrSet {
      * Size in bytes (16), not counting a flexible trailing array.
      */
     public static final long SIZE = 16L;
+
+    private static final int PRM_LAYOUT_API = PrmLayout.requireApi(1);
 
     /**
      * Bit offset of {@code grp_a} from the MSB of byte 0.

@@ -1,5 +1,6 @@
 package io.prmkit.gen.mlx5;
 
+import io.prmkit.layout.PrmLayout;
 import java.lang.IllegalStateException;
 import java.lang.String;
 import java.lang.foreign.MemoryLayout;
@@ -27,6 +28,8 @@ public final class CntrsA {
      * Size in bytes (8), not counting a flexible trailing array.
      */
     public static final long SIZE = 8L;
+
+    private static final int PRM_LAYOUT_API = PrmLayout.requireApi(1);
 
     /**
      * Bit offset of {@code frames} from the MSB of byte 0.

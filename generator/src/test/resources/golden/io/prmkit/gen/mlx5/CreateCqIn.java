@@ -1,5 +1,6 @@
 package io.prmkit.gen.mlx5;
 
+import io.prmkit.layout.PrmLayout;
 import java.lang.IllegalStateException;
 import java.lang.Integer;
 import java.lang.Long;
@@ -30,6 +31,8 @@ public final class CreateCqIn {
      * Size in bytes (24), not counting a flexible trailing array.
      */
     public static final long SIZE = 24L;
+
+    private static final int PRM_LAYOUT_API = PrmLayout.requireApi(1);
 
     /**
      * Bit offset of {@code opcode} from the MSB of byte 0.

@@ -1,5 +1,6 @@
 package io.prmkit.gen.mlx5;
 
+import io.prmkit.layout.PrmLayout;
 import java.lang.String;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteOrder;
@@ -25,6 +26,8 @@ public final class FlowSample {
      * Size in bytes (80), not counting a flexible trailing array.
      */
     public static final long SIZE = 80L;
+
+    private static final int PRM_LAYOUT_API = PrmLayout.requireApi(1);
 
     /**
      * Bit offset of {@code packet_count} from the MSB of byte 0.
