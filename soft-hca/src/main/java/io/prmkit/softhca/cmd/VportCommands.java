@@ -35,7 +35,8 @@ import java.util.Map;
  * it from {@code vlan_rx_add_vid} so that the SR-IOV E-Switch can build its FDB), not a filter the
  * vport applies itself; a function filters its own VLANs in its NIC RX flow tables (mlx5e's VLAN
  * table, matched on {@code cvlan_tag} and {@code first_vid}), which the model's steering does. The
- * model has one function and no E-Switch, so nobody reads the list; a query returns it empty.
+ * model has one function and no other vport (no SR-IOV), so no FDB is built from the list: it is not
+ * kept, and a query returns it empty.
  */
 final class VportCommands {
     private final HcaState hca;
