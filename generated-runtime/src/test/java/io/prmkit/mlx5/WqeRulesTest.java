@@ -201,6 +201,42 @@ class WqeRulesTest {
     }
 
     @Test
+    void umrEntriesWithoutInlineNeedExactlyTheirList() {
+        MemorySegment w = MemorySegment.ofArray(new byte[256]);
+        WqeCtrlSeg.opcode$set(w, 0, SendWqeOpcode.UMR);
+        long uc = WqeCtrlSeg.SIZE;
+        long entries = uc + WqeUmrCtrlSeg.SIZE + Mkc.SIZE;
+        WqeUmrCtrlSeg.klm_octowords$set(w, uc, 2);
+        WqeCtrlSeg.ds$set(w, 0, (int) (entries / 16)); // entries, but no data segment pointing at them
+        assertEquals(List.of("list_for_entries"), broken(PrmWqes.UMR_WQE.check(w, 0, 256, PrmLayout.Wqe.Context.none())));
+        WqeCtrlSeg.ds$set(w, 0, (int) (entries / 16) + 1);
+        WqeDataSeg.byte_count$set(w, entries, 32);
+        assertEquals(List.of(), broken(PrmWqes.UMR_WQE.check(w, 0, 256, PrmLayout.Wqe.Context.none())));
+        WqeUmrCtrlSeg.klm_octowords$set(w, uc, 0); // a list, but no entries
+        assertEquals(List.of("no_list_without_entries"), broken(PrmWqes.UMR_WQE.check(w, 0, 256, PrmLayout.Wqe.Context.none())));
+    }
+
+    @Test
+    void aNopIsItsControlSegmentAndWhatItsDsCovers() {
+        MemorySegment w = MemorySegment.ofArray(new byte[128]);
+        WqeNop.opcode$set(w, 0, SendWqeOpcode.NOP);
+        WqeNop.ds$set(w, 0, 1);
+        WqeNop.wqe_index$set(w, 0, 7);
+        WqeNop.qpn$set(w, 0, 0x1234);
+        assertSame(PrmWqes.NOP_WQE, PrmWqes.matching(w, 0));
+        PrmLayout.Wqe.Context ctx = PrmLayout.Wqe.Context.none().with("sqn", 0x1234).with("wqe_counter", 7);
+        PrmLayout.Wqe.Report r = PrmWqes.NOP_WQE.check(w, 0, 128, ctx);
+        assertEquals(List.of(), broken(r), r.toString());
+        assertEquals(16, r.size());
+        WqeNop.ds$set(w, 0, 8); // a NOP over two basic blocks
+        r = PrmWqes.NOP_WQE.check(w, 0, 128, ctx);
+        assertEquals(List.of(), broken(r), r.toString());
+        assertEquals(128, r.size());
+        assertEquals(List.of("wqe_index_is_counter"), broken(PrmWqes.NOP_WQE.check(w, 0, 128, ctx.with("wqe_counter", 8))));
+        assertEquals(List.of("qpn_is_sq"), broken(PrmWqes.NOP_WQE.check(w, 0, 128, ctx.with("sqn", 0x1235))));
+    }
+
+    @Test
     void aReceiveWqeIsItsStrideOfDataSegmentsInTheirKeys() {
         MemorySegment w = MemorySegment.ofArray(new byte[64]);
         WqeDataSeg.byte_count$set(w, 0, 0x80);

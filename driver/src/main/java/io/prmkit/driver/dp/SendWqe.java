@@ -1,10 +1,13 @@
 package io.prmkit.driver.dp;
 
+import io.prmkit.layout.PrmLayout;
 import io.prmkit.mlx5.CompletionMode;
+import io.prmkit.mlx5.InlineMode;
 import io.prmkit.mlx5.Mkc;
 import io.prmkit.mlx5.MkcAccessMode;
 import io.prmkit.mlx5.PrmConstants;
 import io.prmkit.mlx5.PrmField;
+import io.prmkit.mlx5.PrmWqes;
 import io.prmkit.mlx5.SendWqeOpcode;
 import io.prmkit.mlx5.UmrCtrlFlags;
 import io.prmkit.mlx5.UmrMkeyMask;
@@ -180,6 +183,30 @@ final class SendWqe {
 
     private static VarHandle hdr18(String move) {
         return HDR18.varHandle(MemoryLayout.PathElement.groupElement(move));
+    }
+
+    /**
+     * What the spec says of the WQE posted at producer counter {@code pc} in {@code ring} (of
+     * {@code mask + 1} WQEBBs, read across its end): the rules of the spec's WQE declaration whose match
+     * holds ({@code PrmWqes}: tx_wqe, nop_wqe, umr_wqe) that the WQE breaks, each in its sentence with the
+     * values it read, given the SQ's number and {@code min_wqe_inline_mode}; for the message of a WQE
+     * that completed in error. Allocates: the error path only. Rules over memory keys are not checked
+     * here (the device holds them).
+     */
+    static String brokenRules(MemorySegment ring, int mask, int pc, int sqn, InlineMode inlineMode) {
+        long at = (long) (pc & mask) * WQEBB;
+        int nbb = Math.min(Math.max(1, wqebbs(WqeCtrlSeg.ds(ring, at))), mask + 1);
+        MemorySegment wqe = MemorySegment.ofArray(new long[nbb * (int) WQEBB / 8]);
+        for (int i = 0; i < nbb; i++) MemorySegment.copy(ring, (long) ((pc + i) & mask) * WQEBB, wqe, i * WQEBB, WQEBB);
+        PrmLayout.Wqe spec = PrmWqes.matching(wqe, 0);
+        if (spec == null) return "no WQE declaration of the spec has its opcode 0x" + Integer.toHexString(WqeCtrlSeg.opcode(wqe, 0));
+        PrmLayout.Wqe.Report r = spec.check(wqe, 0, wqe.byteSize(), PrmLayout.Wqe.Context.none().with("sqn", sqn).with("wqe_counter", pc)
+                .with("min_wqe_inline_mode", inlineMode.value));
+        String name = spec.name().substring(spec.name().lastIndexOf('.') + 1);
+        if (r.broken().isEmpty()) return "it breaks none of the spec's " + name + " rules";
+        StringBuilder sb = new StringBuilder("it breaks the spec's ").append(name).append(r.broken().size() == 1 ? " rule " : " rules ");
+        for (int i = 0; i < r.broken().size(); i++) sb.append(i == 0 ? "" : "; ").append(r.broken().get(i));
+        return sb.toString();
     }
 
     /** KLM entries a UMR of {@code pieces} entries carries (padded). */

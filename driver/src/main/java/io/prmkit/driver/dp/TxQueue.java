@@ -433,8 +433,9 @@ public final class TxQueue implements AutoCloseable {
 
     /**
      * Error CQE on the SQ (PRM "Completion with error"): the SQ is in ERR and executes nothing more.
-     * Log the syndrome once, move the SQ ERR→RST (it stops touching our memory), drop what the CQ
-     * still holds, return every in-flight buffer, restart the ring at 0 and move the SQ RST→RDY.
+     * Log the syndrome (and the spec's rules the failed WQE breaks, {@link SendWqe#brokenRules}) once,
+     * move the SQ ERR→RST (it stops touching our memory), drop what the CQ still holds, return every
+     * in-flight buffer, restart the ring at 0 and move the SQ RST→RDY.
      */
     private void recover(long cqe) {
         errors++;
@@ -443,7 +444,7 @@ public final class TxQueue implements AutoCloseable {
         int vendor = ErrCqe.vendor_err_synd(cqes, cqe);
         int failed = ErrCqe.wqe_counter(cqes, cqe);
         lastError = "SQ 0x" + Integer.toHexString(sqn) + ": WQE " + failed + " failed: " + CqeErrorSyndrome.describe(syndrome)
-                + " (vendor syndrome 0x" + Integer.toHexString(vendor) + ")";
+                + " (vendor syndrome 0x" + Integer.toHexString(vendor) + "); " + SendWqe.brokenRules(sq.wqes, sq.mask, failed, sqn, inlineMode);
         if (!errorLogged) {
             errorLogged = true;
             LOG.log(System.Logger.Level.WARNING, lastError + "; recovering (further errors on this queue are counted, not logged)");

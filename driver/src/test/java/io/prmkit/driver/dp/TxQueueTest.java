@@ -8,6 +8,7 @@ import io.prmkit.mlx5.InlineMode;
 import io.prmkit.mlx5.SendWqeOpcode;
 import io.prmkit.mlx5.WqDoorbellRecord;
 import io.prmkit.mlx5.WqeCtrlSeg;
+import io.prmkit.mlx5.WqeEthSeg;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteOrder;
@@ -280,6 +281,28 @@ class TxQueueTest {
         }
     }
 
+    /** The failed WQE is checked against the spec: the driver's error names each rule it breaks, with the values read. */
+    @Test
+    void anErrorCqeNamesTheSpecsRulesTheFailedWqeBreaks() {
+        Rings.Tx t = new Rings.Tx(host, 5, 5, InlineMode.L2);
+        PacketPool pool = new PacketPool(host, 64, 2048, Rings.LKEY);
+        PacketPool bad = new PacketPool(host, 4, 2048, 0xbad00);
+        TxQueue tx = new TxQueue(t.res, pool);
+        int[] x = {frame(bad, 300, false, false, 7)};
+        assertEquals(1, tx.send(bad, x, 0, 1));
+        // the WQE as posted breaks no rule; spoil it as a buggy builder would: mss on a SEND, a short inline header
+        MemorySegment ring = t.res.ring().segment();
+        WqeEthSeg.mss$set(ring, WqeCtrlSeg.SIZE, 1400);
+        WqeEthSeg.inline_hdr_sz$set(ring, WqeCtrlSeg.SIZE, 12);
+        t.device.process(); // fails on the bad lkey
+        assertEquals(1, tx.reap());
+        String e = tx.lastError();
+        assertTrue(e.startsWith("SQ 0x42: WQE 0 failed: LOCAL_PROT_ERR"), e);
+        assertTrue(e.contains("; it breaks the spec's tx_wqe rules mss_only_for_lso: mss must be 0 unless the opcode is LSO"), e);
+        assertTrue(e.contains("eth.mss = 0x578"), e);
+        assertTrue(e.contains("min_inline: the inline headers must reach the end of the headers min_wqe_inline_mode asks for"), e);
+    }
+
     @Test
     void anErrorCqeIsDecodedTheSqIsResetAndSendingContinues() {
         Rings.Tx t = new Rings.Tx(host, 5, 5, InlineMode.L2);
@@ -299,6 +322,7 @@ class TxQueueTest {
         assertEquals(1, tx.errors());
         assertEquals(1, tx.recoveries());
         assertTrue(tx.lastError().contains("LOCAL_PROT_ERR"), tx.lastError());
+        assertTrue(tx.lastError().endsWith("it breaks none of the spec's tx_wqe rules"), tx.lastError()); // the key is the device's to judge
         assertEquals(List.of("ERR->RST", "RST->RDY"), t.device.transitions);
         assertEquals(64, pool.available(), "in-flight buffers returned");
         assertEquals(4, bad.available());

@@ -42,7 +42,10 @@ import java.lang.foreign.ValueLayout;
  * rules (its size against {@code ds}, {@code wqe_index} and {@code qpn}, {@code mss} against the
  * opcode, the inline headers against the SQ's {@code min_wqe_inline_mode}), checked by the generated
  * validator ({@code PrmWqes.TX_WQE}, one reusable checker per SQ) before the WQE runs; a broken rule
- * is a LOCAL_QP_OP_ERR. Whether a data segment lies in its memory key is checked where the bytes
+ * is a LOCAL_QP_OP_ERR. NOP and UMR WQEs are checked the same way against the spec's {@code nop_wqe}
+ * and {@code umr_wqe} (size, {@code wqe_index}, {@code qpn}; UMR's translation entries against
+ * {@code klm_octowords}); what only this model limits or the target key decides is {@link Umr}'s.
+ * Whether a data segment lies in its memory key is checked where the bytes
  * are read ({@link MemoryAccess}, with the PD, as LOCAL_PROT_ERR). Vendor syndromes in error CQEs are
  * the model's own (the PRM leaves them to firmware): see {@link #VENDOR_BAD_DS} and its neighbours,
  * and {@link #vendorOf} for the rules.
@@ -89,6 +92,13 @@ final class SendQueueEngine {
     private final int counterGiven;
     /** Vendor syndrome per tx_wqe rule (index of PrmWqes.TX_WQE.rules(); the last: the size rule). */
     private final int[] txVendor;
+    /** The spec's NOP and UMR WQE rules (PrmWqes.NOP_WQE, UMR_WQE), their counter givens and vendor syndromes. */
+    private final PrmLayout.Wqe.Checker nopRules;
+    private final PrmLayout.Wqe.Checker umrRules;
+    private final int nopCounter;
+    private final int umrCounter;
+    private final int[] nopVendor;
+    private final int[] umrVendor;
     private final boolean regUmr;
     private final boolean flushInError;
     long flushed;
@@ -131,10 +141,14 @@ final class SendQueueEngine {
         this.txRules = PrmWqes.TX_WQE.checker(PrmLayout.Wqe.Context.none().with("min_wqe_inline_mode", Sqc.min_wqe_inline_mode(sqc))
                 .with("sqn", sqn).with("wqe_counter", 0));
         this.counterGiven = txRules.given("wqe_counter");
-        this.txVendor = new int[PrmWqes.TX_WQE.rules().size() + 1];
-        for (int i = 0; i < txVendor.length; i++) {
-            txVendor[i] = vendorOf(i < PrmWqes.TX_WQE.rules().size() ? PrmWqes.TX_WQE.rules().get(i).name() : "size");
-        }
+        this.txVendor = vendors(PrmWqes.TX_WQE, VENDOR_WQE_RULE);
+        PrmLayout.Wqe.Context queue = PrmLayout.Wqe.Context.none().with("sqn", sqn).with("wqe_counter", 0);
+        this.nopRules = PrmWqes.NOP_WQE.checker(queue);
+        this.umrRules = PrmWqes.UMR_WQE.checker(queue);
+        this.nopCounter = nopRules.given("wqe_counter");
+        this.umrCounter = umrRules.given("wqe_counter");
+        this.nopVendor = vendors(PrmWqes.NOP_WQE, VENDOR_WQE_RULE);
+        this.umrVendor = vendors(PrmWqes.UMR_WQE, VENDOR_UMR);
         this.regUmr = Sqc.reg_umr(sqc);
         this.flushInError = Sqc.flush_in_error_en(sqc);
         Arena arena = Arena.ofAuto();
@@ -239,9 +253,14 @@ final class SendQueueEngine {
                 txRules.set(counterGiven, pc);
                 int broken = txRules.firstBroken(w, wo, (long) ds << 4);
                 if (broken >= 0) return fail(pc, opcode, QP_OP, txVendor[broken], nbb);
-            } else if (WqeCtrlSeg.qpn(w, wo) != sqn || WqeCtrlSeg.wqe_index(w, wo) != pc) {
-                // NOP and UMR have no WQE declaration with these rules in the spec (UMR's own are Umr's)
-                return fail(pc, opcode, QP_OP, VENDOR_BAD_QPN_OR_INDEX, nbb);
+            } else if (opcode == SendWqeOpcode.NOP$VALUE) {
+                nopRules.set(nopCounter, pc);
+                int broken = nopRules.firstBroken(w, wo, (long) ds << 4);
+                if (broken >= 0) return fail(pc, opcode, QP_OP, nopVendor[broken], nbb);
+            } else if (opcode == SendWqeOpcode.UMR$VALUE && regUmr) {
+                umrRules.set(umrCounter, pc);
+                int broken = umrRules.firstBroken(w, wo, (long) ds << 4);
+                if (broken >= 0) return fail(pc, opcode, QP_OP, umrVendor[broken], nbb);
             }
             int bytes;
             if (eth) {
@@ -249,7 +268,7 @@ final class SendQueueEngine {
             } else if (opcode == SendWqeOpcode.NOP$VALUE) {
                 bytes = 0;
             } else if (opcode == SendWqeOpcode.UMR$VALUE && regUmr) {
-                int r = umr.execute(w, wo, ds, pd, rlky, frame);
+                int r = umr.execute(w, wo, pd, rlky, frame);
                 bytes = r == OK ? 0 : -((r << 8) | VENDOR_UMR);
             } else {
                 return fail(pc, opcode, QP_OP, VENDOR_BAD_OPCODE, nbb);
@@ -275,18 +294,26 @@ final class SendQueueEngine {
     }
 
     /**
-     * The model's vendor syndrome for a broken rule of the spec's tx_wqe: the syndromes it reported
-     * before the rules came from the spec, by what each rule is about.
+     * The model's vendor syndrome for a broken rule of the spec's send WQEs: the syndromes it reported
+     * before the rules came from the spec, by what each rule is about; {@code other} for the rest
+     * (a UMR's own rules: {@link #VENDOR_UMR}).
      */
-    static int vendorOf(String rule) {
+    static int vendorOf(String rule, int other) {
         return switch (rule) {
-            case "size" -> VENDOR_BAD_DS;
+            case "size" -> other == VENDOR_UMR ? VENDOR_UMR : VENDOR_BAD_DS;
             case "wqe_index_is_counter", "qpn_is_sq" -> VENDOR_BAD_QPN_OR_INDEX;
             case "lso_needs_mss", "mss_only_for_lso" -> VENDOR_BAD_ETH_SEG;
             case "min_inline" -> VENDOR_INLINE_TOO_SHORT;
             case "data_in_mkey" -> VENDOR_DATA_SEG;
-            default -> VENDOR_WQE_RULE;
+            default -> other;
         };
+    }
+
+    /** Vendor syndrome per rule of {@code wqe} (index of its rules(); the last: the size rule). */
+    private static int[] vendors(PrmLayout.Wqe wqe, int other) {
+        int[] v = new int[wqe.rules().size() + 1];
+        for (int i = 0; i < v.length; i++) v[i] = vendorOf(i < wqe.rules().size() ? wqe.rules().get(i).name() : "size", other);
+        return v;
     }
 
     /**

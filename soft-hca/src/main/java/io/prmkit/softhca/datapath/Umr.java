@@ -18,9 +18,11 @@ import java.lang.foreign.MemorySegment;
  * INLINE, {@code klm_octowords} 16-byte units) or through one data segment that points at them. The
  * fields {@code mkey_mask} selects are copied into the target key's context, and the entries
  * replace its translation from {@code translation_offset} (with TRANSLATION_OFFSET_EN) or 0.
- * The target must exist, have {@code umr_en} and belong to the SQ's PD, else LOCAL_PROT_ERR; a
- * malformed WQE is LOCAL_QP_OP_ERR. The KEY mask bit (changing the key's variant byte) is not
- * modelled and is refused as LOCAL_QP_OP_ERR.
+ * The target must exist, have {@code umr_en} and belong to the SQ's PD, else LOCAL_PROT_ERR. The
+ * WQE's shape (its size against {@code ds}, the entries against {@code klm_octowords}, the list's
+ * {@code byte_count}) is the spec's {@code umr_wqe}, checked by {@link SendQueueEngine} before this
+ * runs. The KEY mask bit (changing the key's variant byte) is not modelled and is refused as
+ * LOCAL_QP_OP_ERR, as is a translation longer than {@link #MAX_OCTOWORDS}.
  */
 final class Umr {
     static final int OK = 0;
@@ -41,17 +43,17 @@ final class Umr {
         this.mem = mem;
     }
 
-    /** Executes the UMR WQE at {@code wo}; 0 or a CQE error syndrome. {@code scratch} holds a fetched list. */
-    int execute(MemorySegment w, long wo, int ds, int pd, boolean rlky, MemorySegment scratch) {
-        if (ds < ENTRIES / 16) return QP_OP;
+    /**
+     * Executes the UMR WQE at {@code wo}, whose {@code umr_wqe} rules hold; 0 or a CQE error syndrome.
+     * {@code scratch} holds a fetched list.
+     */
+    int execute(MemorySegment w, long wo, int pd, boolean rlky, MemorySegment scratch) {
         long uc = wo + UMR_CTRL;
         int flags = WqeUmrCtrlSeg.umr_flags(w, uc);
         int octowords = WqeUmrCtrlSeg.klm_octowords(w, uc);
         long mask = WqeUmrCtrlSeg.mkey_mask(w, uc);
         if ((mask & UmrMkeyMask.KEY$MASK) != 0 || octowords > MAX_OCTOWORDS) return QP_OP;
         boolean inline = (flags & UmrCtrlFlags.INLINE$MASK) != 0;
-        long entriesDs = inline ? octowords : (octowords > 0 ? 1 : 0);
-        if (ENTRIES / 16 + entriesDs != ds) return QP_OP;
         Resources.Mkey target = objects.mkey(WqeCtrlSeg.imm(w, wo));
         if (target == null) return PROT;
         MemorySegment mkc = target.mkc;
@@ -67,7 +69,6 @@ final class Umr {
                 listOff = wo + ENTRIES;
             } else {
                 long d = wo + ENTRIES;
-                if (Integer.toUnsignedLong(WqeDataSeg.byte_count(w, d)) < bytes) return QP_OP;
                 int r = mem.copy(WqeDataSeg.lkey(w, d), WqeDataSeg.addr(w, d), bytes, scratch, 0, false, pd, rlky);
                 if (r != OK) return r;
                 list = scratch;

@@ -195,6 +195,50 @@ class DatapathTest {
         return t.get(0);
     }
 
+    /**
+     * NOP and UMR WQEs are checked by the spec's nop_wqe and umr_wqe rules before they run: a NOP of
+     * two basic blocks runs; a NOP whose wqe_index is not its counter, and a UMR whose inline entries are
+     * not its klm_octowords, each fail with LOCAL_QP_OP_ERR and the model's vendor syndrome for the rule.
+     */
+    @Test
+    void nopAndUmrWqesAreCheckedByTheSpecsRules() {
+        MemorySegment wide = MemorySegment.ofArray(new byte[128]);
+        io.prmkit.mlx5.WqeCtrlSeg.writer(wide, 0).opcode(SendWqeOpcode.NOP).wqe_index(sq.pc).qpn(20).ds(8)
+                .ce(io.prmkit.mlx5.CompletionMode.CQE_ALWAYS).write();
+        sq.put(wide, 2);
+        sq.ring();
+        h.poll();
+        MemorySegment ok = txCq.drain().get(0);
+        assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(ok), () -> "syndrome " + ErrCqe.syndrome(ok) + " vendor " + ErrCqe.vendor_err_synd(ok));
+        assertEquals(SendWqeOpcode.NOP.value, Cqe64.s_wqe_opcode(ok));
+
+        MemorySegment late = nop();
+        io.prmkit.mlx5.WqeCtrlSeg.wqe_index$set(late, 0, sq.pc + 1);
+        sq.put(late, 1);
+        sq.ring();
+        h.poll();
+        MemorySegment e = onlyError();
+        assertEquals(CqeErrorSyndrome.LOCAL_QP_OP_ERR.value, ErrCqe.syndrome(e));
+        assertEquals(SendQueueEngine.VENDOR_BAD_QPN_OR_INDEX, ErrCqe.vendor_err_synd(e));
+        assertEquals(2, ErrCqe.wqe_counter(e));
+
+        sq.sq.state = SqState.RDY$VALUE; // as after RST -> RDY, counters kept for the test
+        sq.sq.consumerCounter = sq.pc;
+        long entries = io.prmkit.mlx5.WqeCtrlSeg.SIZE + io.prmkit.mlx5.WqeUmrCtrlSeg.SIZE + io.prmkit.mlx5.Mkc.SIZE;
+        int ds = (int) (entries / 16) + 1;
+        MemorySegment umr = MemorySegment.ofArray(new byte[(ds + 3) / 4 * 64]);
+        io.prmkit.mlx5.WqeCtrlSeg.writer(umr, 0).opcode(SendWqeOpcode.UMR).wqe_index(sq.pc).qpn(20).ds(ds).imm(0x100).write();
+        io.prmkit.mlx5.WqeUmrCtrlSeg.umr_flags$set(umr, io.prmkit.mlx5.WqeCtrlSeg.SIZE, io.prmkit.mlx5.UmrCtrlFlags.INLINE$MASK);
+        io.prmkit.mlx5.WqeUmrCtrlSeg.klm_octowords$set(umr, io.prmkit.mlx5.WqeCtrlSeg.SIZE, 4); // one entry follows, not 4
+        sq.put(umr, (ds + 3) / 4);
+        sq.ring();
+        h.poll();
+        MemorySegment u = onlyError();
+        assertEquals(CqeErrorSyndrome.LOCAL_QP_OP_ERR.value, ErrCqe.syndrome(u));
+        assertEquals(SendQueueEngine.VENDOR_UMR, ErrCqe.vendor_err_synd(u));
+        assertEquals(SendWqeOpcode.UMR.value, ErrCqe.s_wqe_opcode(u));
+    }
+
     @Test
     void badOpcodeIsLocalQpOpErrorAndTheSqStopsUntilReset() {
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[50]);
