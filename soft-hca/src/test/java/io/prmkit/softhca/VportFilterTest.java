@@ -158,4 +158,29 @@ class VportFilterTest {
             assertNotEquals(0, e.h.exec(m, ModifyNicVportContextOut.SIZE).status(), "no entry in the input");
         }
     }
+
+    /**
+     * A VLAN list is checked as the address lists are (its entries inside the input) and then filters
+     * nothing: on a ConnectX it tells the E-Switch manager which VLANs the vport wants; the function's
+     * own VLAN filtering is its flow tables' (docs/soft-hca-datapath.md, Receive step 2).
+     */
+    @Test
+    void aVlanListIsCheckedAndFiltersNothing() {
+        try (Eth e = new Eth(new SoftHca.Options(), ExecutionMode.STEP)) {
+            MemorySegment m = header(CmdOpcode.MODIFY_NIC_VPORT_CONTEXT, ModifyNicVportContextIn.SIZE);
+            long ctx = ModifyNicVportContextIn.nic_vport_context$BYTE_OFFSET;
+            ModifyNicVportFieldSelect.addresses_list$set(m, ModifyNicVportContextIn.field_select$BYTE_OFFSET, true);
+            NicVportContext.allowed_list_type$set(m, ctx, VportListType.VLAN);
+            NicVportContext.allowed_list_size$set(m, ctx, 2); // the entries themselves are missing
+            assertNotEquals(0, e.h.exec(m, ModifyNicVportContextOut.SIZE).status(), "VLAN entries outside the input");
+
+            setList(e, VportListType.VLAN, new byte[6], new byte[6]).ok(); // two entries, VLAN 0
+            assertTrue(delivered(e, OWN), "untagged frames to the vport still arrive");
+            assertEquals(0, inDiscards(e));
+            MemorySegment q = header(CmdOpcode.QUERY_NIC_VPORT_CONTEXT, QueryNicVportContextIn.SIZE);
+            QueryNicVportContextIn.allowed_list_type$set(q, VportListType.VLAN);
+            MemorySegment out = e.h.exec(q, QueryNicVportContextOut.SIZE + 4 * NicVportContext.current_uc_mac_address$ELEMENT_BITS / 8).ok().out();
+            assertEquals(0, NicVportContext.allowed_list_size(out, QueryNicVportContextOut.nic_vport_context$BYTE_OFFSET), "not kept: nobody reads it");
+        }
+    }
 }

@@ -45,10 +45,12 @@ final class CompletionRing {
     private static final int OP_OWN_BITS = (int) Cqe64.op_own$BIT_WIDTH;
     private static final int CONSUMER_INDEX_MASK = (1 << CqDoorbellRecord.consumer_index$BIT_WIDTH) - 1;
     /**
-     * The kind of an entry by {@code parity << 8 | op_own}: one table load per polled entry, built
-     * from the generated getters (owner, opcode and format are all in {@code op_own}).
+     * The kind of an entry by its {@code op_own} byte, on an even and on an odd pass: one table load per
+     * polled entry, the table chosen once per pass; built from the generated getters (owner, opcode
+     * and format are all in {@code op_own}).
      */
-    private static final byte[] KIND = new byte[2 << OP_OWN_BITS];
+    private static final byte[] KIND_EVEN = new byte[1 << OP_OWN_BITS];
+    private static final byte[] KIND_ODD = new byte[1 << OP_OWN_BITS];
     /** The {@code op_own} byte of a given-back slot on an even and an odd pass (owner bit only). */
     private static final int OP_OWN_EVEN;
     private static final int OP_OWN_ODD;
@@ -63,7 +65,7 @@ final class CompletionRing {
             if (opcode == CqeOpcode.INVALID$VALUE) kind = NOT_OURS;
             else if (Cqe64.cqe_format(b, 0) == CqeFormat.COMPRESSED$VALUE) kind = TITLE;
             else kind = (byte) (opcode == CqeOpcode.RESP_SEND$VALUE ? RESPONSE : PLAIN);
-            KIND[parity << OP_OWN_BITS | v] = kind; // on the other pass's table the entry stays NOT_OURS
+            (parity == 1 ? KIND_ODD : KIND_EVEN)[v] = kind; // on the other pass's table the entry stays NOT_OURS
         }
         PrmLayout.Field owner = Cqe64.layout().field("owner").orElseThrow();
         MemorySegment s = MemorySegment.ofArray(new long[(int) Cqe64.SIZE / 8]);
@@ -102,7 +104,12 @@ final class CompletionRing {
 
     /** What the entry at counter {@code c} is: {@link #NOT_OURS}, {@link #TITLE}, {@link #PLAIN}, {@link #RESPONSE}. Reads op_own only. */
     int kind(int c) {
-        return KIND[((c >>> log) & 1) << OP_OWN_BITS | Cqe64.op_own(cqes, offset(c))];
+        return kinds(c)[Cqe64.op_own(cqes, offset(c))];
+    }
+
+    /** The kind table of counter {@code c}'s pass. */
+    private byte[] kinds(int c) {
+        return ((c >>> log) & 1) == 0 ? KIND_EVEN : KIND_ODD;
     }
 
     /**
@@ -120,21 +127,33 @@ final class CompletionRing {
      * {@code max}, stopping before the first that is not ours or is a title; {@link #allResponses}
      * then says whether they are all RESPONSE. Reads only each entry's {@code op_own} byte; ring +
      * offset accessors, so an empty poll allocates nothing even where C2 does not scalar-replace.
+     *
+     * <p>Up to the ring's end every entry is of the counter's pass: one run with that pass's table,
+     * then, if the ring wrapped and the run reached its end, one run from entry 0 with the other table.
      */
     int ownedPlain(int max) {
-        final MemorySegment cq = cqes;
-        final byte[] kinds = KIND;
-        final int m = mask;
-        final int lg = log;
         final int first = cc;
+        final int at = first & mask;
+        final int toEnd = entries - at;
+        final byte[] pass = kinds(first);
+        if (max <= toEnd) return ownedRun(pass, at, max, 0);
+        int polled = ownedRun(pass, at, toEnd, 0);
+        if (polled == toEnd) polled += ownedRun(pass == KIND_EVEN ? KIND_ODD : KIND_EVEN, 0, max - toEnd, responses);
+        return polled;
+    }
+
+    /**
+     * Owned plain entries from ring entry {@code at} on, at most {@code max}, none past the ring's end
+     * (so all of one pass, whose table is {@code pass}); {@link #responses} = {@code resp} + the RESPONSE
+     * ones. The offset grows with the loop index and is never reset inside the loop: an offset wrapped
+     * to 0 inside it made C2 guard the counted loop with a predicate that failed at every wrap, and
+     * recompile the method again and again.
+     */
+    private int ownedRun(byte[] pass, int at, int max, int resp) {
+        final MemorySegment cq = cqes;
         int polled = 0;
-        int resp = 0;
-        // Each entry's offset and pass from the counter (not an offset carried round the loop and reset
-        // at the ring's end: C2 guarded that form with a predicate that failed at every wrap and
-        // recompiled the method again and again).
         while (polled < max) {
-            int c = first + polled;
-            int k = kinds[((c >>> lg) & 1) << OP_OWN_BITS | Cqe64.op_own(cq, (long) (c & m) * Cqe64.SIZE)];
+            int k = pass[Cqe64.op_own(cq, (long) (at + polled) * Cqe64.SIZE)];
             if (k < PLAIN) break;
             resp += k & 1;
             polled++;

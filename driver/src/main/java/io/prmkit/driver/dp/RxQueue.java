@@ -71,6 +71,11 @@ public final class RxQueue implements AutoCloseable {
         return (checks & CHECK_BITS) | l3 << L3_AT | l4 << L4_AT;
     }
 
+    /** The {@link PacketFlags} a CQE at {@code at} reports: its checksum bits, L3 and L4 header types. */
+    private static int flagsOf(MemorySegment cq, long at) {
+        return RX_FLAGS[flagsIndex(Cqe64.hds_ip_ext(cq, at), Cqe64.l3_hdr_type(cq, at), Cqe64.l4_hdr_type(cq, at))];
+    }
+
     /** Mini CQEs in one CQE slot of a session (eight). */
     private static final int MINIS = (int) (Cqe64.SIZE / MiniCqe8.SIZE);
 
@@ -172,15 +177,12 @@ public final class RxQueue implements AutoCloseable {
         // Checked once per call, before any CQE is consumed: a short array found part way would lose the burst's buffers.
         if (max > buffers.length) throw new IllegalArgumentException("max " + max + " is more than the " + buffers.length + " buffers the array holds");
         if (zipLeft != 0) return receiveMixed(buffers, 0, 0, max);
-        // The plain burst: a run of plain CQEs, decoded; a title sends the rest of the call to receiveMixed.
+        // The plain burst: a run of plain CQEs, taken; a title sends the rest of the call to receiveMixed.
         final CompletionRing cq = this.cq;
-        int polled = cq.ownedPlain(max);
-        if (polled == 0) return cq.kind(cq.cc) == CompletionRing.TITLE ? receiveMixed(buffers, 0, 0, max) : 0;
-        int n = decodePlain(buffers, 0, polled, cq.allResponses(polled));
-        if (polled < max && cq.kind(cq.cc) == CompletionRing.TITLE) return receiveMixed(buffers, n, polled, max);
-        cq.release();
-        packets += n;
-        fill();
+        final int first = cq.cc;
+        int n = takePlain(buffers, 0, max);
+        int taken = cq.cc - first;
+        if (taken < max && cq.kind(cq.cc) == CompletionRing.TITLE) return receiveMixed(buffers, n, taken, max);
         return n;
     }
 
@@ -198,11 +200,9 @@ public final class RxQueue implements AutoCloseable {
                 taken += k;
                 continue;
             }
-            int polled = cq.ownedPlain(max - taken);
-            if (polled > 0) {
-                n = decodePlain(buffers, n, polled, cq.allResponses(polled));
-                taken += polled;
-            }
+            int before = cq.cc;
+            n = takePlain(buffers, n, max - taken);
+            taken += cq.cc - before;
             // The plain run stops at a CQE that is not ours, at max, or at a title.
             if (taken == max || cq.kind(cq.cc) != CompletionRing.TITLE) break;
             CompletionRing.acquire(); // the title's owner byte before the rest of the session
@@ -211,20 +211,30 @@ public final class RxQueue implements AutoCloseable {
         if (taken > 0) {
             // All CQE reads (and the session slots' owner fix-up) are done before the device may reuse the entries.
             cq.release();
-            packets += n;
             fill();
         }
         return n;
     }
 
     /**
-     * Decodes {@code polled} plain CQEs from the consumer counter on (owned: {@link CompletionRing#ownedPlain})
-     * into {@code buffers[n..]} and consumes them; returns the new n. {@code allSend}: they are all
-     * RESP_SEND, so no opcode is read again. The one decode of a plain CQE.
+     * Takes the run of plain CQEs the device has handed over from the consumer counter on, at most
+     * {@code max} ({@link CompletionRing#ownedPlain}): decodes them into {@code buffers[n..]}, gives the
+     * entries back to the device (consumer index) and refills the RQ; returns the new n. The one
+     * decode of a plain CQE.
+     *
+     * <p>Poll, decode, release and refill are one method, too large for C2 to inline into its callers,
+     * so it compiles as one unit as the plain burst did before the split: with the decode a call of its
+     * own between an inlined poll and an inlined refill, rx-burst was about 15% slower
+     * (docs/datapath-bench-log.md, "rx-burst after the split").
      */
-    private int decodePlain(int[] buffers, int n, int polled, boolean allSend) {
-        // Everything the loop needs in locals (C2 reloads fields and segment headers after a fence).
+    private int takePlain(int[] buffers, int n, int max) {
+        final int n0 = n;
         final CompletionRing ring = this.cq;
+        final int polled = ring.ownedPlain(max);
+        if (polled == 0) return n;
+        // All RESP_SEND (the usual burst): the loop need not read each opcode again.
+        final boolean allSend = ring.allResponses(polled);
+        // Everything the loop needs in locals (C2 reloads fields and segment headers after a fence).
         final MemorySegment cq = ring.cqes;
         final int[] slots = slotBuffer;
         final PacketPool p = pool;
@@ -249,13 +259,10 @@ public final class RxQueue implements AutoCloseable {
             if (send && h >= 0) {
                 // Every CQE field into locals first, the stores to the pool's metadata after them.
                 int len = Cqe64.byte_cnt(cq, at);
-                int checks = Cqe64.hds_ip_ext(cq, at);
-                int l3 = Cqe64.l3_hdr_type(cq, at);
-                int l4 = Cqe64.l4_hdr_type(cq, at);
+                int fl = flagsOf(cq, at);
                 boolean tagged = Cqe64.vlan_present(cq, at);
                 int tci = Cqe64.vlan_info(cq, at);
                 int rss = Cqe64.rss_hash_result(cq, at);
-                int fl = RX_FLAGS[flagsIndex(checks, l3, l4)];
                 // One array, a fixed stride: C2 checks the range of the neighbouring indexes once.
                 int b = h * PacketPool.META_STRIDE;
                 if (tagged) {
@@ -273,9 +280,13 @@ public final class RxQueue implements AutoCloseable {
             }
         }
         ring.cc = first + polled;
+        // All CQE reads are done before the device may reuse the entries.
+        ring.release();
         consumed += polled;
+        packets += n - n0;
         bytes += rxBytes;
         errors += errs;
+        fill();
         return n;
     }
 
@@ -291,7 +302,7 @@ public final class RxQueue implements AutoCloseable {
         int n = Cqe64.byte_cnt(cq, at);
         // A session holds 2..cqe_compression_max_num completions; anything outside the ring is not one.
         if (n < 1 || n > this.cq.entries()) n = 1;
-        int fl = RX_FLAGS[flagsIndex(Cqe64.hds_ip_ext(cq, at), Cqe64.l3_hdr_type(cq, at), Cqe64.l4_hdr_type(cq, at))];
+        int fl = flagsOf(cq, at);
         int vlan = -1;
         if (Cqe64.vlan_present(cq, at)) {
             fl |= PacketFlags.RX_VLAN_STRIPPED;
@@ -327,6 +338,7 @@ public final class RxQueue implements AutoCloseable {
      * device's, not as a new CQE.
      */
     private int sessionRun(int[] buffers, int n, int k) {
+        final int n0 = n;
         final CompletionRing ring = this.cq;
         final int[] slots = slotBuffer;
         final PacketPool p = pool;
@@ -365,6 +377,7 @@ public final class RxQueue implements AutoCloseable {
         zipCounter = counter;
         zipLeft -= k;
         consumed += k;
+        packets += n - n0;
         sessionPackets += k;
         bytes += rxBytes;
         errors += errs;

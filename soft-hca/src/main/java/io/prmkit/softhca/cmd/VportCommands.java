@@ -27,9 +27,16 @@ import java.util.Map;
 /**
  * PRM chapter "NIC vport": the function's own vport only (other_vport is BAD_PARAM): state, the
  * NIC vport context (MTU, permanent MAC, promiscuous modes, the unicast and multicast address
- * lists, loopback blocks, minimum inline mode; a VLAN list is accepted and not used) and the vport
- * traffic counters. The MACs and promiscuous modes decide which received frames the vport takes
- * ({@code device.PortState.accepts}).
+ * lists, loopback blocks, minimum inline mode) and the vport traffic counters. The MACs and
+ * promiscuous modes decide which received frames the vport takes ({@code device.PortState.accepts}).
+ *
+ * <p>A VLAN list ({@code allowed_list_type} VLAN) is checked like the address lists and then not
+ * used: on a ConnectX it is the vport telling the E-Switch manager which VLANs it wants (Linux writes
+ * it from {@code vlan_rx_add_vid} so that the SR-IOV E-Switch can build its FDB), not a filter the
+ * vport applies itself; a function filters its own VLANs in its NIC RX flow tables (mlx5e's VLAN
+ * table, matched on {@code cvlan_tag} and {@code first_vid}), which the model's steering does. The
+ * model has one function and no other vport (no SR-IOV), so no FDB is built from the list: it is not
+ * kept, and a query returns it empty.
  */
 final class VportCommands {
     private final HcaState hca;
@@ -113,18 +120,23 @@ final class VportCommands {
     /**
      * The address list of a MODIFY_NIC_VPORT_CONTEXT with {@code addresses_list}: {@code allowed_list_size}
      * entries after the context, no more than the caps' {@code log_max_current_uc_list} /
-     * {@code log_max_current_mc_list} allow, inside the input. Null for a VLAN list (not modelled).
+     * {@code log_max_current_mc_list} / {@code log_max_vlan_list} allow, inside the input. Null for a
+     * VLAN list, once checked (see the class comment).
      */
     private long[] addressList(Command c, MemorySegment ctx) {
         VportListType type = NicVportContext.allowed_list_type$enum(ctx);
         if (type == null) throw c.fail(Syndrome.BAD_FIELD, "allowed_list_type " + NicVportContext.allowed_list_type(ctx));
-        if (type == VportListType.VLAN) return null;
         int n = NicVportContext.allowed_list_size(ctx);
         MemorySegment general = hca.capsCurrent.get(0);
-        int log = type == VportListType.UC ? CmdHcaCap.log_max_current_uc_list(general) : CmdHcaCap.log_max_current_mc_list(general);
-        if (n > 1 << log) throw c.fail(Syndrome.SIZE_ABOVE_MAX, type + " list of " + n + " addresses (at most " + (1 << log) + ")");
+        int log = switch (type) {
+            case UC -> CmdHcaCap.log_max_current_uc_list(general);
+            case MC -> CmdHcaCap.log_max_current_mc_list(general);
+            case VLAN -> CmdHcaCap.log_max_vlan_list(general);
+        };
+        if (n > 1 << log) throw c.fail(Syndrome.SIZE_ABOVE_MAX, type + " list of " + n + " entries (at most " + (1 << log) + ")");
         long first = ModifyNicVportContextIn.nic_vport_context$BYTE_OFFSET + NicVportContext.current_uc_mac_address$BYTE_OFFSET;
         if (first + n * LIST_ENTRY > c.inLength()) throw c.fail(Syndrome.INPUT_TOO_SHORT, n + " list entries do not fit an input of " + c.inLength() + " bytes");
+        if (type == VportListType.VLAN) return null;
         long[] list = new long[n];
         for (int i = 0; i < n; i++) {
             long e = first + i * LIST_ENTRY;
