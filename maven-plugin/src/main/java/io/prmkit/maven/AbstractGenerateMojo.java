@@ -78,6 +78,15 @@ abstract class AbstractGenerateMojo extends AbstractMojo {
     @Parameter(property = "prmkit.checkRelease", defaultValue = "true")
     boolean checkRelease;
 
+    /**
+     * Fail at once when {@code io.prmkit:prmkit-layout}, the support class every generated class
+     * imports, is not among the project's dependencies for these sources (compile scope for
+     * {@code generate}, any scope for {@code generate-test}), rather than leave javac to fail on every
+     * generated file. False when these sources are compiled by another execution or tool.
+     */
+    @Parameter(property = "prmkit.checkSupport", defaultValue = "true")
+    boolean checkSupport;
+
     abstract File sourceDirectory();
 
     abstract File outputDirectory();
@@ -99,6 +108,14 @@ abstract class AbstractGenerateMojo extends AbstractMojo {
         }
         if (checkRelease) {
             var problem = CompilerRelease.problem(CompilerRelease.declared(compilerConfiguration(), this::property, testSources()), goal);
+            if (problem.isPresent()) throw new MojoFailureException(problem.get());
+        }
+        if (checkSupport) {
+            // Collected, not resolved (requiresDependencyCollection): no jar needs to exist yet, e.g. a
+            // reactor sibling that has not been packaged.
+            var collected = project.getArtifacts().stream()
+                    .map(a -> new SupportDependency.Coordinates(a.getGroupId(), a.getArtifactId())).toList();
+            var problem = SupportDependency.problem(collected, goal, testSources(), plugin.getVersion());
             if (problem.isPresent()) throw new MojoFailureException(problem.get());
         }
         Path basedir = project.getBasedir().toPath();

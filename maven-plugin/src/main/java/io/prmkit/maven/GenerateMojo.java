@@ -11,7 +11,8 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
  * to the main sources. Regenerates only when specs, settings or the plugin changed.
  */
 @Mojo(name = "generate", defaultPhase = LifecyclePhase.GENERATE_SOURCES, threadSafe = true,
-        requiresDependencyResolution = ResolutionScope.NONE)
+        requiresDependencyResolution = ResolutionScope.NONE,
+        requiresDependencyCollection = ResolutionScope.COMPILE)
 public class GenerateMojo extends AbstractGenerateMojo {
 
     /** Directory searched for specs. A missing default directory is not an error. */

@@ -11,7 +11,8 @@ import org.apache.maven.plugins.annotations.ResolutionScope;
  * to the test sources (for layouts only tests need, e.g. fixtures of a protocol analyser).
  */
 @Mojo(name = "generate-test", defaultPhase = LifecyclePhase.GENERATE_TEST_SOURCES, threadSafe = true,
-        requiresDependencyResolution = ResolutionScope.NONE)
+        requiresDependencyResolution = ResolutionScope.NONE,
+        requiresDependencyCollection = ResolutionScope.TEST)
 public class GenerateTestMojo extends AbstractGenerateMojo {
 
     /** Directory searched for test specs. A missing default directory is not an error. */

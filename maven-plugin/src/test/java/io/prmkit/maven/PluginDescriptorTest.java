@@ -66,11 +66,14 @@ class PluginDescriptorTest {
         assertEquals("true", text(gen, "threadSafe"));
         // No dependency resolution: generation needs no classpath, and sibling modules need not be built.
         assertEquals(null, text(gen, "requiresDependencyResolution"));
+        // Collection only (coordinates, no files), for the prmkit-layout check.
+        assertEquals("compile", text(gen, "requiresDependencyCollection"));
 
         Element test = mojo(d, "generate-test");
         assertEquals("generate-test-sources", text(test, "phase"));
         assertEquals("true", text(test, "threadSafe"));
         assertEquals(null, text(test, "requiresDependencyResolution"));
+        assertEquals("test", text(test, "requiresDependencyCollection"));
     }
 
     @Test
