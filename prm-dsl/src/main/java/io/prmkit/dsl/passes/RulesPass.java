@@ -52,7 +52,7 @@ final class RulesPass implements Pass {
         return diags;
     }
 
-    private static final class Resolver {
+    private static final class Resolver extends ExprResolver {
         final Compilation c;
         final SpecFile file;
         final StructDecl s;
@@ -68,19 +68,15 @@ final class RulesPass implements Pass {
             this.diags = diags;
         }
 
-        /** The resolved expression, or null after reporting every unresolved name in it. */
-        Expr resolve(ExprNode n) {
-            if (n instanceof ExprNode.IntLit i) return new Expr.Literal(i.value().value(), i.value().text());
-            if (n instanceof ExprNode.Unary u) {
-                Expr o = resolve(u.operand());
-                return o == null ? null : new Expr.Unary(u.op(), o);
-            }
-            if (n instanceof ExprNode.Binary b) {
-                Expr l = resolve(b.left());
-                Expr r = resolve(b.right());
-                return l == null || r == null ? null : new Expr.Binary(b.op(), l, r);
-            }
-            QName q = ((ExprNode.NameRef) n).name();
+        @Override
+        Expr call(ExprNode.Call k) {
+            diags.add(Diagnostic.error(k.location(), "'" + k.function().text() + "(...)' is for wqe rules; a structure's rule reads "
+                    + "its bit fields, constants and enum values"));
+            return null;
+        }
+
+        @Override
+        Expr name(QName q) {
             if (q.isSimple()) {
                 Layout.LaidMember m = fields.get(q.last());
                 if (m != null) {

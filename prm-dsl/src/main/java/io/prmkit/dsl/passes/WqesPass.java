@@ -251,7 +251,7 @@ final class WqesPass implements Pass {
     /** Where an expression is evaluated, which decides what it may read. */
     private enum Scope { LEADING, SEGMENT, RULE }
 
-    private final class Resolver {
+    private final class Resolver extends ExprResolver {
         final SpecFile file;
         final Map<String, Seg> segs;
         final Map<String, GivenInfo> givens;
@@ -271,19 +271,8 @@ final class WqesPass implements Pass {
             this.index = index;
         }
 
-        Expr resolve(ExprNode n) {
-            if (n instanceof ExprNode.IntLit i) return new Expr.Literal(i.value().value(), i.value().text());
-            if (n instanceof ExprNode.Unary u) {
-                Expr o = resolve(u.operand());
-                return o == null ? null : new Expr.Unary(u.op(), o);
-            }
-            if (n instanceof ExprNode.Binary b) {
-                Expr l = resolve(b.left());
-                Expr r = resolve(b.right());
-                return l == null || r == null ? null : new Expr.Binary(b.op(), l, r);
-            }
-            if (n instanceof ExprNode.Call k) return call(k);
-            QName q = ((ExprNode.NameRef) n).name();
+        @Override
+        Expr name(QName q) {
             if (q.isSimple() && own != null && own.layout != null) {
                 Layout.LaidMember m = member(own.layout, q.last());
                 if (m != null) return field(own, m, q);
@@ -349,7 +338,8 @@ final class WqesPass implements Pass {
             return new Expr.SegmentField(s.name, m.name);
         }
 
-        private Expr call(ExprNode.Call k) {
+        @Override
+        Expr call(ExprNode.Call k) {
             String f = k.function().text();
             GivenInfo g = givens.get(f);
             if (g != null && g.lookup != null) {

@@ -16,6 +16,12 @@ class RulesPassTest {
     }
 
     @Test
+    void aWqeFunctionInAStructuresRuleIsAnErrorNotACrash() {
+        assertError("2:35: error: 'count(...)' is for wqe rules; a structure's rule reads its bit fields, constants and enum values",
+                "package p;\nstruct a { 0x00 [31:0] x; rule r: count(x) == 1 \"m\"; }\n");
+    }
+
+    @Test
     void nonScalarField() {
         assertError("2:31: error: a rule can only use bit fields, and 'b' is not one",
                 "package p;\nstruct a { b : u8[4]; rule r: b != 0 \"m\"; }\n");
