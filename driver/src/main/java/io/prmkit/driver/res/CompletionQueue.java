@@ -28,20 +28,17 @@ import java.lang.foreign.MemorySegment;
  */
 public final class CompletionQueue extends DeviceObject {
 
-    private static final long PAGE = 4096;
     private static final PrmLayout.Field OPCODE = Cqe64.layout().field("opcode").orElseThrow();
     private static final PrmLayout.Field OWNER = Cqe64.layout().field("owner").orElseThrow();
 
-    private final DmaRegion ring;
-    private final DmaRegion doorbell;
+    private final QueueMemory memory;
     private final int logSize;
     private final Uar uar;
     private final int eqn;
 
-    private CompletionQueue(CommandTransport cmd, CommandTransport.ObjectHandle handle, int cqn, DmaRegion ring, DmaRegion doorbell, int logSize, Uar uar, int eqn) {
+    private CompletionQueue(CommandTransport cmd, CommandTransport.ObjectHandle handle, int cqn, QueueMemory memory, int logSize, Uar uar, int eqn) {
         super(cmd, handle, cqn);
-        this.ring = ring;
-        this.doorbell = doorbell;
+        this.memory = memory;
         this.logSize = logSize;
         this.uar = uar;
         this.eqn = eqn;
@@ -63,16 +60,10 @@ public final class CompletionQueue extends DeviceObject {
         if (compress) Caps.require(CmdHcaCap.cqe_compression(caps.general()), "CQE compression", "cmd_hca_cap.cqe_compression");
         Caps.requireLog(1L << logSize, CmdHcaCap.log_max_cq_sz(caps.general()), "CREATE_CQ entries", "cmd_hca_cap.log_max_cq_sz");
         long bytes = Cqe64.SIZE << logSize;
-        long pages = (bytes + PAGE - 1) / PAGE;
-        DmaRegion ring = dma.allocate(pages * PAGE, PAGE);
-        DmaRegion db;
-        try {
-            db = dma.allocate(64, 64);
-        } catch (RuntimeException e) {
-            ring.close();
-            throw e;
-        }
-        try {
+        long pages = QueueMemory.pages(bytes);
+        return QueueMemory.allocate(dma, bytes).createOwner(memory -> {
+            DmaRegion ring = memory.ring();
+            DmaRegion db = memory.doorbell();
             MemorySegment r = ring.segment();
             for (long i = 0; i < 1L << logSize; i++) {
                 Cqe64.layout().set(r, i * Cqe64.SIZE, OPCODE, CqeOpcode.INVALID.value);
@@ -101,15 +92,11 @@ public final class CompletionQueue extends DeviceObject {
                 Cqc.dbr_addr$set(cqc, umem.umemOffset(db.busAddress()));
             } else {
                 Cqc.dbr_addr$set(cqc, db.busAddress());
-                for (long p = 0; p < pages; p++) CreateCqIn.pas$set(in, p, ring.busAddress(p * PAGE));
+                for (long p = 0; p < pages; p++) CreateCqIn.pas$set(in, p, ring.busAddress(p * QueueMemory.PAGE));
             }
             var created = cmd.create(PrmCommands.CREATE_CQ, in);
-            return new CompletionQueue(cmd, created.handle(), CreateCqOut.cqn(created.out()), ring, db, logSize, uar, eqn);
-        } catch (RuntimeException e) {
-            ring.close();
-            db.close();
-            throw e;
-        }
+            return new CompletionQueue(cmd, created.handle(), CreateCqOut.cqn(created.out()), memory, logSize, uar, eqn);
+        });
     }
 
     public int cqn() {
@@ -118,7 +105,7 @@ public final class CompletionQueue extends DeviceObject {
 
     /** The CQE ring (2^logSize entries of Cqe64.SIZE bytes). */
     public DmaRegion ringRegion() {
-        return ring;
+        return memory.ring();
     }
 
     public int logSize() {
@@ -127,7 +114,7 @@ public final class CompletionQueue extends DeviceObject {
 
     /** The CQ doorbell record ({@code cq_doorbell_record}: consumer index, arm word). */
     public MemorySegment doorbellRecord() {
-        return doorbell.segment().asSlice(0, io.prmkit.mlx5.CqDoorbellRecord.SIZE);
+        return memory.doorbellRecord(io.prmkit.mlx5.CqDoorbellRecord.SIZE);
     }
 
     public Uar uar() {
@@ -147,7 +134,6 @@ public final class CompletionQueue extends DeviceObject {
 
     @Override
     protected void release() {
-        ring.close();
-        doorbell.close();
+        memory.close();
     }
 }

@@ -26,19 +26,17 @@ import java.lang.foreign.MemorySegment;
  */
 public final class ReceiveQueue extends DeviceObject {
 
-    private final DmaRegion ring;
-    private final DmaRegion doorbell;
+    private final QueueMemory memory;
     private final int logSize;
     private final int logStride;
     private final CompletionQueue cq;
     private final int lkey;
     private volatile RqState state = RqState.RST;
 
-    private ReceiveQueue(CommandTransport cmd, CommandTransport.ObjectHandle handle, int rqn, DmaRegion ring, DmaRegion doorbell, int logSize, int logStride,
+    private ReceiveQueue(CommandTransport cmd, CommandTransport.ObjectHandle handle, int rqn, QueueMemory memory, int logSize, int logStride,
                          CompletionQueue cq, int lkey) {
         super(cmd, handle, rqn);
-        this.ring = ring;
-        this.doorbell = doorbell;
+        this.memory = memory;
         this.logSize = logSize;
         this.logStride = logStride;
         this.cq = cq;
@@ -51,16 +49,7 @@ public final class ReceiveQueue extends DeviceObject {
         Caps.requireLog(1L << logSize, CmdHcaCap.log_max_wq_sz(caps.general()), "CREATE_RQ WQEs", "cmd_hca_cap.log_max_wq_sz");
         int logStride = Long.numberOfTrailingZeros(WqeDataSeg.SIZE);
         long bytes = WqeDataSeg.SIZE << logSize;
-        DmaRegion ring = dma.allocate(WorkQueues.pages(bytes) * WorkQueues.PAGE, WorkQueues.PAGE);
-        DmaRegion db;
-        try {
-            db = dma.allocate(64, 64);
-        } catch (RuntimeException e) {
-            ring.close();
-            throw e;
-        }
-        ReceiveQueue rq;
-        try {
+        ReceiveQueue rq = QueueMemory.allocate(dma, bytes).createOwner(memory -> {
             var in = PrmCommands.CREATE_RQ.input(WorkQueues.pasBytes(dma, bytes), 0);
             MemorySegment rqc = CreateRqIn.ctx(in);
             Rqc.mem_rq_type$set(rqc, RqMemType.of(0));
@@ -68,25 +57,11 @@ public final class ReceiveQueue extends DeviceObject {
             Rqc.flush_in_error_en$set(rqc, true);
             Rqc.cqn$set(rqc, cq.cqn());
             if (counter != null) Rqc.counter_set_id$set(rqc, counter.id());
-            WorkQueues.describe(in, CreateRqIn.ctx$BYTE_OFFSET + Rqc.wq$BYTE_OFFSET, dma, ring, db, pd.id(), 0, logStride, logSize);
+            WorkQueues.describe(in, CreateRqIn.ctx$BYTE_OFFSET + Rqc.wq$BYTE_OFFSET, dma, memory, pd.id(), 0, logStride, logSize);
             var created = cmd.create(PrmCommands.CREATE_RQ, in);
-            rq = new ReceiveQueue(cmd, created.handle(), CreateRqOut.rqn(created.out()), ring, db, logSize, logStride, cq, mkey.key());
-        } catch (RuntimeException e) {
-            ring.close();
-            db.close();
-            throw e;
-        }
-        try {
-            rq.modify(RqState.RST, RqState.RDY);
-        } catch (RuntimeException e) {
-            try {
-                rq.close();
-            } catch (RuntimeException s) {
-                e.addSuppressed(s);
-            }
-            throw e;
-        }
-        return rq;
+            return new ReceiveQueue(cmd, created.handle(), CreateRqOut.rqn(created.out()), memory, logSize, logStride, cq, mkey.key());
+        });
+        return QueueMemory.readied(rq, q -> q.modify(RqState.RST, RqState.RDY));
     }
 
     /** MODIFY_RQ from {@code from} to {@code to}. */
@@ -112,11 +87,11 @@ public final class ReceiveQueue extends DeviceObject {
     }
 
     public MemorySegment doorbellRecord() {
-        return doorbell.segment().asSlice(0, WqDoorbellRecord.SIZE);
+        return memory.doorbellRecord(WqDoorbellRecord.SIZE);
     }
 
     public DmaRegion ringRegion() {
-        return ring;
+        return memory.ring();
     }
 
     public int logWqes() {
@@ -136,7 +111,6 @@ public final class ReceiveQueue extends DeviceObject {
 
     @Override
     protected void release() {
-        ring.close();
-        doorbell.close();
+        memory.close();
     }
 }

@@ -29,8 +29,7 @@ import java.lang.foreign.MemorySegment;
  */
 public final class SendQueue extends DeviceObject {
 
-    private final DmaRegion ring;
-    private final DmaRegion doorbell;
+    private final QueueMemory memory;
     private final int logSize;
     private final CompletionQueue cq;
     private final Uar uar;
@@ -38,11 +37,10 @@ public final class SendQueue extends DeviceObject {
     private final InlineMode minInline;
     private volatile SqState state = SqState.RST;
 
-    private SendQueue(CommandTransport cmd, CommandTransport.ObjectHandle handle, int sqn, DmaRegion ring, DmaRegion doorbell, int logSize, CompletionQueue cq, Uar uar,
+    private SendQueue(CommandTransport cmd, CommandTransport.ObjectHandle handle, int sqn, QueueMemory memory, int logSize, CompletionQueue cq, Uar uar,
                       int lkey, InlineMode minInline) {
         super(cmd, handle, sqn);
-        this.ring = ring;
-        this.doorbell = doorbell;
+        this.memory = memory;
         this.logSize = logSize;
         this.cq = cq;
         this.uar = uar;
@@ -58,16 +56,7 @@ public final class SendQueue extends DeviceObject {
                                    CompletionQueue cq, Mkey mkey, int logWqeBbs, InlineMode minInline) {
         Caps.requireLog(1L << logWqeBbs, CmdHcaCap.log_max_wq_sz(caps.general()), "CREATE_SQ WQEBBs", "cmd_hca_cap.log_max_wq_sz");
         long bytes = PrmConstants.send_wqe_bb << logWqeBbs;
-        DmaRegion ring = dma.allocate(WorkQueues.pages(bytes) * WorkQueues.PAGE, WorkQueues.PAGE);
-        DmaRegion db;
-        try {
-            db = dma.allocate(64, 64);
-        } catch (RuntimeException e) {
-            ring.close();
-            throw e;
-        }
-        SendQueue sq;
-        try {
+        SendQueue sq = QueueMemory.allocate(dma, bytes).createOwner(memory -> {
             var in = PrmCommands.CREATE_SQ.input(WorkQueues.pasBytes(dma, bytes), 0);
             MemorySegment sqc = CreateSqIn.ctx(in);
             Sqc.state$set(sqc, SqState.RST);
@@ -78,25 +67,11 @@ public final class SendQueue extends DeviceObject {
             Sqc.cqn$set(sqc, cq.cqn());
             Sqc.tis_lst_sz$set(sqc, 1);
             Sqc.tis_num_0$set(sqc, tis.id());
-            WorkQueues.describe(in, CreateSqIn.ctx$BYTE_OFFSET + Sqc.wq$BYTE_OFFSET, dma, ring, db, pd.id(), uar.index(), Long.numberOfTrailingZeros(PrmConstants.send_wqe_bb), logWqeBbs);
+            WorkQueues.describe(in, CreateSqIn.ctx$BYTE_OFFSET + Sqc.wq$BYTE_OFFSET, dma, memory, pd.id(), uar.index(), Long.numberOfTrailingZeros(PrmConstants.send_wqe_bb), logWqeBbs);
             var created = cmd.create(PrmCommands.CREATE_SQ, in);
-            sq = new SendQueue(cmd, created.handle(), CreateSqOut.sqn(created.out()), ring, db, logWqeBbs, cq, uar, mkey.key(), minInline);
-        } catch (RuntimeException e) {
-            ring.close();
-            db.close();
-            throw e;
-        }
-        try {
-            sq.modify(SqState.RST, SqState.RDY);
-        } catch (RuntimeException e) {
-            try {
-                sq.close();
-            } catch (RuntimeException s) {
-                e.addSuppressed(s);
-            }
-            throw e;
-        }
-        return sq;
+            return new SendQueue(cmd, created.handle(), CreateSqOut.sqn(created.out()), memory, logWqeBbs, cq, uar, mkey.key(), minInline);
+        });
+        return QueueMemory.readied(sq, q -> q.modify(SqState.RST, SqState.RDY));
     }
 
     /** MODIFY_SQ from {@code from} (the state the driver believes it is in) to {@code to}. */
@@ -118,11 +93,11 @@ public final class SendQueue extends DeviceObject {
     }
 
     public DmaRegion ringRegion() {
-        return ring;
+        return memory.ring();
     }
 
     public MemorySegment doorbellRecord() {
-        return doorbell.segment().asSlice(0, WqDoorbellRecord.SIZE);
+        return memory.doorbellRecord(WqDoorbellRecord.SIZE);
     }
 
     public CompletionQueue cq() {
@@ -156,7 +131,6 @@ public final class SendQueue extends DeviceObject {
 
     @Override
     protected void release() {
-        ring.close();
-        doorbell.close();
+        memory.close();
     }
 }

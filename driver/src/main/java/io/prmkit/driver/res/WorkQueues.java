@@ -11,21 +11,17 @@ import java.lang.foreign.MemorySegment;
 /** The {@code wq} part shared by SQs and RQs (PRM "Work Queue Format"): cyclic, 4 KiB pages. */
 final class WorkQueues {
 
-    static final long PAGE = 4096;
-
     private WorkQueues() {
-    }
-
-    static long pages(long bytes) {
-        return (bytes + PAGE - 1) / PAGE;
     }
 
     /**
      * Fills the cyclic wq at byte {@code at} of the command input {@code in} (2^logSize entries of
-     * 2^logStride bytes in {@code ring}) and its page list, which runs past the wq's fixed part; in
+     * 2^logStride bytes in {@code memory}'s ring) and its page list, which runs past the wq's fixed part; in
      * memory registered as a umem (DEVX), the umem's id and offsets instead of the page list.
      */
-    static void describe(MemorySegment in, long at, DmaMemory dma, DmaRegion ring, DmaRegion doorbell, int pd, int uarPage, int logStride, int logSize) {
+    static void describe(MemorySegment in, long at, DmaMemory dma, QueueMemory memory, int pd, int uarPage, int logStride, int logSize) {
+        DmaRegion ring = memory.ring();
+        DmaRegion doorbell = memory.doorbell();
         MemorySegment wq = in.asSlice(at);
         Wq.wq_type$set(wq, WqType.CYCLIC);
         Wq.pd$set(wq, pd);
@@ -43,16 +39,16 @@ final class WorkQueues {
             return;
         }
         Wq.dbr_addr$set(wq, doorbell.busAddress());
-        long pages = ring.size() / PAGE;
+        long pages = ring.size() / QueueMemory.PAGE;
         for (long p = 0; p < pages; p++) {
             MemorySegment pas = Wq.pas$elem(in, at, p);
-            long a = ring.busAddress(p * PAGE);
+            long a = ring.busAddress(p * QueueMemory.PAGE);
             CmdPas.pa$set(pas, a);
         }
     }
 
     /** Bytes of the page list after the wq for a ring of {@code ringBytes} in {@code dma} (none in a umem). */
     static long pasBytes(DmaMemory dma, long ringBytes) {
-        return dma instanceof UmemMemory ? 0 : pages(ringBytes) * CmdPas.SIZE;
+        return dma instanceof UmemMemory ? 0 : QueueMemory.pages(ringBytes) * CmdPas.SIZE;
     }
 }

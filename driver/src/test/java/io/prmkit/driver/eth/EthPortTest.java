@@ -230,6 +230,31 @@ class EthPortTest {
         }
     }
 
+    /**
+     * A queue whose CREATE fails leaves no ring mapped; one whose RST-to-RDY MODIFY fails is
+     * destroyed again, its ring with it. Through our command queue the device's DMA bytes are back
+     * where they were; over DEVX the rings are in the driver's umem, and the objects tell.
+     */
+    @Test
+    void aQueueThatFailsToBeCreatedOrReadiedLeavesNoObjectAndNoRingMapped() {
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options(), options())) {
+            SoftHca hca = d.hca();
+            Map<String, Integer> base = hca.liveObjects();
+            boolean ourQueue = transport == Transport.COMMAND_QUEUE; // over DEVX the soft HCA sits on the stand-in's bus
+            long dmaBefore = ourQueue ? hca.function().dma().allocatedBytes() : 0;
+            for (var op : List.of(io.prmkit.mlx5.CmdOpcode.CREATE_CQ, io.prmkit.mlx5.CmdOpcode.CREATE_SQ, io.prmkit.mlx5.CmdOpcode.MODIFY_SQ,
+                    io.prmkit.mlx5.CmdOpcode.CREATE_RQ, io.prmkit.mlx5.CmdOpcode.MODIFY_RQ)) {
+                hca.faults().failNext(op, io.prmkit.mlx5.CmdStatus.BAD_RES_STATE_ERR, 0x51);
+                var e = assertThrows(io.prmkit.driver.cmd.CommandException.class,
+                        () -> EthPort.open(d.function(), EthPortConfig.defaults().withSizes(4, 4)));
+                assertTrue(e.getMessage().startsWith(op.name()), e.getMessage());
+                assertEquals(base, hca.liveObjects(), op + ": every object the port made is destroyed");
+                if (ourQueue)
+                    assertEquals(dmaBefore, hca.function().dma().allocatedBytes(), op + ": every ring and doorbell record unmapped");
+            }
+        }
+    }
+
     @Test
     @CommandQueueOnly("the command timeout, and keeping a CQ's rings while the device may still write them, are our command queue's; "
             + "over DEVX rdma-core waits for the command and the kernel (or mlx5_vfio) owns the teardown after it")
