@@ -319,6 +319,7 @@ final class QueueCommands {
         Queues.Sq sq = sq(c, QuerySqIn.sqn(c.in));
         long at = QuerySqOut.sq_context$BYTE_OFFSET;
         MemorySegment.copy(sq.sqc, 0, c.out, at, Sqc.SIZE);
+        Sqc.state$setUnchecked(c.out, at, sq.state); // the datapath moves an SQ to ERR without a command
         Wq.hw_counter$set(c.out, at + Sqc.wq$BYTE_OFFSET, sq.consumerCounter);
     }
 

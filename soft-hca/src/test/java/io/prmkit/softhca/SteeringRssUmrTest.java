@@ -1,33 +1,35 @@
-package io.prmkit.softhca.datapath;
+package io.prmkit.softhca;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import io.prmkit.mlx5.CreateFlowGroupIn;
+import io.prmkit.mlx5.CreateMkeyIn;
+import io.prmkit.mlx5.CreateTirIn;
 import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.CqeErrorSyndrome;
 import io.prmkit.mlx5.CqeOpcode;
 import io.prmkit.mlx5.CqeRssIp;
 import io.prmkit.mlx5.CqeRssL4;
 import io.prmkit.mlx5.ErrCqe;
+import io.prmkit.mlx5.FlowContext;
+import io.prmkit.mlx5.FlowTableType;
 import io.prmkit.mlx5.FteMatchParam;
 import io.prmkit.mlx5.FteMatchSetLyr24;
-import io.prmkit.mlx5.FlowContext;
 import io.prmkit.mlx5.InlineMode;
-import io.prmkit.mlx5.MatchCriteriaEnable;
 import io.prmkit.mlx5.Mkc;
 import io.prmkit.mlx5.MkcAccessMode;
 import io.prmkit.mlx5.RxHashFieldSelect;
 import io.prmkit.mlx5.RxHashFields;
 import io.prmkit.mlx5.RxHashFn;
 import io.prmkit.mlx5.SendWqeOpcode;
+import io.prmkit.mlx5.SetFteIn;
 import io.prmkit.mlx5.SqState;
-import io.prmkit.mlx5.TirDispType;
 import io.prmkit.mlx5.Tirc;
 import io.prmkit.mlx5.UmrCtrlFlags;
 import io.prmkit.mlx5.UmrMkeyMask;
 import io.prmkit.mlx5.WqeCtrlSeg;
 import io.prmkit.mlx5.WqeUmrCtrlSeg;
 import io.prmkit.mlx5.WqeUmrKlmSeg;
-import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.TestFrames;
 import io.prmkit.softhca.wire.Toeplitz;
@@ -35,45 +37,68 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.HexFormat;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+/**
+ * Receive steering (flow tables, RSS over an RQT) and UMR, driven as a driver does: every object by
+ * its command, frames sent on an SQ that come back over the loopback wire, and what a driver sees:
+ * the receive CQEs (hash, hash types, flow tag), the RQs' consumer counters (QUERY_RQ), keys as
+ * QUERY_MKEY returns them, PPCNT's discards.
+ */
 class SteeringRssUmrTest {
-    final Harness h = new Harness();
-    final Harness.Cq txCq = h.new Cq(10, 6, 1);
-    final Harness.Sq sq = h.new Sq(20, 6, 10, InlineMode.NONE$VALUE);
-    final int lkey = h.paKey(1, true, true);
-    final Harness.Mem tx = h.dma(64 * 1024);
+    final Nic n = new Nic();
+    final Nic.Cq txCq = n.new Cq(6);
+    final Nic.Sq sq = n.new Sq(6, txCq, InlineMode.NONE$VALUE);
+    final int lkey = n.paKey(true, true);
+    final Nic.Mem tx = n.dma(64 * 1024);
+
+    @AfterEach
+    void close() {
+        n.close();
+    }
 
     void send(byte[] f) {
         MemorySegment.copy(f, 0, tx.seg(), ValueLayout.JAVA_BYTE, 0, f.length);
         sq.send(lkey, tx.bus(), f.length, tx.seg(), 18, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         MemorySegment c = txCq.poll();
+        assertNotNull(c, "send CQE");
         assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(c), () -> "send failed: syndrome " + ErrCqe.syndrome(c));
+    }
+
+    /** Four RQs on {@code rxCq}, eight WQEs posted on each. */
+    Nic.Rq[] fourRqs(Nic.Cq rxCq) {
+        Nic.Rq[] rqs = new Nic.Rq[4];
+        for (int i = 0; i < 4; i++) {
+            rqs[i] = n.new Rq(4, rxCq, 256, false, true);
+            rqs[i].post(8, lkey);
+        }
+        return rqs;
+    }
+
+    /** CREATE_RQT over {@code rqs}, CREATE_TIR hashing over it by {@code fn}, a catch-all root table to that TIR. */
+    void rss(Nic.Rq[] rqs, RxHashFn fn, boolean symmetric, boolean udp, byte[] toeplitzKey) {
+        int[] rqns = new int[rqs.length];
+        for (int i = 0; i < rqs.length; i++) rqns[i] = rqs[i].rqn;
+        MemorySegment in = Objs.tirIndirectIn(n.td, Objs.rqt(n.h, rqns));
+        long ctx = CreateTirIn.ctx$BYTE_OFFSET;
+        Tirc.rx_hash_fn$set(in, ctx, fn);
+        Tirc.rx_hash_symmetric$set(in, ctx, symmetric);
+        if (toeplitzKey != null) MemorySegment.copy(toeplitzKey, 0, in, ValueLayout.JAVA_BYTE, ctx + Tirc.rx_hash_toeplitz_key$BYTE_OFFSET, 40);
+        long sel = ctx + Tirc.rx_hash_field_selector_outer$BYTE_OFFSET;
+        RxHashFieldSelect.l4_prot_type$set(in, sel, udp);
+        RxHashFieldSelect.selected_fields$set(in, sel, RxHashFields.SRC_IP$MASK | RxHashFields.DST_IP$MASK | RxHashFields.L4_SPORT$MASK | RxHashFields.L4_DPORT$MASK);
+        n.catchAll(Objs.tir(n.h, in));
     }
 
     @Test
     void rssSpreadsByToeplitzOverTheRqtAndReportsTheHash() {
-        Harness.Cq rxCq = h.new Cq(11, 6, 1);
-        Harness.Rq[] rqs = new Harness.Rq[4];
-        int[] rqns = new int[4];
-        for (int i = 0; i < 4; i++) {
-            rqs[i] = h.new Rq(30 + i, 4, 11, 256, 0, true);
-            rqs[i].post(8, lkey);
-            rqns[i] = 30 + i;
-        }
-        h.objects.rqts.put(60, new Resources.Rqt(60, MemorySegment.ofArray(new byte[0x100]), rqns));
-        MemorySegment tirc = MemorySegment.ofArray(new byte[(int) Tirc.SIZE]);
-        Tirc.disp_type$set(tirc, TirDispType.INDIRECT);
-        Tirc.indirect_table$set(tirc, 60);
-        Tirc.rx_hash_fn$set(tirc, RxHashFn.TOEPLITZ);
+        Nic.Cq rxCq = n.new Cq(6);
+        Nic.Rq[] rqs = fourRqs(rxCq);
         byte[] key = HexFormat.of().parseHex("6d5a56da255b0ec24167253d43a38fb0d0ca2bcbae7b30b477cb2da38030f20c6a42b73bbeac01fa");
-        MemorySegment.copy(key, 0, tirc, ValueLayout.JAVA_BYTE, Tirc.rx_hash_toeplitz_key$BYTE_OFFSET, 40);
-        long sel = Tirc.rx_hash_field_selector_outer$BYTE_OFFSET;
-        RxHashFieldSelect.selected_fields$set(tirc, sel, RxHashFields.SRC_IP$MASK | RxHashFields.DST_IP$MASK | RxHashFields.L4_SPORT$MASK | RxHashFields.L4_DPORT$MASK);
-        h.objects.tirs.put(41, new Resources.Tir(41, tirc));
-        h.catchAll(50, 41);
+        rss(rqs, RxHashFn.TOEPLITZ, false, false, key);
 
         // Microsoft's RSS verification vectors (TCP over IPv4): source, destination, expected hash
         int[][] v = {
@@ -95,7 +120,7 @@ class SteeringRssUmrTest {
             assertEquals(CqeRssL4.TCP.value, Cqe64.rss_hash_l4_type(rc));
             int expectRq = x[10] & 3;
             perRq[expectRq]++;
-            assertEquals(perRq[expectRq], rqs[expectRq].rq.consumerCounter, "frame went to RQ " + expectRq);
+            assertEquals(perRq[expectRq], rqs[expectRq].hwCounter(), "frame went to RQ " + expectRq);
         }
         // the same address pairs again with other ports, six frames per device pass: the source stays while
         // the destination changes, and back; every hash as Toeplitz over the whole input computes it (a
@@ -118,7 +143,7 @@ class SteeringRssUmrTest {
                 sq.send(lkey, tx.bus() + 256L * k, f.length, tx.seg().asSlice(256L * k), 18, 0, true);
             }
             sq.ring();
-            h.poll();
+            n.poll();
             for (int k = 0; k < 6; k++) {
                 MemorySegment c = txCq.poll();
                 assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(c), "send " + k + " of burst " + burst);
@@ -127,13 +152,14 @@ class SteeringRssUmrTest {
                 assertEquals(want[k], Cqe64.rss_hash_result(rc), "frame " + k + " of burst " + burst);
                 perRq[want[k] & 3]++;
             }
-            for (int q = 0; q < 4; q++) assertEquals(perRq[q], rqs[q].rq.consumerCounter, "frames in RQ " + q + " after burst " + burst);
+            for (int q = 0; q < 4; q++) assertEquals(perRq[q], rqs[q].hwCounter(), "frames in RQ " + q + " after burst " + burst);
         }
         // an IPv6 frame at an IPv4 TIR is not hashed: RQ 0, no hash types
         send(TestFrames.ipv6(Ethernet.PROTO_TCP, 1, 2, new byte[4]));
         MemorySegment rc = rxCq.poll();
         assertEquals(0, Cqe64.rss_hash_result(rc));
         assertEquals(CqeRssIp.NONE.value, Cqe64.rss_hash_ip_type(rc));
+        assertEquals(perRq[0] + 1, rqs[0].hwCounter(), "the unhashed frame went to RQ 0");
     }
 
     /**
@@ -142,25 +168,9 @@ class SteeringRssUmrTest {
      */
     @Test
     void invertedXor8PicksTheEntryByTheReversedXorOfTheSelectedBytes() {
-        Harness.Cq rxCq = h.new Cq(11, 6, 1);
-        Harness.Rq[] rqs = new Harness.Rq[4];
-        int[] rqns = new int[4];
-        for (int i = 0; i < 4; i++) {
-            rqs[i] = h.new Rq(30 + i, 4, 11, 256, 0, true);
-            rqs[i].post(8, lkey);
-            rqns[i] = 30 + i;
-        }
-        h.objects.rqts.put(60, new Resources.Rqt(60, MemorySegment.ofArray(new byte[0x100]), rqns));
-        MemorySegment tirc = MemorySegment.ofArray(new byte[(int) Tirc.SIZE]);
-        Tirc.disp_type$set(tirc, TirDispType.INDIRECT);
-        Tirc.indirect_table$set(tirc, 60);
-        Tirc.rx_hash_fn$set(tirc, RxHashFn.INVERTED_XOR8);
-        Tirc.rx_hash_symmetric$set(tirc, true);
-        long sel = Tirc.rx_hash_field_selector_outer$BYTE_OFFSET;
-        RxHashFieldSelect.l4_prot_type$set(tirc, sel, true); // UDP
-        RxHashFieldSelect.selected_fields$set(tirc, sel, RxHashFields.SRC_IP$MASK | RxHashFields.DST_IP$MASK | RxHashFields.L4_SPORT$MASK | RxHashFields.L4_DPORT$MASK);
-        h.objects.tirs.put(41, new Resources.Tir(41, tirc));
-        h.catchAll(50, 41);
+        Nic.Cq rxCq = n.new Cq(6);
+        Nic.Rq[] rqs = fourRqs(rxCq);
+        rss(rqs, RxHashFn.INVERTED_XOR8, true, true, null);
         int[] perRq = new int[4];
         for (int i = 0; i < 6; i++) {
             byte[] a = {10, 1, 2, (byte) (3 + i)};
@@ -180,47 +190,50 @@ class SteeringRssUmrTest {
                 assertEquals(want, Cqe64.rss_hash_result(rc), "flow " + i + " direction " + dir);
                 assertEquals(CqeRssL4.UDP.value, Cqe64.rss_hash_l4_type(rc));
                 perRq[want & 3]++;
-                assertEquals(perRq[want & 3], rqs[want & 3].rq.consumerCounter, "frame went to RQ " + (want & 3));
+                assertEquals(perRq[want & 3], rqs[want & 3].hwCounter(), "frame went to RQ " + (want & 3));
             }
         }
     }
 
     @Test
     void flowTableMatchesOuterHeadersUnderTheGroupMaskAndTagsTheCqe() {
-        Harness.Cq rxCq = h.new Cq(11, 6, 1);
-        Harness.Rq a = h.new Rq(30, 4, 11, 2048, 0, true);
-        Harness.Rq b = h.new Rq(31, 4, 11, 2048, 0, true);
+        Nic.Cq rxCq = n.new Cq(6);
+        Nic.Rq a = n.new Rq(4, rxCq, 2048, false, true);
+        Nic.Rq b = n.new Rq(4, rxCq, 2048, false, true);
         a.post(8, lkey);
         b.post(8, lkey);
-        h.directTir(40, 30);
-        h.directTir(41, 31);
-        Resources.FlowTable t = new Resources.FlowTable(50, 0, MemorySegment.ofArray(new byte[0x28]), 16);
-        MemorySegment c1 = MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE]);
+        int tirA = n.directTir(a);
+        int tirB = n.directTir(b);
+        int table = Objs.flowTable(n.h, Objs.flowTableIn(FlowTableType.NIC_RX, 4, 0));
         long o = FteMatchParam.outer_headers$BYTE_OFFSET;
-        FteMatchSetLyr24.dmac_47_16$set(c1, o, 0xffffffff);
-        FteMatchSetLyr24.dmac_15_0$set(c1, o, 0xffff);
-        FteMatchSetLyr24.ethertype$set(c1, o, 0xffff);
-        FteMatchSetLyr24.ip_protocol$set(c1, o, 0xff);
-        FteMatchSetLyr24.udp_dport$set(c1, o, 0xffff);
-        t.groups.put(1, new Resources.FlowGroup(1, 0, 7, MatchCriteriaEnable.OUTER_HEADERS$MASK, c1));
-        MemorySegment e1 = Harness.forward(40, 0x1234);
-        long mv = FlowContext.match_value$BYTE_OFFSET + o;
+        long criteria = CreateFlowGroupIn.match_criteria$BYTE_OFFSET + o;
+        MemorySegment g1 = Objs.flowGroupIn(table, 0, 7);
+        FteMatchSetLyr24.dmac_47_16$set(g1, criteria, 0xffffffff);
+        FteMatchSetLyr24.dmac_15_0$set(g1, criteria, 0xffff);
+        FteMatchSetLyr24.ethertype$set(g1, criteria, 0xffff);
+        FteMatchSetLyr24.ip_protocol$set(g1, criteria, 0xff);
+        FteMatchSetLyr24.udp_dport$set(g1, criteria, 0xffff);
+        int group1 = Objs.flowGroup(n.h, g1);
+        long fc = SetFteIn.flow_context$BYTE_OFFSET;
+        long mv = fc + FlowContext.match_value$BYTE_OFFSET + o;
+        MemorySegment e1 = Objs.fteToTirIn(table, group1, 0, tirA);
+        FlowContext.flow_tag$set(e1, fc, 0x1234);
         FteMatchSetLyr24.dmac_47_16$set(e1, mv, 0x02000000);
         FteMatchSetLyr24.dmac_15_0$set(e1, mv, 0x0001); // TestFrames.DMAC
         FteMatchSetLyr24.ethertype$set(e1, mv, Ethernet.TYPE_IPV4);
         FteMatchSetLyr24.ip_protocol$set(e1, mv, Ethernet.PROTO_UDP);
         FteMatchSetLyr24.udp_dport$set(e1, mv, 2222);
-        t.entries.put(0, new Resources.FlowEntry(0, 1, e1));
-        MemorySegment c2 = MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE]);
-        FteMatchSetLyr24.ethertype$set(c2, o, 0xffff);
-        t.groups.put(2, new Resources.FlowGroup(2, 8, 15, MatchCriteriaEnable.OUTER_HEADERS$MASK, c2));
-        MemorySegment e2 = Harness.forward(41, 0x99);
+        Objs.fte(n.h, e1).ok();
+        MemorySegment g2 = Objs.flowGroupIn(table, 8, 15);
+        FteMatchSetLyr24.ethertype$set(g2, criteria, 0xffff);
+        int group2 = Objs.flowGroup(n.h, g2);
+        MemorySegment e2 = Objs.fteToTirIn(table, group2, 8, tirB);
+        FlowContext.flow_tag$set(e2, fc, 0x99);
         FteMatchSetLyr24.ethertype$set(e2, mv, Ethernet.TYPE_IPV6);
-        t.entries.put(8, new Resources.FlowEntry(8, 2, e2));
-        h.objects.flowTables.put(50, t);
-        h.objects.nicRxRoot = 50;
+        Objs.fte(n.h, e2).ok();
+        n.root(table);
         // promiscuous: the frame to another MAC below reaches steering, whose dmac match is tested here
-        h.objects.port.setPromiscuous(false, false, true);
+        n.promisc(false, false, true);
 
         send(TestFrames.ipv4(Ethernet.PROTO_UDP, 1111, 2222, new byte[20]));
         send(TestFrames.ipv6(Ethernet.PROTO_UDP, 1111, 2222, new byte[20]));
@@ -231,35 +244,34 @@ class SteeringRssUmrTest {
         List<MemorySegment> r = rxCq.drain();
         assertEquals(2, r.size());
         assertEquals(0x1234, Cqe64.flow_tag(r.get(0)));
-        assertEquals(1, a.rq.consumerCounter);
+        assertEquals(1, a.hwCounter());
         assertEquals(0x99, Cqe64.flow_tag(r.get(1)));
-        assertEquals(1, b.rq.consumerCounter);
-        assertEquals(3, h.dp.rxDropped());
-        assertEquals(3, h.port.counters().rxDiscards);
+        assertEquals(1, b.hwCounter());
+        assertEquals(3, n.inDiscards(), "the three unsteered frames are the port's inbound discards");
     }
 
-    /** An indirect (KLM) key with umr_en, free until a UMR fills it. */
-    int klmKey(int index, boolean umrEn) {
-        MemorySegment mkc = MemorySegment.ofArray(new byte[(int) Mkc.SIZE]);
-        Mkc.access_mode_1_0$set(mkc, MkcAccessMode.KLMS$VALUE);
-        Mkc.umr_en$set(mkc, umrEn);
-        Mkc.free$set(mkc, true);
-        Mkc.pd$set(mkc, Harness.PD);
-        Mkc.mkey_7_0$set(mkc, 7);
-        h.objects.mkeys.put(index, new Resources.Mkey(index << 8 | 7, mkc, null));
-        return index << 8 | 7;
+    /** CREATE_MKEY of an indirect (KLM) key, variant byte 7, no translation yet; {@code umrEn}: free and umr_en, else neither. */
+    int klmKey(boolean umrEn) {
+        MemorySegment in = ObjectCommandsTest.mkeyIn(n.pd, MkcAccessMode.KLMS, 0);
+        long m = CreateMkeyIn.memory_key_mkey_entry$BYTE_OFFSET;
+        Mkc.lr$set(in, m, false);
+        Mkc.lw$set(in, m, false);
+        Mkc.umr_en$set(in, m, umrEn);
+        Mkc.free$set(in, m, umrEn); // a free key must be umr_en
+        Mkc.mkey_7_0$set(in, m, 7);
+        return n.mkey(in);
     }
 
     /** UMR WQE: inline KLMs (len, key, addr) made the target's translation; LEN|START_ADDR|LR|FREE from the mkey segment. */
-    void umr(int target, long start, long[][] klms) {
+    void umr(int target, long start, int flags, long[][] klms) {
         int ds = 1 + 3 + 4 + klms.length;
         int nbb = (ds + 3) / 4;
         MemorySegment w = MemorySegment.ofArray(new byte[nbb * 64]);
-        WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.UMR).wqe_index(sq.pc & 0xffff).qpn(20).ds(ds)
+        WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.UMR).wqe_index(sq.pc & 0xffff).qpn(sq.sqn).ds(ds)
                 .ce(io.prmkit.mlx5.CompletionMode.CQE_ALWAYS).imm(target).write();
         long total = 0;
         for (long[] k : klms) total += k[0];
-        WqeUmrCtrlSeg.writer(w, 16).umr_flags(UmrCtrlFlags.INLINE$MASK | UmrCtrlFlags.CHECK_FREE$MASK).klm_octowords(klms.length)
+        WqeUmrCtrlSeg.writer(w, 16).umr_flags(flags).klm_octowords(klms.length)
                 .mkey_mask(UmrMkeyMask.LEN$MASK | UmrMkeyMask.START_ADDR$MASK | UmrMkeyMask.LR$MASK | UmrMkeyMask.FREE$MASK).write();
         Mkc.writer(w, 64).lr(true).start_addr(start).len(total).free(false).write();
         for (int i = 0; i < klms.length; i++) {
@@ -267,49 +279,55 @@ class SteeringRssUmrTest {
         }
         sq.put(w, nbb);
         sq.ring();
-        h.poll();
+        n.poll();
     }
 
     @Test
     void umrRewritesAnIndirectKeyAndSendsGatherThroughIt() {
-        Harness.Cq rxCq = h.new Cq(11, 6, 1);
-        Harness.Rq rq = h.new Rq(30, 4, 11, 2048, 0, true);
+        Nic.Cq rxCq = n.new Cq(6);
+        Nic.Rq rq = n.new Rq(4, rxCq, 2048, false, true);
         rq.post(4, lkey);
-        h.directTir(40, 30);
-        h.catchAll(50, 40);
+        n.catchAll(n.directTir(rq));
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 7, 8, TestFrames.payload(300, 2));
         // the frame lives in two pieces far apart: [0, 100) at tx+0x1000, the rest at tx+0x3000
         MemorySegment.copy(f, 0, tx.seg(), ValueLayout.JAVA_BYTE, 0x1000, 100);
         MemorySegment.copy(f, 100, tx.seg(), ValueLayout.JAVA_BYTE, 0x3000, f.length - 100);
-        int key = klmKey(9, true);
-        umr(key, 0x5000_0000L, new long[][] {{100, lkey, tx.bus() + 0x1000}, {f.length - 100, lkey, tx.bus() + 0x3000}});
+        int key = klmKey(true);
+        assertTrue(Mkc.free(n.queryMkey(key)), "free until the UMR");
+        umr(key, 0x5000_0000L, UmrCtrlFlags.INLINE$MASK | UmrCtrlFlags.CHECK_FREE$MASK,
+                new long[][] {{100, lkey, tx.bus() + 0x1000}, {f.length - 100, lkey, tx.bus() + 0x3000}});
         MemorySegment uc = txCq.poll();
         assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(uc), () -> "UMR failed: " + ErrCqe.syndrome(uc));
         assertEquals(SendWqeOpcode.UMR.value, Cqe64.s_wqe_opcode(uc));
-        assertFalse(Mkc.free(h.objects.mkey(key).mkc));
-        assertEquals(f.length, Mkc.len(h.objects.mkey(key).mkc));
+        MemorySegment mkc = n.queryMkey(key);
+        assertFalse(Mkc.free(mkc));
+        assertEquals(f.length, Mkc.len(mkc));
+        assertEquals(0x5000_0000L, Mkc.start_addr(mkc));
 
         sq.send(key, 0x5000_0000L, f.length, MemorySegment.ofArray(f), 0, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(txCq.poll()));
         assertArrayEquals(f, rq.buffer(0, f.length));
 
         // past the key's end: protection error
         sq.send(key, 0x5000_0000L + 1, f.length, MemorySegment.ofArray(f), 0, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         assertEquals(CqeErrorSyndrome.LOCAL_PROT_ERR.value, ErrCqe.syndrome(txCq.poll()));
     }
 
     @Test
     void umrOnAKeyWithoutUmrEnIsAProtectionError() {
-        int key = klmKey(9, false);
-        umr(key, 0, new long[][] {{64, lkey, tx.bus()}});
+        int key = klmKey(false);
+        umr(key, 0x1000, UmrCtrlFlags.INLINE$MASK, new long[][] {{64, lkey, tx.bus()}});
         MemorySegment e = txCq.poll();
         assertEquals(CqeOpcode.REQ_ERR.value, ErrCqe.opcode(e));
         assertEquals(CqeErrorSyndrome.LOCAL_PROT_ERR.value, ErrCqe.syndrome(e));
-        assertEquals(SqState.ERR.value, sq.sq.state);
-        assertTrue(Mkc.free(h.objects.mkey(key).mkc), "the key is unchanged");
+        assertEquals(SqState.ERR.value, sq.state());
+        MemorySegment mkc = n.queryMkey(key);
+        assertEquals(0, Mkc.len(mkc), "the key is unchanged");
+        assertEquals(0, Mkc.start_addr(mkc));
+        assertFalse(Mkc.lr(mkc));
     }
 }
