@@ -285,13 +285,11 @@ public final class DecodeCommand implements Callable<Integer> {
             }
             byte[] padded = java.util.Arrays.copyOfRange(bytes, offset, offset + (int) layout.sizeBytes());
             out.print(layout.dump(MemorySegment.ofArray(padded), 0));
-            joins(layout, MemorySegment.ofArray(padded), 0, "");
             out.println("  (only the first " + have + " of " + layout.sizeBytes() + " bytes were given: the rest is not decoded)");
             return;
         }
         MemorySegment seg = MemorySegment.ofArray(bytes);
         out.print(layout.dump(seg, offset));
-        joins(layout, seg, offset, "");
         long extra = have - layout.sizeBytes();
         if (extra > 0) {
             boolean flexible = s.flexibleArray().isPresent();
@@ -305,43 +303,6 @@ public final class DecodeCommand implements Callable<Integer> {
             out.println("validate: " + Words.plural(problems.size(), "problem"));
             problems.forEach(p -> out.println("  " + p));
         }
-    }
-
-    /**
-     * The whole value of each joined field that is not zero, beside its parts (which the dump shows): of
-     * the structure and of the structures nested in it, not of union alternatives (whose bytes may be
-     * another alternative's). {@code access_mode = 0x2 KLMS  (joined: access_mode_4_2 [4:2], access_mode_1_0 [1:0])}.
-     */
-    private void joins(PrmLayout.Struct layout, MemorySegment seg, long offset, String prefix) {
-        for (PrmLayout.Join j : layout.joins()) {
-            long v = layout.get(seg, offset, j);
-            if (v == 0) continue;
-            out.println("  " + prefix + j.name() + " = 0x" + Long.toHexString(v) + valueName(j.enumType(), v) + "  (joined: " + parts(j) + ")");
-        }
-        for (PrmLayout.Field f : layout.fields()) {
-            if (f.kind() == PrmLayout.Kind.STRUCT && f.variant().isEmpty() && f.target().isPresent()) {
-                joins(f.target().get(), seg, offset + f.byteOffset(), prefix + f.name() + ".");
-            }
-        }
-    }
-
-    /** {@code access_mode_4_2 [4:2], access_mode_1_0 [1:0]}: the parts, most significant first, with the value's bits each holds. */
-    private static String parts(PrmLayout.Join j) {
-        List<String> out = new java.util.ArrayList<>();
-        int top = j.bitWidth();
-        for (PrmLayout.JoinPart p : j.parts()) {
-            int hi = top - 1;
-            out.add(p.field() + (hi == p.shift() ? " [" + hi + "]" : " [" + hi + ":" + p.shift() + "]"));
-            top = p.shift();
-        }
-        return String.join(", ", out);
-    }
-
-    /** " NAME" when the enum {@code qualifiedEnum} names {@code v}, else "". */
-    private String valueName(String qualifiedEnum, long v) {
-        if (qualifiedEnum.isEmpty()) return "";
-        return model.enumType(QualifiedName.parse(qualifiedEnum)).flatMap(e -> e.values().stream().filter(x -> x.value() == v).findFirst())
-                .map(x -> " " + x.name()).orElse("");
     }
 
     /** The generated class's layout metadata (the same accessors a driver uses). */

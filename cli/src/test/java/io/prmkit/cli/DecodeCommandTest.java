@@ -263,12 +263,12 @@ class DecodeCommandTest {
         assertEquals(0, run.exitCode(), run.err());
         assertTrue(run.out().contains("access_mode_4_2 = 0x1\n"), run.out());
         assertTrue(run.out().contains("access_mode_1_0 = 0x1\n"), run.out());
-        assertTrue(run.out().contains("\n  access_mode = 0x5 MEMIC  (joined: access_mode_4_2 [4:2], access_mode_1_0 [1:0])\n"), run.out());
+        assertTrue(run.out().contains("\n  joined               access_mode = 0x5 MEMIC  (access_mode_4_2 [4:2], access_mode_1_0 [1:0])\n"), run.out());
 
         String in = "00000000".repeat(4) + mkc + " 00000000".repeat(0x110 / 4 - 4 - 16);
         Run nested = PrmkitCliTest.run("decode", "create_mkey_in", file(in));
         assertEquals(0, nested.exitCode(), nested.err());
-        assertTrue(nested.out().contains("\n  memory_key_mkey_entry.access_mode = 0x5 MEMIC  (joined: access_mode_4_2 [4:2], access_mode_1_0 [1:0])\n"),
+        assertTrue(nested.out().contains("\n    joined               access_mode = 0x5 MEMIC  (access_mode_4_2 [4:2], access_mode_1_0 [1:0])\n"),
                 nested.out());
         Run zero = PrmkitCliTest.run("decode", "mkc", file("00000000".repeat(16)));
         assertFalse(zero.out().contains("joined"), "a zero join is not shown, like a zero field: " + zero.out());

@@ -551,13 +551,20 @@ final class StructEmitter {
                 for (int k = 0; k < j.parts().size(); k++) {
                     b.add("$Lnew $T($S, $L)", k == 0 ? "" : ", ", layout.nestedClass("JoinPart"), j.parts().get(k).field(), j.parts().get(k).shift());
                 }
-                b.add("), $S, 0x$LL, $L, $S)$L", j.enumType().map(Object::toString).orElse(""), Long.toHexString(j.mask()), Javadocs.literal(j.doc().text()),
-                        Javadocs.source(j.location()), i + 1 < struct.joins().size() ? "," : "");
+                b.add("), $S, 0x$LL, $L, $L, $S)$L", j.enumType().map(Object::toString).orElse(""), Long.toHexString(j.mask()),
+                        j.enumType().map(this::valueName).orElse(CodeBlock.of("null")),
+                        Javadocs.literal(j.doc().text()), Javadocs.source(j.location()), i + 1 < struct.joins().size() ? "," : "");
             }
             b.unindent().add(")");
         }
         b.add(")");
         return b.unindent().unindent().build();
+    }
+
+    /** {@code Enum::nameOf}, or {@code Flags::describe}: what names a value of a member or join bound to {@code named}. */
+    private CodeBlock valueName(QualifiedName named) {
+        EnumLayout e = ctx.enumType(named);
+        return CodeBlock.of("$T::$L", ctx.className(e.name()), e.kind() == EnumLayout.Kind.FLAGS ? "describe" : "nameOf");
     }
 
     private CodeBlock fieldInit(StructLayout struct, Member m, ClassName layout) {
@@ -586,12 +593,7 @@ final class StructEmitter {
                 target = ((MemberType.StructRef) t).target();
             }
         }
-        CodeBlock valueName = CodeBlock.of("null");
-        Optional<QualifiedName> named = m.enumType().or(m::flagsType);
-        if (named.isPresent()) {
-            EnumLayout e = ctx.enumType(named.get());
-            valueName = CodeBlock.of("$T::$L", ctx.className(e.name()), e.kind() == EnumLayout.Kind.FLAGS ? "describe" : "nameOf");
-        }
+        CodeBlock valueName = m.enumType().or(m::flagsType).map(this::valueName).orElse(CodeBlock.of("null"));
         CodeBlock targetInit = CodeBlock.of("$T.empty()", Optional.class);
         if (target != null) { // the model holds it (LayoutModel); one PrmLayout type, so any package's will do
             targetInit = CodeBlock.of("$T.of($T.layout())", Optional.class, ctx.className(target));

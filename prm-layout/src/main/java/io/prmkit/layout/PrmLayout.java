@@ -470,7 +470,9 @@ public final class PrmLayout {
         /**
          * A readable multi-line decoding of the structure at {@code offset}: one line per non-zero
          * member with its PRM position, name, hex value and enum name; non-zero reserved bits are
-         * flagged with {@code !!}. Flexible arrays are shown as far as the segment reaches in whole
+         * flagged with {@code !!}; after a structure's members, each non-zero joined field's whole value
+         * with its enum name and parts ({@code joined  access_mode = 0x5 MEMIC  (access_mode_4_2 [4:2],
+         * access_mode_1_0 [1:0])}). Flexible arrays are shown as far as the segment reaches in whole
          * dwords (at most {@value DUMP_FLEX_LIMIT} elements).
          *
          * <p>Any bytes are fine (a dump is what one reads when something is wrong): when the segment
@@ -534,6 +536,15 @@ public final class PrmLayout {
                         }
                     }
                 }
+            }
+            // each joined field's whole value after its parts, which the lines above show
+            for (Join j : joins) {
+                long v = get(s, offset, j);
+                if (v == 0) continue;
+                sb.append(indent).append(pad("joined")).append(j.name()).append(" = ").append(hex(v));
+                String n = j.nameOf(v);
+                if (n != null) sb.append(' ').append(n);
+                sb.append("  (").append(j.describeParts()).append(")\n");
             }
         }
 
@@ -1594,16 +1605,46 @@ public final class PrmLayout {
      * value no part holds are zero.
      *
      * @param parts    most significant first
-     * @param enumType the spec name of the enum naming the whole value, or ""
-     * @param mask     the bits of the value the parts hold
+     * @param enumType  the spec name of the enum naming the whole value, or ""
+     * @param mask      the bits of the value the parts hold
+     * @param valueName names a whole value (the enum's constant), or null when unnamed
      */
-    public record Join(String name, int bitWidth, List<JoinPart> parts, String enumType, long mask, String doc, String source) {
+    public record Join(String name, int bitWidth, List<JoinPart> parts, String enumType, long mask, LongFunction<String> valueName, String doc,
+                       String source) {
         public Join {
             Objects.requireNonNull(name, "name == null");
             parts = List.copyOf(parts);
             Objects.requireNonNull(enumType, "enumType == null");
             Objects.requireNonNull(doc, "doc == null");
             Objects.requireNonNull(source, "source == null");
+        }
+
+        /** A join whose values have no names (as code generated before joins named them builds it). */
+        public Join(String name, int bitWidth, List<JoinPart> parts, String enumType, long mask, String doc, String source) {
+            this(name, bitWidth, parts, enumType, mask, null, doc, source);
+        }
+
+        /** The name of {@code value} under the join's enum, or null. */
+        public String nameOf(long value) {
+            return valueName == null ? null : valueName.apply(value);
+        }
+
+        /**
+         * The parts, most significant first, with the bits of the value each holds:
+         * {@code access_mode_4_2 [4:2], access_mode_1_0 [1:0]}.
+         */
+        public String describeParts() {
+            StringBuilder sb = new StringBuilder();
+            int top = bitWidth;
+            for (JoinPart p : parts) {
+                int hi = top - 1;
+                if (sb.length() > 0) sb.append(", ");
+                sb.append(p.field()).append(" [").append(hi);
+                if (hi != p.shift()) sb.append(':').append(p.shift());
+                sb.append(']');
+                top = p.shift();
+            }
+            return sb.toString();
         }
     }
 

@@ -9,6 +9,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.prmkit.layout.PrmLayout.Access;
 import io.prmkit.layout.PrmLayout.Constraints;
 import io.prmkit.layout.PrmLayout.Field;
+import io.prmkit.layout.PrmLayout.Join;
+import io.prmkit.layout.PrmLayout.JoinPart;
 import io.prmkit.layout.PrmLayout.Kind;
 import io.prmkit.layout.PrmLayout.Rule;
 import io.prmkit.layout.PrmLayout.Struct;
@@ -410,6 +412,36 @@ class PrmLayoutTest {
     }
 
     // ---- dump -------------------------------------------------------------------------------------
+
+    /** A joined field's whole value follows its parts, named and with the bits each part holds, in nested structures too. */
+    @Test
+    void dumpShowsEachNonZeroJoinAfterItsParts() {
+        Join mode = new Join("mode", 5, List.of(new JoinPart("mode_4_2", 2), new JoinPart("mode_1_0", 0)), "t.mode", 0x1f,
+                v -> v == 5 ? "MEMIC" : null, "", "t.prm:3");
+        Struct inner = new Struct("t.inner", false, 4, ByteOrder.BIG_ENDIAN, List.of(
+                bits("mode_4_2", 0, 3, Constraints.NONE, "dword 0x00 [31:29]"),
+                bits("gap", 3, 27, Constraints.NONE, "dword 0x00 [28:2]"),
+                bits("mode_1_0", 30, 2, Constraints.NONE, "dword 0x00 [1:0]")), List.of(), "", "", "", List.of(mode));
+        MemorySegment s = zeros(8);
+        s.set(BE, 4, 0x2000_0001); // mode_4_2 = 1, mode_1_0 = 1: 0b00101
+        assertEquals("""
+                inner (4 bytes)
+                  dword 0x00 [31:29]   mode_4_2 = 0x1
+                  dword 0x00 [1:0]     mode_1_0 = 0x1
+                  joined               mode = 0x5 MEMIC  (mode_4_2 [4:2], mode_1_0 [1:0])
+                """, inner.dump(s, 4));
+        Field holder = field("ctx", Kind.STRUCT, 32, 32, 32, 1, false, false, Access.RW, null, Constraints.NONE, "", "",
+                Optional.empty(), Optional.of(inner), "t.inner", "dword 0x01 [31:0]");
+        Struct outer = new Struct("t.outer", false, 8, ByteOrder.BIG_ENDIAN, List.of(bits("x", 0, 32, Constraints.NONE, "dword 0x00"), holder),
+                List.of(), "", "", "");
+        assertTrue(outer.dump(s, 0).endsWith("    joined               mode = 0x5 MEMIC  (mode_4_2 [4:2], mode_1_0 [1:0])\n"), outer.dump(s, 0));
+        s.set(BE, 4, 0x0000_0002); // mode_1_0 = 2 only: a value the enum does not name
+        assertTrue(inner.dump(s, 4).endsWith("  joined               mode = 0x2  (mode_4_2 [4:2], mode_1_0 [1:0])\n"), inner.dump(s, 4));
+        assertFalse(inner.dump(zeros(4), 0).contains("joined"), "a zero join is not shown, like a zero field");
+        Join unnamed = new Join("m", 5, mode.parts(), "", 0x1f, "", "");
+        assertNull(unnamed.nameOf(5), "code generated before joins named their values");
+        assertEquals("lo [0]", new Join("m", 1, List.of(new JoinPart("lo", 0)), "", 1, "", "").describeParts());
+    }
 
     @Test
     void dumpOfAllZero() {
