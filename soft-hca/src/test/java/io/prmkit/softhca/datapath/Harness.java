@@ -1,30 +1,24 @@
 package io.prmkit.softhca.datapath;
 
-import io.prmkit.mlx5.CompletionMode;
 import io.prmkit.mlx5.CqDoorbellRecord;
 import io.prmkit.mlx5.Cqc;
 import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.CqeOpcode;
-import io.prmkit.mlx5.Eqc;
 import io.prmkit.mlx5.FlowContext;
 import io.prmkit.mlx5.FlowContextAction;
 import io.prmkit.mlx5.FlowDestinationType;
 import io.prmkit.mlx5.DestFormatStruct;
 import io.prmkit.mlx5.FteMatchParam;
-import io.prmkit.mlx5.MatchCriteriaEnable;
 import io.prmkit.mlx5.Mkc;
 import io.prmkit.mlx5.MkcAccessMode;
 import io.prmkit.mlx5.Rqc;
-import io.prmkit.mlx5.SendWqeOpcode;
 import io.prmkit.mlx5.SqState;
 import io.prmkit.mlx5.Sqc;
 import io.prmkit.mlx5.Tirc;
 import io.prmkit.mlx5.TirDispType;
 import io.prmkit.mlx5.Wq;
 import io.prmkit.mlx5.WqDoorbellRecord;
-import io.prmkit.mlx5.WqeCtrlSeg;
 import io.prmkit.mlx5.WqeDataSeg;
-import io.prmkit.mlx5.WqeEthSeg;
 import io.prmkit.mlx5.RqState;
 import io.prmkit.softhca.device.DeviceContext;
 import io.prmkit.softhca.device.DeviceObjects;
@@ -41,9 +35,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Plays the driver and the control path around a {@link SoftDatapath}: host memory mapped into an
- * IOMMU at bus addresses, queue objects registered as the commands would, WQEs built with the
+ * A white-box harness for unit tests of the datapath ({@link WqeFuzzTest}): it plays the driver and
+ * the control path around a {@link SoftDatapath} alone, with host memory mapped into an IOMMU at bus
+ * addresses, queue objects put into {@link DeviceObjects} as the commands would, WQEs built with the
  * generated writers, doorbell records and UAR doorbells. Step mode: the test calls {@link #poll}.
+ * Behaviour tests do not use it: they reach a whole device through BAR 0, DMA and the wire
+ * ({@code io.prmkit.softhca.Nic}).
  */
 final class Harness {
     static final int PD = 5;
@@ -93,34 +90,7 @@ final class Harness {
         return key;
     }
 
-    // ---- EQ / CQ ----
-
-    final class Eq {
-        final Queues.Eq eq;
-        final Mem ring;
-        int ci;
-
-        Eq(int eqn, int logSize, int vector, long... types) {
-            ring = dma(64L << logSize);
-            for (int i = 0; i < 1 << logSize; i++) io.prmkit.mlx5.Eqe.Device.owner$set(ring.seg, i * 64L, true);
-            MemorySegment eqc = MemorySegment.ofArray(new byte[(int) Eqc.SIZE]);
-            Eqc.log_eq_size$set(eqc, logSize);
-            Eqc.intr$set(eqc, vector);
-            long[] mask = new long[4];
-            for (long t : types) mask[(int) (t >>> 6)] |= 1L << (t & 63);
-            eq = new Queues.Eq(eqn, eqc, ring(ring, 64L << logSize), mask);
-            objects.eqs.put(eqn, eq);
-        }
-
-        /** The next EQE if software owns it (consumes it), else null. */
-        MemorySegment next() {
-            int log = Eqc.log_eq_size(eq.eqc);
-            MemorySegment e = ring.seg.asSlice((long) (ci & ((1 << log) - 1)) * 64, 64);
-            if (io.prmkit.mlx5.Eqe.owner(e) != (((ci >>> log) & 1) == 1)) return null;
-            ci++;
-            return e;
-        }
-    }
+    // ---- CQ ----
 
     final class Cq {
         final Queues.Cq cq;
@@ -154,20 +124,6 @@ final class Harness {
             cc++;
             CqDoorbellRecord.consumer_index$set(dbr.seg, cc & 0xffffff);
             return copy;
-        }
-
-        List<MemorySegment> drain() {
-            List<MemorySegment> out = new ArrayList<>();
-            for (MemorySegment c; (c = poll()) != null; ) out.add(c);
-            return out;
-        }
-
-        /** Arms the CQ for the next completion, as the driver does (record, then UAR 0x20). */
-        void arm() {
-            MemorySegment w = MemorySegment.ofArray(new byte[8]);
-            io.prmkit.mlx5.CqArmDoorbell.consumer_index$set(w, cc & 0xffffff);
-            io.prmkit.mlx5.CqArmDoorbell.cqn$set(w, cq.cqn);
-            dp.uarWrite(UAR, io.prmkit.mlx5.UarPage.cq_doorbell$BYTE_OFFSET, w.get(BE64, 0), 8);
         }
     }
 
@@ -204,33 +160,6 @@ final class Harness {
             return (long) (pc & ((1 << logSize) - 1)) * 64;
         }
 
-        /** Writes a control segment at the producer counter; returns the WQE's byte offset. */
-        long ctrl(SendWqeOpcode op, int ds, boolean signal) {
-            long o = slot(pc);
-            WqeCtrlSeg.writer(ring.seg, o).opcode(op).wqe_index(pc & 0xffff).qpn(sq.sqn).ds(ds)
-                    .ce(signal ? CompletionMode.CQE_ALWAYS : CompletionMode.CQE_ON_ERROR).write();
-            return o;
-        }
-
-        /** A SEND of {@code frame} (in host memory at {@code bus} through {@code lkey}), the first {@code inline} bytes inlined; returns its ds. */
-        int send(int lkey, long bus, int len, MemorySegment frameHost, int inline, int csFlags, boolean signal) {
-            int extraDs = inline > 2 ? (inline - 2 + 15) / 16 : 0;
-            int ds = 2 + extraDs + (len > inline ? 1 : 0);
-            long o = ctrl(SendWqeOpcode.SEND, ds, signal);
-            int nbb = (ds + 3) / 4;
-            // build in a linear buffer then copy into the ring with wrap-around
-            MemorySegment w = MemorySegment.ofArray(new byte[nbb * 64]);
-            MemorySegment.copy(ring.seg, o, w, 0, 16);
-            WqeEthSeg.writer(w, 16).cs_flags(csFlags).inline_hdr_sz(inline).write();
-            if (inline > 0) {
-                MemorySegment.copy(frameHost, 0, w, 16 + WqeEthSeg.inline_hdr_start$BYTE_OFFSET, Math.min(2, inline));
-                if (inline > 2) MemorySegment.copy(frameHost, 2, w, 32, inline - 2);
-            }
-            if (len > inline) WqeDataSeg.writer(w, 16L * (2 + extraDs)).byte_count(len - inline).lkey(lkey).addr(bus + inline).write();
-            put(w, nbb);
-            return ds;
-        }
-
         /** Copies a linear WQE into the ring at pc (wrapping), advances pc. */
         void put(MemorySegment w, int nbb) {
             for (int i = 0; i < nbb; i++) MemorySegment.copy(w, i * 64L, ring.seg, slot(pc + i), 64);
@@ -243,16 +172,6 @@ final class Harness {
             WqDoorbellRecord.send_counter$set(dbr.seg, pc & 0xffff);
             VarHandle.fullFence();
             dp.uarWrite(UAR, BF, ring.seg.get(BE64, lastWqe), 8);
-        }
-
-        /** Sends one frame (18 inline bytes, signalled), lets the device run, and returns the one CQE {@code cq} got. */
-        MemorySegment sendOne(Cq cq, int lkey, long bus, int len, MemorySegment frameHost) {
-            send(lkey, bus, len, frameHost, 18, 0, true);
-            ring();
-            poll();
-            List<MemorySegment> got = cq.drain();
-            if (got.size() != 1) throw new AssertionError("expected one CQE, got " + got.size());
-            return got.get(0);
         }
 
         void ring() {
@@ -302,10 +221,6 @@ final class Harness {
             WqDoorbellRecord.receive_counter$set(dbr.seg, posted & 0xffff);
         }
 
-        byte[] buffer(int wqeCounter, int len) {
-            int slot = wqeCounter & ((1 << logSize) - 1);
-            return buffers.seg.asSlice((long) slot * bufSize, len).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
-        }
     }
 
     void directTir(int tirn, int rqn) {

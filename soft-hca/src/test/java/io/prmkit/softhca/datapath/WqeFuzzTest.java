@@ -43,6 +43,10 @@ import org.junit.jupiter.api.Test;
  * receive CQ wrote compressed sessions, and the IOMMU refused some DMA. A shortened run (a replay of
  * one try) checks its cases only: the coverage check cannot pass on one try, as
  * {@link #oneTryCannotPassTheCoverageCheck} shows.
+ *
+ * <p>A unit test of the send engine's robustness, on the white-box {@link Harness} (the datapath alone,
+ * objects put in place without commands): 100,000 WQEs in seconds. What the datapath does with good
+ * WQEs is tested through BAR 0, DMA and the wire in {@code io.prmkit.softhca} (DatapathTest and beside it).
  */
 class WqeFuzzTest {
     static final int LOG_SQ = 6;

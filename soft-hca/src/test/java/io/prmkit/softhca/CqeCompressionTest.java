@@ -1,9 +1,10 @@
-package io.prmkit.softhca.datapath;
+package io.prmkit.softhca;
 
 import static org.junit.jupiter.api.Assertions.*;
 
 import io.prmkit.mlx5.CqErrorSyndrome;
-import io.prmkit.mlx5.Cqc;
+import io.prmkit.mlx5.CmdHcaCap;
+import io.prmkit.mlx5.CreateTirIn;
 import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.CqeFormat;
 import io.prmkit.mlx5.CqeOpcode;
@@ -11,14 +12,11 @@ import io.prmkit.mlx5.Eqe;
 import io.prmkit.mlx5.EqeType;
 import io.prmkit.mlx5.InlineMode;
 import io.prmkit.mlx5.MiniCqeResFormat;
+import io.prmkit.mlx5.QueryHcaCapOpMod;
 import io.prmkit.mlx5.RxHashFieldSelect;
 import io.prmkit.mlx5.RxHashFields;
-import io.prmkit.mlx5.RxHashFn;
-import io.prmkit.mlx5.TirDispType;
 import io.prmkit.mlx5.Tirc;
-import io.prmkit.softhca.CqeDecoder;
 import io.prmkit.softhca.CqeDecoder.Completion;
-import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.ParsedFrame;
 import io.prmkit.softhca.wire.TestFrames;
@@ -29,11 +27,13 @@ import java.util.List;
 import java.util.SplittableRandom;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * CQE compression on the device side (PRM "Compressed CQE", basic layout): the same traffic goes
- * into a plain CQ and a compressed one, and {@link CqeDecoder} (the kernel's decompression,
+ * CQE compression on the device side (PRM "Compressed CQE", basic layout): the same traffic arrives
+ * from the wire at a device with a plain receive CQ and at one with a compressed one (every object made
+ * by its command, frames sent from the test's end of the cable), and {@link CqeDecoder} (the kernel's decompression,
  * written for the test) must read from the compressed ring exactly the completions the plain ring
  * holds, while sessions form, cut and wrap as the device's policy says.
  */
@@ -41,53 +41,71 @@ class CqeCompressionTest {
     static final int HASH = MiniCqeResFormat.HASH$VALUE;
     static final int CSUM = MiniCqeResFormat.CSUM$VALUE;
 
-    /** One device with an RQ on a CQ of {@code 2^logCq} entries, compressed in {@code format} or plain (format -1). */
-    static final class Dev {
-        final Harness h = new Harness();
-        final Harness.Eq eq = h.new Eq(1, 6, 7, EqeType.COMP.value, EqeType.CQ_ERROR.value);
-        final Harness.Cq txCq;
-        final Harness.Cq rxCq;
-        final Harness.Sq sq;
-        final Harness.Rq rq;
-        final int lkey = h.paKey(1, true, true);
+    final List<Dev> opened = new ArrayList<>();
+
+    @AfterEach
+    void close() {
+        opened.forEach(Dev::close);
+    }
+
+    /**
+     * One device whose cable ends in the test, with an RQ on a CQ of {@code 2^logCq} entries,
+     * compressed in {@code format} or plain (format -1), behind an RSS TIR over that one RQ (so every
+     * UDP flow gets its own Toeplitz hash in the CQE); frames arrive from the test's end of the wire.
+     */
+    final class Dev implements AutoCloseable {
+        final Nic n;
+        final Nic.Eq eq;
+        final Nic.Cq txCq;
+        final Nic.Cq rxCq;
+        final Nic.Sq sq;
+        final Nic.Rq rq;
+        final int lkey;
         final CqeDecoder decoder;
         final int format;
 
         Dev(int format, int logCq, int logRq, int bufSize) {
+            this(format, logCq, logRq, bufSize, true);
+        }
+
+        /** {@code peer}: the test holds the cable's other end; else the port is looped back. */
+        Dev(int format, int logCq, int logRq, int bufSize, boolean peer) {
+            opened.add(this);
             this.format = format;
-            txCq = h.new Cq(10, 6, 1);
-            rxCq = h.new Cq(11, logCq, 1);
-            if (format >= 0) {
-                Cqc.cqe_comp_en$set(rxCq.cq.cqc, true);
-                Cqc.mini_cqe_res_format$set(rxCq.cq.cqc, format);
-                Cqc.cqe_comp_en$set(txCq.cq.cqc, true); // the device writes send completions plain anyway
-            }
-            sq = h.new Sq(20, 6, 10, InlineMode.L2$VALUE);
-            rq = h.new Rq(30, logRq, 11, bufSize, 2, true);
-            h.objects.qCounters.put(2, new Resources.QCounter(2));
-            // RSS over one RQ: every UDP flow gets its own Toeplitz hash in the CQE
-            h.objects.rqts.put(60, new Resources.Rqt(60, MemorySegment.ofArray(new byte[0x100]), new int[] {30}));
-            MemorySegment tirc = MemorySegment.ofArray(new byte[(int) Tirc.SIZE]);
-            Tirc.disp_type$set(tirc, TirDispType.INDIRECT);
-            Tirc.indirect_table$set(tirc, 60);
-            Tirc.rx_hash_fn$set(tirc, RxHashFn.TOEPLITZ);
-            for (int i = 0; i < Tirc.rx_hash_toeplitz_key$COUNT; i++) Tirc.rx_hash_toeplitz_key$set(tirc, i, 0x6d5a56da + i * 0x01010101);
-            long sel = Tirc.rx_hash_field_selector_outer$BYTE_OFFSET;
-            RxHashFieldSelect.l4_prot_type$set(tirc, sel, true);
-            RxHashFieldSelect.selected_fields$set(tirc, sel, RxHashFields.SRC_IP$MASK | RxHashFields.DST_IP$MASK | RxHashFields.L4_SPORT$MASK | RxHashFields.L4_DPORT$MASK);
-            h.objects.tirs.put(41, new Resources.Tir(41, tirc));
-            h.catchAll(50, 41);
+            n = peer ? Nic.withPeer() : new Nic();
+            eq = n.eq;
+            txCq = n.new Cq(6, format); // compression enabled on the send CQ too: the device writes send completions plain anyway
+            rxCq = n.new Cq(logCq, format);
+            sq = n.new Sq(6, txCq, InlineMode.L2$VALUE);
+            rq = n.new Rq(logRq, rxCq, bufSize, true, true);
+            lkey = n.paKey(true, true);
+            MemorySegment in = Objs.tirIndirectIn(n.td, Objs.rqt(n.h, rq.rqn));
+            long ctx = CreateTirIn.ctx$BYTE_OFFSET;
+            for (int i = 0; i < Tirc.rx_hash_toeplitz_key$COUNT; i++) Tirc.rx_hash_toeplitz_key$set(in, ctx, i, 0x6d5a56da + i * 0x01010101);
+            long sel = ctx + Tirc.rx_hash_field_selector_outer$BYTE_OFFSET;
+            RxHashFieldSelect.l4_prot_type$set(in, sel, true);
+            RxHashFieldSelect.selected_fields$set(in, sel, RxHashFields.SRC_IP$MASK | RxHashFields.DST_IP$MASK | RxHashFields.L4_SPORT$MASK | RxHashFields.L4_DPORT$MASK);
+            n.catchAll(Objs.tir(n.h, in));
             decoder = new CqeDecoder(rxCq.ring.seg(), logCq, rxCq.dbr.seg(), format < 0 ? HASH : format);
         }
 
-        /** The frames arrive from the wire in one device pass (through the inbox of a joined port's thread). */
+        /** The frames arrive from the wire, then the device takes them in one pass. */
         void arrive(List<byte[]> frames) {
-            for (byte[] f : frames) h.dp.receive(h.port, MemorySegment.ofArray(f), 0, f.length);
-            h.poll();
+            n.arrive(frames);
         }
 
         List<Completion> drain() {
             return decoder.drain();
+        }
+
+        /** QUERY_HCA_CAP's cqe_compression_max_num: the longest session the device writes. */
+        int maxSession() {
+            return CmdHcaCap.cqe_compression_max_num(Cmds.queryCap(n.h, QueryHcaCapOpMod.GENERAL_DEVICE_CUR));
+        }
+
+        @Override
+        public void close() {
+            n.close();
         }
     }
 
@@ -174,10 +192,13 @@ class CqeCompressionTest {
         assertTrue(plain.decoder.lengths().stream().allMatch(l -> l == 1), "no sessions without compression");
         List<CqeDecoder.Block> sessions = comp.decoder.blocks.stream().filter(s -> s.length() > 1).toList();
         assertTrue(sessions.size() > 20, "sessions formed: " + comp.decoder.lengths());
-        assertTrue(sessions.stream().allMatch(s -> s.length() <= CqState.DEFAULT_MAX_SESSION), "no session above the maximum");
+        int max = comp.maxSession();
+        assertEquals(16, max, "ConnectX-4's cqe_compression_max_num");
+        assertTrue(sessions.stream().allMatch(s -> s.length() <= max), "no session above the maximum");
+        assertTrue(sessions.stream().anyMatch(s -> s.length() == max), "sessions of the maximum formed");
         assertTrue(sessions.stream().anyMatch(s -> (s.cc() & 63) + s.length() > 64), "a session crossed the ring end");
         assertTrue(comp.decoder.cc > 3 * 64, "several passes around the ring");
-        assertEquals(0, comp.h.iommu.faults());
+        assertEquals(0, comp.n.h.hca.iommu().faults());
     }
 
     @Test
@@ -239,7 +260,7 @@ class CqeCompressionTest {
             assertEquals(14 + 20 + 8 + 20 + i, got.get(i).byteCnt());
         }
         // after the driver's owner rewrite, nothing on the ring looks like a new CQE
-        comp.h.poll();
+        comp.n.poll();
         assertTrue(comp.drain().isEmpty());
     }
 
@@ -294,13 +315,13 @@ class CqeCompressionTest {
     void anArmedCqGetsItsEventWithTheSession() {
         Dev comp = new Dev(CSUM, 6, 6, 2048);
         comp.rxCq.arm();
-        comp.h.poll();
+        comp.n.poll();
         comp.rq.post(10, comp.lkey);
         comp.arrive(repeat(10, i -> udp(7, 30)));
         MemorySegment e = comp.eq.next();
         assertNotNull(e);
         assertEquals(EqeType.COMP.value, Eqe.event_type(e));
-        assertEquals(11, Eqe.cqn(e));
+        assertEquals(comp.rxCq.cqn, Eqe.cqn(e));
         assertNull(comp.eq.next(), "one event for the session");
         assertEquals(10, comp.drain().size());
         assertEquals(List.of(10), comp.decoder.lengths());
@@ -323,8 +344,8 @@ class CqeCompressionTest {
 
     @Test
     void sendCompletionsOnACompressionEnabledCqArePlain() {
-        Dev comp = new Dev(CSUM, 6, 6, 2048);
-        Harness.Mem m = comp.h.dma(4096);
+        Dev comp = new Dev(CSUM, 6, 6, 2048, false);
+        Nic.Mem m = comp.n.dma(4096);
         MemorySegment host = m.seg();
         comp.rq.post(8, comp.lkey);
         byte[] f = udp(7, 40);
@@ -332,7 +353,7 @@ class CqeCompressionTest {
         long bus = m.bus();
         for (int i = 0; i < 8; i++) comp.sq.send(comp.lkey, bus, f.length, host, 18, 0, true);
         comp.sq.ring();
-        comp.h.poll();
+        comp.n.poll();
         List<MemorySegment> tx = comp.txCq.drain();
         assertEquals(8, tx.size());
         for (int i = 0; i < 8; i++) {

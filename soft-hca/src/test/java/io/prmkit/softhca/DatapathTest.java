@@ -1,4 +1,4 @@
-package io.prmkit.softhca.datapath;
+package io.prmkit.softhca;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -13,11 +13,12 @@ import io.prmkit.mlx5.EqeType;
 import io.prmkit.mlx5.ErrCqe;
 import io.prmkit.mlx5.EthCsFlags;
 import io.prmkit.mlx5.InlineMode;
+import io.prmkit.mlx5.QueryVportCounterOut;
+import io.prmkit.mlx5.TrafficCounter;
 import io.prmkit.mlx5.SendWqeOpcode;
 import io.prmkit.mlx5.SqState;
 import io.prmkit.mlx5.WqeEthSeg;
 import io.prmkit.mlx5.WqeDataSeg;
-import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.ParsedFrame;
 import io.prmkit.softhca.wire.TestFrames;
@@ -25,22 +26,36 @@ import io.prmkit.softhca.wire.TxOffload;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.List;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+/**
+ * The send and receive datapath as a driver sees it: queues made by their commands, WQEs and doorbell
+ * records in DMA memory, doorbells through the UAR page, frames over the loopback wire; observed in the
+ * CQEs and EQEs, the receive buffers, MSI-X interrupts, QUERY_SQ, the Q counter, the vport counters
+ * and PPCNT. Step mode.
+ */
 class DatapathTest {
-    final Harness h = new Harness();
-    final Harness.Eq eq = h.new Eq(1, 4, 7, EqeType.COMP.value, EqeType.CQ_ERROR.value, EqeType.PORT_CHANGE.value);
-    final Harness.Cq txCq = h.new Cq(10, 4, 1);
-    final Harness.Cq rxCq = h.new Cq(11, 4, 1);
-    final Harness.Sq sq = h.new Sq(20, 4, 10, InlineMode.L2$VALUE);
-    final Harness.Rq rq = h.new Rq(30, 4, 11, 2048, 2, true);
-    final int lkey = h.paKey(1, true, true);
-    final Harness.Mem tx = h.dma(64 * 1024);
+    /** The model's vendor_err_synd values, as docs/soft-hca-datapath.md (Errors) lists them. */
+    static final int VENDOR_BAD_QPN_OR_INDEX = 0x03;
+    static final int VENDOR_UMR = 0x08;
+
+    final Nic n = new Nic();
+    final Nic.Eq eq = n.eq;
+    final Nic.Cq txCq = n.new Cq(4);
+    final Nic.Cq rxCq = n.new Cq(4);
+    final Nic.Sq sq = n.new Sq(4, txCq, InlineMode.L2$VALUE);
+    final Nic.Rq rq = n.new Rq(4, rxCq, 2048, true, true);
+    final int lkey = n.paKey(true, true);
+    final Nic.Mem tx = n.dma(64 * 1024);
 
     DatapathTest() {
-        h.objects.qCounters.put(2, new Resources.QCounter(2));
-        h.directTir(40, 30);
-        h.catchAll(50, 40);
+        n.catchAll(n.directTir(rq));
+    }
+
+    @AfterEach
+    void close() {
+        n.close();
     }
 
     MemorySegment put(byte[] frame, long at) {
@@ -55,14 +70,14 @@ class DatapathTest {
         rq.post(4, lkey);
         sq.send(lkey, tx.bus(), f.length, host, 18, EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK, true);
         sq.ring();
-        h.poll();
+        n.poll();
 
         List<MemorySegment> t = txCq.drain();
         assertEquals(1, t.size());
         MemorySegment c = t.get(0);
         assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(c));
         assertEquals(0, Cqe64.wqe_counter(c));
-        assertEquals(20, Cqe64.qpn(c));
+        assertEquals(sq.sqn, Cqe64.qpn(c));
         assertEquals(SendWqeOpcode.SEND.value, Cqe64.s_wqe_opcode(c));
 
         List<MemorySegment> r = rxCq.drain();
@@ -83,11 +98,12 @@ class DatapathTest {
         TxOffload.fillL3Checksum(expect, 0, e);
         TxOffload.fillL4Checksum(expect, 0, e);
         assertArrayEquals(expect.toArray(ValueLayout.JAVA_BYTE), got);
-        assertEquals(1, h.objects.vportCounters.txUnicastPackets);
-        assertEquals(1, h.objects.vportCounters.rxUnicastPackets);
-        assertEquals(f.length, h.objects.vportCounters.rxUnicastOctets);
-        assertEquals(1, h.port.counters().txFrames);
-        assertEquals(0, h.iommu.faults());
+        MemorySegment v = n.vportCounters();
+        assertEquals(1, TrafficCounter.packets(v, QueryVportCounterOut.transmitted_eth_unicast$BYTE_OFFSET));
+        assertEquals(1, TrafficCounter.packets(v, QueryVportCounterOut.received_eth_unicast$BYTE_OFFSET));
+        assertEquals(f.length, TrafficCounter.octets(v, QueryVportCounterOut.received_eth_unicast$BYTE_OFFSET));
+        assertEquals(1, n.framesTransmitted());
+        assertEquals(0, n.h.hca.iommu().faults());
     }
 
     @Test
@@ -96,7 +112,7 @@ class DatapathTest {
         rq.post(1, lkey);
         sq.send(lkey, tx.bus(), f.length, put(f, 0), 18, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         MemorySegment rc = rxCq.drain().get(0);
         assertEquals(60, Cqe64.byte_cnt(rc));
         byte[] got = rq.buffer(0, 60);
@@ -116,14 +132,14 @@ class DatapathTest {
         byte[] summed = TestFrames.ipv4(Ethernet.PROTO_UDP, 3, 4, TestFrames.payload(30, 9)); // checksums offloaded
         for (int i = 0; i < 15; i++) sq.put(nop(), 1); // the plain frame's two WQEBBs wrap at 16
         sq.ring();
-        h.poll();
+        n.poll();
         int cs = EthCsFlags.L3_CSUM$MASK | EthCsFlags.L4_CSUM$MASK;
         sendWholeInline(plain, 0, 0);
         sendWholeInline(shortOne, 256, 0);
         sendWholeInline(summed, 512, cs);
         byte[] ringBefore = sq.ring.seg().toArray(ValueLayout.JAVA_BYTE);
         sq.ring();
-        h.poll();
+        n.poll();
 
         assertEquals(3, txCq.drain().size());
         List<MemorySegment> r = rxCq.drain();
@@ -138,17 +154,17 @@ class DatapathTest {
         TxOffload.fillL4Checksum(expect, 0, e);
         assertArrayEquals(expect.toArray(ValueLayout.JAVA_BYTE), rq.buffer(2, summed.length));
         assertArrayEquals(ringBefore, sq.ring.seg().toArray(ValueLayout.JAVA_BYTE), "the device wrote into the SQ ring");
-        assertEquals(3, h.port.counters().txFrames);
+        assertEquals(3, n.framesTransmitted());
     }
 
     @Test
     void aFrameWholeInTheWqeMeetsEveryInlineMode() {
-        Harness.Sq full = h.new Sq(21, 4, 10, InlineMode.TCP_UDP$VALUE);
+        Nic.Sq full = n.new Sq(4, txCq, InlineMode.TCP_UDP$VALUE);
         rq.post(1, lkey);
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 7, 8, TestFrames.payload(22, 5));
         full.send(lkey, tx.bus(), f.length, put(f, 0), f.length, 0, true);
         full.ring();
-        h.poll();
+        n.poll();
         MemorySegment c = txCq.drain().get(0);
         assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(c), () -> "syndrome " + ErrCqe.syndrome(c));
         assertArrayEquals(f, rq.buffer(0, f.length));
@@ -169,12 +185,12 @@ class DatapathTest {
         // 15 one-block NOPs, then a SEND whose 100 inline bytes make it 3 blocks: it wraps at 16
         for (int i = 0; i < 15; i++) sq.put(nop(), 1);
         sq.ring();
-        h.poll();
-        assertEquals(15, sq.sq.consumerCounter);
+        n.poll();
+        assertEquals(15, sq.hwCounter(), "the device consumed the 15 NOPs");
         sq.send(lkey, tx.bus(), f.length, host, 100, 0, true);
         assertEquals(18, sq.pc);
         sq.ring();
-        h.poll();
+        n.poll();
         List<MemorySegment> t = txCq.drain();
         assertEquals(1, t.size());
         assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(t.get(0)), () -> "syndrome " + ErrCqe.syndrome(t.get(0)) + " vendor " + ErrCqe.vendor_err_synd(t.get(0)));
@@ -184,7 +200,7 @@ class DatapathTest {
 
     MemorySegment nop() {
         MemorySegment w = MemorySegment.ofArray(new byte[64]);
-        io.prmkit.mlx5.WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.NOP).wqe_index(sq.pc & 0xffff).qpn(20).ds(1).write();
+        io.prmkit.mlx5.WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.NOP).wqe_index(sq.pc & 0xffff).qpn(sq.sqn).ds(1).write();
         return w;
     }
 
@@ -203,11 +219,11 @@ class DatapathTest {
     @Test
     void nopAndUmrWqesAreCheckedByTheSpecsRules() {
         MemorySegment wide = MemorySegment.ofArray(new byte[128]);
-        io.prmkit.mlx5.WqeCtrlSeg.writer(wide, 0).opcode(SendWqeOpcode.NOP).wqe_index(sq.pc).qpn(20).ds(8)
+        io.prmkit.mlx5.WqeCtrlSeg.writer(wide, 0).opcode(SendWqeOpcode.NOP).wqe_index(sq.pc).qpn(sq.sqn).ds(8)
                 .ce(io.prmkit.mlx5.CompletionMode.CQE_ALWAYS).write();
         sq.put(wide, 2);
         sq.ring();
-        h.poll();
+        n.poll();
         MemorySegment ok = txCq.drain().get(0);
         assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(ok), () -> "syndrome " + ErrCqe.syndrome(ok) + " vendor " + ErrCqe.vendor_err_synd(ok));
         assertEquals(SendWqeOpcode.NOP.value, Cqe64.s_wqe_opcode(ok));
@@ -216,26 +232,26 @@ class DatapathTest {
         io.prmkit.mlx5.WqeCtrlSeg.wqe_index$set(late, 0, sq.pc + 1);
         sq.put(late, 1);
         sq.ring();
-        h.poll();
+        n.poll();
         MemorySegment e = onlyError();
         assertEquals(CqeErrorSyndrome.LOCAL_QP_OP_ERR.value, ErrCqe.syndrome(e));
-        assertEquals(SendQueueEngine.VENDOR_BAD_QPN_OR_INDEX, ErrCqe.vendor_err_synd(e));
+        assertEquals(VENDOR_BAD_QPN_OR_INDEX, ErrCqe.vendor_err_synd(e));
         assertEquals(2, ErrCqe.wqe_counter(e));
 
-        sq.sq.state = SqState.RDY$VALUE; // as after RST -> RDY, counters kept for the test
-        sq.sq.consumerCounter = sq.pc;
+        assertEquals(SqState.ERR.value, sq.state());
+        sq.recover();
         long entries = io.prmkit.mlx5.WqeCtrlSeg.SIZE + io.prmkit.mlx5.WqeUmrCtrlSeg.SIZE + io.prmkit.mlx5.Mkc.SIZE;
         int ds = (int) (entries / 16) + 1;
         MemorySegment umr = MemorySegment.ofArray(new byte[(ds + 3) / 4 * 64]);
-        io.prmkit.mlx5.WqeCtrlSeg.writer(umr, 0).opcode(SendWqeOpcode.UMR).wqe_index(sq.pc).qpn(20).ds(ds).imm(0x100).write();
+        io.prmkit.mlx5.WqeCtrlSeg.writer(umr, 0).opcode(SendWqeOpcode.UMR).wqe_index(sq.pc).qpn(sq.sqn).ds(ds).imm(0x100).write();
         io.prmkit.mlx5.WqeUmrCtrlSeg.umr_flags$set(umr, io.prmkit.mlx5.WqeCtrlSeg.SIZE, io.prmkit.mlx5.UmrCtrlFlags.INLINE$MASK);
         io.prmkit.mlx5.WqeUmrCtrlSeg.klm_octowords$set(umr, io.prmkit.mlx5.WqeCtrlSeg.SIZE, 4); // one entry follows, not 4
         sq.put(umr, (ds + 3) / 4);
         sq.ring();
-        h.poll();
+        n.poll();
         MemorySegment u = onlyError();
         assertEquals(CqeErrorSyndrome.LOCAL_QP_OP_ERR.value, ErrCqe.syndrome(u));
-        assertEquals(SendQueueEngine.VENDOR_UMR, ErrCqe.vendor_err_synd(u));
+        assertEquals(VENDOR_UMR, ErrCqe.vendor_err_synd(u));
         assertEquals(SendWqeOpcode.UMR.value, ErrCqe.s_wqe_opcode(u));
     }
 
@@ -246,11 +262,11 @@ class DatapathTest {
         rq.post(8, lkey);
         sq.send(lkey, tx.bus(), f.length, host, 18, 0, true);
         MemorySegment w = MemorySegment.ofArray(new byte[64]);
-        io.prmkit.mlx5.WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.RDMA_READ).wqe_index(sq.pc).qpn(20).ds(1).write();
+        io.prmkit.mlx5.WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.RDMA_READ).wqe_index(sq.pc).qpn(sq.sqn).ds(1).write();
         sq.put(w, 1);
         sq.send(lkey, tx.bus(), f.length, host, 18, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         List<MemorySegment> t = txCq.drain();
         assertEquals(2, t.size());
         assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(t.get(0)));
@@ -259,27 +275,25 @@ class DatapathTest {
         assertEquals(CqeErrorSyndrome.LOCAL_QP_OP_ERR.value, ErrCqe.syndrome(e));
         assertEquals(1, ErrCqe.wqe_counter(e));
         assertEquals(SendWqeOpcode.RDMA_READ.value, ErrCqe.s_wqe_opcode(e));
-        assertEquals(20, ErrCqe.qpn(e));
-        assertEquals(SqState.ERR.value, sq.sq.state);
+        assertEquals(sq.sqn, ErrCqe.qpn(e));
+        assertEquals(SqState.ERR.value, sq.state());
         // rung again: nothing runs in ERR
         sq.ring();
-        h.poll();
+        n.poll();
         assertEquals(1, rxCq.drain().size());
         assertTrue(txCq.drain().isEmpty());
-        // ERR -> RST -> RDY (what MODIFY_SQ does): counters restart at 0
-        sq.sq.state = SqState.RST$VALUE;
-        sq.sq.consumerCounter = 0;
-        sq.sq.state = SqState.RDY$VALUE;
-        sq.pc = 0;
+        // MODIFY_SQ ERR -> RST -> RDY: counters restart at 0
+        sq.recover();
+        assertEquals(0, sq.hwCounter());
         sq.send(lkey, tx.bus(), f.length, host, 18, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(txCq.drain().get(0)));
     }
 
     @Test
     void flushInErrorCompletesTheWqesBehindAFailureWithFlushErrors() {
-        io.prmkit.mlx5.Sqc.flush_in_error_en$set(sq.sq.sqc, true);
+        Nic.Sq sq = n.new Sq(4, txCq, InlineMode.L2$VALUE, (in, ctx) -> io.prmkit.mlx5.Sqc.flush_in_error_en$set(in, ctx, true));
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[50]);
         MemorySegment host = put(f, 0);
         rq.post(8, lkey);
@@ -288,7 +302,7 @@ class DatapathTest {
         sq.send(lkey, tx.bus(), f.length, host, 18, 0, false);
         sq.put(nop(), 1);
         sq.ring();
-        h.poll();
+        n.poll();
         List<MemorySegment> t = txCq.drain();
         assertEquals(3, t.size(), "the error, then one flush per WQE behind it");
         assertEquals(CqeErrorSyndrome.LOCAL_PROT_ERR.value, ErrCqe.syndrome(t.get(0)));
@@ -303,51 +317,52 @@ class DatapathTest {
         // posted while in ERR: flushed too, nothing sent
         sq.send(lkey, tx.bus(), f.length, host, 18, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         MemorySegment fl = txCq.drain().get(0);
         assertEquals(CqeErrorSyndrome.WR_FLUSH_ERR.value, ErrCqe.syndrome(fl));
         assertEquals(4, ErrCqe.wqe_counter(fl));
         assertTrue(rxCq.drain().isEmpty());
-        assertEquals(SqState.ERR.value, sq.sq.state);
+        assertEquals(SqState.ERR.value, sq.state());
     }
 
     @Test
     void zeroDsIsLocalQpOpError() {
         MemorySegment w = MemorySegment.ofArray(new byte[64]);
-        io.prmkit.mlx5.WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.SEND).wqe_index(0).qpn(20).ds(0).write();
+        io.prmkit.mlx5.WqeCtrlSeg.writer(w, 0).opcode(SendWqeOpcode.SEND).wqe_index(0).qpn(sq.sqn).ds(0).write();
         sq.put(w, 1);
         sq.ring();
-        h.poll();
+        n.poll();
         assertEquals(CqeErrorSyndrome.LOCAL_QP_OP_ERR.value, ErrCqe.syndrome(onlyError()));
     }
 
     @Test
     void unknownKeyOrMissingRightOrOutOfBoundsIsLocalProtectionError() {
-        int noRead = h.paKey(2, false, true);
+        int noRead = n.paKey(false, true);
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[50]);
         MemorySegment host = put(f, 0);
         for (int key : new int[] {0x7777, noRead, lkey}) {
             long addr = key == lkey ? 0x10L : tx.bus(); // bus address 0x10 is not mapped: DMA fault
             sq.send(key, addr, f.length, host, 18, 0, true);
             sq.ring();
-            h.poll();
+            n.poll();
             MemorySegment e = onlyError();
             assertEquals(CqeErrorSyndrome.LOCAL_PROT_ERR.value, ErrCqe.syndrome(e));
             assertEquals(sq.pc - 1, ErrCqe.wqe_counter(e));
-            sq.sq.state = SqState.RDY$VALUE;
+            sq.recover();
         }
-        assertEquals(1, h.iommu.faults());
+        assertEquals(1, n.h.hca.iommu().faults(), "the unmapped bus address");
     }
 
     @Test
     void frameOverTheMtuIsLocalLengthError() {
-        h.objects.port.setAdminMtu(1000); // white-box: the PMTU write itself is MtuTest's (through ACCESS_REG)
+        n.setAdminMtu(1000);
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[1000]);
         sq.send(lkey, tx.bus(), f.length, put(f, 0), 18, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         assertEquals(CqeErrorSyndrome.LOCAL_LENGTH_ERR.value, ErrCqe.syndrome(onlyError()));
-        assertEquals(1000, h.port.mtu());
+        assertEquals(1000, n.adminMtu());
+        assertEquals(0, n.framesTransmitted(), "the frame never reached the wire");
     }
 
     @Test
@@ -355,7 +370,7 @@ class DatapathTest {
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[50]);
         sq.send(lkey, tx.bus(), f.length, put(f, 0), 0, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         assertEquals(CqeErrorSyndrome.LOCAL_QP_OP_ERR.value, ErrCqe.syndrome(onlyError()));
     }
 
@@ -366,27 +381,25 @@ class DatapathTest {
         rq.post(1, lkey);
         for (int i = 0; i < 3; i++) sq.send(lkey, tx.bus(), f.length, host, 18, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         assertEquals(3, txCq.drain().size());
         assertEquals(1, rxCq.drain().size());
-        assertEquals(2, h.objects.qCounters.get(2).outOfBuffer);
-        assertEquals(2, h.dp.rxDropped());
+        assertEquals(2, n.outOfBuffer());
+        assertEquals(2, n.inDiscards());
     }
 
     @Test
     void vlanInsertedOnSendIsStrippedOnReceive() {
+        Nic.Sq sq = n.new Sq(4, txCq, InlineMode.NONE$VALUE); // a queue that does not require inline headers
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_TCP, 1, 2, TestFrames.payload(60, 0));
-        MemorySegment host = put(f, 0);
+        put(f, 0);
         rq.post(1, lkey);
         long o = sq.ctrl(SendWqeOpcode.SEND, 3, true);
         WqeEthSeg.writer(sq.ring.seg(), o + 16).insert_vlan(true).vlan_tci(0x2064).cs_flags(EthCsFlags.L4_CSUM$MASK).write();
         WqeDataSeg.writer(sq.ring.seg(), o + 32).byte_count(f.length).lkey(lkey).addr(tx.bus()).write();
         sq.pc++;
-        // a queue that does not require inline headers
-        io.prmkit.mlx5.Sqc.min_wqe_inline_mode$set(sq.sq.sqc, 0);
-        h.dp.poll(); // engine is built on first ring; rebuild with the new mode by a fresh SQ object is not needed here
         sq.ring();
-        h.poll();
+        n.poll();
         List<MemorySegment> t = txCq.drain();
         assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(t.get(0)), () -> "syndrome " + ErrCqe.syndrome(t.get(0)));
         MemorySegment rc = rxCq.drain().get(0);
@@ -416,7 +429,7 @@ class DatapathTest {
         WqeDataSeg.writer(w, 16L * (2 + extra)).byte_count(f.length - hdr).lkey(lkey).addr(tx.bus() + hdr).write();
         sq.put(w, (ds + 3) / 4);
         sq.ring();
-        h.poll();
+        n.poll();
         assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(txCq.drain().get(0)));
         List<MemorySegment> r = rxCq.drain();
         assertEquals(3, r.size());
@@ -427,7 +440,7 @@ class DatapathTest {
             total += Cqe64.byte_cnt(rc) - hdr;
         }
         assertEquals(3000, total);
-        assertEquals(3, h.port.counters().txFrames);
+        assertEquals(3, n.framesTransmitted());
     }
 
     @Test
@@ -436,18 +449,19 @@ class DatapathTest {
         MemorySegment host = put(f, 0);
         rq.post(4, lkey);
         txCq.arm();
-        h.poll();
-        h.events.doorbell(1, 0, true); // arm the EQ
+        eq.arm();
+        n.poll();
+        assertEquals(List.of(), n.interrupts, "nothing to signal yet");
         sq.send(lkey, tx.bus(), f.length, host, 18, 0, true);
         sq.send(lkey, tx.bus(), f.length, host, 18, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         MemorySegment e = eq.next();
         assertNotNull(e, "completion EQE");
         assertEquals(EqeType.COMP.value, Eqe.event_type(e));
-        assertEquals(10, Eqe.cqn(e));
+        assertEquals(txCq.cqn, Eqe.cqn(e));
         assertNull(eq.next(), "one event per arming");
-        assertEquals(List.of(7), h.interrupts);
+        assertEquals(List.of(Nic.VECTOR), n.interrupts);
         assertEquals(2, txCq.drain().size());
     }
 
@@ -459,15 +473,15 @@ class DatapathTest {
             sq.send(lkey, tx.bus(), f.length, host, 18, 0, true);
             if (i == 15) {
                 sq.ring();
-                h.poll();
+                n.poll();
             }
         }
         sq.ring();
-        h.poll();
+        n.poll();
         MemorySegment e = eq.next();
         assertNotNull(e);
         assertEquals(EqeType.CQ_ERROR.value, Eqe.event_type(e));
-        assertEquals(10, Eqe.cq_error_cqn(e));
+        assertEquals(txCq.cqn, Eqe.cq_error_cqn(e));
         assertEquals(io.prmkit.mlx5.CqErrorSyndrome.OVERRUN.value, Eqe.cq_error_syndrome(e));
     }
 
@@ -476,10 +490,10 @@ class DatapathTest {
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[50]);
         MemorySegment host = put(f, 0);
         rq.post(8, lkey);
-        h.dp.failWqe(20, 3, CqeErrorSyndrome.LOCAL_LENGTH_ERR$VALUE);
+        n.h.hca.faults().failWqe(sq.sqn, 3, CqeErrorSyndrome.LOCAL_LENGTH_ERR);
         for (int i = 0; i < 4; i++) sq.send(lkey, tx.bus(), f.length, host, 18, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         List<MemorySegment> t = txCq.drain();
         assertEquals(3, t.size());
         assertEquals(CqeOpcode.REQ_ERR.value, ErrCqe.opcode(t.get(2)));
@@ -490,22 +504,23 @@ class DatapathTest {
 
     @Test
     void linkDownAndUpPostPortChangeEventsAndFramesAreLostMeanwhile() {
-        h.wire.setCarrier(false);
-        h.poll();
+        n.h.hca.faults().link(false);
+        n.poll();
         MemorySegment e = eq.next();
         assertEquals(EqeType.PORT_CHANGE.value, Eqe.event_type(e));
         assertEquals(io.prmkit.mlx5.PortChangeSubtype.DOWN.value, Eqe.event_sub_type(e));
         assertEquals(1, Eqe.port_num(e));
-        assertFalse(h.objects.port.linkUp());
+        assertEquals(2, n.operStatus(), "PAOS oper_status down");
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[50]);
         rq.post(1, lkey);
         sq.send(lkey, tx.bus(), f.length, put(f, 0), 18, 0, true);
         sq.ring();
-        h.poll();
+        n.poll();
         assertEquals(CqeOpcode.REQ.value, Cqe64.opcode(txCq.drain().get(0)), "a send on a dead link completes; the frame is lost");
         assertTrue(rxCq.drain().isEmpty());
-        h.wire.setCarrier(true);
-        h.poll();
+        n.h.hca.faults().link(true);
+        n.poll();
         assertEquals(io.prmkit.mlx5.PortChangeSubtype.ACTIVE.value, Eqe.event_sub_type(eq.next()));
+        assertEquals(1, n.operStatus(), "PAOS oper_status up");
     }
 }
