@@ -116,7 +116,7 @@ public class DeviceLoopbackBench {
         Mkc.lw$set(mkc, true);
         Mkc.length64$set(mkc, true);
         Mkc.pd$set(mkc, PD);
-        objects.mkeys.put(1, new Resources.Mkey(0x100 | 0x42, mkc, null));
+        objects.add(new Resources.Mkey(0x100 | 0x42, mkc, null));
         int lkey = 0x142;
         txCq = mem(64L * N);
         txCqDb = mem(64);
@@ -125,8 +125,8 @@ public class DeviceLoopbackBench {
         cq(10, txCq, txCqDb);
         cq(11, rxCq, rxCqDb);
         if (compress) {
-            Cqc.cqe_comp_en$set(objects.cqs.get(11).cqc, true);
-            Cqc.mini_cqe_res_format$set(objects.cqs.get(11).cqc, MiniCqeResFormat.CSUM);
+            Cqc.cqe_comp_en$set(objects.cq(11).cqc, true);
+            Cqc.mini_cqe_res_format$set(objects.cq(11).cqc, MiniCqeResFormat.CSUM);
         }
         sq = mem(64L * N);
         sqDb = mem(64);
@@ -137,7 +137,7 @@ public class DeviceLoopbackBench {
         Wq.log_wq_sz$set(sqc, wq, LOG);
         Wq.pd$set(sqc, wq, PD);
         Wq.dbr_addr$set(sqc, wq, map(sqDb));
-        objects.sqs.put(20, new Queues.Sq(20, sqc, ring(sq), SqState.RDY$VALUE));
+        objects.add(new Queues.Sq(20, sqc, ring(sq), SqState.RDY$VALUE));
         rq = mem(16L * N);
         rqDb = mem(64);
         bufs = mem(2048L * N);
@@ -149,14 +149,14 @@ public class DeviceLoopbackBench {
         Wq.log_wq_stride$set(rqc, rw, 4);
         Wq.pd$set(rqc, rw, PD);
         Wq.dbr_addr$set(rqc, rw, map(rqDb));
-        objects.rqs.put(30, new Queues.Rq(30, rqc, ring(rq), RqState.RDY$VALUE));
+        objects.add(new Queues.Rq(30, rqc, ring(rq), RqState.RDY$VALUE));
         for (int i = 0; i < N; i++) WqeDataSeg.writer(rq, i * 16L).byte_count(2048).lkey(lkey).addr(bufBus + 2048L * i).write();
         posted = N;
         WqDoorbellRecord.receive_counter$set(rqDb, posted & 0xffff);
         MemorySegment tirc = MemorySegment.ofArray(new byte[(int) Tirc.SIZE]);
         Tirc.disp_type$set(tirc, TirDispType.DIRECT);
         Tirc.inline_rqn$set(tirc, 30);
-        objects.tirs.put(40, new Resources.Tir(40, tirc));
+        objects.add(new Resources.Tir(40, tirc));
         Resources.FlowTable t = new Resources.FlowTable(50, 0, MemorySegment.ofArray(new byte[(int) FlowTableContext.SIZE]), 16);
         t.groups.put(1, new Resources.FlowGroup(1, 0, 15, 0, MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE])));
         MemorySegment fc = MemorySegment.ofArray(new byte[(int) (FlowContext.destination$BYTE_OFFSET + 16)]);
@@ -165,8 +165,8 @@ public class DeviceLoopbackBench {
         DestFormatStruct.destination_type$set(fc, FlowContext.destination$BYTE_OFFSET, FlowDestinationType.TIR);
         DestFormatStruct.destination_id$set(fc, FlowContext.destination$BYTE_OFFSET, 40);
         t.entries.put(0, new Resources.FlowEntry(0, 1, fc));
-        objects.flowTables.put(50, t);
-        objects.nicRxRoot = 50;
+        objects.add(t);
+        objects.setRxRoot(50);
         // 64-byte UDP frames (without FCS, 60 on the wire + 4): addresses (to the vport's default MAC
         // 02:00:00:00:00:01, which it takes without promiscuous mode), IPv4, UDP
         frame = mem(4096);
@@ -190,7 +190,7 @@ public class DeviceLoopbackBench {
         MemorySegment cqc = MemorySegment.ofArray(new byte[(int) Cqc.SIZE]);
         Cqc.log_cq_size$set(cqc, LOG);
         Cqc.dbr_addr$set(cqc, map(db));
-        objects.cqs.put(cqn, new Queues.Cq(cqn, cqc, ring(ring)));
+        objects.add(new Queues.Cq(cqn, cqc, ring(ring)));
     }
 
     @Benchmark

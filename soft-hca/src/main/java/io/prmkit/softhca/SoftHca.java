@@ -277,7 +277,7 @@ public final class SoftHca implements AutoCloseable {
 
     /**
      * Objects the function holds now, by kind (eq, cq, sq, rq, qp, mkey, tis, tir, rqt, flow_table,
-     * q_counter, pd, transport_domain, uar, umem, uctx), only the kinds with any: for leak checks. Read it while
+     * flow_counter, q_counter, pd, transport_domain, uar, umem, uctx), only the kinds with any: for leak checks. Read it while
      * no command is running.
      */
     public synchronized java.util.Map<String, Integer> liveObjects() {
@@ -285,22 +285,8 @@ public final class SoftHca implements AutoCloseable {
         java.util.function.BiConsumer<String, Integer> put = (k, n) -> {
             if (n > 0) m.put(k, n);
         };
-        put.accept("eq", objects.eqs.size());
-        put.accept("cq", objects.cqs.size());
-        put.accept("sq", objects.sqs.size());
-        put.accept("rq", objects.rqs.size());
-        put.accept("qp", objects.qps.size());
-        put.accept("mkey", objects.mkeys.size());
-        put.accept("tis", objects.tises.size());
-        put.accept("tir", objects.tirs.size());
-        put.accept("rqt", objects.rqts.size());
-        put.accept("flow_table", objects.flowTables.size());
-        put.accept("q_counter", objects.qCounters.size());
-        put.accept("pd", hca.pds.size());
-        put.accept("transport_domain", hca.transportDomains.size());
+        for (DeviceObjects.Kind k : DeviceObjects.Kind.values()) put.accept(k.label(), objects.count(k));
         put.accept("uar", hca.uars.size());
-        put.accept("umem", objects.umems.size());
-        put.accept("uctx", objects.uctxs.size());
         return m;
     }
 

@@ -1,5 +1,6 @@
 package io.prmkit.softhca.cmd;
 
+import io.prmkit.softhca.device.DeviceObjects.Kind;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.CmdStatus;
 import io.prmkit.mlx5.GeneralObjInCmdHdr;
@@ -75,7 +76,7 @@ public final class Commands {
             String reserved = ReservedBits.firstSet(command.in(), checked, 0, command.inBytes());
             if (reserved != null) throw new DeliveryError(reserved);
             if (uid != 0) {
-                if (!hca.objects.uctxs.containsKey(uid)) throw c.fail(Syndrome.BAD_UID, "uid " + uid + " names no user context");
+                if (!hca.objects.has(Kind.UCTX, uid)) throw c.fail(Syndrome.BAD_UID, "uid " + uid + " names no user context");
                 c = c.withUid(uid);
             }
             switch (spec.phase()) {
@@ -95,7 +96,7 @@ public final class Commands {
             setStatus(c.out, e.status, e.syndrome);
             failed(c);
         } finally {
-            hca.objects.generation++; // the datapath drops what it cached from the objects
+            hca.objects.changed(); // the datapath drops what it cached from the objects
         }
     }
 

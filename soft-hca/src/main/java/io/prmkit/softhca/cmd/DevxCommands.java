@@ -11,9 +11,9 @@ import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.mlx5.Uctx;
 import io.prmkit.mlx5.Umem;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
+import io.prmkit.softhca.device.DeviceObjects.Kind;
 import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.device.Queues;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -58,51 +58,35 @@ final class DevxCommands {
     private void createUctx(Command c) {
         long logMax = Support.cap(hca, "log_max_uctx");
         if (logMax == 0) throw c.fail(Syndrome.BAD_OPCODE, "the function has no user contexts (log_max_uctx 0)");
-        Support.checkCount(c, hca, hca.objects.uctxs.size(), "log_max_uctx");
+        Support.checkCount(c, hca, hca.objects.count(Kind.UCTX), "log_max_uctx");
         int cap = Uctx.cap(c.in, CreateUctxIn.uctx$BYTE_OFFSET);
         long allowed = Support.cap(hca, "uctx_cap");
         if ((cap & ~allowed) != 0) throw c.fail(Syndrome.BAD_FIELD, "uctx cap 0x" + Integer.toHexString(cap) + " beyond uctx_cap 0x" + Long.toHexString(allowed));
-        int uid = hca.nextNumber("uid", 1, 0xffff, hca.objects.uctxs::containsKey);
+        int uid = hca.nextNumber("uid", 1, 0xffff, n -> hca.objects.has(Kind.UCTX, n));
         if (uid < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "uids 1..0xffff");
-        hca.objects.uctxs.put(uid, cap);
+        hca.objects.addUserContext(uid, cap);
         CreateUctxOut.Device.uid$set(c.out, uid);
     }
 
     private void destroyUctx(Command c) {
         int uid = DestroyUctxIn.uid(c.in);
-        if (!hca.objects.uctxs.containsKey(uid)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "user context " + uid);
-        for (Map.Entry<String, Map<Integer, Integer>> e : hca.objects.owners.entrySet()) {
-            for (Map.Entry<Integer, Integer> o : e.getValue().entrySet()) {
-                if (o.getValue() == uid) throw c.fail(Syndrome.OBJECT_IN_USE, "user context " + uid + " still owns " + e.getKey() + " 0x" + Integer.toHexString(o.getKey()));
-            }
-        }
-        hca.objects.uctxs.remove(uid);
+        if (!hca.objects.has(Kind.UCTX, uid)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "user context " + uid);
+        String owned = hca.objects.usedBy(Kind.UCTX, uid);
+        if (owned != null) throw c.fail(Syndrome.OBJECT_IN_USE, "user context " + uid + " " + owned);
+        hca.objects.destroy(Kind.UCTX, uid);
     }
 
     /** Records that the object {@code kind} {@code n} was created by {@code c} (owned by its uid). */
-    static void own(HcaState hca, Command c, String kind, int n) {
-        if (c.uid != 0) hca.objects.owners.computeIfAbsent(kind, k -> new HashMap<>()).put(n, c.uid);
-    }
-
-    /** The uid that owns object {@code kind} {@code n} (0 unless created with another). */
-    static int owner(HcaState hca, String kind, int n) {
-        Map<Integer, Integer> m = hca.objects.owners.get(kind);
-        Integer uid = m == null ? null : m.get(n);
-        return uid == null ? 0 : uid;
+    static void own(HcaState hca, Command c, Kind kind, int n) {
+        hca.objects.own(kind, n, c.uid);
     }
 
     /** Refuses {@code c} on an existing object {@code kind} {@code n} that another uid owns. */
-    static void checkOwner(HcaState hca, Command c, String kind, int n) {
-        int owner = owner(hca, kind, n);
+    static void checkOwner(HcaState hca, Command c, Kind kind, int n) {
+        int owner = hca.objects.owner(kind, n);
         if (owner != c.uid) {
-            throw c.fail(Syndrome.NOT_OWNER, kind + " 0x" + Integer.toHexString(n) + " belongs to uid " + owner + ", the command has uid " + c.uid);
+            throw c.fail(Syndrome.NOT_OWNER, kind.label() + " 0x" + Integer.toHexString(n) + " belongs to uid " + owner + ", the command has uid " + c.uid);
         }
-    }
-
-    /** Forgets who owned a destroyed object. */
-    static void disown(HcaState hca, String kind, int n) {
-        Map<Integer, Integer> m = hca.objects.owners.get(kind);
-        if (m != null) m.remove(n);
     }
 
     // ---- user memory ----
@@ -111,7 +95,7 @@ final class DevxCommands {
         boolean uid0 = Support.cap(hca, "umem_uid_0") != 0;
         if (!uid0 && Support.cap(hca, "log_max_uctx") == 0) throw c.fail(Syndrome.BAD_OPCODE, "the function has no DEVX (log_max_uctx 0, umem_uid_0 0)");
         if (c.uid == 0 && !uid0) throw c.fail(Syndrome.BAD_UID, "a umem with uid 0 needs umem_uid_0");
-        Support.checkCount(c, hca, hca.objects.umems.size(), "log_max_umem");
+        Support.checkCount(c, hca, hca.objects.count(Kind.UMEM), "log_max_umem");
         long at = CreateUmemIn.umem$BYTE_OFFSET;
         if (Umem.ats(c.in, at)) throw c.fail(Syndrome.BAD_FIELD, "ats (untranslated addresses) is not modelled");
         int logPageSize = Umem.log_page_size(c.in, at);
@@ -131,25 +115,25 @@ final class DevxCommands {
             if (pa % pageSize != 0) throw c.fail(Syndrome.BAD_PAGE_ADDRESS, "MTT " + i + " at 0x" + Long.toHexString(pa) + " is not aligned to the " + pageSize + "-byte page");
             pages[i] = pa;
         }
-        int id = hca.nextNumber("umem", 1, 0xffffff, hca.objects.umems::containsKey);
+        int id = hca.nextNumber("umem", 1, 0xffffff, u -> hca.objects.has(Kind.UMEM, u));
         if (id < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "umem ids");
-        hca.objects.umems.put(id, new Resources.Umem(id, c.uid, pages, logPageSize, pageOffset, writable));
-        own(hca, c, "umem", id);
+        hca.objects.add(new Resources.Umem(id, c.uid, pages, logPageSize, pageOffset, writable));
+        own(hca, c, Kind.UMEM, id);
         CreateUmemOut.Device.umem_id$set(c.out, id);
     }
 
     private void destroyUmem(Command c) {
-        Resources.Umem u = hca.objects.umems.get(DestroyUmemIn.umem_id(c.in));
+        Resources.Umem u = hca.objects.umem(DestroyUmemIn.umem_id(c.in));
         if (u == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "umem " + DestroyUmemIn.umem_id(c.in));
-        checkOwner(hca, c, "umem", u.id);
-        if (u.users > 0) throw c.fail(Syndrome.OBJECT_IN_USE, "umem " + u.id + " holds " + u.users + " rings or doorbell records");
-        hca.objects.umems.remove(u.id);
-        disown(hca, "umem", u.id);
+        checkOwner(hca, c, Kind.UMEM, u.id);
+        String user = hca.objects.usedBy(Kind.UMEM, u.id);
+        if (user != null) throw c.fail(Syndrome.OBJECT_IN_USE, "umem " + u.id + " " + user);
+        hca.objects.destroy(Kind.UMEM, u.id);
     }
 
     /** The umem {@code id} for a context of command {@code c}: it must exist and be of the command's uid. */
     private static Resources.Umem umem(Command c, HcaState hca, int id, String what) {
-        Resources.Umem u = hca.objects.umems.get(id);
+        Resources.Umem u = hca.objects.umem(id);
         if (u == null) throw c.fail(Syndrome.BAD_REFERENCE, what + " umem " + id);
         if (u.uid != c.uid) throw c.fail(Syndrome.UMEM_RANGE, what + " umem " + id + " belongs to uid " + u.uid + ", the command has uid " + c.uid);
         return u;
@@ -200,15 +184,5 @@ final class DevxCommands {
             throw c.fail(Syndrome.UMEM_RANGE, "mkey of 0x" + Long.toHexString(len) + " bytes from offset 0x" + Long.toHexString(offset) + " outside umem " + id + " (0x" + Long.toHexString(u.bytes()) + " bytes)");
         }
         return u;
-    }
-
-    /** Takes the references a created object holds (only once the whole command has succeeded). */
-    static void hold(List<Resources.Umem> uses) {
-        for (Resources.Umem u : uses) u.users++;
-    }
-
-    /** Gives back the references of a destroyed object. */
-    static void release(List<Resources.Umem> uses) {
-        for (Resources.Umem u : uses) u.users--;
     }
 }

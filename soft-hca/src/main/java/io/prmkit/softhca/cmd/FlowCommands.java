@@ -30,6 +30,7 @@ import io.prmkit.mlx5.SetFteIn;
 import io.prmkit.mlx5.SetFteOpMod;
 import io.prmkit.mlx5.TrafficCounter;
 import io.prmkit.mlx5.PrmCommands;
+import io.prmkit.softhca.device.DeviceObjects.Kind;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import io.prmkit.softhca.device.Resources;
 import java.lang.foreign.MemorySegment;
@@ -68,24 +69,6 @@ final class FlowCommands {
         BringUpCommands.put(specs, PrmCommands.QUERY_FLOW_COUNTER, Phase.INITIALIZED, f::queryCounter);
     }
 
-    /** Whether any flow entry forwards to TIR {@code tirn}. */
-    static boolean tirInUse(HcaState hca, int tirn) {
-        for (Resources.FlowTable t : hca.objects.flowTables.values()) {
-            for (Resources.FlowEntry e : t.entries.values()) {
-                MemorySegment fc = e.flowContext();
-                int n = FlowContext.destination_list_size(fc);
-                for (int i = 0; i < n; i++) {
-                    long at = FlowContext.destination$BYTE_OFFSET + (long) i * DestFormatStruct.SIZE;
-                    if (at + DestFormatStruct.SIZE > fc.byteSize()) break;
-                    if (DestFormatStruct.destination_type$enum(fc, at) == FlowDestinationType.TIR && DestFormatStruct.destination_id(fc, at) == tirn) {
-                        return true;
-                    }
-                }
-            }
-        }
-        return false;
-    }
-
     /** The flow table properties page of a table type (receive or transmit). */
     private MemorySegment props(int type) {
         long at = type == FlowTableType.NIC_TX.value ? FlowTableNicCap.flow_table_properties_nic_transmit$BYTE_OFFSET
@@ -94,7 +77,7 @@ final class FlowCommands {
     }
 
     private Resources.FlowTable table(Command c, int type, int id) {
-        Resources.FlowTable t = hca.objects.flowTables.get(id);
+        Resources.FlowTable t = hca.objects.flowTable(id);
         if (t == null || t.tableType != type) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow table " + id + " of type " + type);
         return t;
     }
@@ -111,14 +94,14 @@ final class FlowCommands {
         MemorySegment ftc = Support.copy(c.in, CreateFlowTableIn.flow_table_context$BYTE_OFFSET, FlowTableContext.SIZE);
         MemorySegment p = props(type);
         if (!FlowTablePropLayout.ft_support(p)) throw c.fail(Syndrome.BAD_FIELD, "flow tables of type " + type + " not supported");
-        if (hca.objects.flowTables.size() >= 1L << FlowTablePropLayout.log_max_ft_num(p)) throw c.fail(Syndrome.OUT_OF_NUMBERS, "log_max_ft_num");
+        if (hca.objects.count(Kind.FLOW_TABLE) >= 1L << FlowTablePropLayout.log_max_ft_num(p)) throw c.fail(Syndrome.OUT_OF_NUMBERS, "log_max_ft_num");
         if (FlowTableContext.log_size(ftc) > FlowTablePropLayout.log_max_ft_size(p)) {
             throw c.fail(Syndrome.SIZE_ABOVE_MAX, "log_size " + FlowTableContext.log_size(ftc));
         }
         if (FlowTableContext.level(ftc) > FlowTablePropLayout.max_ft_level(p)) throw c.fail(Syndrome.BAD_FIELD, "level " + FlowTableContext.level(ftc));
         FlowTableMissAction miss = FlowTableContext.table_miss_action$enum(ftc);
         if (miss == FlowTableMissAction.FWD) {
-            Resources.FlowTable next = hca.objects.flowTables.get(FlowTableContext.table_miss_id(ftc));
+            Resources.FlowTable next = hca.objects.flowTable(FlowTableContext.table_miss_id(ftc));
             if (next == null || next.tableType != type) throw c.fail(Syndrome.BAD_REFERENCE, "miss table " + FlowTableContext.table_miss_id(ftc));
         } else if (miss != FlowTableMissAction.DEF) {
             throw c.fail(Syndrome.BAD_FIELD, "table_miss_action " + FlowTableContext.table_miss_action(ftc));
@@ -127,20 +110,16 @@ final class FlowCommands {
             throw c.fail(Syndrome.BAD_FIELD, "reformat, decap and software-owned tables are not modelled");
         }
         int id = hca.nextNumber("flow_table", 1);
-        hca.objects.flowTables.put(id, new Resources.FlowTable(id, type, ftc, 1 << FlowTableContext.log_size(ftc)));
+        hca.objects.add(new Resources.FlowTable(id, type, ftc, 1 << FlowTableContext.log_size(ftc)));
         CreateFlowTableOut.Device.table_id$set(c.out, id);
     }
 
     private void destroyTable(Command c) {
         Resources.FlowTable t = table(c, DestroyFlowTableIn.table_type(c.in), DestroyFlowTableIn.table_id(c.in));
-        if (hca.objects.nicRxRoot == t.tableId || hca.objects.nicTxRoot == t.tableId) throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " is a root");
+        String user = hca.objects.usedBy(Kind.FLOW_TABLE, t.tableId);
+        if (user != null) throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " " + user);
         if (!t.groups.isEmpty()) throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " still has " + t.groups.size() + " groups");
-        for (Resources.FlowTable o : hca.objects.flowTables.values()) {
-            if (FlowTableContext.table_miss_action$enum(o.context) == FlowTableMissAction.FWD && FlowTableContext.table_miss_id(o.context) == t.tableId) {
-                throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " is the miss table of " + o.tableId);
-            }
-        }
-        hca.objects.flowTables.remove(t.tableId);
+        hca.objects.destroy(Kind.FLOW_TABLE, t.tableId);
     }
 
     private void createGroup(Command c) {
@@ -204,9 +183,9 @@ final class FlowCommands {
             FlowDestinationType type = DestFormatStruct.destination_type$enum(c.in, at);
             int id = DestFormatStruct.destination_id(c.in, at);
             if (type == FlowDestinationType.TIR) {
-                if (!hca.objects.tirs.containsKey(id)) throw c.fail(Syndrome.BAD_REFERENCE, "TIR " + id);
+                if (!hca.objects.has(Kind.TIR, id)) throw c.fail(Syndrome.BAD_REFERENCE, "TIR " + id);
             } else if (type == FlowDestinationType.FLOW_TABLE) {
-                Resources.FlowTable next = hca.objects.flowTables.get(id);
+                Resources.FlowTable next = hca.objects.flowTable(id);
                 if (next == null || next.tableType != t.tableType) throw c.fail(Syndrome.BAD_REFERENCE, "flow table " + id);
                 if (FlowTableContext.level(next.context) <= level && !SetFteIn.ignore_flow_level(c.in)) {
                     throw c.fail(Syndrome.BAD_FIELD, "flow table " + id + " is not deeper than level " + level);
@@ -217,7 +196,7 @@ final class FlowCommands {
         }
         for (int i = 0; i < counters; i++) {
             int id = FlowCounterList.flow_counter_id(c.in, list + (dests + i) * entryBytes);
-            if (!hca.objects.flowCounters.containsKey(id)) throw c.fail(Syndrome.BAD_REFERENCE, "flow counter " + id);
+            if (!hca.objects.has(Kind.FLOW_COUNTER, id)) throw c.fail(Syndrome.BAD_REFERENCE, "flow counter " + id);
         }
         long size = Math.min(c.inLength() - fc, FlowContext.destination$BYTE_OFFSET + (dests + (long) counters) * entryBytes);
         t.entries.put((int) index, new Resources.FlowEntry((int) index, groupId, Support.copy(c.in, fc, size)));
@@ -234,13 +213,13 @@ final class FlowCommands {
         checkType(c, type);
         if (c.opMod == 1) {
             // op_mod 1 disconnects the domain's root (Linux mlx5_cmd_update_root_ft with disconnect), so it can be destroyed.
-            if (type == FlowTableType.NIC_RX.value) hca.objects.nicRxRoot = -1;
-            else hca.objects.nicTxRoot = -1;
+            if (type == FlowTableType.NIC_RX.value) hca.objects.setRxRoot(-1);
+            else hca.objects.setTxRoot(-1);
             return;
         }
         Resources.FlowTable t = table(c, type, SetFlowTableRootIn.table_id(c.in));
-        if (type == FlowTableType.NIC_RX.value) hca.objects.nicRxRoot = t.tableId;
-        else hca.objects.nicTxRoot = t.tableId;
+        if (type == FlowTableType.NIC_RX.value) hca.objects.setRxRoot(t.tableId);
+        else hca.objects.setTxRoot(t.tableId);
     }
 
     private void allocCounter(Command c) {
@@ -248,13 +227,14 @@ final class FlowCommands {
             throw c.fail(Syndrome.BAD_FIELD, "bulk flow counters are not modelled");
         }
         int id = hca.nextNumber("flow_counter", 1);
-        hca.objects.flowCounters.put(id, new long[2]);
+        hca.objects.add(new Resources.FlowCounter(id));
         AllocFlowCounterOut.Device.flow_counter_id$set(c.out, id);
     }
 
     private void deallocCounter(Command c) {
         int id = DeallocFlowCounterIn.flow_counter_id(c.in);
-        if (hca.objects.flowCounters.remove(id) == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow counter " + id);
+        if (!hca.objects.has(Kind.FLOW_COUNTER, id)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow counter " + id);
+        hca.objects.destroy(Kind.FLOW_COUNTER, id);
     }
 
     private void queryCounter(Command c) {
@@ -263,14 +243,11 @@ final class FlowCommands {
         long at = QueryFlowCounterOut.flow_statistics$BYTE_OFFSET;
         if (c.outLength() < at + n * TrafficCounter.SIZE) throw c.fail(Syndrome.OUTPUT_TOO_SHORT, n + " counters");
         for (int i = 0; i < n; i++) {
-            long[] v = hca.objects.flowCounters.get(first + i);
+            Resources.FlowCounter v = hca.objects.flowCounter(first + i);
             if (v == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow counter " + (first + i));
-            TrafficCounter.packets$set(c.out, at + i * TrafficCounter.SIZE, v[0]);
-            TrafficCounter.octets$set(c.out, at + i * TrafficCounter.SIZE, v[1]);
-            if (QueryFlowCounterIn.clear_(c.in)) {
-                v[0] = 0;
-                v[1] = 0;
-            }
+            TrafficCounter.packets$set(c.out, at + i * TrafficCounter.SIZE, v.packets());
+            TrafficCounter.octets$set(c.out, at + i * TrafficCounter.SIZE, v.octets());
+            if (QueryFlowCounterIn.clear_(c.in)) v.clear();
         }
     }
 }

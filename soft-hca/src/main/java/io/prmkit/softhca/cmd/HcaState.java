@@ -51,8 +51,6 @@ public final class HcaState {
     public final Set<Integer> uars = new HashSet<>();
     public final int firstUar;
     public final int uarCount;
-    public final Set<Integer> pds = new HashSet<>();
-    public final Set<Integer> transportDomains = new HashSet<>();
     private final Map<String, Integer> next = new TreeMap<>();
 
     /**
@@ -112,7 +110,5 @@ public final class HcaState {
     public void forgetObjects() {
         objects.clear();
         uars.clear();
-        pds.clear();
-        transportDomains.clear();
     }
 }

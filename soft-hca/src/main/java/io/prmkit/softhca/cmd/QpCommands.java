@@ -15,6 +15,7 @@ import io.prmkit.mlx5.Qpc;
 import io.prmkit.mlx5.QueryQpIn;
 import io.prmkit.mlx5.QueryQpOut;
 import io.prmkit.mlx5.PrmCommands;
+import io.prmkit.softhca.device.DeviceObjects.Kind;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.device.Queues;
@@ -83,26 +84,26 @@ final class QpCommands {
     }
 
     private Resources.Qp qp(Command c, int qpn) {
-        Resources.Qp qp = hca.objects.qps.get(qpn);
+        Resources.Qp qp = hca.objects.qp(qpn);
         if (qp == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "QP " + qpn);
-        DevxCommands.checkOwner(hca, c, "qp", qpn);
+        DevxCommands.checkOwner(hca, c, Kind.QP, qpn);
         return qp;
     }
 
     private void create(Command c) {
         long at = CreateQpIn.qpc$BYTE_OFFSET;
         MemorySegment qpc = Support.copy(c.in, at, Qpc.SIZE);
-        Support.checkCount(c, hca, hca.objects.qps.size(), "log_max_qp");
+        Support.checkCount(c, hca, hca.objects.count(Kind.QP), "log_max_qp");
         if (Qpc.state$enum(qpc) != QpState.RST) throw c.fail(Syndrome.BAD_FIELD, "a new QP starts in RST, not state " + Qpc.state(qpc));
         QpServiceType st = Qpc.st$enum(qpc);
         if (st != QpServiceType.RC && st != QpServiceType.UC && st != QpServiceType.UD && st != QpServiceType.RAW_DATAGRAM) {
             throw c.fail(Syndrome.BAD_FIELD, "service type " + Qpc.st(qpc) + " (RC, UC, UD, raw)");
         }
         if (CreateQpIn.opt_param_mask(c.in) != 0) throw c.fail(Syndrome.OPT_PARAM_NOT_ALLOWED, "CREATE_QP takes no optional fields");
-        if (!hca.pds.contains(Qpc.pd(qpc))) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + Qpc.pd(qpc));
+        if (!hca.objects.has(Kind.PD, Qpc.pd(qpc))) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + Qpc.pd(qpc));
         if (!hca.uars.contains(Qpc.uar_page(qpc))) throw c.fail(Syndrome.BAD_REFERENCE, "UAR " + Qpc.uar_page(qpc));
-        Queues.Cq snd = hca.objects.cqs.get(Qpc.cqn_snd(qpc));
-        Queues.Cq rcv = hca.objects.cqs.get(Qpc.cqn_rcv(qpc));
+        Queues.Cq snd = hca.objects.cq(Qpc.cqn_snd(qpc));
+        Queues.Cq rcv = hca.objects.cq(Qpc.cqn_rcv(qpc));
         if (snd == null) throw c.fail(Syndrome.BAD_REFERENCE, "send CQ " + Qpc.cqn_snd(qpc));
         if (rcv == null) throw c.fail(Syndrome.BAD_REFERENCE, "receive CQ " + Qpc.cqn_rcv(qpc));
         Support.checkLogSize(c, hca, Qpc.log_sq_size(qpc), "log_max_qp_sz");
@@ -119,14 +120,11 @@ final class QpCommands {
                 ? DevxCommands.ring(c, hca, CreateQpIn.wq_umem_id(c.in), CreateQpIn.wq_umem_offset(c.in), rq + sq, false, uses, "QP buffer")
                 : Support.ring(c, hca, CreateQpIn.pas$BYTE_OFFSET, rq + sq, Qpc.log_page_size(qpc));
         int qpn = hca.nextNumber("qp", 0x1000);
-        snd.users++;
-        rcv.users++;
         Resources.Qp qp = new Resources.Qp(qpn, qpc, ring, QpState.RST$VALUE);
         qp.dbr = dbr;
         qp.umems.addAll(uses);
-        DevxCommands.hold(uses);
-        hca.objects.qps.put(qpn, qp);
-        DevxCommands.own(hca, c, "qp", qpn);
+        hca.objects.add(qp);
+        DevxCommands.own(hca, c, Kind.QP, qpn);
         CreateQpOut.Device.qpn$set(c.out, qpn);
     }
 
@@ -218,13 +216,7 @@ final class QpCommands {
 
     private void destroy(Command c) {
         Resources.Qp qp = qp(c, DestroyQpIn.qpn(c.in));
-        hca.objects.qps.remove(qp.qpn);
-        Queues.Cq snd = hca.objects.cqs.get(Qpc.cqn_snd(qp.qpc));
-        Queues.Cq rcv = hca.objects.cqs.get(Qpc.cqn_rcv(qp.qpc));
-        if (snd != null) snd.users--;
-        if (rcv != null) rcv.users--;
-        DevxCommands.release(qp.umems);
-        DevxCommands.disown(hca, "qp", qp.qpn);
+        hca.objects.destroy(Kind.QP, qp.qpn);
     }
 
     /** Reads the common fields of the modify inputs through their layout metadata. */

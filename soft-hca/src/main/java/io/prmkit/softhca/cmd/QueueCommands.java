@@ -43,6 +43,7 @@ import io.prmkit.mlx5.WqType;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import io.prmkit.softhca.device.Resources;
+import io.prmkit.softhca.device.DeviceObjects.Kind;
 import io.prmkit.softhca.device.Queues;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
@@ -98,7 +99,7 @@ final class QueueCommands {
 
     private void createEq(Command c) {
         MemorySegment eqc = Support.copy(c.in, CreateEqIn.eq_context_entry$BYTE_OFFSET, Eqc.SIZE);
-        Support.checkCount(c, hca, hca.objects.eqs.size(), "log_max_eq");
+        Support.checkCount(c, hca, hca.objects.count(Kind.EQ), "log_max_eq");
         Support.checkLogSize(c, hca, Eqc.log_eq_size(eqc), "log_max_eq_sz");
         checkUar(c, Eqc.uar_page(eqc));
         if (Eqc.intr(eqc) >= vectors) throw c.fail(Syndrome.BAD_FIELD, "intr " + Eqc.intr(eqc) + " but " + vectors + " MSI-X vectors");
@@ -109,7 +110,7 @@ final class QueueCommands {
         for (int i = 0; i < mask.length; i++) mask[i] = CreateEqIn.event_bitmask$elem(c.in, i);
         int eqn = -1;
         for (int n = FIRST_EQN; n < 256; n++) {
-            if (!hca.objects.eqs.containsKey(n)) {
+            if (!hca.objects.has(Kind.EQ, n)) {
                 eqn = n;
                 break;
             }
@@ -118,21 +119,20 @@ final class QueueCommands {
         Queues.Eq eq = new Queues.Eq(eqn, eqc, ring, mask);
         // A new EQ is armed: its first event interrupts (the driver arms again after each one).
         eq.armed = true;
-        hca.objects.eqs.put(eqn, eq);
+        hca.objects.add(eq);
         CreateEqOut.Device.eq_number$set(c.out, eqn);
     }
 
     private void destroyEq(Command c) {
         int eqn = DestroyEqIn.eq_number(c.in);
-        if (!hca.objects.eqs.containsKey(eqn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "EQ " + eqn);
-        for (Queues.Cq cq : hca.objects.cqs.values()) {
-            if (Cqc.c_eqn_or_apu_element(cq.cqc) == eqn) throw c.fail(Syndrome.OBJECT_IN_USE, "EQ " + eqn + " serves CQ " + cq.cqn);
-        }
-        hca.objects.eqs.remove(eqn);
+        if (!hca.objects.has(Kind.EQ, eqn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "EQ " + eqn);
+        String user = hca.objects.usedBy(Kind.EQ, eqn);
+        if (user != null) throw c.fail(Syndrome.OBJECT_IN_USE, "EQ " + eqn + " " + user);
+        hca.objects.destroy(Kind.EQ, eqn);
     }
 
     private void queryEq(Command c) {
-        Queues.Eq eq = hca.objects.eqs.get(QueryEqIn.eq_number(c.in));
+        Queues.Eq eq = hca.objects.eq(QueryEqIn.eq_number(c.in));
         if (eq == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "EQ " + QueryEqIn.eq_number(c.in));
         long at = QueryEqOut.eq_context_entry$BYTE_OFFSET;
         MemorySegment.copy(eq.eqc, 0, c.out, at, Eqc.SIZE);
@@ -145,11 +145,11 @@ final class QueueCommands {
 
     private void createCq(Command c) {
         MemorySegment cqc = Support.copy(c.in, CreateCqIn.cq_context$BYTE_OFFSET, Cqc.SIZE);
-        Support.checkCount(c, hca, hca.objects.cqs.size(), "log_max_cq");
+        Support.checkCount(c, hca, hca.objects.count(Kind.CQ), "log_max_cq");
         Support.checkLogSize(c, hca, Cqc.log_cq_size(cqc), "log_max_cq_sz");
         checkUar(c, Cqc.uar_page(cqc));
         int eqn = Cqc.c_eqn_or_apu_element(cqc);
-        if (!hca.objects.eqs.containsKey(eqn)) throw c.fail(Syndrome.BAD_REFERENCE, "EQ " + eqn);
+        if (!hca.objects.has(Kind.EQ, eqn)) throw c.fail(Syndrome.BAD_REFERENCE, "EQ " + eqn);
         CqeSize size = Cqc.cqe_sz$enum(cqc);
         if (size == null) throw c.fail(Syndrome.BAD_FIELD, "cqe_sz " + Cqc.cqe_sz(cqc));
         if (Cqc.cqe_comp_en(cqc)) checkCompression(c, cqc, size);
@@ -165,9 +165,8 @@ final class QueueCommands {
         Queues.Cq cq = new Queues.Cq(cqn, cqc, ring);
         cq.dbr = dbr;
         cq.umems.addAll(uses);
-        DevxCommands.hold(uses);
-        hca.objects.cqs.put(cqn, cq);
-        DevxCommands.own(hca, c, "cq", cqn);
+        hca.objects.add(cq);
+        DevxCommands.own(hca, c, Kind.CQ, cqn);
         CreateCqOut.Device.cqn$set(c.out, cqn);
     }
 
@@ -199,18 +198,17 @@ final class QueueCommands {
 
     /** The CQ {@code cqn} for a command that destroys, modifies or queries it (of the command's uid). */
     private Queues.Cq cq(Command c, int cqn) {
-        Queues.Cq cq = hca.objects.cqs.get(cqn);
+        Queues.Cq cq = hca.objects.cq(cqn);
         if (cq == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "CQ " + cqn);
-        DevxCommands.checkOwner(hca, c, "cq", cqn);
+        DevxCommands.checkOwner(hca, c, Kind.CQ, cqn);
         return cq;
     }
 
     private void destroyCq(Command c) {
         Queues.Cq cq = cq(c, DestroyCqIn.cqn(c.in));
-        if (cq.users > 0) throw c.fail(Syndrome.OBJECT_IN_USE, "CQ " + cq.cqn + " serves " + cq.users + " queues");
-        hca.objects.cqs.remove(cq.cqn);
-        DevxCommands.release(cq.umems);
-        DevxCommands.disown(hca, "cq", cq.cqn);
+        String user = hca.objects.usedBy(Kind.CQ, cq.cqn);
+        if (user != null) throw c.fail(Syndrome.OBJECT_IN_USE, "CQ " + cq.cqn + " " + user);
+        hca.objects.destroy(Kind.CQ, cq.cqn);
     }
 
     private void queryCq(Command c) {
@@ -229,7 +227,7 @@ final class QueueCommands {
         var fields = CqModifyFields.of(Integer.toUnsignedLong(bits));
         if (CqModifyFields.maskOf(fields) != Integer.toUnsignedLong(bits)) throw c.fail(Syndrome.BAD_FIELD, "modify_field_select 0x" + Integer.toHexString(bits));
         long ctx = ModifyCqIn.cq_context$BYTE_OFFSET;
-        if (fields.contains(CqModifyFields.C_EQN) && !hca.objects.eqs.containsKey(Cqc.c_eqn_or_apu_element(c.in, ctx))) {
+        if (fields.contains(CqModifyFields.C_EQN) && !hca.objects.has(Kind.EQ, Cqc.c_eqn_or_apu_element(c.in, ctx))) {
             throw c.fail(Syndrome.BAD_REFERENCE, "EQ " + Cqc.c_eqn_or_apu_element(c.in, ctx));
         }
         if (fields.contains(CqModifyFields.CQ_PERIOD)) Cqc.cq_period$set(cq.cqc, Cqc.cq_period(c.in, ctx));
@@ -250,7 +248,7 @@ final class QueueCommands {
         // PD 0 is taken though ALLOC_PD never hands it out: Linux's drop RQ (mlx5e_build_drop_rq_param)
         // leaves pd 0 and the ConnectX-4 creates it; no mkey of an allocated PD can serve such a queue.
         int pd = Wq.pd(ctx, wq);
-        if (pd != 0 && !hca.pds.contains(pd)) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + pd);
+        if (pd != 0 && !hca.objects.has(Kind.PD, pd)) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + pd);
         int stride = Wq.log_wq_stride(ctx, wq);
         String min = send ? "log_min_stride_sz_sq" : "log_min_stride_sz_rq";
         String max = send ? "log_max_stride_sz_sq" : "log_max_stride_sz_rq";
@@ -267,33 +265,31 @@ final class QueueCommands {
     private void createSq(Command c) {
         long at = CreateSqIn.ctx$BYTE_OFFSET;
         MemorySegment sqc = Support.copy(c.in, at, Sqc.SIZE);
-        Support.checkCount(c, hca, hca.objects.sqs.size(), "log_max_sq");
+        Support.checkCount(c, hca, hca.objects.count(Kind.SQ), "log_max_sq");
         if (Sqc.state$enum(sqc) != SqState.RST) throw c.fail(Syndrome.BAD_FIELD, "a new SQ starts in RST, not state " + Sqc.state(sqc));
-        Queues.Cq cq = hca.objects.cqs.get(Sqc.cqn(sqc));
+        Queues.Cq cq = hca.objects.cq(Sqc.cqn(sqc));
         if (cq == null) throw c.fail(Syndrome.BAD_REFERENCE, "CQ " + Sqc.cqn(sqc));
         // one TIS, or none: Linux's ICO SQs (mlx5e_open_icosq) carry only NOPs and UMRs and name no TIS
         int tises = Sqc.tis_lst_sz(sqc);
         if (tises > 1) throw c.fail(Syndrome.BAD_FIELD, "tis_lst_sz " + tises + " (one TIS or none)");
-        if (tises == 1 && !hca.objects.tises.containsKey(Sqc.tis_num_0(sqc))) throw c.fail(Syndrome.BAD_REFERENCE, "TIS " + Sqc.tis_num_0(sqc));
+        if (tises == 1 && !hca.objects.has(Kind.TIS, Sqc.tis_num_0(sqc))) throw c.fail(Syndrome.BAD_REFERENCE, "TIS " + Sqc.tis_num_0(sqc));
         checkUar(c, Wq.uar_page(sqc, Sqc.wq$BYTE_OFFSET));
         long[] dbr = new long[1];
         List<Resources.Umem> uses = new ArrayList<>();
         Queues.Ring ring = workQueue(c, sqc, Sqc.wq$BYTE_OFFSET, at + Sqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, true, dbr, uses);
         int sqn = hca.nextNumber("sq", 0x800);
-        cq.users++;
         Queues.Sq sq = new Queues.Sq(sqn, sqc, ring, SqState.RST$VALUE);
         sq.dbr = dbr[0];
         sq.umems.addAll(uses);
-        DevxCommands.hold(uses);
-        hca.objects.sqs.put(sqn, sq);
-        DevxCommands.own(hca, c, "sq", sqn);
+        hca.objects.add(sq);
+        DevxCommands.own(hca, c, Kind.SQ, sqn);
         CreateSqOut.Device.sqn$set(c.out, sqn);
     }
 
     private Queues.Sq sq(Command c, int sqn) {
-        Queues.Sq sq = hca.objects.sqs.get(sqn);
+        Queues.Sq sq = hca.objects.sq(sqn);
         if (sq == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "SQ " + sqn);
-        DevxCommands.checkOwner(hca, c, "sq", sqn);
+        DevxCommands.checkOwner(hca, c, Kind.SQ, sqn);
         return sq;
     }
 
@@ -325,41 +321,35 @@ final class QueueCommands {
 
     private void destroySq(Command c) {
         Queues.Sq sq = sq(c, DestroySqIn.sqn(c.in));
-        hca.objects.sqs.remove(sq.sqn);
-        Queues.Cq cq = hca.objects.cqs.get(Sqc.cqn(sq.sqc));
-        if (cq != null) cq.users--;
-        DevxCommands.release(sq.umems);
-        DevxCommands.disown(hca, "sq", sq.sqn);
+        hca.objects.destroy(Kind.SQ, sq.sqn);
     }
 
     private void createRq(Command c) {
         long at = CreateRqIn.ctx$BYTE_OFFSET;
         MemorySegment rqc = Support.copy(c.in, at, Rqc.SIZE);
-        Support.checkCount(c, hca, hca.objects.rqs.size(), "log_max_rq");
+        Support.checkCount(c, hca, hca.objects.count(Kind.RQ), "log_max_rq");
         if (Rqc.state$enum(rqc) != RqState.RST) throw c.fail(Syndrome.BAD_FIELD, "a new RQ starts in RST, not state " + Rqc.state(rqc));
         if (Rqc.mem_rq_type$enum(rqc) != RqMemType.MEMORY_RQ_INLINE) throw c.fail(Syndrome.BAD_FIELD, "mem_rq_type " + Rqc.mem_rq_type(rqc) + " (RMP is not modelled)");
-        Queues.Cq cq = hca.objects.cqs.get(Rqc.cqn(rqc));
+        Queues.Cq cq = hca.objects.cq(Rqc.cqn(rqc));
         if (cq == null) throw c.fail(Syndrome.BAD_REFERENCE, "CQ " + Rqc.cqn(rqc));
         int counter = Rqc.counter_set_id(rqc);
-        if (counter != 0 && !hca.objects.qCounters.containsKey(counter)) throw c.fail(Syndrome.BAD_REFERENCE, "Q counter " + counter);
+        if (counter != 0 && !hca.objects.has(Kind.Q_COUNTER, counter)) throw c.fail(Syndrome.BAD_REFERENCE, "Q counter " + counter);
         long[] dbr = new long[1];
         List<Resources.Umem> uses = new ArrayList<>();
         Queues.Ring ring = workQueue(c, rqc, Rqc.wq$BYTE_OFFSET, at + Rqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, false, dbr, uses);
         int rqn = hca.nextNumber("rq", 0xc00);
-        cq.users++;
         Queues.Rq rq = new Queues.Rq(rqn, rqc, ring, RqState.RST$VALUE);
         rq.dbr = dbr[0];
         rq.umems.addAll(uses);
-        DevxCommands.hold(uses);
-        hca.objects.rqs.put(rqn, rq);
-        DevxCommands.own(hca, c, "rq", rqn);
+        hca.objects.add(rq);
+        DevxCommands.own(hca, c, Kind.RQ, rqn);
         CreateRqOut.Device.rqn$set(c.out, rqn);
     }
 
     private Queues.Rq rq(Command c, int rqn) {
-        Queues.Rq rq = hca.objects.rqs.get(rqn);
+        Queues.Rq rq = hca.objects.rq(rqn);
         if (rq == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQ " + rqn);
-        DevxCommands.checkOwner(hca, c, "rq", rqn);
+        DevxCommands.checkOwner(hca, c, Kind.RQ, rqn);
         return rq;
     }
 
@@ -375,7 +365,7 @@ final class QueueCommands {
         if (ModifyRqBitmask.maskOf(fields) != bits) throw c.fail(Syndrome.BAD_FIELD, "modify_bitmask 0x" + Long.toHexString(bits));
         if (fields.contains(ModifyRqBitmask.RQ_COUNTER_SET_ID)) {
             int counter = Rqc.counter_set_id(c.in, at);
-            if (counter != 0 && !hca.objects.qCounters.containsKey(counter)) throw c.fail(Syndrome.BAD_REFERENCE, "Q counter " + counter);
+            if (counter != 0 && !hca.objects.has(Kind.Q_COUNTER, counter)) throw c.fail(Syndrome.BAD_REFERENCE, "Q counter " + counter);
             Rqc.counter_set_id$set(rq.rqc, counter);
         }
         if (fields.contains(ModifyRqBitmask.VSD)) Rqc.vsd$set(rq.rqc, Rqc.vsd(c.in, at));
@@ -394,20 +384,8 @@ final class QueueCommands {
 
     private void destroyRq(Command c) {
         Queues.Rq rq = rq(c, DestroyRqIn.rqn(c.in));
-        for (Resources.Tir t : hca.objects.tirs.values()) {
-            if (io.prmkit.mlx5.Tirc.disp_type$enum(t.tirc()) == io.prmkit.mlx5.TirDispType.DIRECT && io.prmkit.mlx5.Tirc.inline_rqn(t.tirc()) == rq.rqn) {
-                throw c.fail(Syndrome.OBJECT_IN_USE, "RQ " + rq.rqn + " is the direct RQ of TIR " + t.tirn());
-            }
-        }
-        for (Resources.Rqt t : hca.objects.rqts.values()) {
-            for (int n : t.rqns) {
-                if (n == rq.rqn) throw c.fail(Syndrome.OBJECT_IN_USE, "RQ " + rq.rqn + " is in RQT " + t.rqtn);
-            }
-        }
-        hca.objects.rqs.remove(rq.rqn);
-        Queues.Cq cq = hca.objects.cqs.get(Rqc.cqn(rq.rqc));
-        if (cq != null) cq.users--;
-        DevxCommands.release(rq.umems);
-        DevxCommands.disown(hca, "rq", rq.rqn);
+        String user = hca.objects.usedBy(Kind.RQ, rq.rqn);
+        if (user != null) throw c.fail(Syndrome.OBJECT_IN_USE, "RQ " + rq.rqn + " " + user);
+        hca.objects.destroy(Kind.RQ, rq.rqn);
     }
 }

@@ -21,6 +21,7 @@ import io.prmkit.mlx5.QuerySpecialContextsOut;
 import io.prmkit.mlx5.WqeUmrKlmSeg;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
+import io.prmkit.softhca.device.DeviceObjects.Kind;
 import io.prmkit.softhca.device.Resources;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
@@ -71,55 +72,46 @@ final class ResourceCommands {
     }
 
     private void allocPd(Command c) {
-        Support.checkCount(c, hca, hca.pds.size(), "log_max_pd");
+        Support.checkCount(c, hca, hca.objects.count(Kind.PD), "log_max_pd");
         int pd = hca.nextNumber("pd", 1);
-        hca.pds.add(pd);
-        DevxCommands.own(hca, c, "pd", pd);
+        hca.objects.addPd(pd);
+        DevxCommands.own(hca, c, Kind.PD, pd);
         AllocPdOut.Device.pd$set(c.out, pd);
     }
 
     private void deallocPd(Command c) {
         int pd = DeallocPdIn.pd(c.in);
-        if (!hca.pds.contains(pd)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "PD " + pd);
-        DevxCommands.checkOwner(hca, c, "pd", pd);
-        for (Resources.Mkey m : hca.objects.mkeys.values()) {
-            if (Mkc.pd(m.mkc) == pd) throw c.fail(Syndrome.OBJECT_IN_USE, "PD " + pd + " used by mkey 0x" + Integer.toHexString(m.key));
-        }
-        hca.pds.remove(pd);
-        DevxCommands.disown(hca, "pd", pd);
+        if (!hca.objects.has(Kind.PD, pd)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "PD " + pd);
+        DevxCommands.checkOwner(hca, c, Kind.PD, pd);
+        String user = hca.objects.usedBy(Kind.PD, pd);
+        if (user != null) throw c.fail(Syndrome.OBJECT_IN_USE, "PD " + pd + " " + user);
+        hca.objects.destroy(Kind.PD, pd);
     }
 
     private void allocTd(Command c) {
-        Support.checkCount(c, hca, hca.transportDomains.size(), "log_max_transport_domain");
+        Support.checkCount(c, hca, hca.objects.count(Kind.TRANSPORT_DOMAIN), "log_max_transport_domain");
         int td = hca.nextNumber("td", 1);
-        hca.transportDomains.add(td);
-        DevxCommands.own(hca, c, "transport_domain", td);
+        hca.objects.addTransportDomain(td);
+        DevxCommands.own(hca, c, Kind.TRANSPORT_DOMAIN, td);
         AllocTransportDomainOut.Device.transport_domain$set(c.out, td);
     }
 
     private void deallocTd(Command c) {
         int td = DeallocTransportDomainIn.transport_domain(c.in);
-        if (!hca.transportDomains.contains(td)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "transport domain " + td);
-        DevxCommands.checkOwner(hca, c, "transport_domain", td);
-        if (!hca.objects.tises.isEmpty() || !hca.objects.tirs.isEmpty()) {
-            for (var t : hca.objects.tises.values()) {
-                if (io.prmkit.mlx5.Tisc.transport_domain(t.tisc()) == td) throw c.fail(Syndrome.OBJECT_IN_USE, "TIS " + t.tisn());
-            }
-            for (var t : hca.objects.tirs.values()) {
-                if (io.prmkit.mlx5.Tirc.transport_domain(t.tirc()) == td) throw c.fail(Syndrome.OBJECT_IN_USE, "TIR " + t.tirn());
-            }
-        }
-        hca.transportDomains.remove(td);
-        DevxCommands.disown(hca, "transport_domain", td);
+        if (!hca.objects.has(Kind.TRANSPORT_DOMAIN, td)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "transport domain " + td);
+        DevxCommands.checkOwner(hca, c, Kind.TRANSPORT_DOMAIN, td);
+        String user = hca.objects.usedBy(Kind.TRANSPORT_DOMAIN, td);
+        if (user != null) throw c.fail(Syndrome.OBJECT_IN_USE, "transport domain " + td + " " + user);
+        hca.objects.destroy(Kind.TRANSPORT_DOMAIN, td);
     }
 
     private void allocQCounter(Command c) {
         // max_qp_cnt: how many Q counter sets the device has (CX4: 255); ids start at 1.
         long max = Support.cap(hca, "max_qp_cnt");
         for (int id = 1; id <= max; id++) {
-            if (!hca.objects.qCounters.containsKey(id)) {
-                hca.objects.qCounters.put(id, new Resources.QCounter(id));
-                DevxCommands.own(hca, c, "q_counter", id);
+            if (!hca.objects.has(Kind.Q_COUNTER, id)) {
+                hca.objects.add(new Resources.QCounter(id));
+                DevxCommands.own(hca, c, Kind.Q_COUNTER, id);
                 AllocQCounterOut.Device.counter_set_id$set(c.out, id);
                 return;
             }
@@ -129,17 +121,16 @@ final class ResourceCommands {
 
     private void deallocQCounter(Command c) {
         int id = DeallocQCounterIn.counter_set_id(c.in);
-        if (!hca.objects.qCounters.containsKey(id)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "Q counter " + id);
-        DevxCommands.checkOwner(hca, c, "q_counter", id);
-        hca.objects.qCounters.remove(id);
-        DevxCommands.disown(hca, "q_counter", id);
+        if (!hca.objects.has(Kind.Q_COUNTER, id)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "Q counter " + id);
+        DevxCommands.checkOwner(hca, c, Kind.Q_COUNTER, id);
+        hca.objects.destroy(Kind.Q_COUNTER, id);
     }
 
     private void queryQCounter(Command c) {
         int id = QueryQCounterIn.counter_set_id(c.in);
-        Resources.QCounter q = hca.objects.qCounters.get(id);
+        Resources.QCounter q = hca.objects.qCounter(id);
         if (q == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "Q counter " + id);
-        DevxCommands.checkOwner(hca, c, "q_counter", id);
+        DevxCommands.checkOwner(hca, c, Kind.Q_COUNTER, id);
         QueryQCounterOut.Device.out_of_buffer$set(c.out, (int) q.outOfBuffer);
         QueryQCounterOut.Device.rx_write_requests$set(c.out, (int) q.rxWritePackets);
         if (QueryQCounterIn.clear_(c.in)) {
@@ -155,8 +146,8 @@ final class ResourceCommands {
 
     private void createMkey(Command c) {
         MemorySegment mkc = Support.copy(c.in, CreateMkeyIn.memory_key_mkey_entry$BYTE_OFFSET, Mkc.SIZE);
-        Support.checkCount(c, hca, hca.objects.mkeys.size(), "log_max_mkey");
-        if (!hca.pds.contains(Mkc.pd(mkc))) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + Mkc.pd(mkc));
+        Support.checkCount(c, hca, hca.objects.count(Kind.MKEY), "log_max_mkey");
+        if (!hca.objects.has(Kind.PD, Mkc.pd(mkc))) throw c.fail(Syndrome.BAD_REFERENCE, "PD " + Mkc.pd(mkc));
         int mode = Mkc.access_mode(mkc);
         long octwords = Integer.toUnsignedLong(CreateMkeyIn.translations_octword_actual_size(c.in));
         // a umem translates the key itself: DPDK and UCX give the octword count but no entries
@@ -191,26 +182,25 @@ final class ResourceCommands {
             throw c.fail(Syndrome.BAD_FIELD, "access mode " + mode + " not modelled (PA, MTT, KLM)");
         }
         if (Mkc.free(mkc) && !Mkc.umr_en(mkc)) throw c.fail(Syndrome.BAD_FIELD, "a free mkey must be umr_en");
-        // Index 0 is never handed out: the reserved lkey lives there (DeviceObjects.reservedLkey).
-        int index = hca.nextNumber("mkey", 1, (1 << CreateMkeyOut.mkey_index$BIT_WIDTH) - 1, hca.objects.mkeys::containsKey);
+        // Index 0 is never handed out: the reserved lkey lives there (DeviceObjects.RESERVED_LKEY).
+        int index = hca.nextNumber("mkey", 1, (1 << CreateMkeyOut.mkey_index$BIT_WIDTH) - 1, n -> hca.objects.has(Kind.MKEY, n));
         if (index < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "every mkey index is in use");
         int key = index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc);
         Resources.Mkey mkey = new Resources.Mkey(key, mkc, table);
         if (umem != null) {
             mkey.umem = umem;
             mkey.umemOffset = CreateMkeyIn.mkey_umem_offset(c.in);
-            umem.users++;
         }
-        hca.objects.mkeys.put(index, mkey);
-        DevxCommands.own(hca, c, "mkey", index);
+        hca.objects.add(mkey);
+        DevxCommands.own(hca, c, Kind.MKEY, index);
         CreateMkeyOut.Device.mkey_index$set(c.out, index);
     }
 
     /** QUERY_MKEY: the context as created (or last rewritten by UMR) and the first 32 bytes of its translation table. */
     private void queryMkey(Command c) {
-        Resources.Mkey m = hca.objects.mkeys.get(QueryMkeyIn.mkey_index(c.in));
+        Resources.Mkey m = hca.objects.mkeyAt(QueryMkeyIn.mkey_index(c.in));
         if (m == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "mkey index 0x" + Integer.toHexString(QueryMkeyIn.mkey_index(c.in)));
-        DevxCommands.checkOwner(hca, c, "mkey", QueryMkeyIn.mkey_index(c.in));
+        DevxCommands.checkOwner(hca, c, Kind.MKEY, QueryMkeyIn.mkey_index(c.in));
         MemorySegment.copy(m.mkc, 0, c.out, QueryMkeyOut.memory_key_mkey_entry$BYTE_OFFSET, Mkc.SIZE);
         long table = QueryMkeyOut.bsf0_klm0_pas_mtt0_1$BYTE_OFFSET;
         long room = QueryMkeyOut.bsf0_klm0_pas_mtt0_1$LENGTH + QueryMkeyOut.bsf1_klm1_pas_mtt2_3$LENGTH;
@@ -219,10 +209,8 @@ final class ResourceCommands {
 
     private void destroyMkey(Command c) {
         int index = DestroyMkeyIn.mkey_index(c.in);
-        if (!hca.objects.mkeys.containsKey(index)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "mkey index 0x" + Integer.toHexString(index));
-        DevxCommands.checkOwner(hca, c, "mkey", index);
-        Resources.Mkey gone = hca.objects.mkeys.remove(index);
-        if (gone.umem != null) gone.umem.users--;
-        DevxCommands.disown(hca, "mkey", index);
+        if (!hca.objects.has(Kind.MKEY, index)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "mkey index 0x" + Integer.toHexString(index));
+        DevxCommands.checkOwner(hca, c, Kind.MKEY, index);
+        hca.objects.destroy(Kind.MKEY, index);
     }
 }

@@ -25,6 +25,7 @@ import io.prmkit.mlx5.TirDispType;
 import io.prmkit.mlx5.Tisc;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
+import io.prmkit.softhca.device.DeviceObjects.Kind;
 import io.prmkit.softhca.device.Resources;
 import io.prmkit.softhca.device.Queues;
 import java.lang.foreign.MemorySegment;
@@ -62,39 +63,37 @@ final class TransportCommands {
 
     private void createTis(Command c) {
         MemorySegment tisc = Support.copy(c.in, CreateTisIn.ctx$BYTE_OFFSET, Tisc.SIZE);
-        Support.checkCount(c, hca, hca.objects.tises.size(), "log_max_tis");
-        if (!hca.transportDomains.contains(Tisc.transport_domain(tisc))) {
+        Support.checkCount(c, hca, hca.objects.count(Kind.TIS), "log_max_tis");
+        if (!hca.objects.has(Kind.TRANSPORT_DOMAIN, Tisc.transport_domain(tisc))) {
             throw c.fail(Syndrome.BAD_REFERENCE, "transport domain " + Tisc.transport_domain(tisc));
         }
         int tisn = hca.nextNumber("tis", 1);
-        hca.objects.tises.put(tisn, new Resources.Tis(tisn, tisc));
-        DevxCommands.own(hca, c, "tis", tisn);
+        hca.objects.add(new Resources.Tis(tisn, tisc));
+        DevxCommands.own(hca, c, Kind.TIS, tisn);
         CreateTisOut.Device.tisn$set(c.out, tisn);
     }
 
     private void destroyTis(Command c) {
         int tisn = DestroyTisIn.tisn(c.in);
-        if (!hca.objects.tises.containsKey(tisn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + tisn);
-        DevxCommands.checkOwner(hca, c, "tis", tisn);
-        for (Queues.Sq sq : hca.objects.sqs.values()) {
-            if (io.prmkit.mlx5.Sqc.tis_lst_sz(sq.sqc) == 1 && io.prmkit.mlx5.Sqc.tis_num_0(sq.sqc) == tisn) throw c.fail(Syndrome.OBJECT_IN_USE, "TIS " + tisn + " used by SQ " + sq.sqn);
-        }
-        hca.objects.tises.remove(tisn);
-        DevxCommands.disown(hca, "tis", tisn);
+        if (!hca.objects.has(Kind.TIS, tisn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + tisn);
+        DevxCommands.checkOwner(hca, c, Kind.TIS, tisn);
+        String user = hca.objects.usedBy(Kind.TIS, tisn);
+        if (user != null) throw c.fail(Syndrome.OBJECT_IN_USE, "TIS " + tisn + " " + user);
+        hca.objects.destroy(Kind.TIS, tisn);
     }
 
     private void queryTis(Command c) {
-        Resources.Tis t = hca.objects.tises.get(QueryTisIn.tisn(c.in));
+        Resources.Tis t = hca.objects.tis(QueryTisIn.tisn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + QueryTisIn.tisn(c.in));
-        DevxCommands.checkOwner(hca, c, "tis", QueryTisIn.tisn(c.in));
+        DevxCommands.checkOwner(hca, c, Kind.TIS, QueryTisIn.tisn(c.in));
         MemorySegment.copy(t.tisc(), 0, c.out, QueryTisOut.tis_context$BYTE_OFFSET, Tisc.SIZE);
     }
 
     /** MODIFY_TIS: prio and LAG affinity, as the bitmask selects. */
     private void modifyTis(Command c) {
-        Resources.Tis t = hca.objects.tises.get(io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
+        Resources.Tis t = hca.objects.tis(io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIS " + io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
-        DevxCommands.checkOwner(hca, c, "tis", io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
+        DevxCommands.checkOwner(hca, c, Kind.TIS, io.prmkit.mlx5.ModifyTisIn.tisn(c.in));
         long mask = io.prmkit.mlx5.ModifyTisIn.bitmask$BYTE_OFFSET;
         long ctx = io.prmkit.mlx5.ModifyTisIn.ctx$BYTE_OFFSET;
         if (io.prmkit.mlx5.ModifyTisBitmask.prio(c.in, mask)) Tisc.prio$set(t.tisc(), Tisc.prio(c.in, ctx));
@@ -108,9 +107,9 @@ final class TransportCommands {
 
     /** MODIFY_TIR: the hash settings and the self-loopback block (packet merge is not modelled). */
     private void modifyTir(Command c) {
-        Resources.Tir t = hca.objects.tirs.get(io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
+        Resources.Tir t = hca.objects.tir(io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIR " + io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
-        DevxCommands.checkOwner(hca, c, "tir", io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
+        DevxCommands.checkOwner(hca, c, Kind.TIR, io.prmkit.mlx5.ModifyTirIn.tirn(c.in));
         long mask = io.prmkit.mlx5.ModifyTirIn.bitmask$BYTE_OFFSET;
         long ctx = io.prmkit.mlx5.ModifyTirIn.ctx$BYTE_OFFSET;
         if (io.prmkit.mlx5.ModifyTirBitmask.packet_merge(c.in, mask)) throw c.fail(Syndrome.BAD_FIELD, "LRO (packet merge) is not modelled");
@@ -129,41 +128,41 @@ final class TransportCommands {
 
     private void createTir(Command c) {
         MemorySegment tirc = Support.copy(c.in, CreateTirIn.ctx$BYTE_OFFSET, Tirc.SIZE);
-        Support.checkCount(c, hca, hca.objects.tirs.size(), "log_max_tir");
-        if (!hca.transportDomains.contains(Tirc.transport_domain(tirc))) {
+        Support.checkCount(c, hca, hca.objects.count(Kind.TIR), "log_max_tir");
+        if (!hca.objects.has(Kind.TRANSPORT_DOMAIN, Tirc.transport_domain(tirc))) {
             throw c.fail(Syndrome.BAD_REFERENCE, "transport domain " + Tirc.transport_domain(tirc));
         }
         TirDispType disp = Tirc.disp_type$enum(tirc);
         if (disp == null) throw c.fail(Syndrome.BAD_FIELD, "disp_type " + Tirc.disp_type(tirc));
         switch (disp) {
             case DIRECT -> {
-                if (!hca.objects.rqs.containsKey(Tirc.inline_rqn(tirc))) throw c.fail(Syndrome.BAD_REFERENCE, "RQ " + Tirc.inline_rqn(tirc));
+                if (!hca.objects.has(Kind.RQ, Tirc.inline_rqn(tirc))) throw c.fail(Syndrome.BAD_REFERENCE, "RQ " + Tirc.inline_rqn(tirc));
             }
             case INDIRECT -> {
-                if (!hca.objects.rqts.containsKey(Tirc.indirect_table(tirc))) throw c.fail(Syndrome.BAD_REFERENCE, "RQT " + Tirc.indirect_table(tirc));
+                if (!hca.objects.has(Kind.RQT, Tirc.indirect_table(tirc))) throw c.fail(Syndrome.BAD_REFERENCE, "RQT " + Tirc.indirect_table(tirc));
                 if (Tirc.rx_hash_fn$enum(tirc) == null) throw c.fail(Syndrome.BAD_FIELD, "rx_hash_fn " + Tirc.rx_hash_fn(tirc) + " (NONE, INVERTED_XOR8 or TOEPLITZ)");
             }
         }
         if (Tirc.packet_merge_mask(tirc) != 0) throw c.fail(Syndrome.BAD_FIELD, "LRO (packet_merge_mask) is not modelled");
         int tirn = hca.nextNumber("tir", 1);
-        hca.objects.tirs.put(tirn, new Resources.Tir(tirn, tirc));
-        DevxCommands.own(hca, c, "tir", tirn);
+        hca.objects.add(new Resources.Tir(tirn, tirc));
+        DevxCommands.own(hca, c, Kind.TIR, tirn);
         CreateTirOut.Device.tirn$set(c.out, tirn);
     }
 
     private void destroyTir(Command c) {
         int tirn = DestroyTirIn.tirn(c.in);
-        if (!hca.objects.tirs.containsKey(tirn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIR " + tirn);
-        DevxCommands.checkOwner(hca, c, "tir", tirn);
-        if (FlowCommands.tirInUse(hca, tirn)) throw c.fail(Syndrome.OBJECT_IN_USE, "TIR " + tirn + " is a flow destination");
-        hca.objects.tirs.remove(tirn);
-        DevxCommands.disown(hca, "tir", tirn);
+        if (!hca.objects.has(Kind.TIR, tirn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIR " + tirn);
+        DevxCommands.checkOwner(hca, c, Kind.TIR, tirn);
+        String user = hca.objects.usedBy(Kind.TIR, tirn);
+        if (user != null) throw c.fail(Syndrome.OBJECT_IN_USE, "TIR " + tirn + " " + user);
+        hca.objects.destroy(Kind.TIR, tirn);
     }
 
     private void queryTir(Command c) {
-        Resources.Tir t = hca.objects.tirs.get(QueryTirIn.tirn(c.in));
+        Resources.Tir t = hca.objects.tir(QueryTirIn.tirn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "TIR " + QueryTirIn.tirn(c.in));
-        DevxCommands.checkOwner(hca, c, "tir", QueryTirIn.tirn(c.in));
+        DevxCommands.checkOwner(hca, c, Kind.TIR, QueryTirIn.tirn(c.in));
         MemorySegment.copy(t.tirc(), 0, c.out, QueryTirOut.tir_context$BYTE_OFFSET, Tirc.SIZE);
     }
 
@@ -182,25 +181,25 @@ final class TransportCommands {
         int[] rqns = new int[size];
         for (int i = 0; i < size; i++) {
             rqns[i] = RqNum.rq_num(c.in, at + Rqtc.rq_num$offset(i));
-            if (!hca.objects.rqs.containsKey(rqns[i])) throw c.fail(Syndrome.BAD_REFERENCE, "RQ " + rqns[i] + " at entry " + i);
+            if (!hca.objects.has(Kind.RQ, rqns[i])) throw c.fail(Syndrome.BAD_REFERENCE, "RQ " + rqns[i] + " at entry " + i);
         }
         return rqns;
     }
 
     private void createRqt(Command c) {
         long at = CreateRqtIn.rqt_context$BYTE_OFFSET;
-        Support.checkCount(c, hca, hca.objects.rqts.size(), "log_max_rqt");
+        Support.checkCount(c, hca, hca.objects.count(Kind.RQT), "log_max_rqt");
         int[] rqns = rqList(c, at, Rqtc.rqt_max_size(c.in, at));
         int rqtn = hca.nextNumber("rqt", 1);
-        hca.objects.rqts.put(rqtn, new Resources.Rqt(rqtn, Support.copy(c.in, at, Rqtc.SIZE), rqns));
-        DevxCommands.own(hca, c, "rqt", rqtn);
+        hca.objects.add(new Resources.Rqt(rqtn, Support.copy(c.in, at, Rqtc.SIZE), rqns));
+        DevxCommands.own(hca, c, Kind.RQT, rqtn);
         CreateRqtOut.Device.rqtn$set(c.out, rqtn);
     }
 
     private void modifyRqt(Command c) {
-        Resources.Rqt t = hca.objects.rqts.get(ModifyRqtIn.rqtn(c.in));
+        Resources.Rqt t = hca.objects.rqt(ModifyRqtIn.rqtn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + ModifyRqtIn.rqtn(c.in));
-        DevxCommands.checkOwner(hca, c, "rqt", ModifyRqtIn.rqtn(c.in));
+        DevxCommands.checkOwner(hca, c, Kind.RQT, ModifyRqtIn.rqtn(c.in));
         if (RqtBitmask.rqn_list(c.in, ModifyRqtIn.bitmask$BYTE_OFFSET)) {
             long at = ModifyRqtIn.ctx$BYTE_OFFSET;
             int[] rqns = rqList(c, at, Rqtc.rqt_max_size(t.rqtc));
@@ -211,21 +210,17 @@ final class TransportCommands {
 
     private void destroyRqt(Command c) {
         int rqtn = DestroyRqtIn.rqtn(c.in);
-        if (!hca.objects.rqts.containsKey(rqtn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + rqtn);
-        DevxCommands.checkOwner(hca, c, "rqt", rqtn);
-        for (Resources.Tir t : hca.objects.tirs.values()) {
-            if (Tirc.disp_type$enum(t.tirc()) == TirDispType.INDIRECT && Tirc.indirect_table(t.tirc()) == rqtn) {
-                throw c.fail(Syndrome.OBJECT_IN_USE, "RQT " + rqtn + " used by TIR " + t.tirn());
-            }
-        }
-        hca.objects.rqts.remove(rqtn);
-        DevxCommands.disown(hca, "rqt", rqtn);
+        if (!hca.objects.has(Kind.RQT, rqtn)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + rqtn);
+        DevxCommands.checkOwner(hca, c, Kind.RQT, rqtn);
+        String user = hca.objects.usedBy(Kind.RQT, rqtn);
+        if (user != null) throw c.fail(Syndrome.OBJECT_IN_USE, "RQT " + rqtn + " " + user);
+        hca.objects.destroy(Kind.RQT, rqtn);
     }
 
     private void queryRqt(Command c) {
-        Resources.Rqt t = hca.objects.rqts.get(QueryRqtIn.rqtn(c.in));
+        Resources.Rqt t = hca.objects.rqt(QueryRqtIn.rqtn(c.in));
         if (t == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "RQT " + QueryRqtIn.rqtn(c.in));
-        DevxCommands.checkOwner(hca, c, "rqt", QueryRqtIn.rqtn(c.in));
+        DevxCommands.checkOwner(hca, c, Kind.RQT, QueryRqtIn.rqtn(c.in));
         long at = QueryRqtOut.rqt_context$BYTE_OFFSET;
         MemorySegment.copy(t.rqtc, 0, c.out, at, Rqtc.SIZE);
         long room = (c.outLength() - at - Rqtc.rq_num$BYTE_OFFSET) / RqNum.SIZE;

@@ -375,7 +375,7 @@ final class CqState {
     /** The completion event to the CQ's EQ (c_eqn); the CQ must be armed again for the next one. */
     void notifyEq() {
         cq.armed = false;
-        Queues.Eq eq = ctx.objects().eqs.get(Cqc.c_eqn_or_apu_element(cq.cqc));
+        Queues.Eq eq = ctx.objects().eq(Cqc.c_eqn_or_apu_element(cq.cqc));
         if (eq == null) return;
         int cqnv = cqn;
         post(() -> ctx.events().post(eq, EqeType.COMP$VALUE, 0, e -> Eqe.Device.cqn$set(e, cqnv)));

@@ -45,7 +45,7 @@ final class MemoryAccess {
     int copy(int lkey, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, boolean reservedAllowed) {
         // The common case first: the same PA key as the last copy in this direction, inside the range already checked.
         Fast f = write ? fastWrite : fastRead;
-        if (lkey == f.key && pd == f.pd && addr >= f.lo && len <= f.hi - addr && len > 0 && objects.generation == f.generation) {
+        if (lkey == f.key && pd == f.pd && addr >= f.lo && len <= f.hi - addr && len > 0 && objects.generation() == f.generation) {
             try {
                 if (write) MemorySegment.copy(buf, bufOff, f.seg, addr - f.bus, len);
                 else MemorySegment.copy(f.seg, addr - f.bus, buf, bufOff, len);
@@ -65,7 +65,7 @@ final class MemoryAccess {
         return viaKey(lkey, addr, len, buf, bufOff, write, pd, 0);
     }
 
-    /** A key's context read once (kept while {@code DeviceObjects.generation} stays the same; UMR bumps it). */
+    /** A key's context read once (kept while {@code DeviceObjects.generation()} stays the same; UMR bumps it). */
     private static final class Key {
         int key = -1;
         Resources.Mkey mkey;
@@ -94,7 +94,7 @@ final class MemoryAccess {
     private int keyVictim;
 
     private Key key(int k) {
-        int g = objects.generation;
+        int g = objects.generation();
         if (g != keyGeneration) {
             keyGeneration = g;
             for (Key c : keys) c.key = -1;
@@ -192,7 +192,7 @@ final class MemoryAccess {
      * The last PA key a copy went through in one direction (gathers read, scatters write), with the bus
      * range in which its checks (the right for this direction, PD, key range) and its IOMMU mapping
      * hold: {@code [lo, hi)} of the host segment mapped at {@code bus}. Valid while
-     * {@code DeviceObjects.generation} stays the same (a command or a UMR changes it).
+     * {@code DeviceObjects.generation()} stays the same (a command or a UMR changes it).
      */
     private static final class Fast {
         int key = -1;
@@ -217,7 +217,7 @@ final class MemoryAccess {
         if (lo < 0 || hi <= lo) return;
         Fast f = write ? fastWrite : fastRead;
         f.key = key;
-        f.generation = objects.generation;
+        f.generation = objects.generation();
         f.pd = pd;
         f.lo = lo;
         f.hi = hi;

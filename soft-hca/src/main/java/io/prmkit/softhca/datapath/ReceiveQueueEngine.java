@@ -83,7 +83,7 @@ final class ReceiveQueueEngine {
         if (rq.state != RqState.RDY$VALUE || dbr == null) return false;
         int cc = rq.consumerCounter & CC_MASK;
         int posted = postedSeen;
-        if (cc == posted || postedGeneration != ctx.objects().generation) {
+        if (cc == posted || postedGeneration != ctx.objects().generation()) {
             // The doorbell record is read only when the WQEs seen there are used up (or a command ran):
             // the driver rewrites it once per burst, and a read per frame would pull its line every time.
             try {
@@ -92,11 +92,11 @@ final class ReceiveQueueEngine {
                 return false;
             }
             postedSeen = posted;
-            postedGeneration = ctx.objects().generation;
+            postedGeneration = ctx.objects().generation();
         }
         if (cc == posted) {
             outOfBuffer++;
-            Resources.QCounter q = ctx.objects().qCounters.get(counterSet);
+            Resources.QCounter q = ctx.objects().qCounter(counterSet);
             if (q != null) q.outOfBuffer++;
             return false;
         }

@@ -85,7 +85,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     private static final java.lang.foreign.ValueLayout.OfInt BE32 =
             java.lang.foreign.ValueLayout.JAVA_INT.withOrder(java.nio.ByteOrder.BIG_ENDIAN);
     private long rxDropped;
-    // Lookups kept while DeviceObjects.generation stays the same (no command ran since).
+    // Lookups kept while DeviceObjects.generation() stays the same (no command ran since).
     private int seenGeneration = -1;
     private int lastTirn = -1;
     private TirState lastTir;
@@ -170,9 +170,9 @@ public final class SoftDatapath implements Datapath, FrameSink {
             if ((int) RUNG_VH.getVolatile(sqRung, RUNG) != 0) {
                 RUNG_VH.setVolatile(sqRung, RUNG, 0);
                 if (sqList == null) {
-                    sqList = new SendQueueEngine[ctx.objects().sqs.size()];
-                    int i = 0;
-                    for (Queues.Sq sq : ctx.objects().sqs.values()) sqList[i++] = sqEngine(sq);
+                    java.util.List<Queues.Sq> sqs = ctx.objects().sqs();
+                    sqList = new SendQueueEngine[sqs.size()];
+                    for (int i = 0; i < sqList.length; i++) sqList[i] = sqEngine(sqs.get(i));
                 }
                 for (SendQueueEngine e : sqList) {
                     int n = e.process(BUDGET);
@@ -239,7 +239,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     }
 
     private CqState cqState(int cqn) {
-        Queues.Cq cq = ctx.objects().cqs.get(cqn);
+        Queues.Cq cq = ctx.objects().cq(cqn);
         if (cq == null) return null;
         CqState s = cqStates.get(cqn);
         if (s == null || s.cq != cq) {
@@ -250,7 +250,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     }
 
     private ReceiveQueueEngine rqEngine(int rqn) {
-        Queues.Rq rq = ctx.objects().rqs.get(rqn);
+        Queues.Rq rq = ctx.objects().rq(rqn);
         if (rq == null) return null;
         ReceiveQueueEngine e = rqEngines.get(rqn);
         if (e == null || e.rq != rq) {
@@ -307,7 +307,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
 
     /** Forgets cached lookups when a command may have changed the objects. */
     private void revalidate() {
-        int g = ctx.objects().generation;
+        int g = ctx.objects().generation();
         if (g == seenGeneration) return;
         seenGeneration = g;
         lastTirn = -1;
@@ -380,7 +380,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
     }
 
     private TirState tirState(int tirn) {
-        Resources.Tir tir = ctx.objects().tirs.get(tirn);
+        Resources.Tir tir = ctx.objects().tir(tirn);
         if (tir == null) return null;
         TirState s = tirStates.get(tirn);
         if (s == null || s.tir != tir) {
@@ -423,7 +423,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
             indirect = Tirc.disp_type(c) == TirDispType.INDIRECT$VALUE;
             rqn = Tirc.inline_rqn(c);
             rqtn = Tirc.indirect_table(c);
-            rqt = indirect ? objects.rqts.get(rqtn) : null;
+            rqt = indirect ? objects.rqt(rqtn) : null;
             fn = indirect ? Tirc.rx_hash_fn(c) : RxHashFn.NONE$VALUE;
             if (fn == RxHashFn.TOEPLITZ$VALUE) {
                 byte[] key = new byte[Tirc.rx_hash_toeplitz_key$COUNT * 4];
@@ -547,7 +547,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         lock.lock();
         try {
             SendQueueEngine e = sqEngines.get(sqn);
-            if (e != null && ctx.objects().sqs.get(sqn) == e.sq) {
+            if (e != null && ctx.objects().sq(sqn) == e.sq) {
                 e.injectAt = e.executed + nth;
                 e.injectSyndrome = syndrome;
             } else {

@@ -82,7 +82,7 @@ final class Steering {
         if (tableId == lastTableId) return lastCompiled;
         Compiled c = compiled.get(tableId);
         if (c == null) {
-            Resources.FlowTable t = objects.flowTables.get(tableId);
+            Resources.FlowTable t = objects.flowTable(tableId);
             if (t != null) {
                 Resources.FlowEntry[] es = t.entries.values().toArray(new Resources.FlowEntry[0]);
                 int n = es.length;
@@ -207,7 +207,7 @@ final class Steering {
 
     /** Steers the frame given to {@link #frame}; true with {@link #tirn} set, false when dropped. */
     boolean lookup() {
-        int tableId = objects.nicRxRoot;
+        int tableId = objects.rxRoot();
         Compiled root = compiled(tableId);
         if (root != null && root.entries().length > 0 && root.matchAll()[0] && root.forwards()[0] && root.tir()[0] >= 0) {
             // the first entry matches every frame and forwards to a TIR (a port's default rule): decided

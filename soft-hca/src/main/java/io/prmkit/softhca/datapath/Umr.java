@@ -98,7 +98,7 @@ final class Umr {
             target.translation = t;
             Mkc.translations_octword_size$set(mkc, (int) (size / WqeUmrKlmSeg.SIZE));
         }
-        objects.generation++; // the key changed under the datapath's cached reads
+        objects.changed(); // the key changed under the datapath's cached reads
         return OK;
     }
 }

@@ -37,11 +37,7 @@ public final class Events {
 
     /** The lowest-numbered EQ subscribed to {@code eventType}, or null. */
     public Queues.Eq subscriber(int eventType) {
-        Queues.Eq best = null;
-        for (Queues.Eq eq : objects.eqs.values()) {
-            if (eq.subscribes(eventType) && (best == null || eq.eqn < best.eqn)) best = eq;
-        }
-        return best;
+        return objects.subscriber(eventType);
     }
 
     /**
@@ -88,7 +84,7 @@ public final class Events {
 
     /** The EQ doorbell (UAR 0x40 arm / 0x48 update only): consumer counter, and arming. */
     public void doorbell(int eqn, int consumerIndex, boolean arm) {
-        Queues.Eq eq = objects.eqs.get(eqn);
+        Queues.Eq eq = objects.eq(eqn);
         if (eq == null) return;
         eq.consumerCounter = consumerIndex;
         if (arm) {

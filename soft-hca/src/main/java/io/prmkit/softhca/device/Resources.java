@@ -147,6 +147,36 @@ public final class Resources {
         }
     }
 
+    /** A flow counter (ALLOC_FLOW_COUNTER): packets and octets, read and cleared by QUERY_FLOW_COUNTER. */
+    public static final class FlowCounter {
+        public final int id;
+        private long packets;
+        private long octets;
+
+        public FlowCounter(int id) {
+            this.id = id;
+        }
+
+        public long packets() {
+            return packets;
+        }
+
+        public long octets() {
+            return octets;
+        }
+
+        /** Counts a frame of {@code bytes} bytes. */
+        public void count(int bytes) {
+            packets++;
+            octets += bytes;
+        }
+
+        public void clear() {
+            packets = 0;
+            octets = 0;
+        }
+    }
+
     /** A Q counter set (ALLOC_Q_COUNTER); the datapath counts into it, QUERY_Q_COUNTER reads it. */
     public static final class QCounter {
         public final int id;

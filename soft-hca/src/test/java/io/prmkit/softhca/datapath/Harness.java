@@ -86,7 +86,7 @@ final class Harness {
         Mkc.pd$set(mkc, PD);
         Mkc.mkey_7_0$set(mkc, 0x42);
         int key = index << 8 | 0x42;
-        objects.mkeys.put(index, new Resources.Mkey(key, mkc, null));
+        objects.add(new Resources.Mkey(key, mkc, null));
         return key;
     }
 
@@ -112,7 +112,7 @@ final class Harness {
             Cqc.c_eqn_or_apu_element$set(cqc, eqn);
             Cqc.dbr_addr$set(cqc, dbr.bus);
             cq = new Queues.Cq(cqn, cqc, ring(ring, 64L << logSize));
-            objects.cqs.put(cqn, cq);
+            objects.add(cq);
         }
 
         /** The next CQE if software owns it (consumes it and updates the doorbell record), else null. */
@@ -153,7 +153,7 @@ final class Harness {
             Wq.pd$set(sqc, wq, PD);
             Wq.dbr_addr$set(sqc, wq, dbr.bus);
             sq = new Queues.Sq(sqn, sqc, Harness.ring(ring, 64L << logSize), SqState.RDY$VALUE);
-            objects.sqs.put(sqn, sq);
+            objects.add(sq);
         }
 
         long slot(int pc) {
@@ -207,7 +207,7 @@ final class Harness {
             Wq.pd$set(rqc, wq, PD);
             Wq.dbr_addr$set(rqc, wq, dbr.bus);
             rq = new Queues.Rq(rqn, rqc, ring(ring, 16L << logSize), RqState.RDY$VALUE);
-            objects.rqs.put(rqn, rq);
+            objects.add(rq);
         }
 
         /** Posts {@code n} one-segment WQEs over consecutive buffers. */
@@ -227,7 +227,7 @@ final class Harness {
         MemorySegment tirc = MemorySegment.ofArray(new byte[(int) Tirc.SIZE]);
         Tirc.disp_type$set(tirc, TirDispType.DIRECT$VALUE);
         Tirc.inline_rqn$set(tirc, rqn);
-        objects.tirs.put(tirn, new Resources.Tir(tirn, tirc));
+        objects.add(new Resources.Tir(tirn, tirc));
     }
 
     /** Root table {@code tableId} with one catch-all group and one entry forwarding everything to {@code tirn}. */
@@ -237,8 +237,8 @@ final class Harness {
         MemorySegment criteria = MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE]);
         t.groups.put(1, new Resources.FlowGroup(1, 0, 15, 0, criteria));
         t.entries.put(0, new Resources.FlowEntry(0, 1, forward(tirn, 0)));
-        objects.flowTables.put(tableId, t);
-        objects.nicRxRoot = tableId;
+        objects.add(t);
+        objects.setRxRoot(tableId);
     }
 
     static MemorySegment forward(int tirn, int flowTag) {
@@ -253,7 +253,7 @@ final class Harness {
 
     /** Runs the device until idle; objects changed by the test count as changed by a command. */
     void poll() {
-        objects.generation++;
+        objects.changed();
         for (int i = 0; i < 100 && dp.poll(); i++) {}
     }
 }

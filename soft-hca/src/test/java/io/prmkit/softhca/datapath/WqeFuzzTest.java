@@ -148,7 +148,7 @@ class WqeFuzzTest {
         Harness.Sq sq = h.new Sq(20, LOG_SQ, 10, InlineMode.L2$VALUE);
         int lkey = h.paKey(1, true, true);
         Harness.Rq rq = h.new Rq(30, 10, 11, 2048, 2, true);
-        h.objects.qCounters.put(2, new Resources.QCounter(2));
+        h.objects.add(new Resources.QCounter(2));
         h.directTir(40, 30);
         h.catchAll(50, 40);
         rq.post(1024, lkey);
@@ -156,7 +156,7 @@ class WqeFuzzTest {
         Mkc.access_mode_1_0$set(kmkc, MkcAccessMode.KLMS$VALUE);
         Mkc.umr_en$set(kmkc, true);
         Mkc.pd$set(kmkc, Harness.PD);
-        h.objects.mkeys.put(9, new Resources.Mkey(9 << 8, kmkc, null));
+        h.objects.add(new Resources.Mkey(9 << 8, kmkc, null));
         Harness.Mem host = h.dma(16 * 1024);
         byte[] frame = TestFrames.ipv4(Ethernet.PROTO_TCP, 1, 2, TestFrames.payload(600, 1));
         MemorySegment.copy(frame, 0, host.seg(), ValueLayout.JAVA_BYTE, 0, frame.length);
