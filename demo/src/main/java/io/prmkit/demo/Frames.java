@@ -165,7 +165,7 @@ public final class Frames {
         long acc = 0;
         int i = 0;
         // 8 bytes a load: 2^32 and 2^16 are both 1 modulo 0xffff, so the two 32-bit halves of a big-endian
-        // word add up to what its four 16-bit words do once folded (the soft HCA's Checksum.add does the
+        // word add up to what its four 16-bit words do once folded (the soft HCA's InternetChecksum.add does the
         // same on its side). In a 4-million-frame demo this took the queue thread's JFR samples here from
         // 48 to 31 (of 162 and 120); the demo's rate did not move beyond its run-to-run spread.
         for (; i + 7 < len; i += 8) {

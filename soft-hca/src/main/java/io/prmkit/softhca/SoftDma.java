@@ -68,7 +68,7 @@ final class SoftDma implements DmaMemory {
         MemorySegment deviceView = seg.asSlice(0); // the object the device reads through, not the driver's
         padding = new long[PAD_LONGS];
         iommu.map(bus, deviceView);
-        return new Region(arena, seg, bus);
+        return new Mapping(arena, seg, bus);
     }
 
     @Override
@@ -76,13 +76,13 @@ final class SoftDma implements DmaMemory {
         return allocated.get();
     }
 
-    private final class Region implements DmaRegion {
+    private final class Mapping implements DmaRegion {
         private final Arena arena;
         private final MemorySegment segment;
         private final long bus;
         private final AtomicBoolean closed = new AtomicBoolean();
 
-        Region(Arena arena, MemorySegment segment, long bus) {
+        Mapping(Arena arena, MemorySegment segment, long bus) {
             this.arena = arena;
             this.segment = segment;
             this.bus = bus;

@@ -49,7 +49,7 @@ class FrameHeaderAccessTest {
      */
     static final Map<String, String> BYTE_STREAMS = Map.of(
             "Frames#sum", "the Internet checksum sums 16-bit words over a byte range",
-            "Checksum#*", "the Internet checksum sums words over byte ranges",
+            "InternetChecksum#*", "the Internet checksum sums words over byte ranges",
             "Bytes#copy", "the soft HCA's short copies move any byte range in 8-, 4- and 2-byte pieces",
             "TrafficMix#writeFrame", "the frame id is the payload's first word",
             "TrafficMix#identify", "the frame id is the payload's first word",

@@ -35,7 +35,7 @@ class VfioBackEndTest {
     @Test
     void driverBringUpPortTrafficAndTeardownThroughVfio(@TempDir Path root) {
         Path lib = StandInBuild.library();
-        VfioStandIn.Function fn = VfioStandIn.Function.connectX4();
+        VfioStandIn.PciFunction fn = VfioStandIn.PciFunction.connectX4();
         try (VfioStandIn standIn = VfioStandIn.attach(lib, root, fn, new SoftHca.Options(), null)) {
             SoftHca hca = standIn.device();
             long received = 0;

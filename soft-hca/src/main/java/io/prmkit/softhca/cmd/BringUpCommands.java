@@ -72,7 +72,7 @@ final class BringUpCommands {
     }
 
     /** Registers the handler of a command the spec declares (its structures, sizes and lengths come from the declaration). */
-    static void put(Map<Integer, CommandSpec> specs, PrmLayout.Command command, Phase phase, CommandSpec.Handler h) {
+    static void put(Map<Integer, CommandSpec> specs, PrmLayout.Command command, Phase phase, CommandSpec.Firmware h) {
         specs.put(command.opcode(), new CommandSpec(command, phase, h));
     }
 

@@ -5,9 +5,9 @@ import io.prmkit.layout.PrmLayout;
 /**
  * A command the device implements: the spec's declaration of it (opcode, input and output
  * structures, whose sizes are the lengths checked; the input's reserved bits are checked
- * generically), the HCA state it needs, and the handler.
+ * generically), the HCA state it needs, and the firmware that runs it.
  */
-public record CommandSpec(PrmLayout.Command command, Phase phase, Handler handler) {
+public record CommandSpec(PrmLayout.Command command, Phase phase, Firmware firmware) {
 
     public PrmLayout.Struct in() {
         return command.in();
@@ -28,7 +28,7 @@ public record CommandSpec(PrmLayout.Command command, Phase phase, Handler handle
     }
 
     @FunctionalInterface
-    public interface Handler {
+    public interface Firmware {
         /** Runs the command, writing its output; throws {@link CommandError} for bad contents. */
         void run(Command c);
     }

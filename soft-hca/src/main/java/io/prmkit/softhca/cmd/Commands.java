@@ -89,7 +89,7 @@ public final class Commands {
                     if (!hca.initialized) throw c.fail(Syndrome.NOT_INITIALIZED, spec.command().simpleName());
                 }
             }
-            spec.handler().run(c);
+            spec.firmware().run(c);
             setStatus(c.out, CmdStatus.OK$VALUE, 0);
         } catch (CommandError e) {
             c.out.fill((byte) 0);

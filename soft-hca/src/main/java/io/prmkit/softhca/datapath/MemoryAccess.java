@@ -66,7 +66,7 @@ final class MemoryAccess {
     }
 
     /** A key's context read once (kept while {@code DeviceObjects.generation()} stays the same; UMR bumps it). */
-    private static final class Key {
+    private static final class CachedMkc {
         int key = -1;
         Resources.Mkey mkey;
         boolean free, lr, lw, length64;
@@ -89,24 +89,24 @@ final class MemoryAccess {
         }
     }
 
-    private final Key[] keys = {new Key(), new Key()};
+    private final CachedMkc[] keys = {new CachedMkc(), new CachedMkc()};
     private int keyGeneration = -1;
     private int keyVictim;
 
-    private Key key(int k) {
+    private CachedMkc key(int k) {
         int g = objects.generation();
         if (g != keyGeneration) {
             keyGeneration = g;
-            for (Key c : keys) c.key = -1;
+            for (CachedMkc c : keys) c.key = -1;
         }
-        for (Key c : keys) if (c.key == k && c.mkey != null) return c;
-        Key c = keys[keyVictim++ & 1];
+        for (CachedMkc c : keys) if (c.key == k && c.mkey != null) return c;
+        CachedMkc c = keys[keyVictim++ & 1];
         c.load(k, objects.mkey(k));
         return c;
     }
 
     private int viaKey(int key, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, int depth) {
-        Key k = key(key);
+        CachedMkc k = key(key);
         Resources.Mkey m = k.mkey;
         if (m == null) return PROT;
         if (k.free || (write ? !k.lw : !k.lr)) return PROT;
@@ -205,7 +205,7 @@ final class MemoryAccess {
     private final Fast fastRead = new Fast();
     private final Fast fastWrite = new Fast();
 
-    private void remember(int key, Key k, int pd, boolean write) {
+    private void remember(int key, CachedMkc k, int pd, boolean write) {
         long lo = lastMapBus;
         long hi = lastMapEnd;
         if (!k.length64) {

@@ -42,31 +42,31 @@ public final class VfioStandIn implements AutoCloseable {
      * The fake function: its PCI address, IOMMU group (-1: none), bound driver ("" none), ids,
      * and whether opening its group is refused with EACCES (a user without permission).
      */
-    public record Function(String pci, int group, String driver, int vendor, int device, boolean denyGroup) {
-        public Function {
+    public record PciFunction(String pci, int group, String driver, int vendor, int device, boolean denyGroup) {
+        public PciFunction {
             Objects.requireNonNull(pci);
             Objects.requireNonNull(driver);
         }
 
         /** 0000:5e:00.0, group 42, bound to vfio-pci, a ConnectX-4 (15b3:1013). */
-        public static Function connectX4() {
-            return new Function("0000:5e:00.0", 42, "vfio-pci", 0x15b3, 0x1013, false);
+        public static PciFunction connectX4() {
+            return new PciFunction("0000:5e:00.0", 42, "vfio-pci", 0x15b3, 0x1013, false);
         }
 
-        public Function withPci(String address) {
-            return new Function(address, group, driver, vendor, device, denyGroup);
+        public PciFunction withPci(String address) {
+            return new PciFunction(address, group, driver, vendor, device, denyGroup);
         }
 
-        public Function withDriver(String d) {
-            return new Function(pci, group, d, vendor, device, denyGroup);
+        public PciFunction withDriver(String d) {
+            return new PciFunction(pci, group, d, vendor, device, denyGroup);
         }
 
-        public Function withGroup(int g) {
-            return new Function(pci, g, driver, vendor, device, denyGroup);
+        public PciFunction withGroup(int g) {
+            return new PciFunction(pci, g, driver, vendor, device, denyGroup);
         }
 
-        public Function withDenyGroup(boolean deny) {
-            return new Function(pci, group, driver, vendor, device, deny);
+        public PciFunction withDenyGroup(boolean deny) {
+            return new PciFunction(pci, group, driver, vendor, device, deny);
         }
     }
 
@@ -74,7 +74,7 @@ public final class VfioStandIn implements AutoCloseable {
     private static final Object LOCK = new Object();
     private static VfioStandIn current;
 
-    private final Function function;
+    private final PciFunction function;
     private final SoftHca device;
     private final Arena arena = Arena.ofShared();
     private final MethodHandle hooks;
@@ -115,7 +115,7 @@ public final class VfioStandIn implements AutoCloseable {
      * memory and MSI-X, are the stand-in's), with the fake sysfs and /dev tree under {@code root}.
      * {@code traceSink} (nullable) also gets every traced VFIO call as it happens.
      */
-    public static VfioStandIn attach(Path library, Path root, Function function, SoftHca.Options options, Consumer<String> traceSink) {
+    public static VfioStandIn attach(Path library, Path root, PciFunction function, SoftHca.Options options, Consumer<String> traceSink) {
         synchronized (LOCK) {
             if (current != null) current.close();
             current = new VfioStandIn(library, root, function, options, traceSink);
@@ -123,7 +123,7 @@ public final class VfioStandIn implements AutoCloseable {
         }
     }
 
-    private VfioStandIn(Path library, Path root, Function function, SoftHca.Options options, Consumer<String> traceSink) {
+    private VfioStandIn(Path library, Path root, PciFunction function, SoftHca.Options options, Consumer<String> traceSink) {
         this.function = function;
         this.traceSink = traceSink;
         SymbolLookup lib = SymbolLookup.libraryLookup(library, Arena.global());
@@ -189,7 +189,7 @@ public final class VfioStandIn implements AutoCloseable {
         if (traceSink != null) traceSink.accept(s);
     }
 
-    public Function function() {
+    public PciFunction function() {
         return function;
     }
 

@@ -64,9 +64,9 @@ public final class ParsedFrame {
     public int l3OnwardSum(MemorySegment s, long off) {
         if (l3 == L3.NONE) return 0;
         if (summedTo < 0 || ((summedTo - l3Offset) & 1) != 0) {
-            return Checksum.fold(Checksum.add(s, off + l3Offset, length - l3Offset, 0)); // an odd split would pair bytes wrongly
+            return InternetChecksum.fold(InternetChecksum.add(s, off + l3Offset, length - l3Offset, 0)); // an odd split would pair bytes wrongly
         }
-        return Checksum.fold(Checksum.add(s, off + summedTo, length - summedTo, partialSum));
+        return InternetChecksum.fold(InternetChecksum.add(s, off + summedTo, length - summedTo, partialSum));
     }
 
     /**
@@ -117,9 +117,9 @@ public final class ParsedFrame {
                     proto = Iphdr.protocol(s, h);
                     if (verify) {
                         // a header without options as a constant length: C2 unrolls it to two 8-byte and one 4-byte read
-                        sum = ihl == IPV4_HLEN ? Checksum.add(s, h, IPV4_HLEN, 0) : Checksum.add(s, h, ihl, 0);
+                        sum = ihl == IPV4_HLEN ? InternetChecksum.add(s, h, IPV4_HLEN, 0) : InternetChecksum.add(s, h, ihl, 0);
                         summed = p + ihl;
-                        l3Ok = Checksum.fold(sum) == 0xffff;
+                        l3Ok = InternetChecksum.fold(sum) == 0xffff;
                     }
                     end = Math.min(len, p + Math.max(ipLen, ihl));
                     if (ipLen < ihl || p + ipLen > len) ok = false;
@@ -141,7 +141,7 @@ public final class ParsedFrame {
                     end = Math.min(len, p + ipLen);
                     payload = end - p - IPV6_HLEN;
                     if (verify) { // no header checksum, but the sum from L3 on (l3OnwardSum) starts here
-                        sum = Checksum.add(s, h, IPV6_HLEN, 0);
+                        sum = InternetChecksum.add(s, h, IPV6_HLEN, 0);
                         summed = p + IPV6_HLEN;
                     }
                     ipv6 = true;
@@ -187,8 +187,8 @@ public final class ParsedFrame {
                         if (l4v == L4.UDP && !ipv6 && Udphdr.check(s, h4) == 0) {
                             l4Ok = true; // no checksum over IPv4
                         } else {
-                            long data = Checksum.add(s, h4, bytes, 0);
-                            l4Ok = Checksum.fold(Checksum.pseudoHeader(s, h, ipv6, proto, bytes) + data) == 0xffff;
+                            long data = InternetChecksum.add(s, h4, bytes, 0);
+                            l4Ok = InternetChecksum.fold(InternetChecksum.pseudoHeader(s, h, ipv6, proto, bytes) + data) == 0xffff;
                             if (summed == q) { // the L3 header's sum is there: extend it over the L4 bytes
                                 sum += data;
                                 summed = q + bytes;

@@ -48,7 +48,7 @@ public final class TxOffload {
         if (f.l3 != ParsedFrame.L3.IPV4) return;
         long h = start + f.l3Offset;
         Iphdr.check$setUnchecked(buf, h, 0);
-        Iphdr.check$setUnchecked(buf, h, Checksum.of(buf, h, f.l3HeaderLength));
+        Iphdr.check$setUnchecked(buf, h, InternetChecksum.of(buf, h, f.l3HeaderLength));
     }
 
     /**
@@ -62,8 +62,8 @@ public final class TxOffload {
         boolean tcp = f.l4 == ParsedFrame.L4.TCP;
         if (tcp) Tcphdr.check$setUnchecked(buf, l4, 0);
         else Udphdr.check$setUnchecked(buf, l4, 0);
-        long sum = Checksum.pseudoHeader(buf, start + f.l3Offset, f.l3 == ParsedFrame.L3.IPV6, f.ipProtocol, l4Len);
-        int c = Checksum.finish(Checksum.add(buf, l4, l4Len, sum));
+        long sum = InternetChecksum.pseudoHeader(buf, start + f.l3Offset, f.l3 == ParsedFrame.L3.IPV6, f.ipProtocol, l4Len);
+        int c = InternetChecksum.finish(InternetChecksum.add(buf, l4, l4Len, sum));
         if (tcp) {
             Tcphdr.check$setUnchecked(buf, l4, c);
         } else {

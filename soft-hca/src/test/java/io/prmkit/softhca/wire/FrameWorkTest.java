@@ -22,13 +22,13 @@ class FrameWorkTest {
     @Test
     void ipv4HeaderChecksumOfTheTextbookExample() {
         byte[] h = HexFormat.of().parseHex("450000730000400040110000c0a80001c0a800c7");
-        assertEquals(0xb861, Checksum.of(MemorySegment.ofArray(h), 0, 20));
+        assertEquals(0xb861, InternetChecksum.of(MemorySegment.ofArray(h), 0, 20));
     }
 
     @Test
     void oddLengthIsPaddedWithZero() {
         byte[] h = {0x01, 0x02, 0x03};
-        assertEquals(~(0x0102 + 0x0300) & 0xffff, Checksum.of(MemorySegment.ofArray(h), 0, 3));
+        assertEquals(~(0x0102 + 0x0300) & 0xffff, InternetChecksum.of(MemorySegment.ofArray(h), 0, 3));
     }
 
     @Test
@@ -77,7 +77,7 @@ class FrameWorkTest {
             if (r.nextInt(8) == 0) len = 14 + r.nextInt(len - 13); // truncated: headers may be cut
             if (r.nextInt(16) == 0) s.set(ValueLayout.JAVA_BYTE, 12, (byte) 0x88); // not IP
             p.parse(s, 0, len, true);
-            int want = p.l3 == ParsedFrame.L3.NONE ? 0 : Checksum.fold(Checksum.add(s, p.l3Offset, len - p.l3Offset, 0));
+            int want = p.l3 == ParsedFrame.L3.NONE ? 0 : InternetChecksum.fold(InternetChecksum.add(s, p.l3Offset, len - p.l3Offset, 0));
             assertEquals(want, p.l3OnwardSum(s, 0), "frame " + i + " (" + p.l3 + "/" + p.l4 + ", " + len + " bytes)");
         }
     }
@@ -175,7 +175,7 @@ class FrameWorkTest {
 
     @Test
     void checksumSumsAgreeWithWordByWordSums() {
-        // Checksum.add against RFC 1071 written out: 16-bit big-endian words, an odd last byte padded,
+        // InternetChecksum.add against RFC 1071 written out: 16-bit big-endian words, an odd last byte padded,
         // every length to 100 at odd and even offsets, onto a running sum
         java.util.Random r = new java.util.Random(1071);
         byte[] b = new byte[160];
@@ -186,14 +186,14 @@ class FrameWorkTest {
             long start = r.nextInt(1 << 20);
             long want = start;
             for (int i = 0; i < len; i += 2) want += (b[off + i] & 0xff) << 8 | (i + 1 < len ? b[off + i + 1] & 0xff : 0);
-            long got = Checksum.add(MemorySegment.ofArray(b), off, len, start);
-            assertEquals(Checksum.fold(want), Checksum.fold(got), len + " bytes at " + off);
+            long got = InternetChecksum.add(MemorySegment.ofArray(b), off, len, start);
+            assertEquals(InternetChecksum.fold(want), InternetChecksum.fold(got), len + " bytes at " + off);
         }
     }
 
     @Test
     void foldEqualsEndAroundCarriesUntilSixteenBits() {
-        // Checksum.fold's fixed steps against the loop of RFC 1071, over the whole unsigned 64-bit range
+        // InternetChecksum.fold's fixed steps against the loop of RFC 1071, over the whole unsigned 64-bit range
         // (sums of any length the datapath adds, and edge values: 0, 0xffff, 0x10000, all ones)
         java.util.Random r = new java.util.Random(1624);
         long[] edges = {0, 1, 0xffff, 0x10000, 0x1ffff, 0xffff_ffffL, 0x1_0000_0000L, 0xffff_ffff_ffffL, -1L, Long.MIN_VALUE, Long.MAX_VALUE};
@@ -201,7 +201,7 @@ class FrameWorkTest {
             long v = t < edges.length ? edges[t] : r.nextLong() >>> r.nextInt(64);
             long want = v;
             while ((want >>> 16) != 0) want = (want & 0xffff) + (want >>> 16);
-            assertEquals((int) want, Checksum.fold(v), Long.toHexString(v));
+            assertEquals((int) want, InternetChecksum.fold(v), Long.toHexString(v));
         }
     }
 
@@ -256,9 +256,9 @@ class FrameWorkTest {
         MemorySegment s = seg(f, 4);
         long start = TxOffload.insertVlan(s, 4, false, 0x6005);
         assertEquals(0, start);
-        assertEquals(0x8100, s.get(Checksum.BE16, 12) & 0xffff);
-        assertEquals(0x6005, s.get(Checksum.BE16, 14) & 0xffff);
-        assertEquals(0x0800, s.get(Checksum.BE16, 16) & 0xffff);
+        assertEquals(0x8100, s.get(InternetChecksum.BE16, 12) & 0xffff);
+        assertEquals(0x6005, s.get(InternetChecksum.BE16, 14) & 0xffff);
+        assertEquals(0x0800, s.get(InternetChecksum.BE16, 16) & 0xffff);
         ParsedFrame p = new ParsedFrame().parse(s, 0, f.length + 4, false);
         assertEquals(1, p.vlanCount);
         assertEquals(0x8100, p.outerTpid);
@@ -302,9 +302,9 @@ class FrameWorkTest {
                 assertEquals(v6 ? false : true, q.l3ChecksumOk);
                 assertTrue(q.l4ChecksumOk, "segment " + i);
                 assertEquals(i < 2 ? 1448 : 3000 - 2 * 1448, q.payloadLength);
-                assertEquals(1000 + i * 1448, bs.get(Checksum.BE32, q.l4Offset + 4));
+                assertEquals(1000 + i * 1448, bs.get(InternetChecksum.BE32, q.l4Offset + 4));
                 if (!v6) {
-                    assertEquals(0x1234 + i, bs.get(Checksum.BE16, q.l3Offset + 4) & 0xffff);
+                    assertEquals(0x1234 + i, bs.get(InternetChecksum.BE16, q.l3Offset + 4) & 0xffff);
                     int fl = q.tcpFlags;
                     assertEquals(i == 2, (fl & Ethernet.TCP_FIN) != 0);
                     assertEquals(i == 2, (fl & Ethernet.TCP_PSH) != 0);
@@ -327,7 +327,7 @@ class FrameWorkTest {
         TxOffload.segment(s, 0, p, 400, arena.allocate(2048), 0, (b, st, len) -> segs.add(b.asSlice(st, len).toArray(ValueLayout.JAVA_BYTE)));
         assertEquals(3, segs.size());
         byte[] last = segs.get(2);
-        assertEquals(8 + 200, MemorySegment.ofArray(last).get(Checksum.BE16, 34 + 4) & 0xffff);
+        assertEquals(8 + 200, MemorySegment.ofArray(last).get(InternetChecksum.BE16, 34 + 4) & 0xffff);
         assertTrue(new ParsedFrame().parse(MemorySegment.ofArray(last), 0, last.length, true).l4ChecksumOk);
     }
 }

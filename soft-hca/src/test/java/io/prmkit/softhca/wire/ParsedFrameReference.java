@@ -57,9 +57,9 @@ final class ParsedFrameReference {
     public int l3OnwardSum(MemorySegment s, long off) {
         if (l3 == ParsedFrame.L3.NONE) return 0;
         if (summedTo < 0 || ((summedTo - l3Offset) & 1) != 0) {
-            return Checksum.fold(Checksum.add(s, off + l3Offset, length - l3Offset, 0)); // an odd split would pair bytes wrongly
+            return InternetChecksum.fold(InternetChecksum.add(s, off + l3Offset, length - l3Offset, 0)); // an odd split would pair bytes wrongly
         }
-        return Checksum.fold(Checksum.add(s, off + summedTo, length - summedTo, partialSum));
+        return InternetChecksum.fold(InternetChecksum.add(s, off + summedTo, length - summedTo, partialSum));
     }
 
     /** Parses {@code len} bytes of {@code s} at {@code off}, computing checksum checks when {@code verify}. */
@@ -143,9 +143,9 @@ final class ParsedFrameReference {
         ttl = Iphdr.ttl(s, h);
         ipProtocol = Iphdr.protocol(s, h);
         if (verify) {
-            partialSum = Checksum.add(s, h, ihl, 0);
+            partialSum = InternetChecksum.add(s, h, ihl, 0);
             summedTo = p + ihl;
-            l3ChecksumOk = Checksum.fold(partialSum) == 0xffff;
+            l3ChecksumOk = InternetChecksum.fold(partialSum) == 0xffff;
         }
         int end = Math.min(len, p + Math.max(ipTotalLength, ihl));
         if (ipTotalLength < ihl || p + ipTotalLength > len) wellFormed = false;
@@ -168,7 +168,7 @@ final class ParsedFrameReference {
         int end = Math.min(len, p + ipTotalLength);
         payloadLength = end - p - IPV6_HLEN;
         if (verify) { // no header checksum, but the sum from L3 on (l3OnwardSum) starts here
-            partialSum = Checksum.add(s, h, IPV6_HLEN, 0);
+            partialSum = InternetChecksum.add(s, h, IPV6_HLEN, 0);
             summedTo = p + IPV6_HLEN;
         }
         parseL4(s, off, p, p + IPV6_HLEN, end, true, verify);
@@ -204,8 +204,8 @@ final class ParsedFrameReference {
             if (l4 == ParsedFrame.L4.UDP && !ipv6 && Udphdr.check(s, h) == 0) {
                 l4ChecksumOk = true; // no checksum over IPv4
             } else {
-                long data = Checksum.add(s, h, l4Len, 0);
-                l4ChecksumOk = Checksum.fold(Checksum.pseudoHeader(s, off + l3p, ipv6, ipProtocol, l4Len) + data) == 0xffff;
+                long data = InternetChecksum.add(s, h, l4Len, 0);
+                l4ChecksumOk = InternetChecksum.fold(InternetChecksum.pseudoHeader(s, off + l3p, ipv6, ipProtocol, l4Len) + data) == 0xffff;
                 if (summedTo == p) { // the L3 header's sum is there: extend it over the L4 bytes
                     partialSum += data;
                     summedTo = p + l4Len;

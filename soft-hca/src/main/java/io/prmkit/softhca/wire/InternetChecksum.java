@@ -10,13 +10,13 @@ import java.lang.foreign.ValueLayout;
  * over a byte range whatever fields it holds, so {@link #add} reads the range as a stream of words;
  * where a range starts (the addresses of the pseudo-header) comes from the net spec's accessors.
  */
-public final class Checksum {
+public final class InternetChecksum {
 
     static final ValueLayout.OfShort BE16 = io.prmkit.layout.PrmLayout.BE_SHORT;
     static final ValueLayout.OfInt BE32 = io.prmkit.layout.PrmLayout.BE_INT;
     static final ValueLayout.OfLong BE64 = io.prmkit.layout.PrmLayout.BE_LONG;
 
-    private Checksum() {}
+    private InternetChecksum() {}
 
     /** iphdr's saddr and daddr, and ipv6hdr's, as one byte range each (the pseudo-header's addresses). */
     private static final long V4_ADDRS_AT = Iphdr.saddr$BIT_OFFSET / 8;
