@@ -510,7 +510,7 @@ class DatapathTest {
         assertEquals(EqeType.PORT_CHANGE.value, Eqe.event_type(e));
         assertEquals(io.prmkit.mlx5.PortChangeSubtype.DOWN.value, Eqe.event_sub_type(e));
         assertEquals(1, Eqe.port_num(e));
-        assertEquals(2, n.operStatus(), "PAOS oper_status down");
+        assertEquals(Nic.DOWN, n.operStatus(), "PAOS oper_status down");
         byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, new byte[50]);
         rq.post(1, lkey);
         sq.send(lkey, tx.bus(), f.length, put(f, 0), 18, 0, true);
@@ -521,6 +521,6 @@ class DatapathTest {
         n.h.hca.faults().link(true);
         n.poll();
         assertEquals(io.prmkit.mlx5.PortChangeSubtype.ACTIVE.value, Eqe.event_sub_type(eq.next()));
-        assertEquals(1, n.operStatus(), "PAOS oper_status up");
+        assertEquals(Nic.UP, n.operStatus(), "PAOS oper_status up");
     }
 }

@@ -2,16 +2,10 @@ package io.prmkit.softhca;
 
 import static org.junit.jupiter.api.Assertions.*;
 
-import io.prmkit.mlx5.AccessRegisterOut;
 import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.CqeErrorSyndrome;
 import io.prmkit.mlx5.CqeOpcode;
-import io.prmkit.mlx5.Eth8023CntrsGrpDataLayout;
 import io.prmkit.mlx5.ErrCqe;
-import io.prmkit.mlx5.PmtuReg;
-import io.prmkit.mlx5.PpcntGrp;
-import io.prmkit.mlx5.PpcntReg;
-import io.prmkit.mlx5.RegisterId;
 import io.prmkit.softhca.EthernetDatapathTest.Eth;
 import io.prmkit.softhca.wire.Ethernet;
 import io.prmkit.softhca.wire.TestFrames;
@@ -24,20 +18,12 @@ import org.junit.jupiter.api.Test;
  * rings, PPCNT for what reached the wire.
  */
 class MtuTest {
-    static final long REG = PortAndVportCommandsTest.REG;
-    static final long DATA = AccessRegisterOut.register_data$BYTE_OFFSET;
-
     static int adminMtu(Eth e) {
-        MemorySegment read = PortAndVportCommandsTest.reg(RegisterId.PMTU, PmtuReg.layout(), false);
-        PmtuReg.local_port$set(read, REG, 1);
-        return PmtuReg.admin_mtu(PortAndVportCommandsTest.access(e.h, read).ok().out(), DATA);
+        return Nic.adminMtu(e.h);
     }
 
     static void setAdminMtu(Eth e, int mtu) {
-        MemorySegment write = PortAndVportCommandsTest.reg(RegisterId.PMTU, PmtuReg.layout(), true);
-        PmtuReg.local_port$set(write, REG, 1);
-        PmtuReg.admin_mtu$set(write, REG, mtu);
-        PortAndVportCommandsTest.access(e.h, write).ok();
+        Nic.setAdminMtu(e.h, mtu);
     }
 
     /** Sends a UDP frame of {@code len} bytes (no FCS) and returns its send completion. */
@@ -53,10 +39,7 @@ class MtuTest {
     }
 
     static long framesSent(Eth e) {
-        MemorySegment r = PortAndVportCommandsTest.reg(RegisterId.PPCNT, PpcntReg.layout(), false);
-        PpcntReg.local_port$set(r, REG, 1);
-        PpcntReg.grp$set(r, REG, PpcntGrp.IEEE_802_3);
-        return Eth8023CntrsGrpDataLayout.a_frames_transmitted_ok_low(PortAndVportCommandsTest.access(e.h, r).ok().out(), DATA + PpcntReg.counter_set$BYTE_OFFSET);
+        return Nic.framesTransmitted(e.h);
     }
 
     @Test

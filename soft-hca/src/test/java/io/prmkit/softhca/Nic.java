@@ -218,7 +218,7 @@ final class Nic implements AutoCloseable {
     }
 
     /** PPCNT of port 1, group {@code grp}: the whole ACCESS_REG output (counters at {@link #PPCNT}). */
-    MemorySegment ppcnt(PpcntGrp grp) {
+    static MemorySegment ppcnt(TestHost h, PpcntGrp grp) {
         MemorySegment r = PortAndVportCommandsTest.reg(RegisterId.PPCNT, PpcntReg.layout(), false);
         PpcntReg.local_port$set(r, REG, 1);
         PpcntReg.grp$set(r, REG, grp);
@@ -228,40 +228,63 @@ final class Nic implements AutoCloseable {
     static final long PPCNT = REG + PpcntReg.counter_set$BYTE_OFFSET;
 
     /** IEEE 802.3 aFramesTransmittedOK: frames the MAC put on the wire. */
+    static long framesTransmitted(TestHost h) {
+        return io.prmkit.mlx5.Eth8023CntrsGrpDataLayout.a_frames_transmitted_ok_low(ppcnt(h, PpcntGrp.IEEE_802_3), PPCNT);
+    }
+
     long framesTransmitted() {
-        return io.prmkit.mlx5.Eth8023CntrsGrpDataLayout.a_frames_transmitted_ok_low(ppcnt(PpcntGrp.IEEE_802_3), PPCNT);
+        return framesTransmitted(h);
     }
 
     /** RFC 2863 ifInDiscards: frames received and dropped (filtered, unsteered, no WQE). */
+    static long inDiscards(TestHost h) {
+        return io.prmkit.mlx5.Eth2863CntrsGrpDataLayout.if_in_discards_low(ppcnt(h, PpcntGrp.RFC_2863), PPCNT);
+    }
+
     long inDiscards() {
-        return io.prmkit.mlx5.Eth2863CntrsGrpDataLayout.if_in_discards_low(ppcnt(PpcntGrp.RFC_2863), PPCNT);
+        return inDiscards(h);
     }
 
     // ---- port ----
 
     /** PMTU admin_mtu written (the hardware MTU). */
-    void setAdminMtu(int mtu) {
+    static void setAdminMtu(TestHost h, int mtu) {
         MemorySegment write = PortAndVportCommandsTest.reg(RegisterId.PMTU, PmtuReg.layout(), true);
         PmtuReg.local_port$set(write, REG, 1);
         PmtuReg.admin_mtu$set(write, REG, mtu);
         PortAndVportCommandsTest.access(h, write).ok();
     }
 
-    int adminMtu() {
+    void setAdminMtu(int mtu) {
+        setAdminMtu(h, mtu);
+    }
+
+    static int adminMtu(TestHost h) {
         MemorySegment read = PortAndVportCommandsTest.reg(RegisterId.PMTU, PmtuReg.layout(), false);
         PmtuReg.local_port$set(read, REG, 1);
         return PmtuReg.admin_mtu(PortAndVportCommandsTest.access(h, read).ok().out(), REG);
     }
 
-    /** PAOS oper_status of port 1 (1 up, 2 down). */
-    int operStatus() {
+    int adminMtu() {
+        return adminMtu(h);
+    }
+
+    /** PAOS oper_status of port 1 ({@link #UP} or {@link #DOWN}). */
+    static int operStatus(TestHost h) {
         MemorySegment read = PortAndVportCommandsTest.reg(RegisterId.PAOS, io.prmkit.mlx5.PaosReg.layout(), false);
         io.prmkit.mlx5.PaosReg.local_port$set(read, REG, 1);
         return io.prmkit.mlx5.PaosReg.oper_status(PortAndVportCommandsTest.access(h, read).ok().out(), REG);
     }
 
+    int operStatus() {
+        return operStatus(h);
+    }
+
+    /** PAOS status values. */
+    static final int UP = 1, DOWN = 2;
+
     /** MODIFY_NIC_VPORT_CONTEXT promisc_uc/mc/all. */
-    void promisc(boolean uc, boolean mc, boolean all) {
+    static void promisc(TestHost h, boolean uc, boolean mc, boolean all) {
         MemorySegment m = header(CmdOpcode.MODIFY_NIC_VPORT_CONTEXT, ModifyNicVportContextIn.SIZE);
         long ctx = ModifyNicVportContextIn.nic_vport_context$BYTE_OFFSET;
         ModifyNicVportFieldSelect.promisc$set(m, ModifyNicVportContextIn.field_select$BYTE_OFFSET, true);
@@ -269,6 +292,10 @@ final class Nic implements AutoCloseable {
         NicVportContext.promisc_mc$set(m, ctx, mc);
         NicVportContext.promisc_all$set(m, ctx, all);
         h.exec(m, ModifyNicVportContextOut.SIZE).ok();
+    }
+
+    void promisc(boolean uc, boolean mc, boolean all) {
+        promisc(h, uc, mc, all);
     }
 
     // ---- receive steering ----

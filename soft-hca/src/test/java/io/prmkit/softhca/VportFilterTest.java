@@ -3,21 +3,16 @@ package io.prmkit.softhca;
 import static io.prmkit.softhca.Cmds.header;
 import static org.junit.jupiter.api.Assertions.*;
 
-import io.prmkit.mlx5.AccessRegisterOut;
 import io.prmkit.mlx5.CmdOpcode;
 import io.prmkit.mlx5.Cqe64;
 import io.prmkit.mlx5.CqeOpcode;
-import io.prmkit.mlx5.Eth2863CntrsGrpDataLayout;
 import io.prmkit.mlx5.MacAddressLayout;
 import io.prmkit.mlx5.ModifyNicVportContextIn;
 import io.prmkit.mlx5.ModifyNicVportContextOut;
 import io.prmkit.mlx5.ModifyNicVportFieldSelect;
 import io.prmkit.mlx5.NicVportContext;
-import io.prmkit.mlx5.PpcntGrp;
-import io.prmkit.mlx5.PpcntReg;
 import io.prmkit.mlx5.QueryNicVportContextIn;
 import io.prmkit.mlx5.QueryNicVportContextOut;
-import io.prmkit.mlx5.RegisterId;
 import io.prmkit.mlx5.VportListType;
 import io.prmkit.softhca.EthernetDatapathTest.Eth;
 import io.prmkit.softhca.wire.Ethernet;
@@ -53,21 +48,11 @@ class VportFilterTest {
     }
 
     static long inDiscards(Eth e) {
-        MemorySegment r = PortAndVportCommandsTest.reg(RegisterId.PPCNT, PpcntReg.layout(), false);
-        PpcntReg.local_port$set(r, PortAndVportCommandsTest.REG, 1);
-        PpcntReg.grp$set(r, PortAndVportCommandsTest.REG, PpcntGrp.RFC_2863);
-        MemorySegment p = PortAndVportCommandsTest.access(e.h, r).ok().out();
-        return Eth2863CntrsGrpDataLayout.if_in_discards_low(p, AccessRegisterOut.register_data$BYTE_OFFSET + PpcntReg.counter_set$BYTE_OFFSET);
+        return Nic.inDiscards(e.h);
     }
 
     static void promisc(Eth e, boolean uc, boolean mc, boolean all) {
-        MemorySegment m = header(CmdOpcode.MODIFY_NIC_VPORT_CONTEXT, ModifyNicVportContextIn.SIZE);
-        long ctx = ModifyNicVportContextIn.nic_vport_context$BYTE_OFFSET;
-        ModifyNicVportFieldSelect.promisc$set(m, ModifyNicVportContextIn.field_select$BYTE_OFFSET, true);
-        NicVportContext.promisc_uc$set(m, ctx, uc);
-        NicVportContext.promisc_mc$set(m, ctx, mc);
-        NicVportContext.promisc_all$set(m, ctx, all);
-        e.h.exec(m, ModifyNicVportContextOut.SIZE).ok();
+        Nic.promisc(e.h, uc, mc, all);
     }
 
     static long mac(byte[] b) {
