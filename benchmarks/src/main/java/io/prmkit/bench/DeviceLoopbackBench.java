@@ -158,13 +158,13 @@ public class DeviceLoopbackBench {
         Tirc.inline_rqn$set(tirc, 30);
         objects.add(new Resources.Tir(40, tirc));
         Resources.FlowTable t = new Resources.FlowTable(50, 0, MemorySegment.ofArray(new byte[(int) FlowTableContext.SIZE]), 16);
-        t.groups.put(1, new Resources.FlowGroup(1, 0, 15, 0, MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE])));
+        t.add(new Resources.FlowGroup(1, 0, 15, 0, MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE])));
         MemorySegment fc = MemorySegment.ofArray(new byte[(int) (FlowContext.destination$BYTE_OFFSET + 16)]);
         FlowContext.action$set(fc, FlowContextAction.FWD_DEST$MASK);
         FlowContext.destination_list_size$set(fc, 1);
         DestFormatStruct.destination_type$set(fc, FlowContext.destination$BYTE_OFFSET, FlowDestinationType.TIR);
         DestFormatStruct.destination_id$set(fc, FlowContext.destination$BYTE_OFFSET, 40);
-        t.entries.put(0, new Resources.FlowEntry(0, 1, fc));
+        t.set(new Resources.FlowEntry(0, 1, fc));
         objects.add(t);
         objects.setRxRoot(50);
         // 64-byte UDP frames (without FCS, 60 on the wire + 4): addresses (to the vport's default MAC

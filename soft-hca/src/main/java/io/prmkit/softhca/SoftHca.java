@@ -414,7 +414,7 @@ public final class SoftHca implements AutoCloseable {
     }
 
     void pageRequest(int pages) {
-        hca.regularPages = Math.max(-(hca.bootPages + hca.initPages), hca.regularPages + pages);
+        hca.requestPages(pages);
         events.post(EqeType.PAGE_REQUEST$VALUE, 0, e -> {
             Eqe.Device.func_id$set(e, 0);
             Eqe.Device.num_pages$set(e, pages);

@@ -118,7 +118,7 @@ final class FlowCommands {
         Resources.FlowTable t = table(c, DestroyFlowTableIn.table_type(c.in), DestroyFlowTableIn.table_id(c.in));
         String user = hca.objects.usedBy(Kind.FLOW_TABLE, t.tableId);
         if (user != null) throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " " + user);
-        if (!t.groups.isEmpty()) throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " still has " + t.groups.size() + " groups");
+        if (t.groupCount() > 0) throw c.fail(Syndrome.OBJECT_IN_USE, "table " + t.tableId + " still has " + t.groupCount() + " groups");
         hca.objects.destroy(Kind.FLOW_TABLE, t.tableId);
     }
 
@@ -128,26 +128,25 @@ final class FlowCommands {
         long start = Integer.toUnsignedLong(CreateFlowGroupIn.start_flow_index(c.in));
         long end = Integer.toUnsignedLong(CreateFlowGroupIn.end_flow_index(c.in));
         if (start > end || end >= t.size) throw c.fail(Syndrome.BAD_INDEX, "group " + start + ".." + end + " in a table of " + t.size);
-        for (Resources.FlowGroup g : t.groups.values()) {
-            if (start <= g.end() && g.start() <= end) throw c.fail(Syndrome.INDEX_IN_USE, "overlaps group " + g.groupId());
-        }
+        Resources.FlowGroup overlap = t.overlapping(start, end);
+        if (overlap != null) throw c.fail(Syndrome.INDEX_IN_USE, "overlaps group " + overlap.groupId());
         int enable = CreateFlowGroupIn.match_criteria_enable(c.in);
         if (!CRITERIA.containsAll(MatchCriteriaEnable.of(enable)) || MatchCriteriaEnable.maskOf(MatchCriteriaEnable.of(enable)) != enable) {
             throw c.fail(Syndrome.BAD_FIELD, "match_criteria_enable 0x" + Integer.toHexString(enable) + " (outer headers and misc are modelled)");
         }
         MemorySegment criteria = Support.copy(c.in, CreateFlowGroupIn.match_criteria$BYTE_OFFSET, FteMatchParam.SIZE);
         int id = hca.nextNumber("flow_group", 1);
-        t.groups.put(id, new Resources.FlowGroup(id, (int) start, (int) end, enable, criteria));
+        t.add(new Resources.FlowGroup(id, (int) start, (int) end, enable, criteria));
         CreateFlowGroupOut.Device.group_id$set(c.out, id);
     }
 
     private void destroyGroup(Command c) {
         Resources.FlowTable t = table(c, DestroyFlowGroupIn.table_type(c.in), DestroyFlowGroupIn.table_id(c.in));
         int id = DestroyFlowGroupIn.group_id(c.in);
-        Resources.FlowGroup g = t.groups.get(id);
+        Resources.FlowGroup g = t.group(id);
         if (g == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "group " + id);
-        if (!t.entries.subMap(g.start(), true, g.end(), true).isEmpty()) throw c.fail(Syndrome.OBJECT_IN_USE, "group " + id + " still has entries");
-        t.groups.remove(id);
+        if (t.hasEntries(g.start(), g.end())) throw c.fail(Syndrome.OBJECT_IN_USE, "group " + id + " still has entries");
+        t.removeGroup(id);
     }
 
     private void setEntry(Command c) {
@@ -157,10 +156,10 @@ final class FlowCommands {
         long index = Integer.toUnsignedLong(SetFteIn.flow_index(c.in));
         long fc = SetFteIn.flow_context$BYTE_OFFSET;
         int groupId = FlowContext.group_id(c.in, fc);
-        Resources.FlowGroup g = t.groups.get(groupId);
+        Resources.FlowGroup g = t.group(groupId);
         if (g == null) throw c.fail(Syndrome.BAD_REFERENCE, "group " + groupId);
         if (index < g.start() || index > g.end()) throw c.fail(Syndrome.BAD_INDEX, "flow_index " + index + " outside group " + g.start() + ".." + g.end());
-        boolean exists = t.entries.containsKey((int) index);
+        boolean exists = t.entry((int) index) != null;
         if (mod == SetFteOpMod.NEW && exists) throw c.fail(Syndrome.INDEX_IN_USE, "flow_index " + index);
         if (mod != SetFteOpMod.values()[0] && !exists) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow_index " + index);
         int actionBits = FlowContext.action(c.in, fc);
@@ -199,13 +198,13 @@ final class FlowCommands {
             if (!hca.objects.has(Kind.FLOW_COUNTER, id)) throw c.fail(Syndrome.BAD_REFERENCE, "flow counter " + id);
         }
         long size = Math.min(c.inLength() - fc, FlowContext.destination$BYTE_OFFSET + (dests + (long) counters) * entryBytes);
-        t.entries.put((int) index, new Resources.FlowEntry((int) index, groupId, Support.copy(c.in, fc, size)));
+        t.set(new Resources.FlowEntry((int) index, groupId, Support.copy(c.in, fc, size)));
     }
 
     private void deleteEntry(Command c) {
         Resources.FlowTable t = table(c, DeleteFteIn.table_type(c.in), DeleteFteIn.table_id(c.in));
         int index = DeleteFteIn.flow_index(c.in);
-        if (t.entries.remove(index) == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow_index " + Integer.toUnsignedString(index));
+        if (!t.removeEntry(index)) throw c.fail(Syndrome.NO_SUCH_OBJECT, "flow_index " + Integer.toUnsignedString(index));
     }
 
     private void setRoot(Command c) {

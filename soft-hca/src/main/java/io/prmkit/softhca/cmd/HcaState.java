@@ -25,26 +25,26 @@ public final class HcaState {
     public final Map<Integer, MemorySegment> capsMax = new TreeMap<>();
     public final Map<Integer, MemorySegment> capsCurrent = new TreeMap<>();
 
-    public boolean enabled;
-    public boolean initialized;
+    boolean enabled;
+    boolean initialized;
     /** TEARDOWN_HCA ran: every page may go back. */
-    public boolean tornDown;
+    boolean tornDown;
     /**
      * The last INIT_HCA failed (ours): nothing was set up, so every page may go back, as Linux's
      * error unwinding (mlx5_reclaim_startup_pages, then DISABLE_HCA) expects. Cleared by a good
      * INIT_HCA and by ENABLE_HCA.
      */
-    public boolean initFailed;
-    public int issi;
+    boolean initFailed;
+    int issi;
     /** Pages held, in the order given (returned last-given first). */
     public final ArrayDeque<Long> pages = new ArrayDeque<>();
     public final Set<Long> pageSet = new HashSet<>();
     public final int bootPages;
     public final int initPages;
     /** Pages needed while running; moved by page-request faults. */
-    public int regularPages;
-    public boolean hostBigEndian;
-    public String driverVersion = "";
+    int regularPages;
+    boolean hostBigEndian;
+    String driverVersion = "";
     /** QUERY_ADAPTER's block ({@code query_adapter_param_block}) from the caps profile. */
     public final MemorySegment adapter;
     /** UAR indexes in use; BAR 0 page index = UAR index. */
@@ -78,6 +78,14 @@ public final class HcaState {
     /** The current general capability page ({@code cmd_hca_cap}). */
     public MemorySegment general() {
         return capsCurrent.get(0);
+    }
+
+    /**
+     * A page-request fault: the device needs {@code pages} more pages while running (fewer when
+     * negative, never below giving back every boot and init page).
+     */
+    public void requestPages(int pages) {
+        regularPages = Math.max(-(bootPages + initPages), regularPages + pages);
     }
 
     /** Pages the device needs in its present state. */

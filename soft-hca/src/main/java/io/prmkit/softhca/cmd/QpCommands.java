@@ -120,9 +120,7 @@ final class QpCommands {
                 ? DevxCommands.ring(c, hca, CreateQpIn.wq_umem_id(c.in), CreateQpIn.wq_umem_offset(c.in), rq + sq, false, uses, "QP buffer")
                 : Support.ring(c, hca, CreateQpIn.pas$BYTE_OFFSET, rq + sq, Qpc.log_page_size(qpc));
         int qpn = hca.nextNumber("qp", 0x1000);
-        Resources.Qp qp = new Resources.Qp(qpn, qpc, ring, QpState.RST$VALUE);
-        qp.dbr = dbr;
-        qp.umems.addAll(uses);
+        Resources.Qp qp = new Resources.Qp(qpn, qpc, ring, QpState.RST, dbr, uses);
         hca.objects.add(qp);
         DevxCommands.own(hca, c, Kind.QP, qpn);
         CreateQpOut.Device.qpn$set(c.out, qpn);
@@ -130,8 +128,8 @@ final class QpCommands {
 
     private void modify(Command c, Transition t) {
         Resources.Qp qp = qp(c, DeviceInput.qpn(c, t.in()));
-        if (qp.state != t.from().value) {
-            throw c.fail(Syndrome.BAD_STATE_TRANSITION, t.command().simpleName() + " on a QP in " + QpState.nameOf(qp.state));
+        if (qp.state() != t.from().value) {
+            throw c.fail(Syndrome.BAD_STATE_TRANSITION, t.command().simpleName() + " on a QP in " + QpState.nameOf(qp.state()));
         }
         long mask = Integer.toUnsignedLong((int) DeviceInput.field(c, t.in(), "opt_param_mask"));
         EnumSet<QpOptpar> opt = QpOptpar.of(mask);
@@ -196,17 +194,12 @@ final class QpCommands {
         if (opt.contains(QpOptpar.RWE)) Qpc.rwe$set(qp.qpc, Qpc.rwe(in));
         if (opt.contains(QpOptpar.RAE)) Qpc.rae$set(qp.qpc, Qpc.rae(in));
         if (opt.contains(QpOptpar.PKEY_INDEX)) Ads.pkey_index$set(qp.qpc, path, Ads.pkey_index(in, path));
-        setState(qp, t.to());
-    }
-
-    private void setState(Resources.Qp qp, QpState s) {
-        qp.state = (int) s.value;
-        Qpc.state$set(qp.qpc, s);
+        qp.setState(t.to());
     }
 
     /** 2ERR and 2RST: legal from every state. */
     private void force(Command c, int qpn, QpState to) {
-        setState(qp(c, qpn), to);
+        qp(c, qpn).setState(to);
     }
 
     private void query(Command c) {

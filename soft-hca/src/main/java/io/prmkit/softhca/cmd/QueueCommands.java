@@ -118,7 +118,7 @@ final class QueueCommands {
         if (eqn < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "EQ numbers 0x" + Integer.toHexString(FIRST_EQN) + "..0xff");
         Queues.Eq eq = new Queues.Eq(eqn, eqc, ring, mask);
         // A new EQ is armed: its first event interrupts (the driver arms again after each one).
-        eq.armed = true;
+        eq.arm();
         hca.objects.add(eq);
         CreateEqOut.Device.eq_number$set(c.out, eqn);
     }
@@ -136,9 +136,9 @@ final class QueueCommands {
         if (eq == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "EQ " + QueryEqIn.eq_number(c.in));
         long at = QueryEqOut.eq_context_entry$BYTE_OFFSET;
         MemorySegment.copy(eq.eqc, 0, c.out, at, Eqc.SIZE);
-        Eqc.producer_counter$setUnchecked(c.out, at, eq.producerCounter);
-        Eqc.consumer_counter$setUnchecked(c.out, at, eq.consumerCounter);
-        QueryEqOut.Device.event_bitmask$set(c.out, eq.eventBitmask[0]);
+        Eqc.producer_counter$setUnchecked(c.out, at, eq.producerCounter());
+        Eqc.consumer_counter$setUnchecked(c.out, at, eq.consumerCounter());
+        QueryEqOut.Device.event_bitmask$set(c.out, eq.eventBitmask(0));
     }
 
     // ---- CQ ----
@@ -162,9 +162,7 @@ final class QueueCommands {
                 ? DevxCommands.ring(c, hca, CreateCqIn.cq_umem_id(c.in), CreateCqIn.cq_umem_offset(c.in), bytes, true, uses, "CQ buffer")
                 : Support.ring(c, hca, CreateCqIn.pas$BYTE_OFFSET, bytes, Cqc.log_page_size(cqc));
         int cqn = hca.nextNumber("cq", 0x400);
-        Queues.Cq cq = new Queues.Cq(cqn, cqc, ring);
-        cq.dbr = dbr;
-        cq.umems.addAll(uses);
+        Queues.Cq cq = new Queues.Cq(cqn, cqc, ring, dbr, uses);
         hca.objects.add(cq);
         DevxCommands.own(hca, c, Kind.CQ, cqn);
         CreateCqOut.Device.cqn$set(c.out, cqn);
@@ -215,8 +213,8 @@ final class QueueCommands {
         Queues.Cq cq = cq(c, QueryCqIn.cqn(c.in));
         long at = QueryCqOut.cq_context$BYTE_OFFSET;
         MemorySegment.copy(cq.cqc, 0, c.out, at, Cqc.SIZE);
-        Cqc.producer_counter$setUnchecked(c.out, at, cq.producerCounter);
-        Cqc.consumer_counter$setUnchecked(c.out, at, cq.consumerCounter);
+        Cqc.producer_counter$setUnchecked(c.out, at, cq.producerCounter());
+        Cqc.consumer_counter$setUnchecked(c.out, at, cq.consumerCounter());
     }
 
     private void modifyCq(Command c) {
@@ -278,9 +276,7 @@ final class QueueCommands {
         List<Resources.Umem> uses = new ArrayList<>();
         Queues.Ring ring = workQueue(c, sqc, Sqc.wq$BYTE_OFFSET, at + Sqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, true, dbr, uses);
         int sqn = hca.nextNumber("sq", 0x800);
-        Queues.Sq sq = new Queues.Sq(sqn, sqc, ring, SqState.RST$VALUE);
-        sq.dbr = dbr[0];
-        sq.umems.addAll(uses);
+        Queues.Sq sq = new Queues.Sq(sqn, sqc, ring, SqState.RST$VALUE, dbr[0], uses);
         hca.objects.add(sq);
         DevxCommands.own(hca, c, Kind.SQ, sqn);
         CreateSqOut.Device.sqn$set(c.out, sqn);
@@ -302,21 +298,18 @@ final class QueueCommands {
     private void modifySq(Command c) {
         Queues.Sq sq = sq(c, ModifySqIn.sqn(c.in));
         int current = ModifySqIn.sq_state(c.in);
-        if (current != sq.state) throw c.fail(Syndrome.CURRENT_STATE_MISMATCH, "sq_state " + current + " but the SQ is in " + sq.state);
+        if (current != sq.state()) throw c.fail(Syndrome.CURRENT_STATE_MISMATCH, "sq_state " + current + " but the SQ is in " + sq.state());
         long at = ModifySqIn.ctx$BYTE_OFFSET;
         int next = Sqc.state(c.in, at);
-        if (SqState.of(next) == null || !legal(sq.state, next)) throw c.fail(Syndrome.BAD_STATE_TRANSITION, "SQ " + sq.state + " -> " + next);
-        sq.state = next;
-        Sqc.state$setUnchecked(sq.sqc, next);
-        if (next == SqState.RST.value) sq.consumerCounter = 0;
+        if (SqState.of(next) == null || !legal(sq.state(), next)) throw c.fail(Syndrome.BAD_STATE_TRANSITION, "SQ " + sq.state() + " -> " + next);
+        sq.setState(next);
     }
 
     private void querySq(Command c) {
         Queues.Sq sq = sq(c, QuerySqIn.sqn(c.in));
         long at = QuerySqOut.sq_context$BYTE_OFFSET;
         MemorySegment.copy(sq.sqc, 0, c.out, at, Sqc.SIZE);
-        Sqc.state$setUnchecked(c.out, at, sq.state); // the datapath moves an SQ to ERR without a command
-        Wq.hw_counter$set(c.out, at + Sqc.wq$BYTE_OFFSET, sq.consumerCounter);
+        Wq.hw_counter$set(c.out, at + Sqc.wq$BYTE_OFFSET, sq.consumerCounter());
     }
 
     private void destroySq(Command c) {
@@ -338,9 +331,7 @@ final class QueueCommands {
         List<Resources.Umem> uses = new ArrayList<>();
         Queues.Ring ring = workQueue(c, rqc, Rqc.wq$BYTE_OFFSET, at + Rqc.wq$BYTE_OFFSET + Wq.pas$BYTE_OFFSET, false, dbr, uses);
         int rqn = hca.nextNumber("rq", 0xc00);
-        Queues.Rq rq = new Queues.Rq(rqn, rqc, ring, RqState.RST$VALUE);
-        rq.dbr = dbr[0];
-        rq.umems.addAll(uses);
+        Queues.Rq rq = new Queues.Rq(rqn, rqc, ring, RqState.RST$VALUE, dbr[0], uses);
         hca.objects.add(rq);
         DevxCommands.own(hca, c, Kind.RQ, rqn);
         CreateRqOut.Device.rqn$set(c.out, rqn);
@@ -356,10 +347,10 @@ final class QueueCommands {
     private void modifyRq(Command c) {
         Queues.Rq rq = rq(c, ModifyRqIn.rqn(c.in));
         int current = ModifyRqIn.rq_state(c.in);
-        if (current != rq.state) throw c.fail(Syndrome.CURRENT_STATE_MISMATCH, "rq_state " + current + " but the RQ is in " + rq.state);
+        if (current != rq.state()) throw c.fail(Syndrome.CURRENT_STATE_MISMATCH, "rq_state " + current + " but the RQ is in " + rq.state());
         long at = ModifyRqIn.ctx$BYTE_OFFSET;
         int next = Rqc.state(c.in, at);
-        if (RqState.of(next) == null || !legal(rq.state, next)) throw c.fail(Syndrome.BAD_STATE_TRANSITION, "RQ " + rq.state + " -> " + next);
+        if (RqState.of(next) == null || !legal(rq.state(), next)) throw c.fail(Syndrome.BAD_STATE_TRANSITION, "RQ " + rq.state() + " -> " + next);
         long bits = ModifyRqIn.modify_bitmask(c.in);
         var fields = ModifyRqBitmask.of(bits);
         if (ModifyRqBitmask.maskOf(fields) != bits) throw c.fail(Syndrome.BAD_FIELD, "modify_bitmask 0x" + Long.toHexString(bits));
@@ -370,16 +361,14 @@ final class QueueCommands {
         }
         if (fields.contains(ModifyRqBitmask.VSD)) Rqc.vsd$set(rq.rqc, Rqc.vsd(c.in, at));
         if (fields.contains(ModifyRqBitmask.SCATTER_FCS)) Rqc.scatter_fcs$set(rq.rqc, Rqc.scatter_fcs(c.in, at));
-        rq.state = next;
-        Rqc.state$setUnchecked(rq.rqc, next);
-        if (next == RqState.RST.value) rq.consumerCounter = 0;
+        rq.setState(next);
     }
 
     private void queryRq(Command c) {
         Queues.Rq rq = rq(c, QueryRqIn.rqn(c.in));
         long at = QueryRqOut.rq_context$BYTE_OFFSET;
         MemorySegment.copy(rq.rqc, 0, c.out, at, Rqc.SIZE);
-        Wq.hw_counter$set(c.out, at + Rqc.wq$BYTE_OFFSET, rq.consumerCounter);
+        Wq.hw_counter$set(c.out, at + Rqc.wq$BYTE_OFFSET, rq.consumerCounter());
     }
 
     private void destroyRq(Command c) {

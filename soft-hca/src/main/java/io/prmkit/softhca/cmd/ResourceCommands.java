@@ -131,13 +131,9 @@ final class ResourceCommands {
         Resources.QCounter q = hca.objects.qCounter(id);
         if (q == null) throw c.fail(Syndrome.NO_SUCH_OBJECT, "Q counter " + id);
         DevxCommands.checkOwner(hca, c, Kind.Q_COUNTER, id);
-        QueryQCounterOut.Device.out_of_buffer$set(c.out, (int) q.outOfBuffer);
-        QueryQCounterOut.Device.rx_write_requests$set(c.out, (int) q.rxWritePackets);
-        if (QueryQCounterIn.clear_(c.in)) {
-            q.outOfBuffer = 0;
-            q.rxWritePackets = 0;
-            q.rxWqeErr = 0;
-        }
+        QueryQCounterOut.Device.out_of_buffer$set(c.out, (int) q.outOfBuffer());
+        // rx_write_requests stays 0: RDMA writes are not modelled
+        if (QueryQCounterIn.clear_(c.in)) q.clear();
     }
 
     private void querySpecialContexts(Command c) {
@@ -186,11 +182,7 @@ final class ResourceCommands {
         int index = hca.nextNumber("mkey", 1, (1 << CreateMkeyOut.mkey_index$BIT_WIDTH) - 1, n -> hca.objects.has(Kind.MKEY, n));
         if (index < 0) throw c.fail(Syndrome.OUT_OF_NUMBERS, "every mkey index is in use");
         int key = index << Mkc.mkey_7_0$BIT_WIDTH | Mkc.mkey_7_0(mkc);
-        Resources.Mkey mkey = new Resources.Mkey(key, mkc, table);
-        if (umem != null) {
-            mkey.umem = umem;
-            mkey.umemOffset = CreateMkeyIn.mkey_umem_offset(c.in);
-        }
+        Resources.Mkey mkey = new Resources.Mkey(key, mkc, table, umem, umem == null ? 0 : CreateMkeyIn.mkey_umem_offset(c.in));
         hca.objects.add(mkey);
         DevxCommands.own(hca, c, Kind.MKEY, index);
         CreateMkeyOut.Device.mkey_index$set(c.out, index);
@@ -204,7 +196,7 @@ final class ResourceCommands {
         MemorySegment.copy(m.mkc, 0, c.out, QueryMkeyOut.memory_key_mkey_entry$BYTE_OFFSET, Mkc.SIZE);
         long table = QueryMkeyOut.bsf0_klm0_pas_mtt0_1$BYTE_OFFSET;
         long room = QueryMkeyOut.bsf0_klm0_pas_mtt0_1$LENGTH + QueryMkeyOut.bsf1_klm1_pas_mtt2_3$LENGTH;
-        MemorySegment.copy(m.translation, 0, c.out, table, Math.min(room, m.translation.byteSize()));
+        MemorySegment.copy(m.translation(), 0, c.out, table, Math.min(room, m.translation().byteSize()));
     }
 
     private void destroyMkey(Command c) {

@@ -203,8 +203,7 @@ final class TransportCommands {
         if (RqtBitmask.rqn_list(c.in, ModifyRqtIn.bitmask$BYTE_OFFSET)) {
             long at = ModifyRqtIn.ctx$BYTE_OFFSET;
             int[] rqns = rqList(c, at, Rqtc.rqt_max_size(t.rqtc));
-            t.rqns = rqns;
-            Rqtc.rqt_actual_size$set(t.rqtc, rqns.length);
+            t.setRqns(rqns);
         }
     }
 
@@ -224,6 +223,6 @@ final class TransportCommands {
         long at = QueryRqtOut.rqt_context$BYTE_OFFSET;
         MemorySegment.copy(t.rqtc, 0, c.out, at, Rqtc.SIZE);
         long room = (c.outLength() - at - Rqtc.rq_num$BYTE_OFFSET) / RqNum.SIZE;
-        for (int i = 0; i < Math.min(room, t.rqns.length); i++) RqNum.rq_num$set(c.out, at + Rqtc.rq_num$offset(i), t.rqns[i]);
+        for (int i = 0; i < Math.min(room, t.size()); i++) RqNum.rq_num$set(c.out, at + Rqtc.rq_num$offset(i), t.rqn(i));
     }
 }

@@ -20,6 +20,7 @@ import io.prmkit.mlx5.VportStateOpMod;
 import io.prmkit.mlx5.PrmCommands;
 import io.prmkit.softhca.cmd.CommandSpec.Phase;
 import io.prmkit.softhca.device.Resources;
+import io.prmkit.softhca.device.Resources.VportCounters.Group;
 import io.prmkit.softhca.device.PortState;
 import java.lang.foreign.MemorySegment;
 import java.util.Map;
@@ -183,24 +184,19 @@ final class VportCommands {
     private void queryCounter(Command c) {
         ownVport(c, QueryVportCounterIn.other_vport(c.in), QueryVportCounterIn.vport_number(c.in));
         Resources.VportCounters v = hca.objects.vportCounters;
-        put(c.out, QueryVportCounterOut.received_errors$BYTE_OFFSET, v.rxErrorPackets, v.rxErrorOctets);
-        put(c.out, QueryVportCounterOut.transmit_errors$BYTE_OFFSET, v.txErrorPackets, v.txErrorOctets);
-        put(c.out, QueryVportCounterOut.received_eth_broadcast$BYTE_OFFSET, v.rxBroadcastPackets, v.rxBroadcastOctets);
-        put(c.out, QueryVportCounterOut.transmitted_eth_broadcast$BYTE_OFFSET, v.txBroadcastPackets, v.txBroadcastOctets);
-        put(c.out, QueryVportCounterOut.received_eth_unicast$BYTE_OFFSET, v.rxUnicastPackets, v.rxUnicastOctets);
-        put(c.out, QueryVportCounterOut.transmitted_eth_unicast$BYTE_OFFSET, v.txUnicastPackets, v.txUnicastOctets);
-        put(c.out, QueryVportCounterOut.received_eth_multicast$BYTE_OFFSET, v.rxMulticastPackets, v.rxMulticastOctets);
-        put(c.out, QueryVportCounterOut.transmitted_eth_multicast$BYTE_OFFSET, v.txMulticastPackets, v.txMulticastOctets);
-        if (QueryVportCounterIn.clear_(c.in)) {
-            v.rxErrorPackets = v.rxErrorOctets = v.txErrorPackets = v.txErrorOctets = 0;
-            v.rxBroadcastPackets = v.rxBroadcastOctets = v.txBroadcastPackets = v.txBroadcastOctets = 0;
-            v.rxUnicastPackets = v.rxUnicastOctets = v.txUnicastPackets = v.txUnicastOctets = 0;
-            v.rxMulticastPackets = v.rxMulticastOctets = v.txMulticastPackets = v.txMulticastOctets = 0;
-        }
+        put(c.out, QueryVportCounterOut.received_errors$BYTE_OFFSET, v, Group.RX_ERROR);
+        put(c.out, QueryVportCounterOut.transmit_errors$BYTE_OFFSET, v, Group.TX_ERROR);
+        put(c.out, QueryVportCounterOut.received_eth_broadcast$BYTE_OFFSET, v, Group.RX_BROADCAST);
+        put(c.out, QueryVportCounterOut.transmitted_eth_broadcast$BYTE_OFFSET, v, Group.TX_BROADCAST);
+        put(c.out, QueryVportCounterOut.received_eth_unicast$BYTE_OFFSET, v, Group.RX_UNICAST);
+        put(c.out, QueryVportCounterOut.transmitted_eth_unicast$BYTE_OFFSET, v, Group.TX_UNICAST);
+        put(c.out, QueryVportCounterOut.received_eth_multicast$BYTE_OFFSET, v, Group.RX_MULTICAST);
+        put(c.out, QueryVportCounterOut.transmitted_eth_multicast$BYTE_OFFSET, v, Group.TX_MULTICAST);
+        if (QueryVportCounterIn.clear_(c.in)) v.clear();
     }
 
-    private static void put(MemorySegment out, long at, long packets, long octets) {
-        TrafficCounter.packets$set(out, at, packets);
-        TrafficCounter.octets$set(out, at, octets);
+    private static void put(MemorySegment out, long at, Resources.VportCounters v, Group g) {
+        TrafficCounter.packets$set(out, at, v.packets(g));
+        TrafficCounter.octets$set(out, at, v.octets(g));
     }
 }

@@ -1,12 +1,10 @@
 package io.prmkit.softhca.datapath;
 
 import io.prmkit.softhca.device.Resources;
-import io.prmkit.softhca.wire.ParsedFrame;
 
 /**
- * The vport's traffic counters (QUERY_VPORT_COUNTER), counted per frame by the datapath on the
- * device thread: unicast, multicast and broadcast by destination MAC (read once per frame by the
- * caller), bytes without FCS.
+ * The datapath's counting: the vport's traffic counters (QUERY_VPORT_COUNTER; the destination MAC
+ * read once per frame by the caller) and the frames the send engine could not put on the wire.
  */
 final class Counters {
     private final Resources.VportCounters v;
@@ -18,33 +16,14 @@ final class Counters {
     }
 
     void countTx(long dmac, int len) {
-        if (ParsedFrame.isBroadcast(dmac)) {
-            v.txBroadcastPackets++;
-            v.txBroadcastOctets += len;
-        } else if (ParsedFrame.isMulticast(dmac)) {
-            v.txMulticastPackets++;
-            v.txMulticastOctets += len;
-        } else {
-            v.txUnicastPackets++;
-            v.txUnicastOctets += len;
-        }
+        v.countTx(dmac, len);
     }
 
     void countRx(long dmac, int len) {
-        if (ParsedFrame.isBroadcast(dmac)) {
-            v.rxBroadcastPackets++;
-            v.rxBroadcastOctets += len;
-        } else if (ParsedFrame.isMulticast(dmac)) {
-            v.rxMulticastPackets++;
-            v.rxMulticastOctets += len;
-        } else {
-            v.rxUnicastPackets++;
-            v.rxUnicastOctets += len;
-        }
+        v.countRx(dmac, len);
     }
 
     void countRxError(int len) {
-        v.rxErrorPackets++;
-        v.rxErrorOctets += len;
+        v.countRxError(len);
     }
 }

@@ -147,7 +147,7 @@ final class CqState {
         if (failed) return false;
         if (held > 0) flush(); // a plain or error CQE goes after the session held so far
         if (failed) return false;
-        int pc = cq.producerCounter;
+        int pc = cq.producerCounter();
         int ci = ciSeen;
         if (ci < 0 || ((pc - ci) & CI_MASK) >= size) {
             // The doorbell record is read only when the consumer index seen last would mean overrun:
@@ -179,7 +179,7 @@ final class CqState {
     boolean reserveRx() {
         if (!compress) return reserve();
         if (failed) return false;
-        int p = cq.producerCounter + held;
+        int p = cq.producerCounter() + held;
         if (ciSeen < 0 || ((p - ciSeen) & CI_MASK) >= size) {
             int ci;
             try {
@@ -219,7 +219,7 @@ final class CqState {
 
     /** Owner bit of the entry being written now. */
     int owner() {
-        return (cq.producerCounter >>> logSize) & 1;
+        return (cq.producerCounter() >>> logSize) & 1;
     }
 
     /** Hands the CQE written at the reserved place (opcode INVALID, owner of the last pass) to software; fires the armed event. */
@@ -227,9 +227,9 @@ final class CqState {
         VarHandle.releaseFence();
         Cqe64.Device.opcode$set(cqeSegment, cqeAt, opcode);
         Cqe64.Device.owner$set(cqeSegment, cqeAt, owner() == 1);
-        cq.producerCounter++;
+        cq.produced(1);
         cqes++;
-        if (cq.armed || solicitedEvent) notifyEq();
+        if (cq.armed() || solicitedEvent) notifyEq();
     }
 
     /**
@@ -300,7 +300,7 @@ final class CqState {
         held = 0;
         if (n == 0 || failed) return;
         try {
-            int pc = cq.producerCounter;
+            int pc = cq.producerCounter();
             if (n >= 2) {
                 for (int k = 0; k * MINIS < n; k++) {
                     long off = (long) ((pc + (k == 0 ? 1 : MINIS * k)) & (size - 1)) * Cqe64.SIZE;
@@ -343,7 +343,7 @@ final class CqState {
             VarHandle.releaseFence();
             Cqe64.Device.opcode$set(s, cqeAt, CqeOpcode.RESP_SEND);
             Cqe64.Device.owner$set(s, cqeAt, owner() == 1);
-            cq.producerCounter = pc + n;
+            cq.produced(n);
             cqes += n;
             if (n >= 2) {
                 sessionCount++;
@@ -357,7 +357,7 @@ final class CqState {
                     }
                 }
             }
-            if (cq.armed) notifyEq();
+            if (cq.armed()) notifyEq();
         } catch (IllegalStateException e) {
             lost();
         }
@@ -374,7 +374,7 @@ final class CqState {
 
     /** The completion event to the CQ's EQ (c_eqn); the CQ must be armed again for the next one. */
     void notifyEq() {
-        cq.armed = false;
+        cq.disarm();
         Queues.Eq eq = ctx.objects().eq(Cqc.c_eqn_or_apu_element(cq.cqc));
         if (eq == null) return;
         int cqnv = cqn;
@@ -383,8 +383,6 @@ final class CqState {
 
     /** The arm doorbell (UAR 0x20): an event for the next completion, at once if CQEs beyond {@code ci} exist. */
     void arm(int ci) {
-        cq.consumerCounter = ci;
-        if (((cq.producerCounter - ci) & CI_MASK) != 0) notifyEq();
-        else cq.armed = true;
+        if (cq.arm(ci)) notifyEq();
     }
 }

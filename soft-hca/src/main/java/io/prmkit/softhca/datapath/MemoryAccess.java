@@ -144,7 +144,7 @@ final class MemoryAccess {
     }
 
     private int viaMtt(Resources.Mkey m, long addr, int len, MemorySegment buf, long bufOff, boolean write) {
-        MemorySegment mtt = m.translation;
+        MemorySegment mtt = m.translation();
         int shift = Mkc.log_page_size(m.mkc);
         if (mtt == null || shift < 12 || shift > 40) return PROT;
         long pageMask = (1L << shift) - 1;
@@ -166,7 +166,7 @@ final class MemoryAccess {
     }
 
     private int viaKlm(Resources.Mkey m, long addr, int len, MemorySegment buf, long bufOff, boolean write, int pd, int depth) {
-        MemorySegment klms = m.translation;
+        MemorySegment klms = m.translation();
         if (klms == null) return PROT;
         long off = addr - Mkc.start_addr(m.mkc);
         long n = klms.byteSize() / WqeUmrKlmSeg.SIZE;

@@ -80,8 +80,8 @@ final class ReceiveQueueEngine {
 
     /** Delivers one frame into the next posted WQE; false when it was dropped. */
     boolean deliver(MemorySegment fr, long off, int len, ParsedFrame f, int rssHash, int rssIp, int rssL4, int flowTag) {
-        if (rq.state != RqState.RDY$VALUE || dbr == null) return false;
-        int cc = rq.consumerCounter & CC_MASK;
+        if (rq.state() != RqState.RDY$VALUE || dbr == null) return false;
+        int cc = rq.consumerCounter() & CC_MASK;
         int posted = postedSeen;
         if (cc == posted || postedGeneration != ctx.objects().generation()) {
             // The doorbell record is read only when the WQEs seen there are used up (or a command ran):
@@ -97,7 +97,7 @@ final class ReceiveQueueEngine {
         if (cc == posted) {
             outOfBuffer++;
             Resources.QCounter q = ctx.objects().qCounter(counterSet);
-            if (q != null) q.outOfBuffer++;
+            if (q != null) q.countOutOfBuffer();
             return false;
         }
         boolean vlan = stripVlan && f.vlanCount > 0 && f.outerTpid == Ethernet.TYPE_VLAN;
@@ -121,7 +121,7 @@ final class ReceiveQueueEngine {
         } catch (IllegalStateException e) { // the RQ ring was freed under the device
             status = MemoryAccess.PROT;
         }
-        rq.consumerCounter = cc + 1;
+        rq.setConsumerCounter(cc + 1);
         CqState c = cq;
         if (c == null) return status == MemoryAccess.OK;
         boolean ok = status == MemoryAccess.OK;

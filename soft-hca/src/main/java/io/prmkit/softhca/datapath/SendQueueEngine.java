@@ -159,15 +159,15 @@ final class SendQueueEngine {
 
     /** Runs posted WQEs (at most {@code budget}); returns how many ran. */
     int process(int budget) {
-        boolean flushing = sq.state == SqState.ERR$VALUE && flushInError;
-        if ((sq.state != SqState.RDY$VALUE && !flushing) || dbr == null) return 0;
+        boolean flushing = sq.state() == SqState.ERR$VALUE && flushInError;
+        if ((sq.state() != SqState.RDY$VALUE && !flushing) || dbr == null) return 0;
         int posted;
         try {
             posted = WqDoorbellRecord.send_counter(dbr);
         } catch (IllegalStateException e) {
             return 0;
         }
-        int pc = sq.consumerCounter & PC_MASK;
+        int pc = sq.consumerCounter() & PC_MASK;
         int n = 0;
         while (pc != posted && n < budget) {
             int avail = (posted - pc) & PC_MASK;
@@ -180,12 +180,12 @@ final class SendQueueEngine {
             if (status < 0) { // the SQ went to ERR; fail() set its counter
                 if (!flushInError) return n;
                 flushing = true;
-                pc = sq.consumerCounter & PC_MASK;
+                pc = sq.consumerCounter() & PC_MASK;
                 continue;
             }
             pc = (pc + status) & PC_MASK;
         }
-        sq.consumerCounter = pc;
+        sq.setConsumerCounter(pc);
         return n;
     }
 
@@ -441,7 +441,7 @@ final class SendQueueEngine {
         if (trace != null) traceError(pc, opcode, syndrome, vendor);
         errors++;
         lastVendor = vendor;
-        sq.state = SqState.ERR$VALUE;
+        sq.setState(SqState.ERR$VALUE);
         counters.txErrors++;
         CqState c = cq;
         if (c != null) {
@@ -455,7 +455,7 @@ final class SendQueueEngine {
             }
         }
         // The failed WQE is consumed: after ERR -> RST -> RDY software starts from its own counter.
-        sq.consumerCounter = (pc + nbb) & PC_MASK;
+        sq.setConsumerCounter((pc + nbb) & PC_MASK);
         return -1;
     }
 

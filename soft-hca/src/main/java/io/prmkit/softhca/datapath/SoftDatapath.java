@@ -352,14 +352,14 @@ public final class SoftDatapath implements Datapath, FrameSink {
         int hash = 0;
         if (t.indirect) {
             Resources.Rqt rqt = t.rqt;
-            if (rqt == null || rqt.rqns == null || rqt.rqns.length == 0) {
+            if (rqt == null || rqt.size() == 0) {
                 rxDropped++;
                 port.counters().rxDiscards++;
                 return;
             }
             hash = t.hash(f, frame, off);
-            int n = rqt.rqns.length;
-            rqn = rqt.rqns[(n & (n - 1)) == 0 ? hash & (n - 1) : Integer.remainderUnsigned(hash, n)];
+            int n = rqt.size();
+            rqn = rqt.rqn((n & (n - 1)) == 0 ? hash & (n - 1) : Integer.remainderUnsigned(hash, n));
         } else {
             rqn = t.rqn;
         }

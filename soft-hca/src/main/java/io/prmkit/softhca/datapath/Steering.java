@@ -84,7 +84,7 @@ final class Steering {
         if (c == null) {
             Resources.FlowTable t = objects.flowTable(tableId);
             if (t != null) {
-                Resources.FlowEntry[] es = t.entries.values().toArray(new Resources.FlowEntry[0]);
+                Resources.FlowEntry[] es = t.entries();
                 int n = es.length;
                 Resources.FlowGroup[] gs = new Resources.FlowGroup[n];
                 boolean[] all = new boolean[n];
@@ -93,7 +93,7 @@ final class Steering {
                 int[] tir = new int[n];
                 int[] next = new int[n];
                 for (int i = 0; i < n; i++) {
-                    gs[i] = t.groups.get(es[i].groupId());
+                    gs[i] = t.group(es[i].groupId());
                     all[i] = gs[i] != null && selectsNothing(gs[i]);
                     decode(es[i].flowContext(), i, fwd, tag, tir, next);
                 }

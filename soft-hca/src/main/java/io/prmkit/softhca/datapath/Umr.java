@@ -90,12 +90,12 @@ final class Umr {
         if ((mask & UmrMkeyMask.FREE$MASK) != 0) Mkc.free$set(mkc, Mkc.free(w, seg));
         if (list != null) {
             long at = (flags & UmrCtrlFlags.TRANSLATION_OFFSET_EN$MASK) != 0 ? WqeUmrCtrlSeg.translation_offset(w, uc) * 16L : 0;
-            MemorySegment old = target.translation;
+            MemorySegment old = target.translation();
             long size = Math.max(old == null ? 0 : old.byteSize(), at + bytes);
             MemorySegment t = MemorySegment.ofArray(new byte[(int) size]);
             if (old != null) MemorySegment.copy(old, 0, t, 0, old.byteSize());
             MemorySegment.copy(list, listOff, t, at, bytes);
-            target.translation = t;
+            target.setTranslation(t);
             Mkc.translations_octword_size$set(mkc, (int) (size / WqeUmrKlmSeg.SIZE));
         }
         objects.changed(); // the key changed under the datapath's cached reads

@@ -315,7 +315,7 @@ public final class DeviceObjects {
                     if (Tirc.disp_type$enum(t.tirc()) == TirDispType.DIRECT && Tirc.inline_rqn(t.tirc()) == n) return "is the direct RQ of TIR " + t.tirn();
                 }
                 for (Resources.Rqt t : rqts.values()) {
-                    for (int r : t.rqns) if (r == n) return "is in RQT " + t.rqtn;
+                    if (t.contains(n)) return "is in RQT " + t.rqtn;
                 }
             }
             case TIS -> {
@@ -365,7 +365,7 @@ public final class DeviceObjects {
     /** Whether any flow entry forwards to TIR {@code tirn}. */
     private boolean forwardsToTir(int tirn) {
         for (Resources.FlowTable t : flowTables.values()) {
-            for (Resources.FlowEntry e : t.entries.values()) {
+            for (Resources.FlowEntry e : t.entries()) {
                 MemorySegment fc = e.flowContext();
                 int n = FlowContext.destination_list_size(fc);
                 for (int i = 0; i < n; i++) {

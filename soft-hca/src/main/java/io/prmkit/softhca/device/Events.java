@@ -57,7 +57,7 @@ public final class Events {
     /** Posts an event to a given EQ. */
     public boolean post(Queues.Eq eq, int eventType, int subType, Consumer<MemorySegment> data) {
         int logSize = Eqc.log_eq_size(eq.eqc);
-        int index = eq.producerCounter & ((1 << logSize) - 1);
+        int index = eq.producerCounter() & ((1 << logSize) - 1);
         MemorySegment eqe = iommu.slice(eq.ring.busAddress(index * Eqe.SIZE), Eqe.SIZE);
         if (eqe == null) {
             dropped++;
@@ -68,17 +68,13 @@ public final class Events {
         Eqe.Device.event_sub_type$setUnchecked(staged, subType);
         if (data != null) data.accept(staged);
         // The owner bit flips on every pass of the producer around the ring.
-        Eqe.Device.owner$set(staged, ((eq.producerCounter >>> logSize) & 1) != 0);
+        Eqe.Device.owner$set(staged, ((eq.producerCounter() >>> logSize) & 1) != 0);
         // Body first, then the dword holding the owner bit, released after it.
         MemorySegment.copy(staged, 0, eqe, 0, OWNER_DWORD);
         VarHandle.releaseFence();
         MemorySegment.copy(staged, OWNER_DWORD, eqe, OWNER_DWORD, Eqe.SIZE - OWNER_DWORD);
-        eq.producerCounter++;
         posted++;
-        if (eq.armed) {
-            eq.armed = false;
-            vectors.raise(Eqc.intr(eq.eqc));
-        }
+        if (eq.produced()) vectors.raise(Eqc.intr(eq.eqc));
         return true;
     }
 
@@ -86,16 +82,7 @@ public final class Events {
     public void doorbell(int eqn, int consumerIndex, boolean arm) {
         Queues.Eq eq = objects.eq(eqn);
         if (eq == null) return;
-        eq.consumerCounter = consumerIndex;
-        if (arm) {
-            // Events the driver has not consumed yet fire at once, as on hardware.
-            if ((eq.producerCounter & 0xffffff) != consumerIndex) {
-                eq.armed = false;
-                vectors.raise(Eqc.intr(eq.eqc));
-            } else {
-                eq.armed = true;
-            }
-        }
+        if (eq.doorbell(consumerIndex, arm)) vectors.raise(Eqc.intr(eq.eqc));
     }
 
     public long posted() {

@@ -19,15 +19,31 @@ public final class Resources {
         /** The full key: {@code index << 8 | mkc.mkey_7_0}. */
         public final int key;
         public final MemorySegment mkc;
-        public MemorySegment translation;
-        /** With {@code mkey_umem_valid}: the umem that translates it, byte {@code start_addr + x} at {@code umemOffset + x} of it. */
-        public Umem umem;
-        public long umemOffset;
+        /** With {@code mkey_umem_valid}: the umem that translates it, byte {@code start_addr + x} at {@code umemOffset + x} of it (held while the key exists). */
+        public final Umem umem;
+        public final long umemOffset;
+        private MemorySegment translation;
 
         public Mkey(int key, MemorySegment mkc, MemorySegment translation) {
+            this(key, mkc, translation, null, 0);
+        }
+
+        public Mkey(int key, MemorySegment mkc, MemorySegment translation, Umem umem, long umemOffset) {
             this.key = key;
             this.mkc = mkc;
             this.translation = translation;
+            this.umem = umem;
+            this.umemOffset = umemOffset;
+        }
+
+        /** The MTT entries or KLMs as created or last rewritten by a UMR (null: none). */
+        public MemorySegment translation() {
+            return translation;
+        }
+
+        /** A UMR WQE rewrote the translation (the key must be {@code umr_en}; the WQE was checked). */
+        public void setTranslation(MemorySegment t) {
+            translation = t;
         }
 
         public int index() {
@@ -43,18 +59,30 @@ public final class Resources {
         public final int qpn;
         public final MemorySegment qpc;
         public final Queues.Ring ring;
-        public int state;
         /** Bus address of the doorbell record: {@code qpc.dbr_addr}, or resolved in its umem. */
-        public long dbr;
-        /** The umems its buffer and doorbell record are in (released when it goes). */
-        public final java.util.List<Umem> umems = new java.util.ArrayList<>();
+        public final long dbr;
+        /** The umems its buffer and doorbell record are in (held while it exists). */
+        public final java.util.List<Umem> umems;
+        private int state;
 
-        public Qp(int qpn, MemorySegment qpc, Queues.Ring ring, int state) {
+        public Qp(int qpn, MemorySegment qpc, Queues.Ring ring, io.prmkit.mlx5.QpState state, long dbr, java.util.List<Umem> umems) {
             this.qpn = qpn;
             this.qpc = qpc;
             this.ring = ring;
-            this.state = state;
-            this.dbr = io.prmkit.mlx5.Qpc.dbr_addr(qpc);
+            this.dbr = dbr;
+            this.umems = java.util.List.copyOf(umems);
+            setState(state);
+        }
+
+        /** A {@code QpState} value. */
+        public int state() {
+            return state;
+        }
+
+        /** Moves to {@code s} (the command checked the transition), in the context too (QUERY_QP reports it). */
+        public void setState(io.prmkit.mlx5.QpState s) {
+            state = (int) s.value;
+            io.prmkit.mlx5.Qpc.state$set(qpc, s);
         }
     }
 
@@ -73,7 +101,8 @@ public final class Resources {
         public final long pageOffset;
         /** Every MTT entry has wr_en: the device may write it (CQ buffers need that). */
         public final boolean writable;
-        public int users;
+        /** Rings, doorbell records and keys in it ({@link DeviceObjects} counts them). */
+        int users;
 
         public Umem(int id, int uid, long[] pages, int logPageSize, long pageOffset, boolean writable) {
             this.id = id;
@@ -82,6 +111,11 @@ public final class Resources {
             this.logPageSize = logPageSize;
             this.pageOffset = pageOffset;
             this.writable = writable;
+        }
+
+        /** The rings, doorbell records and keys in it (it cannot go while any are). */
+        public int users() {
+            return users;
         }
 
         public long pageSize() {
@@ -115,12 +149,33 @@ public final class Resources {
     public static final class Rqt {
         public final int rqtn;
         public final MemorySegment rqtc;
-        public int[] rqns;
+        private int[] rqns;
 
         public Rqt(int rqtn, MemorySegment rqtc, int[] rqns) {
             this.rqtn = rqtn;
             this.rqtc = rqtc;
-            this.rqns = rqns;
+            this.rqns = rqns.clone();
+        }
+
+        /** How many entries the table has ({@code rqt_actual_size}). */
+        public int size() {
+            return rqns.length;
+        }
+
+        /** The RQ at entry {@code i}. */
+        public int rqn(int i) {
+            return rqns[i];
+        }
+
+        public boolean contains(int rqn) {
+            for (int r : rqns) if (r == rqn) return true;
+            return false;
+        }
+
+        /** MODIFY_RQT's new list (checked by the command); {@code rqt_actual_size} follows it. */
+        public void setRqns(int[] list) {
+            rqns = list.clone();
+            io.prmkit.mlx5.Rqtc.rqt_actual_size$set(rqtc, rqns.length);
         }
     }
 
@@ -130,20 +185,69 @@ public final class Resources {
     /** A flow table entry: its {@code flow_context} (match value, action, destinations) as set. */
     public record FlowEntry(int index, int groupId, MemorySegment flowContext) {}
 
-    /** A flow table of a type ({@code FlowTableType}) with context {@code flow_table_context}. */
+    /**
+     * A flow table of a type ({@code FlowTableType}) with context {@code flow_table_context}: its
+     * groups by id and its entries by flow index.
+     */
     public static final class FlowTable {
         public final int tableId;
         public final int tableType;
         public final MemorySegment context;
         public final int size;
-        public final TreeMap<Integer, FlowGroup> groups = new TreeMap<>();
-        public final TreeMap<Integer, FlowEntry> entries = new TreeMap<>();
+        private final TreeMap<Integer, FlowGroup> groups = new TreeMap<>();
+        private final TreeMap<Integer, FlowEntry> entries = new TreeMap<>();
 
         public FlowTable(int tableId, int tableType, MemorySegment context, int size) {
             this.tableId = tableId;
             this.tableType = tableType;
             this.context = context;
             this.size = size;
+        }
+
+        public FlowGroup group(int groupId) {
+            return groups.get(groupId);
+        }
+
+        public int groupCount() {
+            return groups.size();
+        }
+
+        /** A group whose flow indexes meet {@code start..end}, or null. */
+        public FlowGroup overlapping(long start, long end) {
+            for (FlowGroup g : groups.values()) if (start <= g.end() && g.start() <= end) return g;
+            return null;
+        }
+
+        public void add(FlowGroup g) {
+            groups.put(g.groupId(), g);
+        }
+
+        public void removeGroup(int groupId) {
+            groups.remove(groupId);
+        }
+
+        public FlowEntry entry(int index) {
+            return entries.get(index);
+        }
+
+        /** Whether any entry sits at a flow index in {@code start..end}. */
+        public boolean hasEntries(int start, int end) {
+            return !entries.subMap(start, true, end, true).isEmpty();
+        }
+
+        /** Sets (adds or replaces) the entry at its flow index. */
+        public void set(FlowEntry e) {
+            entries.put(e.index(), e);
+        }
+
+        /** Deletes the entry at {@code index}; false when there was none. */
+        public boolean removeEntry(int index) {
+            return entries.remove(index) != null;
+        }
+
+        /** The entries in flow index order (a copy). */
+        public FlowEntry[] entries() {
+            return entries.values().toArray(new FlowEntry[0]);
         }
     }
 
@@ -180,19 +284,104 @@ public final class Resources {
     /** A Q counter set (ALLOC_Q_COUNTER); the datapath counts into it, QUERY_Q_COUNTER reads it. */
     public static final class QCounter {
         public final int id;
-        public long outOfBuffer;
-        public long rxWqeErr;
-        public long rxWritePackets;
+        private long outOfBuffer;
 
         public QCounter(int id) {
             this.id = id;
         }
+
+        /** Frames dropped because the RQ had no WQE posted. */
+        public long outOfBuffer() {
+            return outOfBuffer;
+        }
+
+        public void countOutOfBuffer() {
+            outOfBuffer++;
+        }
+
+        public void clear() {
+            outOfBuffer = 0;
+        }
     }
 
-    /** Vport traffic counters (QUERY_VPORT_COUNTER), counted by the datapath. */
+    /**
+     * Vport traffic counters (QUERY_VPORT_COUNTER), counted per frame by the datapath on the device
+     * thread: unicast, multicast and broadcast by destination MAC, bytes without FCS.
+     */
     public static final class VportCounters {
-        public long rxUnicastPackets, rxUnicastOctets, rxMulticastPackets, rxMulticastOctets, rxBroadcastPackets, rxBroadcastOctets;
-        public long txUnicastPackets, txUnicastOctets, txMulticastPackets, txMulticastOctets, txBroadcastPackets, txBroadcastOctets;
-        public long rxErrorPackets, rxErrorOctets, txErrorPackets, txErrorOctets;
+        /** The counter groups of {@code query_vport_counter_out}, each packets and octets. */
+        public enum Group { RX_ERROR, TX_ERROR, RX_UNICAST, TX_UNICAST, RX_MULTICAST, TX_MULTICAST, RX_BROADCAST, TX_BROADCAST }
+
+        private long rxUnicastPackets, rxUnicastOctets, rxMulticastPackets, rxMulticastOctets, rxBroadcastPackets, rxBroadcastOctets;
+        private long txUnicastPackets, txUnicastOctets, txMulticastPackets, txMulticastOctets, txBroadcastPackets, txBroadcastOctets;
+        private long rxErrorPackets, rxErrorOctets, txErrorPackets, txErrorOctets;
+
+        /** A frame of {@code len} bytes to {@code dmac} (48 bits) was sent. */
+        public void countTx(long dmac, int len) {
+            if (io.prmkit.softhca.wire.ParsedFrame.isBroadcast(dmac)) {
+                txBroadcastPackets++;
+                txBroadcastOctets += len;
+            } else if (io.prmkit.softhca.wire.ParsedFrame.isMulticast(dmac)) {
+                txMulticastPackets++;
+                txMulticastOctets += len;
+            } else {
+                txUnicastPackets++;
+                txUnicastOctets += len;
+            }
+        }
+
+        /** A frame of {@code len} bytes to {@code dmac} was received into an RQ. */
+        public void countRx(long dmac, int len) {
+            if (io.prmkit.softhca.wire.ParsedFrame.isBroadcast(dmac)) {
+                rxBroadcastPackets++;
+                rxBroadcastOctets += len;
+            } else if (io.prmkit.softhca.wire.ParsedFrame.isMulticast(dmac)) {
+                rxMulticastPackets++;
+                rxMulticastOctets += len;
+            } else {
+                rxUnicastPackets++;
+                rxUnicastOctets += len;
+            }
+        }
+
+        /** A received frame of {@code len} bytes went to the receive error counters. */
+        public void countRxError(int len) {
+            rxErrorPackets++;
+            rxErrorOctets += len;
+        }
+
+        public long packets(Group g) {
+            return switch (g) {
+                case RX_ERROR -> rxErrorPackets;
+                case TX_ERROR -> txErrorPackets;
+                case RX_UNICAST -> rxUnicastPackets;
+                case TX_UNICAST -> txUnicastPackets;
+                case RX_MULTICAST -> rxMulticastPackets;
+                case TX_MULTICAST -> txMulticastPackets;
+                case RX_BROADCAST -> rxBroadcastPackets;
+                case TX_BROADCAST -> txBroadcastPackets;
+            };
+        }
+
+        public long octets(Group g) {
+            return switch (g) {
+                case RX_ERROR -> rxErrorOctets;
+                case TX_ERROR -> txErrorOctets;
+                case RX_UNICAST -> rxUnicastOctets;
+                case TX_UNICAST -> txUnicastOctets;
+                case RX_MULTICAST -> rxMulticastOctets;
+                case TX_MULTICAST -> txMulticastOctets;
+                case RX_BROADCAST -> rxBroadcastOctets;
+                case TX_BROADCAST -> txBroadcastOctets;
+            };
+        }
+
+        /** QUERY_VPORT_COUNTER with {@code clear}. */
+        public void clear() {
+            rxErrorPackets = rxErrorOctets = txErrorPackets = txErrorOctets = 0;
+            rxBroadcastPackets = rxBroadcastOctets = txBroadcastPackets = txBroadcastOctets = 0;
+            rxUnicastPackets = rxUnicastOctets = txUnicastPackets = txUnicastOctets = 0;
+            rxMulticastPackets = rxMulticastOctets = txMulticastPackets = txMulticastOctets = 0;
+        }
     }
 }

@@ -235,8 +235,8 @@ final class Harness {
         MemorySegment ctx = MemorySegment.ofArray(new byte[(int) io.prmkit.mlx5.FlowTableContext.SIZE]);
         Resources.FlowTable t = new Resources.FlowTable(tableId, 0, ctx, 16);
         MemorySegment criteria = MemorySegment.ofArray(new byte[(int) FteMatchParam.SIZE]);
-        t.groups.put(1, new Resources.FlowGroup(1, 0, 15, 0, criteria));
-        t.entries.put(0, new Resources.FlowEntry(0, 1, forward(tirn, 0)));
+        t.add(new Resources.FlowGroup(1, 0, 15, 0, criteria));
+        t.set(new Resources.FlowEntry(0, 1, forward(tirn, 0)));
         objects.add(t);
         objects.setRxRoot(tableId);
     }

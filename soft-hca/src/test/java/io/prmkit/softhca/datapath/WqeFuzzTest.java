@@ -190,16 +190,15 @@ class WqeFuzzTest {
             if (op == CqeOpcode.REQ.value) {
                 completed[kind]++;
                 assertEquals(pc, Cqe64.wqe_counter(c), where);
-                assertEquals(sq.pc & 0xffff, sq.sq.consumerCounter & 0xffff, where + ": the device consumed the WQE's blocks");
+                assertEquals(sq.pc & 0xffff, sq.sq.consumerCounter() & 0xffff, where + ": the device consumed the WQE's blocks");
             } else {
                 assertEquals(CqeOpcode.REQ_ERR.value, op, where + ": a CQE is a completion or an error");
                 failed[kind]++;
                 assertEquals(pc, ErrCqe.wqe_counter(c), where);
-                assertEquals(SqState.ERR.value, sq.sq.state, where);
+                assertEquals(SqState.ERR.value, sq.sq.state(), where);
                 // ERR -> RST -> RDY, as the driver's recovery does
-                sq.sq.state = SqState.RST$VALUE;
-                sq.sq.consumerCounter = 0;
-                sq.sq.state = SqState.RDY$VALUE;
+                sq.sq.setState(SqState.RST$VALUE);
+                sq.sq.setState(SqState.RDY$VALUE);
                 sq.pc = 0;
             }
             // receive side: every RX CQE is a packet or a receive error; keep the RQ stocked
