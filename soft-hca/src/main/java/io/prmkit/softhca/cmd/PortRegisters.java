@@ -109,50 +109,50 @@ final class PortRegisters {
                 out.asSlice(at, out.byteSize() - at).fill((byte) 0);
                 if (grp == PpcntGrp.IEEE_802_3) {
                     PrmLayout.Struct l = Eth8023CntrsGrpDataLayout.layout();
-                    put(l, out, at, "a_frames_transmitted_ok", k.txFrames);
-                    put(l, out, at, "a_frames_received_ok", k.rxFrames);
-                    put(l, out, at, "a_frame_check_sequence_errors", k.rxFcsErrors);
-                    put(l, out, at, "a_octets_transmitted_ok", k.txOctets);
-                    put(l, out, at, "a_octets_received_ok", k.rxOctets);
-                    put(l, out, at, "a_multicast_frames_xmitted_ok", k.txMulticast);
-                    put(l, out, at, "a_broadcast_frames_xmitted_ok", k.txBroadcast);
-                    put(l, out, at, "a_multicast_frames_received_ok", k.rxMulticast);
-                    put(l, out, at, "a_broadcast_frames_received_ok", k.rxBroadcast);
-                    put(l, out, at, "a_frame_too_long_errors", k.rxTooLong);
+                    put(l, out, at, "a_frames_transmitted_ok", k.txFrames());
+                    put(l, out, at, "a_frames_received_ok", k.rxFrames());
+                    put(l, out, at, "a_frame_check_sequence_errors", k.rxFcsErrors());
+                    put(l, out, at, "a_octets_transmitted_ok", k.txOctets());
+                    put(l, out, at, "a_octets_received_ok", k.rxOctets());
+                    put(l, out, at, "a_multicast_frames_xmitted_ok", k.txMulticast());
+                    put(l, out, at, "a_broadcast_frames_xmitted_ok", k.txBroadcast());
+                    put(l, out, at, "a_multicast_frames_received_ok", k.rxMulticast());
+                    put(l, out, at, "a_broadcast_frames_received_ok", k.rxBroadcast());
+                    put(l, out, at, "a_frame_too_long_errors", k.rxTooLong());
                 } else if (grp == PpcntGrp.RFC_2863) {
                     PrmLayout.Struct l = Eth2863CntrsGrpDataLayout.layout();
-                    put(l, out, at, "if_in_octets", k.rxOctets);
-                    put(l, out, at, "if_in_ucast_pkts", k.rxUnicast);
-                    put(l, out, at, "if_in_discards", k.rxDiscards);
-                    put(l, out, at, "if_in_errors", k.rxFcsErrors + k.rxTooLong);
-                    put(l, out, at, "if_out_octets", k.txOctets);
-                    put(l, out, at, "if_out_ucast_pkts", k.txUnicast);
-                    put(l, out, at, "if_out_discards", k.txDiscards);
-                    put(l, out, at, "if_in_multicast_pkts", k.rxMulticast);
-                    put(l, out, at, "if_in_broadcast_pkts", k.rxBroadcast);
-                    put(l, out, at, "if_out_multicast_pkts", k.txMulticast);
-                    put(l, out, at, "if_out_broadcast_pkts", k.txBroadcast);
+                    put(l, out, at, "if_in_octets", k.rxOctets());
+                    put(l, out, at, "if_in_ucast_pkts", k.rxUnicast());
+                    put(l, out, at, "if_in_discards", k.rxDiscards());
+                    put(l, out, at, "if_in_errors", k.rxFcsErrors() + k.rxTooLong());
+                    put(l, out, at, "if_out_octets", k.txOctets());
+                    put(l, out, at, "if_out_ucast_pkts", k.txUnicast());
+                    put(l, out, at, "if_out_discards", k.txDiscards());
+                    put(l, out, at, "if_in_multicast_pkts", k.rxMulticast());
+                    put(l, out, at, "if_in_broadcast_pkts", k.rxBroadcast());
+                    put(l, out, at, "if_out_multicast_pkts", k.txMulticast());
+                    put(l, out, at, "if_out_broadcast_pkts", k.txBroadcast());
                 } else if (grp == PpcntGrp.RFC_2819) {
                     PrmLayout.Struct l = Eth2819CntrsGrpDataLayout.layout();
-                    put(l, out, at, "ether_stats_drop_events", k.rxDiscards);
-                    put(l, out, at, "ether_stats_octets", k.rxAllOctets);
-                    put(l, out, at, "ether_stats_pkts", k.rxAllFrames);
-                    put(l, out, at, "ether_stats_broadcast_pkts", k.rxBroadcast);
-                    put(l, out, at, "ether_stats_multicast_pkts", k.rxMulticast);
-                    put(l, out, at, "ether_stats_crc_align_errors", k.rxFcsErrors);
-                    put(l, out, at, "ether_stats_undersize_pkts", k.rxUndersize);
-                    put(l, out, at, "ether_stats_oversize_pkts", k.rxTooLong);
+                    put(l, out, at, "ether_stats_drop_events", k.rxDiscards());
+                    put(l, out, at, "ether_stats_octets", k.rxAllOctets());
+                    put(l, out, at, "ether_stats_pkts", k.rxAllFrames());
+                    put(l, out, at, "ether_stats_broadcast_pkts", k.rxBroadcast());
+                    put(l, out, at, "ether_stats_multicast_pkts", k.rxMulticast());
+                    put(l, out, at, "ether_stats_crc_align_errors", k.rxFcsErrors());
+                    put(l, out, at, "ether_stats_undersize_pkts", k.rxUndersize());
+                    put(l, out, at, "ether_stats_oversize_pkts", k.rxTooLong());
                     String[] buckets = {"pkts64octets", "pkts65to127octets", "pkts128to255octets", "pkts256to511octets", "pkts512to1023octets",
                         "pkts1024to1518octets", "pkts1519to2047octets", "pkts2048to4095octets", "pkts4096to8191octets", "pkts8192to10239octets"};
-                    for (int i = 0; i < buckets.length; i++) put(l, out, at, "ether_stats_" + buckets[i], k.rxSizeHistogram[i]);
+                    for (int i = 0; i < buckets.length; i++) put(l, out, at, "ether_stats_" + buckets[i], k.rxSizeHistogram(i));
                 } else if (grp == PpcntGrp.PER_PRIORITY) {
                     // The soft wire has no priorities (no PFC, no DSCP mapping): all traffic is priority 0's.
                     if (PpcntReg.prio_tc(in) == 0) {
                         PrmLayout.Struct l = EthPerPrioGrpDataLayout.layout();
-                        put(l, out, at, "rx_octets", k.rxOctets);
-                        put(l, out, at, "rx_frames", k.rxFrames);
-                        put(l, out, at, "tx_octets", k.txOctets);
-                        put(l, out, at, "tx_frames", k.txFrames);
+                        put(l, out, at, "rx_octets", k.rxOctets());
+                        put(l, out, at, "rx_frames", k.rxFrames());
+                        put(l, out, at, "tx_octets", k.txOctets());
+                        put(l, out, at, "tx_frames", k.txFrames());
                     }
                 } else if (grp != PpcntGrp.PHYSICAL_LAYER) {
                     // PHYSICAL_LAYER reads all zero: the soft wire has no symbol errors, FEC or link flaps to count.

@@ -282,7 +282,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         }
         long t = inTail.get();
         if (t - inHead.get() >= INBOX_SLOTS || len > SLOT - 16) {
-            port.counters().rxDiscards++;
+            port.counters().countRxDiscard();
             return;
         }
         long at = (t % INBOX_SLOTS) * SLOT;
@@ -323,7 +323,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         if (!ctx.objects().port.accepts(dmac)) {
             // Not for this vport (its MACs and promiscuous modes): dropped before steering.
             vportFiltered++;
-            port.counters().rxDiscards++;
+            port.counters().countRxDiscard();
             return;
         }
         revalidate();
@@ -332,7 +332,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         steering.flowTag = 0;
         if (!steering.lookup()) {
             rxDropped++;
-            port.counters().rxDiscards++;
+            port.counters().countRxDiscard();
             return;
         }
         TirState t;
@@ -345,7 +345,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         }
         if (t == null) {
             rxDropped++;
-            port.counters().rxDiscards++;
+            port.counters().countRxDiscard();
             return;
         }
         int rqn;
@@ -354,7 +354,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
             Resources.Rqt rqt = t.rqt;
             if (rqt == null || rqt.size() == 0) {
                 rxDropped++;
-                port.counters().rxDiscards++;
+                port.counters().countRxDiscard();
                 return;
             }
             hash = t.hash(f, frame, off);
@@ -373,7 +373,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         }
         if (e == null || !e.deliver(frame, off, len, f, hash, t.lastIp, t.lastL4, steering.flowTag)) {
             rxDropped++;
-            port.counters().rxDiscards++;
+            port.counters().countRxDiscard();
             return;
         }
         counters.countRx(dmac, len);

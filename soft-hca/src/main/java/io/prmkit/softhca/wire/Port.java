@@ -117,7 +117,7 @@ public final class Port {
         boolean up = adminUp && w != null && w.carrier();
         if (up == linkUp) return;
         linkUp = up;
-        if (!up) counters.linkDownEvents++;
+        if (!up) counters.countLinkDown();
         LinkListener l = listener;
         if (l != null) l.linkChanged(this, up);
     }
@@ -134,7 +134,7 @@ public final class Port {
     public boolean transmit(MemorySegment frame, long off, int len, long dmac) {
         Wire w = wire;
         if (!linkUp || w == null) {
-            counters.txDiscards++;
+            counters.countTxDiscard();
             return false;
         }
         counters.countTx(dmac, len);
@@ -146,22 +146,22 @@ public final class Port {
     void arrive(MemorySegment frame, long off, int len, boolean fcsBad) {
         counters.countRxSeen(len);
         if (fcsBad) {
-            counters.rxFcsErrors++;
+            counters.countRxFcsError();
             return;
         }
         if (!linkUp) {
-            counters.rxDiscards++;
+            counters.countRxDiscard();
             return;
         }
         if (len > maxFrame()) {
-            counters.rxTooLong++;
+            counters.countRxTooLong();
             return;
         }
         long dmac = ParsedFrame.dmac(frame, off);
         counters.countRxGood(dmac, len);
         FrameSink s = sink;
         if (s == null) {
-            counters.rxDiscards++;
+            counters.countRxDiscard();
             return;
         }
         s.receive(this, frame, off, len, dmac);
