@@ -303,7 +303,7 @@ public final class CommandInterface implements CommandTransport, AutoCloseable {
             if (inBoxes != null) inBoxes.close();
             if (outBoxes != null) outBoxes.close();
             if (release) release(slot);
-            options.trace().command(new CommandTrace.Entry(opcode, opMod, in.byteSize(), outLength, slot, delivery, status,
+            options.trace().command(new CommandTrace.Exchange(opcode, opMod, in.byteSize(), outLength, slot, delivery, status,
                     syndrome, System.nanoTime() - t0, in, inLayout, out, outLayout, outcome));
         }
     }

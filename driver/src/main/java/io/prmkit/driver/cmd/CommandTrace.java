@@ -14,7 +14,7 @@ import java.util.function.Consumer;
 @FunctionalInterface
 public interface CommandTrace {
 
-    void command(Entry e);
+    void command(Exchange e);
 
     /** No tracing. */
     CommandTrace OFF = e -> { };
@@ -23,7 +23,7 @@ public interface CommandTrace {
      * One finished command. {@code in}/{@code out} are the command's buffers (valid only during the
      * call); {@code outcome} is null on success, else the exception's message.
      */
-    record Entry(int opcode, int opMod, long inLength, long outLength, int slot, int deliveryStatus, int status,
+    record Exchange(int opcode, int opMod, long inLength, long outLength, int slot, int deliveryStatus, int status,
                  int syndrome, long nanos, MemorySegment in, PrmLayout.Struct inLayout, MemorySegment out,
                  PrmLayout.Struct outLayout, String outcome) {
 

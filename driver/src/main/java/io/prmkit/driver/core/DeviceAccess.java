@@ -31,9 +31,9 @@ public interface DeviceAccess {
     /** The number of the EQ the CQs report their events to (the async EQ; over DEVX, mlx5dv_devx_query_eqn's). */
     int asyncEqn();
 
-    void addEventListener(Mlx5Device.EventListener l);
+    void addEventListener(Mlx5Device.AsyncEventListener l);
 
-    void removeEventListener(Mlx5Device.EventListener l);
+    void removeEventListener(Mlx5Device.AsyncEventListener l);
 
     /** The fatal error the device is in, or null. */
     DeviceFatalException fatalError();

@@ -51,7 +51,7 @@ public final class Mlx5Device implements Mlx5Function {
 
     /** Issued to every {@link #addEventListener listener} for each async EQE (on the interrupt thread). */
     @FunctionalInterface
-    public interface EventListener {
+    public interface AsyncEventListener {
         void event(int type, MemorySegment eqe);
     }
 
@@ -62,7 +62,7 @@ public final class Mlx5Device implements Mlx5Function {
     private final PciFunction pci;
     private final DeviceOptions options;
     private final InitSegment iseg;
-    private final List<EventListener> listeners = new CopyOnWriteArrayList<>();
+    private final List<AsyncEventListener> listeners = new CopyOnWriteArrayList<>();
     private final OwnedObjects children = new OwnedObjects();
     private CommandInterface cmd;
     private FirmwarePages pages;
@@ -70,7 +70,7 @@ public final class Mlx5Device implements Mlx5Function {
     private HealthMonitor health;
     private Caps caps;
     private Uar uar;
-    private EventQueue asyncEq;
+    private Eq asyncEq;
     private int issi;
     private boolean enabled, initialized, closed;
 
@@ -135,7 +135,7 @@ public final class Mlx5Device implements Mlx5Function {
         pageWorker = new PageWorker(pci.name(), pages);
         if (options.asyncEqLogSize() == 0) return;
         uar = Uar.allocate(cmd, pci.bar0());
-        asyncEq = EventQueue.create(cmd, pci.dma(), pci.interrupts(), uar, ASYNC_VECTOR, options.asyncEqLogSize(),
+        asyncEq = Eq.create(cmd, pci.dma(), pci.interrupts(), uar, ASYNC_VECTOR, options.asyncEqLogSize(),
                 EnumSet.of(EqeType.PAGE_REQUEST, EqeType.PORT_CHANGE, EqeType.CMD, EqeType.CQ_ERROR, EqeType.INTERNAL_ERROR,
                         EqeType.WQ_CATAS_ERROR, EqeType.NIC_VPORT_CHANGE),
                 CmdHcaCap.log_max_eq_sz(caps.general()), this::asyncEvent);
@@ -200,7 +200,7 @@ public final class Mlx5Device implements Mlx5Function {
             case EqeType.INTERNAL_ERROR$VALUE -> fatal(new DeviceFatalException("device fatal: INTERNAL_ERROR event"));
             default -> { }
         }
-        for (EventListener l : listeners) l.event(type, eqe);
+        for (AsyncEventListener l : listeners) l.event(type, eqe);
     }
 
     /** The device is dead: fail every pending and later command (the first report wins). */
@@ -254,12 +254,12 @@ public final class Mlx5Device implements Mlx5Function {
         }
 
         @Override
-        public void addEventListener(EventListener l) {
+        public void addEventListener(AsyncEventListener l) {
             Mlx5Device.this.addEventListener(l);
         }
 
         @Override
-        public void removeEventListener(EventListener l) {
+        public void removeEventListener(AsyncEventListener l) {
             Mlx5Device.this.removeEventListener(l);
         }
 
@@ -274,11 +274,11 @@ public final class Mlx5Device implements Mlx5Function {
         }
     };
 
-    public void addEventListener(EventListener l) {
+    public void addEventListener(AsyncEventListener l) {
         listeners.add(l);
     }
 
-    public void removeEventListener(EventListener l) {
+    public void removeEventListener(AsyncEventListener l) {
         listeners.remove(l);
     }
 
@@ -311,7 +311,7 @@ public final class Mlx5Device implements Mlx5Function {
         return uar;
     }
 
-    EventQueue asyncEq() {
+    Eq asyncEq() {
         return asyncEq;
     }
 

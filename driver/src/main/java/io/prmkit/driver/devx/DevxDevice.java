@@ -306,12 +306,12 @@ public final class DevxDevice implements Mlx5Function {
         }
 
         @Override
-        public void addEventListener(Mlx5Device.EventListener l) {
+        public void addEventListener(Mlx5Device.AsyncEventListener l) {
             // DEVX delivers no device events to this driver (see the class comment).
         }
 
         @Override
-        public void removeEventListener(Mlx5Device.EventListener l) {
+        public void removeEventListener(Mlx5Device.AsyncEventListener l) {
         }
 
         @Override

@@ -81,7 +81,7 @@ final class DevxTransport implements CommandTransport {
             outcome = ex.getMessage();
             throw ex;
         } finally {
-            trace.command(new CommandTrace.Entry(opcode, opMod, in.byteSize(), outLength, -1, 0, status, syndrome,
+            trace.command(new CommandTrace.Exchange(opcode, opMod, in.byteSize(), outLength, -1, 0, status, syndrome,
                     System.nanoTime() - t0, in, command.in(), out, command.out(), outcome));
         }
     }

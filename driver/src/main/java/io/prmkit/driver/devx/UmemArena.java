@@ -69,7 +69,7 @@ final class UmemArena implements UmemMemory, AutoCloseable {
             if (at + size < end) free.put(at + size, end - at - size);
             allocated += size;
             MemorySegment s = memory.asSlice(at, size).fill((byte) 0);
-            return new Region(s, at);
+            return new Slice(s, at);
         }
         throw new DmaException("DEVX memory exhausted: " + size + " bytes asked, " + (memory.byteSize() - allocated) + " of "
                 + memory.byteSize() + " free in pieces too small (give the DEVX device more memory)");
@@ -103,12 +103,12 @@ final class UmemArena implements UmemMemory, AutoCloseable {
         arena.close();
     }
 
-    private final class Region implements DmaRegion {
+    private final class Slice implements DmaRegion {
         private final MemorySegment segment;
         private final long at;
         private boolean closed;
 
-        Region(MemorySegment segment, long at) {
+        Slice(MemorySegment segment, long at) {
             this.segment = segment;
             this.at = at;
         }

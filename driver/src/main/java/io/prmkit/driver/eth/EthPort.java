@@ -15,7 +15,7 @@ import io.prmkit.driver.res.FlowGroup;
 import io.prmkit.driver.res.FlowTable;
 import io.prmkit.driver.res.KernelFlowRule;
 import io.prmkit.driver.res.Mkey;
-import io.prmkit.driver.res.ProtectionDomain;
+import io.prmkit.driver.res.Pd;
 import io.prmkit.driver.res.QCounter;
 import io.prmkit.driver.res.ReceiveQueue;
 import io.prmkit.driver.res.Rqt;
@@ -85,14 +85,14 @@ public final class EthPort implements AutoCloseable {
     private final Deque<DeviceObject> objects = new ArrayDeque<>();
     private final List<SendQueue> sqs = new ArrayList<>();
     private final List<ReceiveQueue> rqs = new ArrayList<>();
-    private final Mlx5Device.EventListener listener = this::event;
+    private final Mlx5Device.AsyncEventListener listener = this::event;
     /** What the datapath built on this port, in the order it was attached; the queue on each SQ and RQ. */
     private final List<Attachment> attachments = new ArrayList<>();
     private Attachment[] sqOwners;
     private Attachment[] rqOwners;
     private QCounter counter;
     private Mkey mkey;
-    private ProtectionDomain pd;
+    private Pd pd;
     private int bfHalf;
     /** The receive CQs compress completions (EthPortConfig.cqeCompression and the device's cap). */
     private boolean rxCqeCompression;
@@ -204,7 +204,7 @@ public final class EthPort implements AutoCloseable {
         bfHalf = logBf == 0 ? 0 : (1 << logBf) / 2;
         InlineMode inline = minInline(caps);
 
-        pd = keep(ProtectionDomain.allocate(cmd));
+        pd = keep(Pd.allocate(cmd));
         var td = keep(TransportDomain.allocate(cmd));
         // Packet buffers: by bus address through a physical-address mkey, or, in DEVX memory, through an mkey over its umem.
         mkey = keep(dev.dma() instanceof UmemMemory umem ? Mkey.overUmem(cmd, pd, umem) : Mkey.physical(cmd, pd));

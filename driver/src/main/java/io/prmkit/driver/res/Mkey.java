@@ -26,7 +26,7 @@ public final class Mkey extends DeviceObject {
         this.key = key;
     }
 
-    public static Mkey physical(CommandTransport cmd, ProtectionDomain pd) {
+    public static Mkey physical(CommandTransport cmd, Pd pd) {
         var in = PrmCommands.CREATE_MKEY.input();
         var mkc = CreateMkeyIn.memory_key_mkey_entry(in);
         Mkc.access_mode$set(mkc, MkcAccessMode.PA);
@@ -47,7 +47,7 @@ public final class Mkey extends DeviceObject {
      * translation the umem's pages ({@code mkey_umem_id}, {@code mkey_umem_valid}, no entries follow),
      * local read and write, not bound to a QP; as DPDK registers a mempool over DEVX.
      */
-    public static Mkey overUmem(CommandTransport cmd, ProtectionDomain pd, UmemMemory umem) {
+    public static Mkey overUmem(CommandTransport cmd, Pd pd, UmemMemory umem) {
         var in = PrmCommands.CREATE_MKEY.input();
         CreateMkeyIn.mkey_umem_valid$set(in, true);
         CreateMkeyIn.mkey_umem_id$set(in, umem.umemId());
@@ -75,7 +75,7 @@ public final class Mkey extends DeviceObject {
      * A free indirect mkey for a UMR WQE to fill in (KLM access mode, {@code umr_en}, local read and
      * write, room for {@code klmEntries} 16-byte entries); not usable until the UMR completes.
      */
-    public static Mkey forUmr(CommandTransport cmd, ProtectionDomain pd, int klmEntries) {
+    public static Mkey forUmr(CommandTransport cmd, Pd pd, int klmEntries) {
         var in = PrmCommands.CREATE_MKEY.input();
         var mkc = CreateMkeyIn.memory_key_mkey_entry(in);
         Mkc.access_mode$set(mkc, MkcAccessMode.KLMS);

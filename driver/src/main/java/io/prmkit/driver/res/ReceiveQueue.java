@@ -44,7 +44,7 @@ public final class ReceiveQueue extends DeviceObject {
     }
 
     /** CREATE_RQ with 2^{@code logSize} single-segment WQEs, counting drops in {@code counter}, then RST to RDY. */
-    public static ReceiveQueue create(CommandTransport cmd, DmaMemory dma, Caps caps, ProtectionDomain pd, CompletionQueue cq,
+    public static ReceiveQueue create(CommandTransport cmd, DmaMemory dma, Caps caps, Pd pd, CompletionQueue cq,
                                       Mkey mkey, QCounter counter, int logSize) {
         Caps.requireLog(1L << logSize, CmdHcaCap.log_max_wq_sz(caps.general()), "CREATE_RQ WQEs", "cmd_hca_cap.log_max_wq_sz");
         int logStride = Long.numberOfTrailingZeros(WqeDataSeg.SIZE);

@@ -52,7 +52,7 @@ public final class SendQueue extends DeviceObject {
      * CREATE_SQ with 2^{@code logWqeBbs} WQEBBs, then MODIFY_SQ RST to RDY. {@code minInline} is the
      * least each WQE inlines (the device's {@code wqe_inline_mode} decides; see the eth port).
      */
-    public static SendQueue create(CommandTransport cmd, DmaMemory dma, Caps caps, Uar uar, ProtectionDomain pd, Tis tis,
+    public static SendQueue create(CommandTransport cmd, DmaMemory dma, Caps caps, Uar uar, Pd pd, Tis tis,
                                    CompletionQueue cq, Mkey mkey, int logWqeBbs, InlineMode minInline) {
         Caps.requireLog(1L << logWqeBbs, CmdHcaCap.log_max_wq_sz(caps.general()), "CREATE_SQ WQEBBs", "cmd_hca_cap.log_max_wq_sz");
         long bytes = PrmConstants.send_wqe_bb << logWqeBbs;

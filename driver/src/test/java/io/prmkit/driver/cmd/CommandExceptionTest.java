@@ -101,14 +101,14 @@ class CommandExceptionTest {
         MemorySegment out = CommandInterface.input(EnableHcaOut.SIZE);
         List<String> lines = new ArrayList<>();
         CommandTrace t = CommandTrace.lines(lines::add, false);
-        var entry = new CommandTrace.Entry(CmdOpcode.ENABLE_HCA$VALUE, 0, 16, 12, 0, 0, 0, 0, 85_000, in, EnableHcaIn.layout(), out,
+        var entry = new CommandTrace.Exchange(CmdOpcode.ENABLE_HCA$VALUE, 0, 16, 12, 0, 0, 0, 0, 85_000, in, EnableHcaIn.layout(), out,
                 EnableHcaOut.layout(), null);
         t.command(entry);
         assertEquals("ENABLE_HCA (0x104) op_mod 0x0 in=16 out=12 slot=0 status=OK time=0.085ms", lines.get(0));
         CommandTrace.lines(lines::add, true).command(entry);
         assertTrue(lines.get(1).contains("in:  enable_hca_in"), lines.get(1));
         assertTrue(lines.get(1).contains("opcode = 0x104 ENABLE_HCA"), lines.get(1));
-        var failed = new CommandTrace.Entry(CmdOpcode.ENABLE_HCA$VALUE, 0, 16, 12, 1, 0, 3, 0xabc, 1_000, in, null, out, null, "x");
+        var failed = new CommandTrace.Exchange(CmdOpcode.ENABLE_HCA$VALUE, 0, 16, 12, 1, 0, 3, 0xabc, 1_000, in, null, out, null, "x");
         assertTrue(failed.line().endsWith("slot=1 status=BAD_PARAM_ERR syndrome=0xabc time=0.001ms"), failed.line());
     }
 }

@@ -100,8 +100,8 @@ class KernelSteeringTest {
                         public Mmio bar() { return a.bar(); }
                         public Uar uar() { return a.uar(); }
                         public int asyncEqn() { return a.asyncEqn(); }
-                        public void addEventListener(Mlx5Device.EventListener l) { a.addEventListener(l); }
-                        public void removeEventListener(Mlx5Device.EventListener l) { a.removeEventListener(l); }
+                        public void addEventListener(Mlx5Device.AsyncEventListener l) { a.addEventListener(l); }
+                        public void removeEventListener(Mlx5Device.AsyncEventListener l) { a.removeEventListener(l); }
                         public DeviceFatalException fatalError() { return a.fatalError(); }
                         public void detach(AutoCloseable child) { a.detach(child); }
                         public Optional<KernelSteering> kernelSteering() { return Optional.of(kernel); }

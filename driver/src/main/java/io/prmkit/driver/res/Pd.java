@@ -7,16 +7,16 @@ import io.prmkit.mlx5.DeallocPdIn;
 import io.prmkit.mlx5.PrmCommands;
 
 /** A protection domain (PRM ALLOC_PD / DEALLOC_PD). */
-public final class ProtectionDomain extends DeviceObject {
+public final class Pd extends DeviceObject {
 
-    private ProtectionDomain(CommandTransport cmd, CommandTransport.ObjectHandle handle, int pd) {
+    private Pd(CommandTransport cmd, CommandTransport.ObjectHandle handle, int pd) {
         super(cmd, handle, pd);
     }
 
-    public static ProtectionDomain allocate(CommandTransport cmd) {
+    public static Pd allocate(CommandTransport cmd) {
         var in = PrmCommands.ALLOC_PD.input();
         var created = cmd.create(PrmCommands.ALLOC_PD, in);
-        return new ProtectionDomain(cmd, created.handle(), AllocPdOut.pd(created.out()));
+        return new Pd(cmd, created.handle(), AllocPdOut.pd(created.out()));
     }
 
     @Override

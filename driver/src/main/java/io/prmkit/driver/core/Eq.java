@@ -27,7 +27,7 @@ import java.util.function.Consumer;
  * hands each to the {@code handler}, reports the consumer index every {@code eq_spare_entries / 2}
  * entries (the device considers the EQ overrun beyond that) and re-arms at the end.
  */
-public final class EventQueue implements AutoCloseable {
+public final class Eq implements AutoCloseable {
 
     private static final long PAGE = 4096;
     private static final PrmLayout.Field OWNER = Eqe.layout().field("owner").orElseThrow();
@@ -44,7 +44,7 @@ public final class EventQueue implements AutoCloseable {
     private volatile RuntimeException handlerError;
     private boolean closed;
 
-    private EventQueue(CommandInterface cmd, Interrupts irq, Uar uar, DmaRegion ring, int logSize, int vector, int eqn,
+    private Eq(CommandInterface cmd, Interrupts irq, Uar uar, DmaRegion ring, int logSize, int vector, int eqn,
                        Consumer<MemorySegment> handler) {
         this.cmd = cmd;
         this.irq = irq;
@@ -60,7 +60,7 @@ public final class EventQueue implements AutoCloseable {
      * CREATE_EQ with 2^{@code logSize} entries on {@code vector}, subscribed to {@code events},
      * then arms it. {@code handler} runs on the interrupt thread for each EQE: keep it short.
      */
-    public static EventQueue create(CommandInterface cmd, DmaMemory dma, Interrupts irq, Uar uar, int vector, int logSize,
+    public static Eq create(CommandInterface cmd, DmaMemory dma, Interrupts irq, Uar uar, int vector, int logSize,
                                     Set<EqeType> events, int logMaxEqSize, Consumer<MemorySegment> handler) {
         if (logSize > logMaxEqSize)
             throw new Mlx5Exception("CREATE_EQ: 2^" + logSize + " entries asked, the device allows 2^" + logMaxEqSize
@@ -84,13 +84,13 @@ public final class EventQueue implements AutoCloseable {
             for (EqeType t : events) mask |= 1L << t.value;
             CreateEqIn.event_bitmask$set(in, 0, mask);
             for (long p = 0; p < pages; p++) CreateEqIn.pas$set(in, p, ring.busAddress(p * PAGE));
-            EventQueue[] self = new EventQueue[1];
+            Eq[] self = new Eq[1];
             irq.bind(vector, v -> {
-                EventQueue q = self[0];
+                Eq q = self[0];
                 if (q != null) q.interrupt();
             });
             var out = cmd.execute(PrmCommands.CREATE_EQ, in);
-            EventQueue q = new EventQueue(cmd, irq, uar, ring, logSize, vector, CreateEqOut.eq_number(out), handler);
+            Eq q = new Eq(cmd, irq, uar, ring, logSize, vector, CreateEqOut.eq_number(out), handler);
             self[0] = q;
             synchronized (q) {
                 uar.eqDoorbell(q.eqn, 0, true);

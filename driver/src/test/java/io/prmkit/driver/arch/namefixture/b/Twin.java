@@ -1,0 +1,5 @@
+package io.prmkit.driver.arch.namefixture.b;
+
+/** ClassNamesTest's fixture: one of two top-level classes named Twin. */
+public final class Twin {
+}
