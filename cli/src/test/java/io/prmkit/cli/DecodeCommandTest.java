@@ -27,9 +27,7 @@ class DecodeCommandTest {
     Path tmp;
 
     private String file(String text) throws IOException {
-        Path p = Files.createTempFile(tmp, "dump", ".txt");
-        Files.writeString(p, text);
-        return p.toString();
+        return HexDump.file(tmp, text);
     }
 
     /** Asserts exit code 1 and exactly this one error line. */
@@ -111,7 +109,6 @@ class DecodeCommandTest {
 
     @Test
     void aCreateCqMailboxDecodesTheEmbeddedCqc() throws IOException {
-        StringBuilder dump = new StringBuilder();
         byte[] b = new byte[0x118];
         b[0] = 0x04; // opcode CREATE_CQ
         b[0x10 + 0x0c] = 0x0a; // cqc.log_cq_size
@@ -121,12 +118,8 @@ class DecodeCommandTest {
         b[0x110 + 4] = 0x23;
         b[0x110 + 5] = 0x45;
         b[0x110 + 6] = 0x60;
-        for (int row = 0; row < b.length; row += 16) {
-            dump.append(String.format("[   42.000001] mlx5_core 0000:08:00.0: %08x:", row));
-            for (int i = row; i < Math.min(row + 16, b.length); i++) dump.append(String.format(" %02x", b[i]));
-            dump.append('\n');
-        }
-        Run run = PrmkitCliTest.run("decode", "--command", file(dump.toString()));
+        String dump = HexDump.rows(b, "[   42.000001] mlx5_core 0000:08:00.0: %08x:");
+        Run run = PrmkitCliTest.run("decode", "--command", file(dump));
         assertEquals(0, run.exitCode(), run.err());
         String o = run.out();
         assertTrue(o.startsWith("command CREATE_CQ (0x400) input: create_cq_in\ncreate_cq_in (272 bytes)\n"), o);
@@ -339,14 +332,9 @@ class DecodeCommandTest {
             byte[] b = new byte[(int) st.sizeBytes() + r.nextInt(17)];
             for (int i = 0; i < b.length; i++) b[i] = r.nextInt(3) == 0 ? 0 : (byte) r.nextInt(256);
             boolean xxd = r.nextBoolean();
-            StringBuilder dump = new StringBuilder();
-            for (int row = 0; row < b.length; row += 16) {
-                if (xxd) dump.append(String.format("%08x:", row));
-                for (int i = row; i < Math.min(row + 16, b.length); i++) dump.append(String.format(" %02x", b[i]));
-                dump.append('\n');
-            }
+            String dump = HexDump.rows(b, xxd ? "%08x:" : "");
             String where = name + " (seed " + seed + ", " + (xxd ? "xxd" : "plain") + " dump " + HexFormat.of().formatHex(b) + ")";
-            Run run = PrmkitCliTest.run("decode", name, file(dump.toString()));
+            Run run = PrmkitCliTest.run("decode", name, file(dump));
             assertEquals(0, run.exitCode(), where + ": " + run.err());
             assertEquals("", run.err(), where);
             assertTrue(run.out().startsWith(name + " ("), where + ":\n" + run.out());

@@ -18,7 +18,6 @@ import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HexFormat;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -56,16 +55,7 @@ class DecodeWqeTest {
     }
 
     private String dump(byte[] b) throws IOException {
-        StringBuilder sb = new StringBuilder();
-        HexFormat hf = HexFormat.of();
-        for (int i = 0; i < b.length; i += 16) {
-            sb.append(String.format("%08x:", i));
-            for (int k = i; k < Math.min(b.length, i + 16); k++) sb.append(' ').append(hf.toHexDigits(b[k]));
-            sb.append('\n');
-        }
-        Path p = Files.createTempFile(tmp, "wqe", ".hex");
-        Files.writeString(p, sb.toString());
-        return p.toString();
+        return HexDump.file(tmp, HexDump.rows(b, "%08x:"));
     }
 
     private Run wqe(byte[] b, String... given) throws IOException {
