@@ -1,11 +1,8 @@
 package io.prmkit.generator;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.prmkit.dsl.CompileResult;
-import io.prmkit.dsl.PrmCompiler;
-import io.prmkit.dsl.SourceFile;
+import io.prmkit.dsl.Specs;
 import java.lang.reflect.Method;
 import java.util.List;
 import org.junit.jupiter.api.BeforeAll;
@@ -63,9 +60,7 @@ class WqeValidatorIT {
 
     @BeforeAll
     static void compile() {
-        CompileResult r = PrmCompiler.compile(List.of(new SourceFile("w.prm", SPEC)));
-        assertTrue(r.model().isPresent(), r.diagnostics().toString());
-        gen = Loaded.compile(new AccessorGenerator(new GeneratorOptions("io.prmkit.wq")).generate(r.model().get()), "io.prmkit.wq.mlx5");
+        gen = Loaded.compile(new AccessorGenerator(new GeneratorOptions("io.prmkit.wq")).generate(Specs.model(SPEC)), "io.prmkit.wq.mlx5");
     }
 
     private static Object check(byte[] wqe, Object ctx) throws Exception {

@@ -3,9 +3,7 @@ package io.prmkit.dsl.diff;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.prmkit.dsl.CompileResult;
-import io.prmkit.dsl.PrmCompiler;
-import io.prmkit.dsl.SourceFile;
+import io.prmkit.dsl.Specs;
 import io.prmkit.dsl.diff.DiffRenderer.Format;
 import io.prmkit.dsl.ir.LayoutModel;
 import java.util.List;
@@ -52,9 +50,7 @@ class JoinAndWqeDiffTest {
             """;
 
     private static LayoutModel model(String joins, String wqes) {
-        CompileResult r = PrmCompiler.compile(List.of(new SourceFile("p.prm", STRUCTS.formatted(joins, wqes))));
-        assertTrue(r.model().isPresent(), r.diagnostics().toString());
-        return r.model().get();
+        return Specs.model(STRUCTS.formatted(joins, wqes));
     }
 
     @Test

@@ -3,9 +3,7 @@ package io.prmkit.dsl.passes;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.prmkit.dsl.CompileResult;
-import io.prmkit.dsl.PrmCompiler;
-import io.prmkit.dsl.SourceFile;
+import io.prmkit.dsl.Specs;
 import io.prmkit.dsl.ir.Expr;
 import io.prmkit.dsl.ir.LayoutModel;
 import io.prmkit.dsl.ir.QualifiedName;
@@ -69,9 +67,7 @@ class WqesPassTest {
             """;
 
     private static WqeLayout tx() {
-        CompileResult r = PrmCompiler.compile(List.of(new SourceFile("t.prm", SPEC)));
-        assertTrue(r.model().isPresent(), () -> r.diagnostics().toString());
-        LayoutModel m = r.model().get();
+        LayoutModel m = Specs.model(SPEC);
         assertEquals(1, m.wqes().size());
         return m.wqe("tx").orElseThrow();
     }
