@@ -5,9 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.domain.JavaModifier;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.module.ModuleDescriptor;
@@ -41,15 +39,8 @@ import org.junit.jupiter.api.Test;
  * as a member name everywhere. {@link #ALLOWED} keeps the few kept on purpose, each with its reason.
  */
 class ClassNamesTest {
-    private static final JavaClasses DRIVER = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-            .importPackages("io.prmkit.driver");
-    private static final JavaClasses SOFT_HCA = new ClassFileImporter()
-            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-            // soft-hca's test-jar is on this module's test classpath (DevxBackEndTest's stand-in build): not main code
-            .withImportOption(location -> !location.contains("-tests.jar"))
-            .importPackages("io.prmkit.softhca");
+    private static final JavaClasses DRIVER = LayeringTest.DRIVER;
+    private static final JavaClasses SOFT_HCA = LayeringTest.SOFT_HCA;
 
     /** Our class (binary name) -> why it keeps a {@code java.*} type's simple name. */
     static final Map<String, String> ALLOWED = Map.of(

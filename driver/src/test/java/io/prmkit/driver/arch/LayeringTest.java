@@ -24,11 +24,13 @@ import org.junit.jupiter.api.Test;
  * interface only; the driver's tests use soft-hca as a device). Main classes only.
  */
 class LayeringTest {
-    private static final JavaClasses DRIVER = new ClassFileImporter()
+    /** The driver's main classes (also {@link ClassNamesTest}'s). */
+    static final JavaClasses DRIVER = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
             .importPackages("io.prmkit.driver");
-    private static final JavaClasses SOFT_HCA = new ClassFileImporter()
+    /** soft-hca's main classes (also {@link ClassNamesTest}'s). */
+    static final JavaClasses SOFT_HCA = new ClassFileImporter()
             .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
             // soft-hca's test-jar is on this module's test classpath (DevxBackEndTest's stand-in build): not main code
             .withImportOption(location -> !location.contains("-tests.jar"))
