@@ -154,7 +154,7 @@ final class Demo {
                 }
                 try {
                     standIn = VfioStandIn.attach(lib.get(), Files.createTempDirectory("prmkit-vfio-standin-"),
-                            VfioStandIn.PciFunction.connectX4().withPci(devx), options.caps(CapsProfile.defaults().with(1, "reg_umr_sq", 1, true, true).withDevx()), null);
+                            VfioStandIn.SysfsFunction.connectX4().withPci(devx), options.caps(CapsProfile.defaults().with(1, "reg_umr_sq", 1, true, true).withDevx()), null);
                 } catch (IOException e) {
                     closeQuietly(wire);
                     throw new CannotCapture("prmkit demo: cannot make the VFIO stand-in's sysfs tree: " + e.getMessage());
@@ -183,7 +183,7 @@ final class Demo {
             if (lib.isPresent()) {
                 try {
                     standIn = VfioStandIn.attach(lib.get(), Files.createTempDirectory("prmkit-vfio-standin-"),
-                            VfioStandIn.PciFunction.connectX4().withPci(vfioPci), options, null);
+                            VfioStandIn.SysfsFunction.connectX4().withPci(vfioPci), options, null);
                 } catch (IOException e) {
                     closeQuietly(wire);
                     throw new CannotCapture("prmkit demo: cannot make the VFIO stand-in's sysfs tree: " + e.getMessage());

@@ -78,7 +78,7 @@ public final class TestDevice implements AutoCloseable {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        VfioStandIn.PciFunction fn = VfioStandIn.PciFunction.connectX4();
+        VfioStandIn.SysfsFunction fn = VfioStandIn.SysfsFunction.connectX4();
         VfioStandIn standIn = VfioStandIn.attach(library, root, fn, options.caps(caps.withDevx()), null);
         try {
             CommandTrace trace = driver.commands().trace();

@@ -35,7 +35,7 @@ class VfioBackEndTest {
     @Test
     void driverBringUpPortTrafficAndTeardownThroughVfio(@TempDir Path root) {
         Path lib = StandInBuild.library();
-        VfioStandIn.PciFunction fn = VfioStandIn.PciFunction.connectX4();
+        VfioStandIn.SysfsFunction fn = VfioStandIn.SysfsFunction.connectX4();
         try (VfioStandIn standIn = VfioStandIn.attach(lib, root, fn, new SoftHca.Options(), null)) {
             SoftHca hca = standIn.device();
             long received = 0;

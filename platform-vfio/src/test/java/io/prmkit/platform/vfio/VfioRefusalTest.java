@@ -22,7 +22,7 @@ class VfioRefusalTest {
     @TempDir
     Path root;
 
-    private String refusal(VfioStandIn.PciFunction f, String pci) {
+    private String refusal(VfioStandIn.SysfsFunction f, String pci) {
         Path lib = StandInBuild.library();
         try (VfioStandIn s = VfioStandIn.attach(lib, root, f, new SoftHca.Options(), null)) {
             VfioException e = assertThrows(VfioException.class, () -> Vfio.open(pci, lib).close());
@@ -36,40 +36,40 @@ class VfioRefusalTest {
 
     @Test
     void noSuchFunction() {
-        String m = refusal(VfioStandIn.PciFunction.connectX4(), "0000:fe:1f.7");
+        String m = refusal(VfioStandIn.SysfsFunction.connectX4(), "0000:fe:1f.7");
         assertTrue(m.startsWith("there is no PCI function 0000:fe:1f.7"), m);
         assertTrue(m.contains("lspci -D -d 15b3:"), m);
     }
 
     @Test
     void notAPciAddress() {
-        String m = refusal(VfioStandIn.PciFunction.connectX4(), "5e:00.0");
+        String m = refusal(VfioStandIn.SysfsFunction.connectX4(), "5e:00.0");
         assertTrue(m.startsWith("'5e:00.0' is not a PCI address"), m);
     }
 
     @Test
     void boundToTheKernelDriver() {
-        VfioStandIn.PciFunction f = VfioStandIn.PciFunction.connectX4().withDriver("mlx5_core");
+        VfioStandIn.SysfsFunction f = VfioStandIn.SysfsFunction.connectX4().withDriver("mlx5_core");
         String m = refusal(f, f.pci());
         assertTrue(m.startsWith(f.pci() + " is bound to mlx5_core, not vfio-pci: unbind it and bind it to vfio-pci"), m);
     }
 
     @Test
     void boundToNoDriver() {
-        VfioStandIn.PciFunction f = VfioStandIn.PciFunction.connectX4().withDriver("");
+        VfioStandIn.SysfsFunction f = VfioStandIn.SysfsFunction.connectX4().withDriver("");
         assertTrue(refusal(f, f.pci()).startsWith(f.pci() + " is bound to no driver: bind it to vfio-pci"));
     }
 
     @Test
     void noIommuGroup() {
-        VfioStandIn.PciFunction f = VfioStandIn.PciFunction.connectX4().withGroup(-1);
+        VfioStandIn.SysfsFunction f = VfioStandIn.SysfsFunction.connectX4().withGroup(-1);
         String m = refusal(f, f.pci());
         assertTrue(m.startsWith(f.pci() + " is in no IOMMU group: enable the IOMMU"), m);
     }
 
     @Test
     void noPermissionOnTheGroup() {
-        VfioStandIn.PciFunction f = VfioStandIn.PciFunction.connectX4().withDenyGroup(true);
+        VfioStandIn.SysfsFunction f = VfioStandIn.SysfsFunction.connectX4().withDenyGroup(true);
         String m = refusal(f, f.pci());
         assertTrue(m.startsWith("no permission to open /dev/vfio/42 for " + f.pci() + ": run as root"), m);
     }
@@ -77,7 +77,7 @@ class VfioRefusalTest {
     @Test
     void probeSaysWhatSysfsSays() {
         Path lib = StandInBuild.library();
-        VfioStandIn.PciFunction f = VfioStandIn.PciFunction.connectX4().withDriver("mlx5_core");
+        VfioStandIn.SysfsFunction f = VfioStandIn.SysfsFunction.connectX4().withDriver("mlx5_core");
         try (VfioStandIn s = VfioStandIn.attach(lib, root, f, new SoftHca.Options(), null)) {
             Vfio.Probe p = Vfio.probe(f.pci(), new Vfio.Host(Path.of("/sys"), Path.of("/dev"), Posix.library(lib)));
             assertEquals(0x15b3, p.vendor());

@@ -39,34 +39,35 @@ public final class VfioStandIn implements AutoCloseable {
     public static final String SOURCE = "prmkit_vfio_standin.c";
 
     /**
-     * The fake function: its PCI address, IOMMU group (-1: none), bound driver ("" none), ids,
-     * and whether opening its group is refused with EACCES (a user without permission).
+     * The fake function as sysfs and /dev/vfio show it: its PCI address, IOMMU group (-1: none), bound
+     * driver ("" none), ids, and whether opening its group is refused with EACCES (a user without
+     * permission). Not the platform's {@code PciFunction}, which is the device seen from a driver.
      */
-    public record PciFunction(String pci, int group, String driver, int vendor, int device, boolean denyGroup) {
-        public PciFunction {
+    public record SysfsFunction(String pci, int group, String driver, int vendor, int device, boolean denyGroup) {
+        public SysfsFunction {
             Objects.requireNonNull(pci);
             Objects.requireNonNull(driver);
         }
 
         /** 0000:5e:00.0, group 42, bound to vfio-pci, a ConnectX-4 (15b3:1013). */
-        public static PciFunction connectX4() {
-            return new PciFunction("0000:5e:00.0", 42, "vfio-pci", 0x15b3, 0x1013, false);
+        public static SysfsFunction connectX4() {
+            return new SysfsFunction("0000:5e:00.0", 42, "vfio-pci", 0x15b3, 0x1013, false);
         }
 
-        public PciFunction withPci(String address) {
-            return new PciFunction(address, group, driver, vendor, device, denyGroup);
+        public SysfsFunction withPci(String address) {
+            return new SysfsFunction(address, group, driver, vendor, device, denyGroup);
         }
 
-        public PciFunction withDriver(String d) {
-            return new PciFunction(pci, group, d, vendor, device, denyGroup);
+        public SysfsFunction withDriver(String d) {
+            return new SysfsFunction(pci, group, d, vendor, device, denyGroup);
         }
 
-        public PciFunction withGroup(int g) {
-            return new PciFunction(pci, g, driver, vendor, device, denyGroup);
+        public SysfsFunction withGroup(int g) {
+            return new SysfsFunction(pci, g, driver, vendor, device, denyGroup);
         }
 
-        public PciFunction withDenyGroup(boolean deny) {
-            return new PciFunction(pci, group, driver, vendor, device, deny);
+        public SysfsFunction withDenyGroup(boolean deny) {
+            return new SysfsFunction(pci, group, driver, vendor, device, deny);
         }
     }
 
@@ -74,7 +75,7 @@ public final class VfioStandIn implements AutoCloseable {
     private static final Object LOCK = new Object();
     private static VfioStandIn current;
 
-    private final PciFunction function;
+    private final SysfsFunction function;
     private final SoftHca device;
     private final Arena arena = Arena.ofShared();
     private final MethodHandle hooks;
@@ -115,7 +116,7 @@ public final class VfioStandIn implements AutoCloseable {
      * memory and MSI-X, are the stand-in's), with the fake sysfs and /dev tree under {@code root}.
      * {@code traceSink} (nullable) also gets every traced VFIO call as it happens.
      */
-    public static VfioStandIn attach(Path library, Path root, PciFunction function, SoftHca.Options options, Consumer<String> traceSink) {
+    public static VfioStandIn attach(Path library, Path root, SysfsFunction function, SoftHca.Options options, Consumer<String> traceSink) {
         synchronized (LOCK) {
             if (current != null) current.close();
             current = new VfioStandIn(library, root, function, options, traceSink);
@@ -123,7 +124,7 @@ public final class VfioStandIn implements AutoCloseable {
         }
     }
 
-    private VfioStandIn(Path library, Path root, PciFunction function, SoftHca.Options options, Consumer<String> traceSink) {
+    private VfioStandIn(Path library, Path root, SysfsFunction function, SoftHca.Options options, Consumer<String> traceSink) {
         this.function = function;
         this.traceSink = traceSink;
         SymbolLookup lib = SymbolLookup.libraryLookup(library, Arena.global());
@@ -189,7 +190,7 @@ public final class VfioStandIn implements AutoCloseable {
         if (traceSink != null) traceSink.accept(s);
     }
 
-    public PciFunction function() {
+    public SysfsFunction function() {
         return function;
     }
 

@@ -42,7 +42,7 @@ public final class RdmaCoreVfioMain {
         out = new PrintStream(System.out, true);
         Path library = Path.of(args[0]);
         Path root = Path.of(args[1]);
-        VfioStandIn.PciFunction fn = VfioStandIn.PciFunction.connectX4();
+        VfioStandIn.SysfsFunction fn = VfioStandIn.SysfsFunction.connectX4();
         // mlx5_vfio refuses a function without umem_uid_0 (it registers umems with uid 0); the real
         // ConnectX-4 whose capabilities the soft HCA reports has no DEVX, so it is turned on here.
         SoftHca.Options options = new SoftHca.Options().caps(CapsProfile.connectX4().withDevx())
