@@ -63,6 +63,17 @@ import org.openjdk.jmh.annotations.State;
  * With {@code compress} the RX CQ has CQE compression on (CSUM minis, as the kernel sets it): the
  * device writes each burst as two sessions of 16 (a title and two mini arrays each), and the bench's
  * driver reads the minis and rewrites the owner bit of every slot of a session, as the kernel does.
+ *
+ * <p>White-box on purpose: with {@link DeviceLoopbackTwoThread}, which reuses its setup, the only
+ * classes outside soft-hca that build its internals ({@code device}, {@code datapath}; allowed by
+ * name in cli's {@code SoftHcaSurfaceTest}). It measures the datapath
+ * alone, the doorbell handed to {@code SoftDatapath.uarWrite} and one {@code poll()} per burst on the
+ * bench thread. Through the public API ({@code SoftHca} in step mode, stores to BAR 0, objects made by
+ * commands) the same loop would also time BAR 0's page decoding per doorbell and {@code step()}'s
+ * round of the command queue, task and EQ doorbell queues and the heartbeat, and would need a
+ * driver's bring-up (pages, INIT_HCA, ~20 commands) in the benchmark: another figure than the
+ * device's cost per frame that the bench log has tracked. The objects are registered as the
+ * commands would make them; soft-hca's own tests check that the commands do.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

@@ -21,7 +21,8 @@ import java.util.Locale;
  * RX CQ reaped plain or compressed, RQ kept full), so the figure includes the cache lines the two cores
  * hand each other (WQEs, CQEs, doorbell records) but none of the real driver's work. Plain and
  * compressed RX CQs are set up in one JVM and measured in alternating rounds; prints Mpps per round and
- * the medians. Not a JMH benchmark (two threads, one of them the device's own loop).
+ * the medians. Not a JMH benchmark (two threads, one of them the device's own loop). White-box for
+ * {@link DeviceLoopbackBench}'s reason: it times the datapath alone.
  *
  * <pre>java -cp 'cli/target/prmkit-cli.jar:cli/target/lib/*' io.prmkit.bench.DeviceLoopbackTwoThread [frames [rounds]]</pre>
  */

@@ -24,9 +24,7 @@ import io.prmkit.platform.vfio.Vfio;
 import io.prmkit.platform.vfio.VfioException;
 import io.prmkit.softhca.SoftHca;
 import io.prmkit.softhca.vfio.VfioStandIn;
-import io.prmkit.softhca.datapath.SoftDatapath;
 import io.prmkit.softhca.wire.PcapWriter;
-import io.prmkit.softhca.wire.Port;
 import io.prmkit.softhca.wire.Wire;
 import java.io.FileDescriptor;
 import java.io.FileOutputStream;
@@ -114,30 +112,24 @@ final class Demo {
 
     private Result runCapturing() throws InterruptedException, CannotCapture {
         TrafficMix mix = new TrafficMix(size, queues); // its flows each leave from one queue
-        Port port = new Port(1);
-        Wire wire = Wire.loopback(port);
-        // Opened before bring-up: a capture that cannot even start fails the demo before it begins.
+        // Opened before bring-up: a capture that cannot even start fails the demo before it begins. It taps
+        // the soft HCA's wire (its port cabled to itself) once the device exists.
+        PcapWriter tap = null;
         if (pcap != null) {
-            PcapWriter w;
             try {
-                if (toStandardOutput(pcap)) {
-                    // FileOutputStream.getChannel: a FileChannel over fd 1 writes the direct buffer with no copy (Channels.newChannel allocates)
-                    w = new PcapWriter(new FileOutputStream(FileDescriptor.out).getChannel(), PcapWriter.WALL_CLOCK);
-                    wire.tap(w);
-                } else {
-                    w = wire.tap(pcap);
-                }
+                // FileOutputStream.getChannel: a FileChannel over fd 1 writes the direct buffer with no copy (Channels.newChannel allocates)
+                tap = toStandardOutput(pcap) ? new PcapWriter(new FileOutputStream(FileDescriptor.out).getChannel(), PcapWriter.WALL_CLOCK)
+                        : new PcapWriter(pcap);
             } catch (IOException e) {
                 throw new CannotCapture(cannotWrite(e));
             }
-            noteOnSignal(w);
+            noteOnSignal(tap);
         }
         List<String> commands = new ArrayList<>();
         long t0 = System.nanoTime();
-        SoftDatapath[] device = new SoftDatapath[1];
         SoftHca.Options options = new SoftHca.Options()
                 .caps(CapsProfile.defaults().with(1, "reg_umr_sq", 1, true, true))
-                .datapath(ctx -> device[0] = new SoftDatapath(ctx, port));
+                .loopback(true);
         SoftHca hca = null;
         VfioStandIn standIn = null;
         PciFunction function = null;
@@ -149,21 +141,21 @@ final class Demo {
             boolean viaVfio = lib.isPresent() || boundToVfioPci(devx);
             if (lib.isPresent()) {
                 if (!io.prmkit.platform.devx.Devx.isPciAddress(devx)) {
-                    closeQuietly(wire);
+                    closeQuietly(tap);
                     throw new CannotCapture("prmkit demo: with the VFIO stand-in preloaded give devx:PCI (a PCI address such as 0000:5e:00.0), not " + devx);
                 }
                 try {
                     standIn = VfioStandIn.attach(lib.get(), Files.createTempDirectory("prmkit-vfio-standin-"),
                             VfioStandIn.SysfsFunction.connectX4().withPci(devx), options.caps(CapsProfile.defaults().with(1, "reg_umr_sq", 1, true, true).withDevx()), null);
                 } catch (IOException e) {
-                    closeQuietly(wire);
+                    closeQuietly(tap);
                     throw new CannotCapture("prmkit demo: cannot make the VFIO stand-in's sysfs tree: " + e.getMessage());
                 }
                 out.println("devx: the VFIO stand-in is preloaded (" + lib.get() + "): " + devx
                         + " is a soft HCA in this process, brought up by rdma-core's mlx5_vfio and reached through DEVX");
             }
             if (standIn == null && pcap != null) {
-                closeQuietly(wire);
+                closeQuietly(tap);
                 throw new CannotCapture("prmkit demo: --pcap taps the soft HCA's wire; a card's frames are on its own cable (capture them there)");
             }
             try {
@@ -171,7 +163,7 @@ final class Demo {
                         DevxDevice.Options.defaults().withTrace(CommandTrace.lines(commands::add, false)));
             } catch (DevxException e) {
                 if (standIn != null) standIn.close();
-                closeQuietly(wire);
+                closeQuietly(tap);
                 throw new CannotCapture("prmkit demo: " + e.getMessage());
             }
         } else if (vfioPci == null) {
@@ -185,21 +177,30 @@ final class Demo {
                     standIn = VfioStandIn.attach(lib.get(), Files.createTempDirectory("prmkit-vfio-standin-"),
                             VfioStandIn.SysfsFunction.connectX4().withPci(vfioPci), options, null);
                 } catch (IOException e) {
-                    closeQuietly(wire);
+                    closeQuietly(tap);
                     throw new CannotCapture("prmkit demo: cannot make the VFIO stand-in's sysfs tree: " + e.getMessage());
                 }
                 out.println("vfio: the VFIO stand-in is preloaded (" + lib.get() + "): " + vfioPci + " is a soft HCA in this process, reached through VFIO");
             }
             if (standIn == null && pcap != null) {
-                closeQuietly(wire);
+                closeQuietly(tap);
                 throw new CannotCapture("prmkit demo: --pcap taps the soft HCA's wire; a card's frames are on its own cable (capture them there)");
             }
             try {
                 function = Vfio.open(vfioPci);
             } catch (VfioException e) {
                 if (standIn != null) standIn.close();
-                closeQuietly(wire);
+                closeQuietly(tap);
                 throw new CannotCapture("prmkit demo: " + e.getMessage());
+            }
+        }
+        SoftHca device = hca != null ? hca : standIn != null ? standIn.device() : null; // null: a card
+        Wire wire = device != null ? device.port().wire() : null;
+        if (tap != null) {
+            try {
+                wire.tap(tap);
+            } catch (IOException e) {
+                throw new AssertionError("a wire without a tap has no capture to complete", e);
             }
         }
         PacketPool badPool = null; // not the port's: its lkey names no mkey
@@ -320,7 +321,7 @@ final class Demo {
                     completions, nops, doorbells, errors, rxPackets, rxErrors, shortfalls);
             out.printf(Locale.ROOT, "  RX CQEs     CQE compression %s: %d compressed sessions held %d of the completions%n",
                     eth.cqeCompression() ? "on" : "off", sessions, sessionCompletions);
-            if (device[0] != null) out.printf(Locale.ROOT, "  device      RX dropped %d, DMA faults %d%n", device[0].rxDropped(), device[0].dmaFaults());
+            if (device != null) out.printf(Locale.ROOT, "  device      RX dropped %d, DMA faults %d%n", device.rxDropped(), device.dmaFaults());
             // The first half of each queue's frames is the warm-up (the JIT compiles the loops); what the queue
             // threads allocate while sending the second half is what a packet costs in garbage once compiled.
             long allocBytes = 0, allocSent = 0, allocReceived = 0;
@@ -371,7 +372,8 @@ final class Demo {
             if (hca != null) closeQuietly(hca);
             if (function != null && vfioPci != null) closeQuietly(function);
             if (standIn != null) closeQuietly(standIn);
-            closeQuietly(wire);
+            if (wire != null) closeQuietly(wire);
+            else closeQuietly(tap);
             TX_LOG.setFilter(null);
         }
     }
@@ -513,6 +515,7 @@ final class Demo {
     }
 
     private static void closeQuietly(AutoCloseable c) {
+        if (c == null) return;
         try {
             c.close();
         } catch (Exception ignored) {

@@ -9,9 +9,6 @@ import io.prmkit.driver.eth.EthPort;
 import io.prmkit.driver.eth.EthPortConfig;
 import io.prmkit.driver.eth.PortStats;
 import io.prmkit.softhca.SoftHca;
-import io.prmkit.softhca.datapath.SoftDatapath;
-import io.prmkit.softhca.wire.Port;
-import io.prmkit.softhca.wire.Wire;
 import java.time.Duration;
 
 /**
@@ -28,8 +25,6 @@ public final class LoopbackRig implements AutoCloseable {
     public static final int WINDOW = 512;
     /** Length of every frame the rig sends, in bytes (the 64-byte frames). */
     public static final int FRAME = 64;
-    private final Port port = new Port(1);
-    private final Wire wire = Wire.loopback(port);
     private final SoftHca hca;
     private Mlx5Device dev;
     private EthPort eth;
@@ -41,7 +36,7 @@ public final class LoopbackRig implements AutoCloseable {
     private final int[] got = new int[LoopbackRun.BURST];
 
     public LoopbackRig(EthPortConfig.CqeCompression compression) {
-        hca = SoftHca.create(new SoftHca.Options().datapath(ctx -> new SoftDatapath(ctx, port)));
+        hca = SoftHca.create(new SoftHca.Options().loopback(true)); // its port cabled to itself
         try {
             dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withHealth(Duration.ofSeconds(1), 0));
             eth = EthPort.open(dev, EthPortConfig.defaults().withPromiscuous(true).withCqeCompression(compression));
@@ -108,7 +103,7 @@ public final class LoopbackRig implements AutoCloseable {
 
     @Override
     public void close() {
-        for (AutoCloseable c : new AutoCloseable[] {txPool, rxPool, eth, dev, hca, wire}) {
+        for (AutoCloseable c : new AutoCloseable[] {txPool, rxPool, eth, dev, hca}) {
             if (c == null) continue;
             try {
                 c.close();

@@ -9,9 +9,6 @@ import io.prmkit.driver.eth.EthPort;
 import io.prmkit.driver.eth.EthPortConfig;
 import io.prmkit.softhca.CapsProfile;
 import io.prmkit.softhca.SoftHca;
-import io.prmkit.softhca.datapath.SoftDatapath;
-import io.prmkit.softhca.wire.Port;
-import io.prmkit.softhca.wire.Wire;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -19,8 +16,6 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /** A soft HCA whose port is cabled to itself, brought up by the driver with an Ethernet port of {@code queues} pairs. */
 final class SoftLoopback implements AutoCloseable {
-    final Port port = new Port(1);
-    final Wire wire = Wire.loopback(port);
     final SoftHca hca;
     final Mlx5Device dev;
     final EthPort eth;
@@ -36,7 +31,7 @@ final class SoftLoopback implements AutoCloseable {
     SoftLoopback(int queues, EthPortConfig.CqeCompression compression) {
         hca = SoftHca.create(new SoftHca.Options()
                 .caps(CapsProfile.defaults().with(1, "reg_umr_sq", 1, true, true))
-                .datapath(ctx -> new SoftDatapath(ctx, port)));
+                .loopback(true));
         dev = Mlx5Device.open(hca.function(), DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)).withHealth(Duration.ofMillis(100), 0));
         eth = EthPort.open(dev, EthPortConfig.defaults().withQueuePairs(queues).withPromiscuous(true).withCqeCompression(compression));
     }

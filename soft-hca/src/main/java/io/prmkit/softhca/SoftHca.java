@@ -13,6 +13,7 @@ import io.prmkit.platform.Mmio;
 import io.prmkit.platform.PciFunction;
 import io.prmkit.softhca.cmd.Commands;
 import io.prmkit.softhca.cmd.HcaState;
+import io.prmkit.softhca.datapath.SoftDatapath;
 import io.prmkit.softhca.device.Datapath;
 import io.prmkit.softhca.device.DeviceContext;
 import io.prmkit.softhca.device.DeviceObjects;
@@ -25,7 +26,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.Consumer;
-import java.util.function.Function;
 
 /**
  * An embedded ConnectX (mlx5) device: one PCI function ({@link #function()}) with BAR 0 (the
@@ -58,8 +58,6 @@ public final class SoftHca implements AutoCloseable {
         int uars = 256;
         long dmaLimit = 1L << 30;
         Consumer<String> trace;
-        /** null: the soft datapath ({@code io.prmkit.softhca.datapath.SoftDatapath}) on {@link SoftHca#port()}. */
-        Function<DeviceContext, Datapath> datapath;
         boolean loopback = true;
         String name = "soft-hca:0";
         MemorySegment busBar;
@@ -129,16 +127,13 @@ public final class SoftHca implements AutoCloseable {
             return this;
         }
 
-        /** The datapath to plug in (default: the soft datapath on {@link SoftHca#port()}; {@code ctx -> Datapath.NONE} for none). */
-        public Options datapath(Function<DeviceContext, Datapath> factory) {
-            this.datapath = Objects.requireNonNull(factory);
-            return this;
-        }
-
         /**
          * Whether port 1 starts plugged into a loopback wire (default true: what the port sends comes
-         * back to it, link up). False: no cable, link down, until a test plugs the port into a wire
-         * ({@code Wire.join(a.port(), b.port())} joins two devices).
+         * back to it, link up; {@code hca.port().wire()} is that wire, to tap or to fault). False: no
+         * cable, link down, until the caller plugs {@link SoftHca#port()} into a wire:
+         * {@code Wire.join(a.port(), b.port())} cables two devices, {@code Wire.join(hca.port(), peer)}
+         * cables the device to a {@code new Port(1)} the caller drives (its {@code transmit} is a frame
+         * from the far end; its sink sees what the device sends).
          */
         public Options loopback(boolean on) {
             this.loopback = on;
@@ -187,7 +182,7 @@ public final class SoftHca implements AutoCloseable {
     private final SoftInitSegment initSeg;
     private final HcaState hca;
     private final CommandQueue queue;
-    private final Datapath datapath;
+    private final SoftDatapath datapath;
     private final io.prmkit.softhca.wire.Port port = new io.prmkit.softhca.wire.Port(1);
     private final Faults faults = new Faults(this);
     private final Bar0 bar0;
@@ -221,7 +216,7 @@ public final class SoftHca implements AutoCloseable {
         tracer.commands(commands);
         queue = new CommandQueue(iommu, commands, hca, initSeg, faults, tracer, o.logCmdqSize, o.logCmdqStride);
         DeviceContext dctx = new DeviceContext(iommu, objects, events, hca.capsCurrent::get, this::wake);
-        datapath = o.datapath != null ? Objects.requireNonNull(o.datapath.apply(dctx)) : new io.prmkit.softhca.datapath.SoftDatapath(dctx, port);
+        datapath = new SoftDatapath(dctx, port);
         if (o.trace != null) datapath.trace(o.trace);
         if (o.loopback) io.prmkit.softhca.wire.Wire.loopback(port);
         bar0 = new Bar0(this, FIRST_UAR, o.uars);
@@ -270,9 +265,48 @@ public final class SoftHca implements AutoCloseable {
         return (FIRST_UAR + (long) o.uars) * Bar0.PAGE;
     }
 
-    /** The device's IOMMU (for fault counts in tests). */
+    /**
+     * The device's IOMMU, for soft-hca's own tests (mapping host memory for a harness). A user of the
+     * device reads {@link #dmaFaults()}, {@link #lastDmaFaultAddress()} and {@link #dmaMappings()}.
+     */
     public Iommu iommu() {
         return iommu;
+    }
+
+    /** DMA the device attempted to bus addresses nobody mapped (or past a mapping's end), as an IOMMU counts faults. */
+    public long dmaFaults() {
+        return iommu.faults();
+    }
+
+    /** The bus address of the last DMA fault, or -1 when there was none. */
+    public long lastDmaFaultAddress() {
+        return iommu.lastFaultAddress();
+    }
+
+    /** DMA mappings the host holds now (0 after a driver freed everything). */
+    public int dmaMappings() {
+        return iommu.mappings();
+    }
+
+    /**
+     * Frames from a peer (a port joined to {@link #port()} with {@code Wire.join}) that the device has
+     * taken in, each steered and then written to a receive buffer or dropped. Such frames reach the
+     * device from the peer's thread and wait in an inbox until the device thread takes them, so a test
+     * that sends from the far end waits for this count before it looks. (Frames on a loopback wire are
+     * taken at once by the device thread that sent them and are not counted here.)
+     */
+    public long peerFramesTaken() {
+        return datapath.peerFramesTaken();
+    }
+
+    /** Frames received on the wire that the device dropped: no steering match, no TIR or RQ, no receive WQE posted. Read after traffic stopped. */
+    public long rxDropped() {
+        return datapath.rxDropped();
+    }
+
+    /** Frames the vport did not take (not to its MAC addresses, promiscuous mode off for them). Read after traffic stopped. */
+    public long vportFiltered() {
+        return datapath.vportFiltered();
     }
 
     /**

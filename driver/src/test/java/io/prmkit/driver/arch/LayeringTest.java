@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * eth and dp reach it only through core's interfaces), and the only package that uses rdma-core's
  * bindings ({@code io.prmkit.platform.devx}); no package cycles in the driver or in soft-hca, their root
  * packages included; and the driver's main code never imports soft-hca (they meet at the platform
- * interface only; the driver's tests use soft-hca as a device). Main classes only.
+ * interface only; the driver's tests use soft-hca as a device). Main classes only, except the last
+ * rule: the driver's tests use soft-hca only through its API packages ({@link #SOFT_HCA_API}).
  */
 class LayeringTest {
     /** The driver's main classes (also {@link ClassNamesTest}'s). */
@@ -35,6 +36,43 @@ class LayeringTest {
             // soft-hca's test-jar is on this module's test classpath (DevxBackEndTest's stand-in build): not main code
             .withImportOption(location -> !location.contains("-tests.jar"))
             .importPackages("io.prmkit.softhca");
+
+    /**
+     * soft-hca's API: {@code SoftHca} and its options, faults and caps ({@code io.prmkit.softhca}), the
+     * wire ({@code .wire}: ports, cables, taps, frame parsing) and the VFIO stand-in ({@code .vfio}).
+     * Its other packages ({@code cmd}, {@code datapath}, {@code device}) are the model's internals: a
+     * test that builds or reads them tests the model's wiring, not a device, and breaks when it changes.
+     */
+    static final String[] SOFT_HCA_API = {"io.prmkit.softhca", "io.prmkit.softhca.wire", "io.prmkit.softhca.vfio"};
+    /** The driver's test classes as well as its main ones, from this module's own class directories. */
+    private static final JavaClasses DRIVER_AND_TESTS = new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+            .importPackages("io.prmkit.driver");
+
+    /** No class outside soft-hca, except those in {@code allowed} (packages), uses soft-hca outside its API packages. */
+    static com.tngtech.archunit.lang.ArchRule softHcaOnlyThroughItsApi(String... allowed) {
+        return noClasses().that().resideOutsideOfPackage("io.prmkit.softhca..")
+                .and().resideOutsideOfPackages(allowed)
+                .should().dependOnClassesThat(com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage("io.prmkit.softhca..")
+                        .and(com.tngtech.archunit.base.DescribedPredicate.not(
+                                com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage(SOFT_HCA_API))))
+                .as("classes outside soft-hca use it only through " + String.join(", ", SOFT_HCA_API));
+    }
+
+    @Test
+    void theDriversTestsUseSoftHcaOnlyThroughItsApi() {
+        assertTrue(DRIVER_AND_TESTS.size() > DRIVER.size() + 40, "driver test classes: " + (DRIVER_AND_TESTS.size() - DRIVER.size()));
+        // allowed: the deliberate violation theSurfaceRuleSeesAClassReachingIntoSoftHca checks
+        softHcaOnlyThroughItsApi("io.prmkit.driver.arch.surfacefixture..").check(DRIVER_AND_TESTS);
+    }
+
+    @Test
+    void theSurfaceRuleSeesAClassReachingIntoSoftHca() {
+        JavaClasses fixture = new ClassFileImporter().importPackages("io.prmkit.driver.arch.surfacefixture");
+        assertTrue(fixture.contain(io.prmkit.driver.arch.surfacefixture.ReachesIntoSoftHca.class), "fixture imported");
+        AssertionError e = assertThrows(AssertionError.class, () -> softHcaOnlyThroughItsApi().check(fixture));
+        assertTrue(e.getMessage().contains("io.prmkit.softhca.device.Iommu"), e.getMessage());
+    }
 
     @Test
     void theClassesAreThere() {

@@ -46,8 +46,8 @@ class DevxBackEndTest {
             if (d.function() instanceof DevxDevice devx) memoryLeft = devx.dma().allocatedBytes();
             d.function().close();
             assertEquals(Map.of(), hca.liveObjects(), "objects left on the device after the function closed");
-            assertEquals(0, hca.iommu().faults(), "DMA faults");
-            assertEquals(0, hca.iommu().mappings(), "IOMMU mappings left");
+            assertEquals(0, hca.dmaFaults(), "DMA faults");
+            assertEquals(0, hca.dmaMappings(), "IOMMU mappings left");
             assertEquals(null, hca.error(), "the device model failed");
         }
         assertEquals(FRAMES, r.received());

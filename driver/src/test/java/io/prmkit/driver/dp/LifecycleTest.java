@@ -11,7 +11,6 @@ import io.prmkit.driver.devx.Transport;
 import io.prmkit.driver.eth.EthPort;
 import io.prmkit.driver.eth.EthPortConfig;
 import io.prmkit.softhca.SoftHca;
-import io.prmkit.softhca.datapath.SoftDatapath;
 import io.prmkit.softhca.wire.Port;
 import io.prmkit.softhca.wire.Wire;
 import java.lang.foreign.Arena;
@@ -64,13 +63,11 @@ class LifecycleTest {
     }
 
     private void closeIn(List<Part> order, MemorySegment frame) {
-        Port devicePort = new Port(1);
-        Port peer = new Port(1);
-        Wire.join(devicePort, peer);
-        SoftDatapath[] device = new SoftDatapath[1];
-        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options().datapath(ctx -> device[0] = new SoftDatapath(ctx, devicePort)),
+        Port peer = new Port(1); // the far end of the device's cable
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options().loopback(false),
                 DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(20)))) {
             SoftHca hca = d.hca();
+            Wire.join(hca.port(), peer);
             Mlx5Function dev = d.function();
             EthPort port = EthPort.open(dev, EthPortConfig.defaults().withPromiscuous(true).withSizes(6, 6));
             PacketPool pool = PacketPool.open(port, 256, 2048);
@@ -92,7 +89,7 @@ class LifecycleTest {
                     case RX -> rx.close();
                 }
                 if (p == Part.DEVICE) break; // the device's owner is gone: the rest only mark things closed
-                arrive(peer, device[0], frame);
+                arrive(peer, hca, frame);
             }
             for (Part p : order.subList(order.indexOf(Part.DEVICE) + 1, order.size())) {
                 switch (p) {
@@ -103,14 +100,14 @@ class LifecycleTest {
                     case DEVICE -> throw new AssertionError();
                 }
             }
-            assertEquals(0, hca.iommu().faults(), order + ": DMA faults (last at 0x" + Long.toHexString(hca.iommu().lastFaultAddress()) + ")");
+            assertEquals(0, hca.dmaFaults(), order + ": DMA faults (last at 0x" + Long.toHexString(hca.lastDmaFaultAddress()) + ")");
             assertEquals(Map.of(), hca.liveObjects(), order + ": objects left");
-            assertEquals(0, hca.iommu().mappings(), order + ": DMA mappings left");
+            assertEquals(0, hca.dmaMappings(), order + ": DMA mappings left");
         }
     }
 
-    /** A frame from the far end, and the device's poll that takes it in (delivers or drops it). */
-    private static void arrive(Port peer, SoftDatapath device, MemorySegment frame) {
+    /** A frame from the far end of the cable, and the wait until the device has taken it in (delivered or dropped it). */
+    private static void arrive(Port peer, SoftHca device, MemorySegment frame) {
         long before = device.peerFramesTaken();
         assertTrue(peer.transmit(frame, 0, (int) frame.byteSize()), "the wire carries the frame");
         long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();

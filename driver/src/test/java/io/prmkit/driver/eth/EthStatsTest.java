@@ -11,9 +11,6 @@ import io.prmkit.driver.dp.PacketPool;
 import io.prmkit.driver.dp.TestFrames;
 import io.prmkit.driver.dp.TxQueue;
 import io.prmkit.softhca.SoftHca;
-import io.prmkit.softhca.datapath.SoftDatapath;
-import io.prmkit.softhca.wire.Port;
-import io.prmkit.softhca.wire.Wire;
 import java.time.Duration;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -37,9 +34,8 @@ class EthStatsTest {
 
     @Test
     void sentFramesCountOnThePortAndLoopedBackFramesWithoutReceiveBuffersCountAsOutOfBuffer() {
-        Port wirePort = new Port(1);
-        Wire.loopback(wirePort);
-        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options().datapath(ctx -> new SoftDatapath(ctx, wirePort)),
+        // the device's port starts on a loopback cable (SoftHca.Options.loopback, the default)
+        try (TestDevice d = TestDevice.open(transport, new SoftHca.Options().loopback(true),
                      DeviceOptions.defaults().withCommandTimeout(Duration.ofSeconds(10)).withHealth(Duration.ofMillis(100), 0));
              EthPort port = EthPort.open(d.function(), EthPortConfig.defaults().withPromiscuous(true).withSizes(6, 6));
              PacketPool pool = PacketPool.open(port, 64, 2048)) {

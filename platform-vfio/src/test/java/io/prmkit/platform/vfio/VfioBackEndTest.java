@@ -92,8 +92,8 @@ class VfioBackEndTest {
                 assertEquals(Map.of(), hca.liveObjects(), "objects left on the device");
                 assertEquals(0, f.dma().allocatedBytes(), "DMA memory left mapped");
             }
-            assertEquals(0, hca.iommu().faults(), "DMA faults");
-            assertEquals(0, hca.iommu().mappings(), "IOMMU mappings left after close");
+            assertEquals(0, hca.dmaFaults(), "DMA faults");
+            assertEquals(0, hca.dmaMappings(), "IOMMU mappings left after close");
             assertTrue(hca.interruptsRaised() > 0, "the device signalled MSI-X eventfds");
             assertEquals(null, hca.error());
             List<String> trace = standIn.trace();

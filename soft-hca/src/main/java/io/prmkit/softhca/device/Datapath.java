@@ -2,7 +2,7 @@ package io.prmkit.softhca.device;
 
 /**
  * What the control path needs from the datapath ({@code io.prmkit.softhca.datapath}): UAR
- * doorbells and work. {@link #NONE} serves a device without a datapath.
+ * doorbells and work.
  */
 public interface Datapath {
 
@@ -40,15 +40,4 @@ public interface Datapath {
     default boolean setCarrier(boolean up) {
         return false;
     }
-
-    /** A device without a datapath: EQ doorbells still work (control-path events), the rest is ignored. */
-    Datapath NONE = new Datapath() {
-        @Override
-        public void uarWrite(int uarIndex, long offset, long value, int bytes) {}
-
-        @Override
-        public boolean poll() {
-            return false;
-        }
-    };
 }
