@@ -56,6 +56,8 @@ public final class SoftDatapath implements Datapath, FrameSink {
 
     private final DeviceContext ctx;
     private final Port port;
+    /** What the device sets on its port: MTU (PMTU) and admin state (PAOS). */
+    private final Port.DeviceSide portSide;
     private final MemoryAccess mem;
     private final Counters counters;
     private final Steering steering;
@@ -107,8 +109,7 @@ public final class SoftDatapath implements Datapath, FrameSink {
         this.mem = new MemoryAccess(ctx.objects(), ctx.iommu());
         this.counters = new Counters(ctx.objects().vportCounters);
         this.steering = new Steering(ctx.objects());
-        port.setSink(this);
-        port.setLinkListener(this::linkChanged);
+        portSide = port.attachDevice(this, this::linkChanged);
         ctx.objects().port.setLinkUp(port.linkUp());
         ctx.objects().port.setCounters(port.counters()); // PPCNT reads the wire port's counters
     }
@@ -217,9 +218,9 @@ public final class SoftDatapath implements Datapath, FrameSink {
     /** The port follows the control path's PMTU and PAOS settings. */
     private void syncPort() {
         var p = ctx.objects().port;
-        if (p.adminMtu() != port.mtu() && p.adminMtu() >= Port.MIN_MTU && p.adminMtu() <= Port.MAX_MTU) port.setMtu(p.adminMtu());
+        if (p.adminMtu() != port.mtu() && p.adminMtu() >= Port.MIN_MTU && p.adminMtu() <= Port.MAX_MTU) portSide.setMtu(p.adminMtu());
         boolean up = p.adminStatus() == 1;
-        if (up != port.adminUp()) port.setAdminUp(up);
+        if (up != port.adminUp()) portSide.setAdminUp(up);
     }
 
     private SendQueueEngine sqEngine(Queues.Sq sq) {

@@ -10,6 +10,11 @@ import java.lang.foreign.MemorySegment;
  * device transmits through {@link #transmit}; frames from the wire reach the device's {@link FrameSink}.
  * A port without a wire has no link. Link changes are reported to a {@link LinkListener} (the device
  * turns them into PORT_CHANGE events).
+ *
+ * <p>A device's port belongs to its datapath ({@link #attachDevice}, once): its sink, listener, MTU
+ * and administrative state are then the device's to set, as PMTU and PAOS tell it, through the
+ * {@link DeviceSide} only; the public setters refuse. A port a test or tool drives itself (the far
+ * end of a cable) keeps them.
  */
 public final class Port {
     /** Told when the port's operational link state changes. */
@@ -40,6 +45,8 @@ public final class Port {
     private volatile Wire wire;
     private volatile FrameSink sink;
     private volatile LinkListener listener;
+    /** The device that owns the port, or null: a port a test or tool drives. */
+    private volatile DeviceSide device;
 
     public Port(int number) {
         this.number = number;
@@ -62,7 +69,13 @@ public final class Port {
         return mtu;
     }
 
+    /** Sets the hardware MTU of a port no device owns (a device's follows PMTU). */
     public void setMtu(int mtu) {
+        requireNoDevice("setMtu");
+        mtu(mtu);
+    }
+
+    private void mtu(int mtu) {
         if (mtu < MIN_MTU || mtu > MAX_MTU) {
             throw new IllegalArgumentException("port " + number + ": hardware MTU " + mtu + " outside " + MIN_MTU + ".." + MAX_MTU);
         }
@@ -82,8 +95,13 @@ public final class Port {
         return adminUp;
     }
 
-    /** Administrative state (PAOS admin_status): a port taken down loses its link. */
+    /** Administrative state of a port no device owns (a device's follows PAOS admin_status): a port taken down loses its link. */
     public void setAdminUp(boolean up) {
+        requireNoDevice("setAdminUp");
+        adminUp(up);
+    }
+
+    private void adminUp(boolean up) {
         adminUp = up;
         refreshLink();
     }
@@ -92,12 +110,52 @@ public final class Port {
         return wire;
     }
 
+    /** Where frames from the wire go, on a port no device owns (a test's far end of a cable). */
     public void setSink(FrameSink sink) {
+        requireNoDevice("setSink");
         this.sink = sink;
     }
 
+    /** Who hears of link changes, on a port no device owns. */
     public void setLinkListener(LinkListener listener) {
+        requireNoDevice("setLinkListener");
         this.listener = listener;
+    }
+
+    /**
+     * Hands the port to a device's datapath: frames from the wire go to {@code sink}, link changes to
+     * {@code listener}, and MTU and administrative state are set through the returned side only.
+     *
+     * @throws IllegalStateException when a device owns the port already
+     */
+    public synchronized DeviceSide attachDevice(FrameSink sink, LinkListener listener) {
+        if (device != null) throw new IllegalStateException("port " + number + " belongs to a device already");
+        this.sink = sink;
+        this.listener = listener;
+        DeviceSide d = new DeviceSide();
+        device = d;
+        return d;
+    }
+
+    private void requireNoDevice(String what) {
+        if (device != null) {
+            throw new IllegalStateException("port " + number + " belongs to its device: " + what
+                    + " would unhook it from the device's datapath (the device sets MTU and admin state from PMTU and PAOS; tap its wire to see frames)");
+        }
+    }
+
+    /** What the device that owns a port may set on it: the MTU (PMTU) and the administrative state (PAOS). */
+    public final class DeviceSide {
+        private DeviceSide() {
+        }
+
+        public void setMtu(int mtu) {
+            mtu(mtu);
+        }
+
+        public void setAdminUp(boolean up) {
+            adminUp(up);
+        }
     }
 
     void attach(Wire w) {

@@ -239,4 +239,39 @@ class WireTest {
         assertTrue(lines[0].endsWith("\t1"), "tshark (1 = PROTO_CHECKSUM_E_GOOD) says the IPv4 checksum is good: " + lines[0]);
         assertTrue(lines[1].startsWith(tcp.length + "\t\t80"), lines[1]);
     }
+
+    /**
+     * A device's port is its datapath's: the public setters would unhook it (or change MTU and admin
+     * state behind PMTU and PAOS), so they are refused, naming what to do instead; frames still reach
+     * the device's sink, and the device side still sets what PMTU and PAOS say.
+     */
+    @Test
+    void aDevicesPortRefusesTheSettersThatWouldUnhookItFromTheDevice() {
+        Port p = new Port(1);
+        Port peer = port(2);
+        Wire.join(p, peer);
+        events.clear();
+        List<byte[]> device = new ArrayList<>();
+        Port.DeviceSide side = p.attachDevice((port, f, off, len) -> device.add(f.asSlice(off, len).toArray(ValueLayout.JAVA_BYTE)),
+                (port, up) -> events.add("device " + (up ? "up" : "down")));
+        for (org.junit.jupiter.api.function.Executable e : List.<org.junit.jupiter.api.function.Executable>of(
+                () -> p.setSink((port, f, off, len) -> {}), () -> p.setLinkListener((port, up) -> {}), () -> p.setMtu(2000),
+                () -> p.setAdminUp(false))) {
+            IllegalStateException x = assertThrows(IllegalStateException.class, e);
+            assertTrue(x.getMessage().startsWith("port 1 belongs to its device: set"), x.getMessage());
+        }
+        assertEquals("port 1 belongs to a device already",
+                assertThrows(IllegalStateException.class, () -> p.attachDevice((port, f, off, len) -> {}, null)).getMessage());
+        assertEquals(Port.DEFAULT_MTU, p.mtu(), "the refused setMtu changed nothing");
+        assertTrue(p.adminUp() && p.linkUp(), "the refused setAdminUp changed nothing");
+
+        byte[] f = TestFrames.ipv4(Ethernet.PROTO_UDP, 1, 2, TestFrames.payload(100, 0));
+        assertTrue(peer.transmit(seg(f), 0, f.length));
+        assertEquals(1, device.size(), "frames still reach the device's sink");
+        side.setMtu(2000);
+        assertEquals(2000, p.mtu());
+        side.setAdminUp(false);
+        assertFalse(p.linkUp());
+        assertEquals(List.of("device down"), events);
+    }
 }
