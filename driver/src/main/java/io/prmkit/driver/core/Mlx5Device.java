@@ -85,18 +85,7 @@ public final class Mlx5Device implements Mlx5Function {
      * step failed and why.
      */
     public static Mlx5Device open(PciFunction pci, DeviceOptions options) {
-        Mlx5Device d = new Mlx5Device(pci, options);
-        try {
-            d.bringUp();
-            return d;
-        } catch (RuntimeException e) {
-            try {
-                d.close();
-            } catch (RuntimeException suppressed) {
-                e.addSuppressed(suppressed);
-            }
-            throw e;
-        }
+        return Unwind.finishOrClose(new Mlx5Device(pci, options), Mlx5Device::bringUp);
     }
 
     private void bringUp() {

@@ -11,6 +11,7 @@ import io.prmkit.driver.core.Mlx5Device;
 import io.prmkit.driver.core.Mlx5Function;
 import io.prmkit.driver.core.OwnedObjects;
 import io.prmkit.driver.core.Uar;
+import io.prmkit.driver.core.Unwind;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.Mmio;
 import io.prmkit.platform.devx.Devx;
@@ -114,18 +115,7 @@ public final class DevxDevice implements Mlx5Function {
 
     /** Builds on {@code ctx}, an open DEVX context, which the device owns from now on (its close closes it). */
     public static DevxDevice open(DevxContext ctx, Options options) {
-        DevxDevice d = new DevxDevice(ctx, options);
-        try {
-            d.setUp(options);
-            return d;
-        } catch (RuntimeException e) {
-            try {
-                d.close();
-            } catch (RuntimeException s) {
-                e.addSuppressed(s);
-            }
-            throw e;
-        }
+        return Unwind.finishOrClose(new DevxDevice(ctx, options), d -> d.setUp(options));
     }
 
     private void setUp(Options options) {

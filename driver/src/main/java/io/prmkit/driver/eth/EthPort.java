@@ -9,6 +9,7 @@ import io.prmkit.driver.core.KernelSteering;
 import io.prmkit.driver.core.Mlx5Device;
 import io.prmkit.driver.core.Mlx5Function;
 import io.prmkit.driver.core.UmemMemory;
+import io.prmkit.driver.core.Unwind;
 import io.prmkit.driver.res.CompletionQueue;
 import io.prmkit.driver.res.FlowEntry;
 import io.prmkit.driver.res.FlowGroup;
@@ -111,20 +112,7 @@ public final class EthPort implements AutoCloseable {
      * what it built and rethrows.
      */
     public static EthPort open(Mlx5Function dev, EthPortConfig config) {
-        return dev.attach(access -> {
-            EthPort p = new EthPort(access, config);
-            try {
-                p.build();
-            } catch (RuntimeException e) {
-                try {
-                    p.close();
-                } catch (RuntimeException s) {
-                    e.addSuppressed(s);
-                }
-                throw e;
-            }
-            return p;
-        });
+        return dev.attach(access -> Unwind.finishOrClose(new EthPort(access, config), EthPort::build));
     }
 
     /**

@@ -1,10 +1,8 @@
 package io.prmkit.driver.res;
 
-import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.platform.DmaMemory;
 import io.prmkit.platform.DmaRegion;
 import java.lang.foreign.MemorySegment;
-import java.util.function.Consumer;
 import java.util.function.Function;
 
 /**
@@ -48,25 +46,6 @@ final class QueueMemory implements AutoCloseable {
             return create.apply(this);
         } catch (RuntimeException e) {
             close();
-            throw e;
-        }
-    }
-
-    /**
-     * Runs {@code ready} (the RST to RDY transition) on a just-created queue; when it fails the
-     * queue is destroyed (its memory with it) and the failure thrown, with any failure of the
-     * destroy suppressed in it.
-     */
-    static <Q extends DeviceObject> Q readied(Q queue, Consumer<Q> ready) {
-        try {
-            ready.accept(queue);
-            return queue;
-        } catch (RuntimeException e) {
-            try {
-                queue.close();
-            } catch (RuntimeException s) {
-                e.addSuppressed(s);
-            }
             throw e;
         }
     }

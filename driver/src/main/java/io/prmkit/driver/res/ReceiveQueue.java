@@ -3,6 +3,7 @@ package io.prmkit.driver.res;
 import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
+import io.prmkit.driver.core.Unwind;
 import io.prmkit.mlx5.CmdHcaCap;
 import io.prmkit.mlx5.CreateRqIn;
 import io.prmkit.mlx5.CreateRqOut;
@@ -61,7 +62,7 @@ public final class ReceiveQueue extends DeviceObject {
             var created = cmd.create(PrmCommands.CREATE_RQ, in);
             return new ReceiveQueue(cmd, created.handle(), CreateRqOut.rqn(created.out()), memory, logSize, logStride, cq, mkey.key());
         });
-        return QueueMemory.readied(rq, q -> q.modify(RqState.RST, RqState.RDY));
+        return Unwind.finishOrClose(rq, q -> q.modify(RqState.RST, RqState.RDY));
     }
 
     /** MODIFY_RQ from {@code from} to {@code to}. */

@@ -4,6 +4,7 @@ import io.prmkit.driver.cmd.CommandTransport;
 import io.prmkit.driver.core.Caps;
 import io.prmkit.driver.core.DeviceObject;
 import io.prmkit.driver.core.Uar;
+import io.prmkit.driver.core.Unwind;
 import io.prmkit.mlx5.CmdHcaCap;
 import io.prmkit.mlx5.CreateSqIn;
 import io.prmkit.mlx5.CreateSqOut;
@@ -71,7 +72,7 @@ public final class SendQueue extends DeviceObject {
             var created = cmd.create(PrmCommands.CREATE_SQ, in);
             return new SendQueue(cmd, created.handle(), CreateSqOut.sqn(created.out()), memory, logWqeBbs, cq, uar, mkey.key(), minInline);
         });
-        return QueueMemory.readied(sq, q -> q.modify(SqState.RST, SqState.RDY));
+        return Unwind.finishOrClose(sq, q -> q.modify(SqState.RST, SqState.RDY));
     }
 
     /** MODIFY_SQ from {@code from} (the state the driver believes it is in) to {@code to}. */
